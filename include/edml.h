@@ -1,0 +1,464 @@
+/**
+ * @file edml.h
+ * @brief edml: DirectML's tensor operators for ARM edge boards, with no heap.
+ *
+ * edml runs a subset of DirectML's operators (TOP_K, TOP_K1, GATHER_ND,
+ * GATHER_ND1, ARGMIN, ARGMAX, ELEMENT_WISE_IF) on a portable C reference
+ * backend, on Arm NEON, and on OpenGL ES 3.1 compute shaders. Descriptor
+ * types, enums and member names are DirectML's with an `EDML_` prefix, so a
+ * DirectML program ports by renaming.
+ *
+ * @section model Execution model
+ *
+ * It mirrors DirectML's create / query binding properties / bind / execute,
+ * over caller memory only:
+ *
+ *  1. edml_device_create() places a device at the start of one caller
+ *     buffer, the device arena. The library never calls malloc.
+ *  2. edml_operator_create() validates a descriptor, plans the work, picks
+ *     the backend and places the operator in the arena (persistent objects
+ *     grow from the low end of the arena). edml_operator_query() gives the
+ *     same answers without creating anything.
+ *  3. edml_operator_get_binding_properties() tells the scratch bytes an
+ *     execution needs (DirectML's TemporaryResourceSize).
+ *  4. edml_operator_execute() runs the operator on bound input and output
+ *     buffers. Scratch comes from the Temporary binding when given, else
+ *     from the free top of the device arena (scratch grows down from the
+ *     high end and is released when the call returns).
+ *
+ * Every function returns an ::edml_status. On failure the device keeps a
+ * message naming the member and the reason, for example
+ * `OutputValueTensor.Sizes[3] is 3, expected K = 2`; read it with
+ * edml_device_last_error(). A rejected call writes nothing to any output.
+ *
+ * @section threads Threads
+ *
+ * Devices are independent: different threads may use different devices at
+ * the same time with no locking. One device (and its operators) must be used
+ * by one thread at a time: the device arena's scratch region and the
+ * last-error message are per device. edml_calc_buffer_tensor_size(),
+ * edml_status_string(), edml_version() and edml_board_builtin() are
+ * thread-safe.
+ *
+ * @section example Example: TopK of a 1x1000 FLOAT32 row
+ * @code
+ *   static uint8_t arena[16384] __attribute__((aligned(16)));
+ *   edml_device *dev;
+ *   edml_device_desc dd = {0};                    // zero means default
+ *   if (edml_device_create(&dd, arena, sizeof arena, &dev) != EDML_STATUS_OK) ...
+ *
+ *   UINT in_sizes[2] = {1, 1000}, out_sizes[2] = {1, 5};
+ *   EDML_BUFFER_TENSOR_DESC in_b  = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, in_sizes};
+ *   EDML_BUFFER_TENSOR_DESC val_b = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, out_sizes};
+ *   EDML_BUFFER_TENSOR_DESC idx_b = {EDML_TENSOR_DATA_TYPE_UINT32,  EDML_TENSOR_FLAG_NONE, 2, out_sizes};
+ *   EDML_TENSOR_DESC in = {EDML_TENSOR_TYPE_BUFFER, &in_b}, val = {EDML_TENSOR_TYPE_BUFFER, &val_b},
+ *                    idx = {EDML_TENSOR_TYPE_BUFFER, &idx_b};
+ *   EDML_TOP_K1_OPERATOR_DESC tk = {&in, &val, &idx, 1, 5, EDML_AXIS_DIRECTION_DECREASING};
+ *   EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &tk};
+ *   edml_operator *op;
+ *   if (edml_operator_create(dev, &od, EDML_BACKEND_AUTO, &op) != EDML_STATUS_OK)
+ *       puts(edml_device_last_error(dev));
+ *
+ *   EDML_BUFFER_BINDING ins[1]  = {{scores, 0, sizeof scores}};
+ *   EDML_BUFFER_BINDING outs[2] = {{values, 0, sizeof values}, {indices, 0, sizeof indices}};
+ *   edml_status s = edml_operator_execute(op, ins, 1, outs, 2, NULL);
+ * @endcode
+ */
+#ifndef EDML_H
+#define EDML_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @name Version */
+/**@{*/
+#define EDML_VERSION_MAJOR 0
+#define EDML_VERSION_MINOR 1
+#define EDML_VERSION_PATCH 0
+/** The version as one number: major * 10000 + minor * 100 + patch. */
+#define EDML_VERSION (EDML_VERSION_MAJOR * 10000 + EDML_VERSION_MINOR * 100 + EDML_VERSION_PATCH)
+/** The library's version as linked, "MAJOR.MINOR.PATCH". */
+const char *edml_version(void);
+/**@}*/
+
+/** @name DirectML's scalar types */
+/**@{*/
+typedef uint32_t UINT;     /**< DirectML's UINT. */
+typedef uint64_t UINT64;   /**< DirectML's UINT64. */
+typedef int32_t  INT;      /**< DirectML's INT. */
+/**@}*/
+
+/** Most dimensions a tensor may have (DirectML's DML_TENSOR_DIMENSION_COUNT_MAX1). */
+#define EDML_TENSOR_DIMENSION_COUNT_MAX 8
+
+/** DirectML's DML_TENSOR_DATA_TYPE, with the same numeric values. */
+typedef enum EDML_TENSOR_DATA_TYPE {
+    EDML_TENSOR_DATA_TYPE_UNKNOWN = 0,
+    EDML_TENSOR_DATA_TYPE_FLOAT32 = 1,
+    EDML_TENSOR_DATA_TYPE_FLOAT16 = 2,
+    EDML_TENSOR_DATA_TYPE_UINT32 = 3,
+    EDML_TENSOR_DATA_TYPE_UINT16 = 4,
+    EDML_TENSOR_DATA_TYPE_UINT8 = 5,
+    EDML_TENSOR_DATA_TYPE_INT32 = 6,
+    EDML_TENSOR_DATA_TYPE_INT16 = 7,
+    EDML_TENSOR_DATA_TYPE_INT8 = 8,
+    EDML_TENSOR_DATA_TYPE_FLOAT64 = 9,
+    EDML_TENSOR_DATA_TYPE_UINT64 = 10,
+    EDML_TENSOR_DATA_TYPE_INT64 = 11
+} EDML_TENSOR_DATA_TYPE;
+
+/** DirectML's DML_TENSOR_TYPE. Only buffer tensors exist. */
+typedef enum EDML_TENSOR_TYPE {
+    EDML_TENSOR_TYPE_INVALID = 0,
+    EDML_TENSOR_TYPE_BUFFER = 1
+} EDML_TENSOR_TYPE;
+
+/** DirectML's DML_TENSOR_FLAGS. EDML_TENSOR_FLAG_OWNED_BY_DML is rejected
+ *  (edml has no operator initialisation that could take ownership). */
+typedef enum EDML_TENSOR_FLAGS {
+    EDML_TENSOR_FLAG_NONE = 0x0,
+    EDML_TENSOR_FLAG_OWNED_BY_DML = 0x1
+} EDML_TENSOR_FLAGS;
+
+/**
+ * DirectML's DML_BUFFER_TENSOR_DESC.
+ *
+ * Strides are in elements, one per dimension, NULL for packed row-major; a
+ * zero stride broadcasts. TotalTensorSizeInBytes must be at least
+ * edml_calc_buffer_tensor_size(); zero means exactly that size.
+ * GuaranteedBaseOffsetAlignment is 0 or a power of two at least the element
+ * size. Every size is at least 1 and a tensor holds at most 2^32-1 elements.
+ */
+typedef struct EDML_BUFFER_TENSOR_DESC {
+    EDML_TENSOR_DATA_TYPE DataType;
+    EDML_TENSOR_FLAGS Flags;
+    UINT DimensionCount;
+    const UINT *Sizes;
+    const UINT *Strides;
+    UINT64 TotalTensorSizeInBytes;
+    UINT GuaranteedBaseOffsetAlignment;
+} EDML_BUFFER_TENSOR_DESC;
+
+/** DirectML's DML_TENSOR_DESC: Type is EDML_TENSOR_TYPE_BUFFER and Desc
+ *  points to an EDML_BUFFER_TENSOR_DESC. */
+typedef struct EDML_TENSOR_DESC {
+    EDML_TENSOR_TYPE Type;
+    const void *Desc;
+} EDML_TENSOR_DESC;
+
+/** DirectML's DML_AXIS_DIRECTION. */
+typedef enum EDML_AXIS_DIRECTION {
+    EDML_AXIS_DIRECTION_INCREASING = 0,
+    EDML_AXIS_DIRECTION_DECREASING = 1
+} EDML_AXIS_DIRECTION;
+
+/** DirectML's DML_OPERATOR_TYPE, with the same numeric values, for the
+ *  operators edml implements. */
+typedef enum EDML_OPERATOR_TYPE {
+    EDML_OPERATOR_INVALID = 0,
+    EDML_OPERATOR_TOP_K = 71,
+    EDML_OPERATOR_ELEMENT_WISE_IF = 88,
+    EDML_OPERATOR_GATHER_ND = 108,
+    EDML_OPERATOR_TOP_K1 = 112,
+    EDML_OPERATOR_ARGMIN = 137,
+    EDML_OPERATOR_ARGMAX = 138,
+    EDML_OPERATOR_GATHER_ND1 = 140
+} EDML_OPERATOR_TYPE;
+
+/** DirectML's DML_OPERATOR_DESC: Desc points to the descriptor named by Type. */
+typedef struct EDML_OPERATOR_DESC {
+    EDML_OPERATOR_TYPE Type;
+    const void *Desc;
+} EDML_OPERATOR_DESC;
+
+/** DML_TOP_K_OPERATOR_DESC: TOP_K1 with AxisDirection DECREASING. */
+typedef struct EDML_TOP_K_OPERATOR_DESC {
+    const EDML_TENSOR_DESC *InputTensor;
+    const EDML_TENSOR_DESC *OutputValueTensor;
+    const EDML_TENSOR_DESC *OutputIndexTensor;
+    UINT Axis;
+    UINT K;
+} EDML_TOP_K_OPERATOR_DESC;
+
+/**
+ * DML_TOP_K1_OPERATOR_DESC: the K largest (DECREASING) or smallest
+ * (INCREASING) elements of each sequence along Axis, sorted, with their
+ * indices within the sequence. 1 <= K <= InputTensor.Sizes[Axis] (K equal to
+ * the size is a full stable sort). Equal values come in ascending index
+ * order whatever the direction; -0 equals +0; every NaN orders above +inf.
+ * Output indices are UINT32 or UINT64.
+ */
+typedef struct EDML_TOP_K1_OPERATOR_DESC {
+    const EDML_TENSOR_DESC *InputTensor;
+    const EDML_TENSOR_DESC *OutputValueTensor;
+    const EDML_TENSOR_DESC *OutputIndexTensor;
+    UINT Axis;
+    UINT K;
+    EDML_AXIS_DIRECTION AxisDirection;
+} EDML_TOP_K1_OPERATOR_DESC;
+
+/** DML_GATHER_ND_OPERATOR_DESC: GATHER_ND1 with BatchDimensionCount 0. */
+typedef struct EDML_GATHER_ND_OPERATOR_DESC {
+    const EDML_TENSOR_DESC *InputTensor;
+    const EDML_TENSOR_DESC *IndicesTensor;
+    const EDML_TENSOR_DESC *OutputTensor;
+    UINT InputDimensionCount;
+    UINT IndicesDimensionCount;
+} EDML_GATHER_ND_OPERATOR_DESC;
+
+/**
+ * DML_GATHER_ND1_OPERATOR_DESC: output[batch, ...] = input[batch,
+ * indices[batch, ...], ...]. Indices are INT32, INT64, UINT32 or UINT64;
+ * signed ones may be negative (-1 is the last element). An index out of its
+ * range is clamped into it, the output is written in full, and
+ * edml_operator_execute() returns ::EDML_STATUS_INDEX_OUT_OF_RANGE naming the
+ * first such index.
+ */
+typedef struct EDML_GATHER_ND1_OPERATOR_DESC {
+    const EDML_TENSOR_DESC *InputTensor;
+    const EDML_TENSOR_DESC *IndicesTensor;
+    const EDML_TENSOR_DESC *OutputTensor;
+    UINT InputDimensionCount;
+    UINT IndicesDimensionCount;
+    UINT BatchDimensionCount;
+} EDML_GATHER_ND1_OPERATOR_DESC;
+
+/**
+ * DML_ARGMIN_OPERATOR_DESC: the index of the smallest element of each
+ * reduced set. The index is flat and row-major over the reduced axes only.
+ * INCREASING returns the first smallest, DECREASING the last. A NaN in the
+ * set wins (first NaN for INCREASING, last for DECREASING). Output is
+ * INT32, INT64, UINT32 or UINT64.
+ */
+typedef struct EDML_ARGMIN_OPERATOR_DESC {
+    const EDML_TENSOR_DESC *InputTensor;
+    const EDML_TENSOR_DESC *OutputTensor;
+    UINT AxisCount;
+    const UINT *Axes;
+    EDML_AXIS_DIRECTION AxisDirection;
+} EDML_ARGMIN_OPERATOR_DESC;
+
+/** DML_ARGMAX_OPERATOR_DESC: as ARGMIN, for the largest element. */
+typedef struct EDML_ARGMAX_OPERATOR_DESC {
+    const EDML_TENSOR_DESC *InputTensor;
+    const EDML_TENSOR_DESC *OutputTensor;
+    UINT AxisCount;
+    const UINT *Axes;
+    EDML_AXIS_DIRECTION AxisDirection;
+} EDML_ARGMAX_OPERATOR_DESC;
+
+/**
+ * DML_ELEMENT_WISE_IF_OPERATOR_DESC: Output = A where the condition byte is
+ * non-zero, else B, copied bit for bit. All four tensors have the same
+ * DimensionCount and Sizes; broadcast with zero strides. ConditionTensor is
+ * UINT8. The output may be exactly A's or B's memory and layout (in place).
+ */
+typedef struct EDML_ELEMENT_WISE_IF_OPERATOR_DESC {
+    const EDML_TENSOR_DESC *ConditionTensor;
+    const EDML_TENSOR_DESC *ATensor;
+    const EDML_TENSOR_DESC *BTensor;
+    const EDML_TENSOR_DESC *OutputTensor;
+} EDML_ELEMENT_WISE_IF_OPERATOR_DESC;
+
+/**
+ * DirectML's DMLCalcBufferTensorSize, in 64 bits: the byte offset of the last
+ * addressed element plus its size, rounded up to 4. Strides may be NULL
+ * (packed). Returns 0 for an unknown data type, a DimensionCount outside
+ * 1..8, a NULL Sizes or a zero size.
+ */
+UINT64 edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE dataType, UINT dimensionCount,
+                                    const UINT *sizes, const UINT *strides);
+
+/** Bytes of one element of the type, 0 for an unknown type. */
+UINT edml_data_type_size(EDML_TENSOR_DATA_TYPE dataType);
+
+/** @name Status */
+/**@{*/
+/** What every function returns. Zero is success. */
+typedef enum edml_status {
+    EDML_STATUS_OK = 0,
+    EDML_STATUS_INVALID_ARGUMENT,     /**< a NULL pointer or bad argument to an edml function */
+    EDML_STATUS_INVALID_DESCRIPTOR,   /**< a descriptor breaks a constraint of its operator */
+    EDML_STATUS_UNSUPPORTED,          /**< valid in DirectML, not supported by edml */
+    EDML_STATUS_ARENA_TOO_SMALL,      /**< the message gives requested, available and missing bytes */
+    EDML_STATUS_INVALID_BINDING,      /**< a bound buffer is NULL, misaligned, too short or overlaps */
+    EDML_STATUS_INDEX_OUT_OF_RANGE,   /**< GatherND read a clamped index; the output is written */
+    EDML_STATUS_BACKEND_UNAVAILABLE,  /**< the backend asked for is not built, allowed or working */
+    EDML_STATUS_BACKEND_FAILED,       /**< the backend failed while running (e.g. a GL error) */
+    EDML_STATUS_INVALID_DEVICE,       /**< the device or operator was destroyed or is corrupt */
+    EDML_STATUS_COUNT_
+} edml_status;
+
+/** A constant name for the status, e.g. "EDML_STATUS_ARENA_TOO_SMALL". */
+const char *edml_status_string(edml_status status);
+/**@}*/
+
+/** @name Backends and boards */
+/**@{*/
+/** Where an operator runs. */
+typedef enum edml_backend {
+    EDML_BACKEND_AUTO = 0,  /**< chosen at creation from the board and the work's size */
+    EDML_BACKEND_REF = 1,   /**< portable C, the oracle every backend matches bit for bit */
+    EDML_BACKEND_NEON = 2,  /**< Arm NEON (SIMDe on other processors) */
+    EDML_BACKEND_GLES = 3,  /**< OpenGL ES 3.1 compute shaders */
+    EDML_BACKEND_COUNT_
+} edml_backend;
+
+/** Bit of a backend in a mask: EDML_BACKEND_BIT(EDML_BACKEND_NEON). */
+#define EDML_BACKEND_BIT(b) (1u << (unsigned)(b))
+
+/** Lower-case name of a backend ("auto", "ref", "neon", "gles"), or NULL. */
+const char *edml_backend_name(edml_backend backend);
+
+/**
+ * What the library knows of a board. The build embeds the one of its BOARD
+ * (boards/<name>/caps.h); edml_board_builtin() returns it. A program may pass
+ * its own to edml_device_create() to tune one binary for several boards.
+ */
+typedef struct edml_board {
+    const char *name;              /**< e.g. "rpi4" */
+    const char *cpu;               /**< e.g. "cortex-a72" */
+    uint32_t has_neon;             /**< 1 if the NEON backend is built and usable */
+    uint32_t has_fp16_arith;       /**< 1 if the CPU has half-precision arithmetic */
+    uint32_t has_gpu;              /**< 1 if the board may have a GLES 3.1 GPU */
+    uint32_t l1d_bytes;            /**< L1 data cache per core */
+    uint32_t l2_bytes;             /**< last-level cache */
+    uint32_t gpu_min_elements;     /**< auto: below this many elements stay on the CPU */
+    uint32_t gpu_topk_min_row;     /**< auto: TopK rows shorter than this stay on the CPU */
+} edml_board;
+
+/** The board this library was built for. */
+const edml_board *edml_board_builtin(void);
+/**@}*/
+
+/** @name Devices */
+/**@{*/
+/** A device: lives at the start of its arena. Opaque. */
+typedef struct edml_device edml_device;
+
+/** Receives every error message of a device (optional). */
+typedef void (*edml_log_fn)(void *user, edml_status status, const char *message);
+
+/** How to create a device. Zero in any field means its default. */
+typedef struct edml_device_desc {
+    const edml_board *board;     /**< NULL: edml_board_builtin() */
+    uint32_t backends;           /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */
+    uint64_t gpu_arena_bytes;    /**< size of the one GPU buffer of the GLES backend; 0: 64 MiB */
+    edml_log_fn log;             /**< NULL: no log */
+    void *log_user;              /**< passed to log */
+} edml_device_desc;
+
+/** Bytes of arena a device takes before any operator (for sizing arenas). */
+size_t edml_device_size(void);
+
+/**
+ * Creates a device at the start of `arena` (aligned to 16 bytes, at least
+ * edml_device_size() bytes). Operators and scratch later share the same arena.
+ * The arena must stay valid until edml_device_destroy().
+ */
+edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size,
+                               edml_device **device);
+
+/** Ends a device; the arena is the caller's again. Using it afterwards gives
+ *  ::EDML_STATUS_INVALID_DEVICE. */
+edml_status edml_device_destroy(edml_device *device);
+
+/** The last error message of the device ("" if none). */
+const char *edml_device_last_error(const edml_device *device);
+
+/** Mask of EDML_BACKEND_BIT()s that work on this device (built, allowed and, for
+ *  GLES, initialised). */
+uint32_t edml_device_backends(const edml_device *device);
+
+/** Arena use of a device. */
+typedef struct edml_arena_stats {
+    size_t size;          /**< the arena's size */
+    size_t persistent;    /**< bytes used now by the device and live operators */
+    size_t high_water;    /**< most bytes ever used at once, scratch included */
+} edml_arena_stats;
+
+/** Arena use of a device. */
+edml_status edml_device_arena_stats(const edml_device *device, edml_arena_stats *stats);
+/**@}*/
+
+/** @name Operators */
+/**@{*/
+/** An operator, created in its device's arena. Opaque. */
+typedef struct edml_operator edml_operator;
+
+/** What an operator needs: arena bytes to create it and scratch bytes to run it. */
+typedef struct edml_operator_sizes {
+    size_t persistent_bytes;   /**< device-arena bytes edml_operator_create() takes */
+    size_t temporary_bytes;    /**< scratch bytes each edml_operator_execute() takes */
+    edml_backend backend;      /**< the backend creation would choose */
+} edml_operator_sizes;
+
+/**
+ * Validates a descriptor and tells what creating and running it would take,
+ * without creating anything. Errors as edml_operator_create().
+ */
+edml_status edml_operator_query(edml_device *device, const EDML_OPERATOR_DESC *desc,
+                                edml_backend backend, edml_operator_sizes *sizes);
+
+/**
+ * Validates the descriptor, plans the work and places the operator in the
+ * device arena. `backend` EDML_BACKEND_AUTO chooses; a named backend that is
+ * not available gives ::EDML_STATUS_BACKEND_UNAVAILABLE. The descriptor and
+ * the arrays it points to are copied: they may be freed after the call.
+ */
+edml_status edml_operator_create(edml_device *device, const EDML_OPERATOR_DESC *desc,
+                                 edml_backend backend, edml_operator **op);
+
+/** Releases an operator. Its arena bytes come back once every operator
+ *  created after it is released too (the arena is a stack). */
+edml_status edml_operator_destroy(edml_operator *op);
+
+/** The backend the operator runs on. */
+edml_backend edml_operator_backend(const edml_operator *op);
+
+/** DirectML's DML_BINDING_PROPERTIES. */
+typedef struct EDML_BINDING_PROPERTIES {
+    UINT RequiredDescriptorCount;   /**< always 0 */
+    UINT64 TemporaryResourceSize;   /**< scratch bytes an execution needs */
+    UINT64 PersistentResourceSize;  /**< always 0: the arena holds the operator */
+} EDML_BINDING_PROPERTIES;
+
+/** Scratch an execution needs. */
+edml_status edml_operator_get_binding_properties(const edml_operator *op,
+                                                 EDML_BINDING_PROPERTIES *props);
+
+/**
+ * DirectML's DML_BUFFER_BINDING over host memory: the tensor starts at
+ * (uint8_t *)Buffer + Offset, which must be aligned to its element size, and
+ * SizeInBytes (from there) must hold its TotalTensorSizeInBytes.
+ */
+typedef struct EDML_BUFFER_BINDING {
+    void *Buffer;
+    UINT64 Offset;
+    UINT64 SizeInBytes;
+} EDML_BUFFER_BINDING;
+
+/**
+ * Runs the operator. Inputs and outputs are bound in the descriptor's member
+ * order: TOP_K/TOP_K1 (Input) -> (OutputValue, OutputIndex); GATHER_ND/
+ * GATHER_ND1 (Input, Indices) -> (Output); ARGMIN/ARGMAX (Input) ->
+ * (Output); ELEMENT_WISE_IF (Condition, A, B) -> (Output).
+ * `temporary` may be NULL: scratch then comes from the device arena. Every
+ * binding is checked before anything is written. Outputs may not overlap
+ * inputs or each other, except ELEMENT_WISE_IF's output on exactly A or B.
+ */
+edml_status edml_operator_execute(edml_operator *op,
+                                  const EDML_BUFFER_BINDING *inputs, UINT inputCount,
+                                  const EDML_BUFFER_BINDING *outputs, UINT outputCount,
+                                  const EDML_BUFFER_BINDING *temporary);
+/**@}*/
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EDML_H */

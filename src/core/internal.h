@@ -1,0 +1,223 @@
+/* Internal declarations shared by core and the backends. Internal names start
+ * with edmli_; a backend's own start with edmli_ref_, edmli_neon_, edmli_gles_. */
+#ifndef EDMLI_INTERNAL_H
+#define EDMLI_INTERNAL_H
+
+#include "edml.h"
+#include "messages.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EDMLI_MAX_DIMS EDML_TENSOR_DIMENSION_COUNT_MAX
+#define EDMLI_ALIGN 16u
+#define EDMLI_MESSAGE_BYTES 320u
+
+/* ---- tensors -------------------------------------------------------------- */
+
+/* A validated buffer tensor: strides always explicit (packed ones computed). */
+typedef struct edmli_tensor {
+    EDML_TENSOR_DATA_TYPE dtype;
+    uint32_t elem_size;
+    uint32_t rank;
+    uint32_t sizes[EDMLI_MAX_DIMS];
+    uint32_t strides[EDMLI_MAX_DIMS];
+    uint64_t elem_count;
+    uint64_t total_bytes;      /* TotalTensorSizeInBytes (or its default) */
+} edmli_tensor;
+
+bool edmli_dtype_valid(EDML_TENSOR_DATA_TYPE t);
+bool edmli_dtype_is_float(EDML_TENSOR_DATA_TYPE t);
+const char *edmli_dtype_name(EDML_TENSOR_DATA_TYPE t);
+
+/* ---- errors --------------------------------------------------------------- */
+
+typedef struct edmli_errbuf {
+    char text[EDMLI_MESSAGE_BYTES];
+    edml_log_fn log;
+    void *log_user;
+} edmli_errbuf;
+
+/* Formats message `id` (from messages.h) into the device's buffer, logs it
+ * and returns its status. Supports %s %u %d %llu %lld %zu. */
+edml_status edmli_fail(edmli_errbuf *e, edmli_msg_id id, ...);
+size_t edmli_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
+size_t edmli_format(char *dst, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Validates one tensor member; `name` is the member name used in messages. */
+edml_status edmli_tensor_from_desc(edmli_errbuf *e, const char *name,
+                                   const EDML_TENSOR_DESC *desc, edmli_tensor *out);
+/* An output must not write an element twice: no zero stride on a size > 1
+ * and no two elements at one address. */
+edml_status edmli_check_output_layout(edmli_errbuf *e, const char *name, const edmli_tensor *t);
+
+/* RANK_MISMATCH unless t has ref's DimensionCount. */
+edml_status edmli_check_same_rank(edmli_errbuf *e, const char *name, const edmli_tensor *t,
+                                  const char *ref_name, const edmli_tensor *ref);
+
+/* ---- operators ------------------------------------------------------------ */
+
+typedef enum edmli_op_kind {
+    EDMLI_OP_TOPK,
+    EDMLI_OP_GATHER_ND,
+    EDMLI_OP_ARGREDUCE,
+    EDMLI_OP_IF,
+    EDMLI_OP_KIND_COUNT
+} edmli_op_kind;
+
+/* Largest operand counts of any operator. */
+#define EDMLI_MAX_INPUTS 3
+#define EDMLI_MAX_OUTPUTS 2
+
+typedef struct edmli_topk_plan {
+    uint32_t axis;
+    uint32_t k;
+    uint32_t axis_size;
+    EDML_AXIS_DIRECTION direction;
+} edmli_topk_plan;
+
+typedef struct edmli_gather_plan {
+    uint32_t input_dims, indices_dims, batch_dims;
+    uint32_t tuple;                 /* T: coordinates per index tuple */
+    /* Loop dims over (batch, positions): sizes and strides in indices/output/input. */
+    uint32_t outer_rank;
+    uint32_t outer_sizes[2 * EDMLI_MAX_DIMS];
+    uint32_t outer_idx_strides[2 * EDMLI_MAX_DIMS];
+    uint32_t outer_out_strides[2 * EDMLI_MAX_DIMS];
+    uint32_t outer_in_strides[2 * EDMLI_MAX_DIMS];   /* 0 for position dims */
+    /* The tuple's coordinates address these input dims. */
+    uint32_t coord_sizes[EDMLI_MAX_DIMS];
+    uint32_t coord_strides[EDMLI_MAX_DIMS];
+    uint32_t coord_dims[EDMLI_MAX_DIMS];             /* input dim number, for messages */
+    uint32_t tuple_stride;                           /* indices stride between coordinates */
+    /* The copied slice: the input dims after the tuple's. */
+    uint32_t slice_rank;
+    uint32_t slice_sizes[EDMLI_MAX_DIMS];
+    uint32_t slice_in_strides[EDMLI_MAX_DIMS];
+    uint32_t slice_out_strides[EDMLI_MAX_DIMS];
+} edmli_gather_plan;
+
+typedef struct edmli_argreduce_plan {
+    bool is_max;
+    EDML_AXIS_DIRECTION direction;
+    uint32_t axis_mask;             /* bit d set: input dim d is reduced */
+    uint64_t reduce_count;          /* elements in each reduced set */
+} edmli_argreduce_plan;
+
+typedef struct edmli_if_plan {
+    /* Dims coalesced where all four tensors are contiguous together. */
+    uint32_t rank;
+    uint32_t sizes[EDMLI_MAX_DIMS];
+    uint32_t strides[4][EDMLI_MAX_DIMS];   /* condition, A, B, output */
+} edmli_if_plan;
+
+struct edml_operator {
+    uint32_t magic;
+    EDML_OPERATOR_TYPE type;
+    edmli_op_kind kind;
+    edml_backend backend;
+    edml_device *device;
+    uint32_t input_count, output_count;
+    edmli_tensor inputs[EDMLI_MAX_INPUTS];
+    edmli_tensor outputs[EDMLI_MAX_OUTPUTS];
+    const char *input_names[EDMLI_MAX_INPUTS];
+    const char *output_names[EDMLI_MAX_OUTPUTS];
+    uint64_t temp_bytes;
+    union {
+        edmli_topk_plan topk;
+        edmli_gather_plan gather;
+        edmli_argreduce_plan reduce;
+        edmli_if_plan iff;
+    } plan;
+    void *backend_state;            /* a backend's own per-operator data, in the arena */
+    size_t arena_mark;              /* arena head before this operator */
+    bool destroyed;
+    struct edml_operator *prev;     /* the operator created before this one */
+};
+
+/* Validates `desc` and fills `op` (not its backend). */
+edml_status edmli_plan_topk(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
+edml_status edmli_plan_gather_nd(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
+edml_status edmli_plan_argreduce(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
+edml_status edmli_plan_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
+
+/* ---- execution ------------------------------------------------------------ */
+
+typedef struct edmli_exec {
+    const uint8_t *in[EDMLI_MAX_INPUTS];    /* start of each input tensor */
+    uint8_t *out[EDMLI_MAX_OUTPUTS];
+    uint8_t *scratch;                       /* op->temp_bytes, aligned to 16 */
+    edmli_errbuf *err;
+} edmli_exec;
+
+typedef edml_status (*edmli_kernel_fn)(const edml_operator *op, const edmli_exec *ex);
+
+/* A backend: a kernel per operator kind and how much scratch it wants. */
+typedef struct edmli_backend_ops {
+    const char *name;
+    edmli_kernel_fn kernels[EDMLI_OP_KIND_COUNT];
+    /* Scratch for one execution of a planned operator. */
+    uint64_t (*temp_bytes)(const edml_operator *op);
+} edmli_backend_ops;
+
+extern const edmli_backend_ops edmli_ref_backend;
+/* NULL when the build has no NEON backend (src/core/backends_*.c). */
+extern const edmli_backend_ops *const edmli_neon_backend_ptr;
+
+/* ---- order keys (shared by every CPU backend) ----------------------------- */
+
+/* Loads n elements (stride in bytes) as 64-bit keys whose unsigned order is
+ * the semantics page's order: integers as integers, -0 == +0, every NaN equal
+ * and above +inf (NaN key is UINT64_MAX). */
+typedef void (*edmli_keys_fn)(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys);
+edmli_keys_fn edmli_keys_for(EDML_TENSOR_DATA_TYPE t);
+#define EDMLI_NAN_KEY UINT64_MAX
+
+/* Stores an index into an index tensor element of type t. */
+void edmli_store_index(uint8_t *p, EDML_TENSOR_DATA_TYPE t, uint64_t v);
+
+/* ---- arena ---------------------------------------------------------------- */
+
+typedef struct edmli_arena {
+    uint8_t *base;
+    size_t size;
+    size_t head;        /* persistent objects: [0, head) */
+    size_t scratch;     /* scratch in use: [size - scratch, size) */
+    size_t high_water;
+} edmli_arena;
+
+/* Persistent bytes from the low end, aligned to 16. */
+edml_status edmli_arena_alloc(edmli_arena *a, edmli_errbuf *e, const char *what, size_t bytes,
+                              void **out);
+/* Scratch from the high end; released with edmli_arena_release_scratch. */
+edml_status edmli_arena_scratch(edmli_arena *a, edmli_errbuf *e, size_t bytes, void **out);
+void edmli_arena_release_scratch(edmli_arena *a);
+
+/* ---- devices -------------------------------------------------------------- */
+
+#define EDMLI_DEVICE_MAGIC 0x4c4d4445u   /* "EDML" */
+#define EDMLI_OPERATOR_MAGIC 0x504f4445u /* "EDOP" */
+
+struct edml_device {
+    uint32_t magic;
+    edml_board board;
+    uint32_t backends;          /* usable backends */
+    uint64_t gpu_arena_bytes;
+    edmli_arena arena;
+    edmli_errbuf err;
+    edml_operator *last_op;
+};
+
+const edmli_backend_ops *edmli_backend_ops_for(edml_backend b);
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static inline size_t edmli_align_up(size_t v, size_t a) { return (v + (a - 1)) & ~(a - 1); }
+
+#endif /* EDMLI_INTERNAL_H */

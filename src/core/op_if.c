@@ -1,0 +1,59 @@
+/* ELEMENT_WISE_IF: validation and planning. */
+#include "internal.h"
+
+edml_status edmli_plan_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
+{
+    const EDML_ELEMENT_WISE_IF_OPERATOR_DESC *d = (const EDML_ELEMENT_WISE_IF_OPERATOR_DESC *)desc->Desc;
+    static const char *const names[4] = {"ConditionTensor", "ATensor", "BTensor", "OutputTensor"};
+    const EDML_TENSOR_DESC *descs[4] = {d->ConditionTensor, d->ATensor, d->BTensor, d->OutputTensor};
+    op->input_count = 3;
+    op->output_count = 1;
+    edmli_tensor *t[4] = {&op->inputs[0], &op->inputs[1], &op->inputs[2], &op->outputs[0]};
+    edml_status s;
+    for (int i = 0; i < 4; i++) {
+        if ((s = edmli_tensor_from_desc(e, names[i], descs[i], t[i]))) return s;
+        if (i < 3) op->input_names[i] = names[i];
+    }
+    op->output_names[0] = names[3];
+    for (int i = 1; i < 4; i++) {
+        if ((s = edmli_check_same_rank(e, names[i], t[i], names[0], t[0]))) return s;
+        for (uint32_t k = 0; k < t[0]->rank; k++)
+            if (t[i]->sizes[k] != t[0]->sizes[k])
+                return edmli_fail(e, EDMLI_MSG_SIZE_MISMATCH, names[i], k, t[i]->sizes[k], names[0], k, t[0]->sizes[k]);
+    }
+    if (t[0]->dtype != EDML_TENSOR_DATA_TYPE_UINT8)
+        return edmli_fail(e, EDMLI_MSG_DTYPE_NOT_ALLOWED, names[0], edmli_dtype_name(t[0]->dtype), "UINT8");
+    for (int i = 2; i < 4; i++)
+        if (t[i]->dtype != t[1]->dtype)
+            return edmli_fail(e, EDMLI_MSG_DTYPE_MISMATCH, names[i], edmli_dtype_name(t[i]->dtype), names[1],
+                              edmli_dtype_name(t[1]->dtype));
+    if ((s = edmli_check_output_layout(e, names[3], t[3]))) return s;
+
+    /* Drop size-1 dims and merge neighbours that are contiguous in all four. */
+    edmli_if_plan *p = &op->plan.iff;
+    p->rank = 0;
+    for (uint32_t k = 0; k < t[0]->rank; k++) {
+        uint32_t n = t[0]->sizes[k];
+        if (n == 1) continue;
+        if (p->rank > 0) {
+            uint32_t r = p->rank - 1;
+            bool merge = true;
+            for (int i = 0; i < 4; i++)
+                if ((uint64_t)p->strides[i][r] != (uint64_t)t[i]->strides[k] * n) merge = false;
+            if (merge && (uint64_t)p->sizes[r] * n <= 0xffffffffu) {
+                p->sizes[r] *= n;
+                for (int i = 0; i < 4; i++) p->strides[i][r] = t[i]->strides[k];
+                continue;
+            }
+        }
+        p->sizes[p->rank] = n;
+        for (int i = 0; i < 4; i++) p->strides[i][p->rank] = t[i]->strides[k];
+        p->rank++;
+    }
+    if (p->rank == 0) {
+        p->rank = 1;
+        p->sizes[0] = 1;
+        for (int i = 0; i < 4; i++) p->strides[i][0] = 0;
+    }
+    return EDML_STATUS_OK;
+}

@@ -1,0 +1,255 @@
+/* Operators: validation and planning, backend choice, bindings, dispatch. */
+#include "internal.h"
+
+#include <string.h>
+
+static edml_status edmli_check_device(edml_device *dev)
+{
+    if (!dev) return EDML_STATUS_INVALID_ARGUMENT;
+    if (dev->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
+    return EDML_STATUS_OK;
+}
+
+static edml_status edmli_plan(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
+{
+    memset(op, 0, sizeof *op);
+    op->type = desc->Type;
+    switch (desc->Type) {
+    case EDML_OPERATOR_TOP_K:
+    case EDML_OPERATOR_TOP_K1: op->kind = EDMLI_OP_TOPK; break;
+    case EDML_OPERATOR_GATHER_ND:
+    case EDML_OPERATOR_GATHER_ND1: op->kind = EDMLI_OP_GATHER_ND; break;
+    case EDML_OPERATOR_ARGMIN:
+    case EDML_OPERATOR_ARGMAX: op->kind = EDMLI_OP_ARGREDUCE; break;
+    case EDML_OPERATOR_ELEMENT_WISE_IF: op->kind = EDMLI_OP_IF; break;
+    default: return edmli_fail(e, EDMLI_MSG_OPERATOR_TYPE, (unsigned)desc->Type);
+    }
+    if (!desc->Desc) return edmli_fail(e, EDMLI_MSG_OPERATOR_DESC_NULL);
+    switch (op->kind) {
+    case EDMLI_OP_TOPK: return edmli_plan_topk(e, desc, op);
+    case EDMLI_OP_GATHER_ND: return edmli_plan_gather_nd(e, desc, op);
+    case EDMLI_OP_ARGREDUCE: return edmli_plan_argreduce(e, desc, op);
+    default: return edmli_plan_if(e, desc, op);
+    }
+}
+
+static const char *edmli_unavailable_reason(const edml_device *dev, edml_backend b)
+{
+    if (b == EDML_BACKEND_NEON && !edmli_neon_backend_ptr) return "this library was built without NEON kernels";
+    if (b == EDML_BACKEND_NEON && !dev->board.has_neon) return "the board description says it has no NEON";
+    if (b == EDML_BACKEND_GLES) return "this library was built without the GLES backend";
+    return "edml_device_desc.backends does not allow it";
+}
+
+/* AUTO: the fastest CPU backend the device has. */
+static edml_backend edmli_choose(const edml_device *dev)
+{
+    if (dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_NEON)) return EDML_BACKEND_NEON;
+    return EDML_BACKEND_REF;
+}
+
+/* Plans into `op` and fills `sizes`; shared by query and create. */
+static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
+                                 edml_operator *op, edml_operator_sizes *sizes)
+{
+    edmli_errbuf *e = &dev->err;
+    e->text[0] = '\0';
+    if (!desc) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "desc");
+    if ((unsigned)backend >= EDML_BACKEND_COUNT_) return edmli_fail(e, EDMLI_MSG_BACKEND_UNKNOWN, (unsigned)backend);
+    edml_status s = edmli_plan(e, desc, op);
+    if (s) return s;
+    edml_backend b = backend;
+    if (b == EDML_BACKEND_AUTO) {
+        b = edmli_choose(dev);
+    } else if (!(dev->backends & EDML_BACKEND_BIT(b))) {
+        return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), edmli_unavailable_reason(dev, b));
+    }
+    const edmli_backend_ops *ops = edmli_backend_ops_for(b);
+    op->backend = b;
+    op->temp_bytes = ops->temp_bytes ? ops->temp_bytes(op) : 0;
+    op->device = dev;
+    sizes->persistent_bytes = edmli_align_up(sizeof(edml_operator), EDMLI_ALIGN);
+    sizes->temporary_bytes = (size_t)op->temp_bytes;
+    sizes->backend = b;
+    return EDML_STATUS_OK;
+}
+
+edml_status edml_operator_query(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
+                                edml_operator_sizes *sizes)
+{
+    edml_status s = edmli_check_device(dev);
+    if (s) return s;
+    if (!sizes) return edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "sizes");
+    edml_operator op;
+    return edmli_prepare(dev, desc, backend, &op, sizes);
+}
+
+edml_status edml_operator_create(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
+                                 edml_operator **out)
+{
+    edml_status s = edmli_check_device(dev);
+    if (s) return s;
+    if (!out) return edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "op");
+    *out = NULL;
+    edml_operator op;
+    edml_operator_sizes sizes;
+    s = edmli_prepare(dev, desc, backend, &op, &sizes);
+    if (s) return s;
+    size_t mark = dev->arena.head;
+    void *mem;
+    s = edmli_arena_alloc(&dev->arena, &dev->err, "edml_operator_create", sizes.persistent_bytes, &mem);
+    if (s) return s;
+    op.magic = EDMLI_OPERATOR_MAGIC;
+    op.arena_mark = mark;
+    op.prev = dev->last_op;
+    memcpy(mem, &op, sizeof op);
+    dev->last_op = (edml_operator *)mem;
+    *out = (edml_operator *)mem;
+    return EDML_STATUS_OK;
+}
+
+static edml_status edmli_check_op(const edml_operator *op)
+{
+    if (!op) return EDML_STATUS_INVALID_ARGUMENT;
+    if (op->magic != EDMLI_OPERATOR_MAGIC || op->destroyed) return EDML_STATUS_INVALID_DEVICE;
+    if (!op->device || op->device->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
+    return EDML_STATUS_OK;
+}
+
+edml_status edml_operator_destroy(edml_operator *op)
+{
+    edml_status s = edmli_check_op(op);
+    if (s) return s;
+    edml_device *dev = op->device;
+    op->destroyed = true;
+    /* give back the arena from the top while the newest operators are gone */
+    while (dev->last_op && dev->last_op->destroyed) {
+        edml_operator *top = dev->last_op;
+        dev->arena.head = top->arena_mark;
+        dev->last_op = top->prev;
+        top->magic = 0;
+    }
+    return EDML_STATUS_OK;
+}
+
+edml_backend edml_operator_backend(const edml_operator *op)
+{
+    return edmli_check_op(op) ? EDML_BACKEND_AUTO : op->backend;
+}
+
+edml_status edml_operator_get_binding_properties(const edml_operator *op, EDML_BINDING_PROPERTIES *props)
+{
+    edml_status s = edmli_check_op(op);
+    if (s) return s;
+    if (!props) return edmli_fail(&op->device->err, EDMLI_MSG_NULL_ARGUMENT, "props");
+    props->RequiredDescriptorCount = 0;
+    props->TemporaryResourceSize = op->temp_bytes;
+    props->PersistentResourceSize = 0;
+    return EDML_STATUS_OK;
+}
+
+/* One bound tensor: [start, start + bytes). */
+typedef struct edmli_range {
+    uintptr_t start;
+    uint64_t bytes;
+} edmli_range;
+
+static edml_status edmli_bind(edmli_errbuf *e, const char *name, const EDML_BUFFER_BINDING *b,
+                              const edmli_tensor *t, edmli_range *r)
+{
+    if (!b->Buffer) return edmli_fail(e, EDMLI_MSG_BIND_NULL, name);
+    uintptr_t base = (uintptr_t)b->Buffer;
+    if (b->Offset > UINTPTR_MAX - base || b->SizeInBytes > UINTPTR_MAX - base - b->Offset)
+        return edmli_fail(e, EDMLI_MSG_BIND_WRAP, name);
+    uintptr_t start = base + (uintptr_t)b->Offset;
+    if (start % t->elem_size) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, t->elem_size);
+    if (b->SizeInBytes < t->total_bytes)
+        return edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes,
+                          (unsigned long long)t->total_bytes);
+    r->start = start;
+    r->bytes = t->total_bytes;
+    return EDML_STATUS_OK;
+}
+
+static bool edmli_overlap(const edmli_range *a, const edmli_range *b)
+{
+    return a->start < b->start + b->bytes && b->start < a->start + a->bytes;
+}
+
+static bool edmli_same_layout(const edmli_tensor *a, const edmli_tensor *b)
+{
+    if (a->dtype != b->dtype || a->rank != b->rank || a->total_bytes != b->total_bytes) return false;
+    for (uint32_t i = 0; i < a->rank; i++)
+        if (a->sizes[i] != b->sizes[i] || (a->sizes[i] > 1 && a->strides[i] != b->strides[i])) return false;
+    return true;
+}
+
+edml_status edml_operator_execute(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
+                                  const EDML_BUFFER_BINDING *outputs, UINT outputCount,
+                                  const EDML_BUFFER_BINDING *temporary)
+{
+    edml_status s = edmli_check_op(op);
+    if (s) return s;
+    edml_device *dev = op->device;
+    edmli_errbuf *e = &dev->err;
+    e->text[0] = '\0';
+    if (inputCount != op->input_count) return edmli_fail(e, EDMLI_MSG_BIND_COUNT, "inputCount", inputCount, op->input_count);
+    if (outputCount != op->output_count)
+        return edmli_fail(e, EDMLI_MSG_BIND_COUNT, "outputCount", outputCount, op->output_count);
+    if (!inputs) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "inputs");
+    if (!outputs) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
+
+    edmli_range in_r[EDMLI_MAX_INPUTS], out_r[EDMLI_MAX_OUTPUTS];
+    edmli_exec ex = {{0}, {0}, NULL, e};
+    for (uint32_t i = 0; i < op->input_count; i++) {
+        s = edmli_bind(e, op->input_names[i], &inputs[i], &op->inputs[i], &in_r[i]);
+        if (s) return s;
+        ex.in[i] = (const uint8_t *)in_r[i].start;
+    }
+    for (uint32_t o = 0; o < op->output_count; o++) {
+        s = edmli_bind(e, op->output_names[o], &outputs[o], &op->outputs[o], &out_r[o]);
+        if (s) return s;
+        ex.out[o] = (uint8_t *)out_r[o].start;
+        for (uint32_t i = 0; i < op->input_count; i++) {
+            if (!edmli_overlap(&out_r[o], &in_r[i])) continue;
+            bool in_place = op->kind == EDMLI_OP_IF && i >= 1 && out_r[o].start == in_r[i].start &&
+                            edmli_same_layout(&op->outputs[o], &op->inputs[i]);
+            if (!in_place) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, op->output_names[o], op->input_names[i]);
+        }
+        for (uint32_t p = 0; p < o; p++)
+            if (edmli_overlap(&out_r[o], &out_r[p]))
+                return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, op->output_names[o], op->output_names[p]);
+    }
+
+    bool arena_scratch = false;
+    if (op->temp_bytes) {
+        if (temporary) {
+            if (!temporary->Buffer) return edmli_fail(e, EDMLI_MSG_TEMP_NULL);
+            uintptr_t base = (uintptr_t)temporary->Buffer;
+            if (temporary->Offset > UINTPTR_MAX - base - temporary->SizeInBytes)
+                return edmli_fail(e, EDMLI_MSG_BIND_WRAP, "the temporary buffer");
+            uintptr_t aligned = base + (uintptr_t)temporary->Offset;
+            if (aligned % EDMLI_ALIGN) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, "the temporary buffer", EDMLI_ALIGN);
+            if (temporary->SizeInBytes < op->temp_bytes)
+                return edmli_fail(e, EDMLI_MSG_TEMP_SMALL, (unsigned long long)temporary->SizeInBytes,
+                                  (unsigned long long)op->temp_bytes);
+            edmli_range tr = {aligned, op->temp_bytes};
+            for (uint32_t i = 0; i < op->input_count; i++)
+                if (edmli_overlap(&tr, &in_r[i])) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, "the temporary buffer", op->input_names[i]);
+            for (uint32_t o = 0; o < op->output_count; o++)
+                if (edmli_overlap(&tr, &out_r[o])) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, "the temporary buffer", op->output_names[o]);
+            ex.scratch = (uint8_t *)aligned;
+        } else {
+            void *p;
+            s = edmli_arena_scratch(&dev->arena, e, (size_t)op->temp_bytes, &p);
+            if (s) return s;
+            ex.scratch = (uint8_t *)p;
+            arena_scratch = true;
+        }
+    }
+
+    const edmli_backend_ops *ops = edmli_backend_ops_for(op->backend);
+    s = ops->kernels[op->kind](op, &ex);
+    if (arena_scratch) edmli_arena_release_scratch(&dev->arena);
+    return s;
+}

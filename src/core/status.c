@@ -1,0 +1,120 @@
+/* Status names, the message formatter and the error buffer of a device. */
+#include "internal.h"
+
+#define EDMLI_STR2(x) #x
+#define EDMLI_STR(x) EDMLI_STR2(x)
+
+const char *edml_version(void)
+{
+    return EDMLI_STR(EDML_VERSION_MAJOR) "." EDMLI_STR(EDML_VERSION_MINOR) "." EDMLI_STR(EDML_VERSION_PATCH);
+}
+
+const char *edml_status_string(edml_status status)
+{
+    static const char *const names[EDML_STATUS_COUNT_] = {
+        "EDML_STATUS_OK",
+        "EDML_STATUS_INVALID_ARGUMENT",
+        "EDML_STATUS_INVALID_DESCRIPTOR",
+        "EDML_STATUS_UNSUPPORTED",
+        "EDML_STATUS_ARENA_TOO_SMALL",
+        "EDML_STATUS_INVALID_BINDING",
+        "EDML_STATUS_INDEX_OUT_OF_RANGE",
+        "EDML_STATUS_BACKEND_UNAVAILABLE",
+        "EDML_STATUS_BACKEND_FAILED",
+        "EDML_STATUS_INVALID_DEVICE",
+    };
+    if ((unsigned)status >= EDML_STATUS_COUNT_) return "EDML_STATUS_UNKNOWN";
+    return names[status];
+}
+
+typedef struct edmli_msg_def {
+    edml_status status;
+    const char *format;
+} edmli_msg_def;
+
+static const edmli_msg_def edmli_msg_defs[EDMLI_MSG_COUNT] = {
+#define EDMLI_MSG_DEF(id, st, fmt) {EDML_STATUS_##st, fmt},
+    EDMLI_MESSAGES(EDMLI_MSG_DEF)
+#undef EDMLI_MSG_DEF
+};
+
+typedef struct edmli_out {
+    char *dst;
+    size_t cap, len;
+} edmli_out;
+
+static void edmli_put(edmli_out *o, char c)
+{
+    if (o->len + 1 < o->cap) o->dst[o->len] = c;
+    o->len++;
+}
+
+static void edmli_put_str(edmli_out *o, const char *s)
+{
+    if (!s) s = "(null)";
+    while (*s) edmli_put(o, *s++);
+}
+
+static void edmli_put_u64(edmli_out *o, uint64_t v, unsigned base)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        unsigned d = (unsigned)(v % base);
+        tmp[n++] = (char)(d < 10 ? '0' + d : 'a' + d - 10);
+        v /= base;
+    } while (v);
+    while (n) edmli_put(o, tmp[--n]);
+}
+
+static void edmli_put_i64(edmli_out *o, int64_t v)
+{
+    if (v < 0) {
+        edmli_put(o, '-');
+        edmli_put_u64(o, (uint64_t)0 - (uint64_t)v, 10);
+    } else {
+        edmli_put_u64(o, (uint64_t)v, 10);
+    }
+}
+
+size_t edmli_vformat(char *dst, size_t cap, const char *fmt, va_list ap)
+{
+    edmli_out o = {dst, cap, 0};
+    for (const char *f = fmt; *f; f++) {
+        if (*f != '%') { edmli_put(&o, *f); continue; }
+        f++;
+        if (*f == 's') edmli_put_str(&o, va_arg(ap, const char *));
+        else if (*f == 'u') edmli_put_u64(&o, va_arg(ap, unsigned), 10);
+        else if (*f == 'x') edmli_put_u64(&o, va_arg(ap, unsigned), 16);
+        else if (*f == 'd') edmli_put_i64(&o, va_arg(ap, int));
+        else if (f[0] == 'z' && f[1] == 'u') { f++; edmli_put_u64(&o, va_arg(ap, size_t), 10); }
+        else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'u') { f += 2; edmli_put_u64(&o, va_arg(ap, unsigned long long), 10); }
+        else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'd') { f += 2; edmli_put_i64(&o, va_arg(ap, long long)); }
+        else if (*f == '%') edmli_put(&o, '%');
+        else { edmli_put(&o, '%'); if (!*f) break; edmli_put(&o, *f); }
+    }
+    if (cap) dst[o.len < cap ? o.len : cap - 1] = '\0';
+    return o.len;
+}
+
+size_t edmli_format(char *dst, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t n = edmli_vformat(dst, cap, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+edml_status edmli_fail(edmli_errbuf *e, edmli_msg_id id, ...)
+{
+    const edmli_msg_def *d = &edmli_msg_defs[id];
+    if (e) {
+        va_list ap;
+        va_start(ap, id);
+        edmli_vformat(e->text, sizeof e->text, d->format, ap);
+        va_end(ap);
+        if (e->log) e->log(e->log_user, d->status, e->text);
+    }
+    return d->status;
+}

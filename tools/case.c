@@ -1,0 +1,917 @@
+/* The .case format: lexer, parser, descriptor building, run, print, compare. */
+#include "case.h"
+
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names ---------------------------------------------------------------- */
+
+static const struct { const char *name; EDML_TENSOR_DATA_TYPE t; } dtype_names[] = {
+    {"FLOAT64", EDML_TENSOR_DATA_TYPE_FLOAT64}, {"FLOAT32", EDML_TENSOR_DATA_TYPE_FLOAT32},
+    {"FLOAT16", EDML_TENSOR_DATA_TYPE_FLOAT16}, {"INT64", EDML_TENSOR_DATA_TYPE_INT64},
+    {"INT32", EDML_TENSOR_DATA_TYPE_INT32},     {"INT16", EDML_TENSOR_DATA_TYPE_INT16},
+    {"INT8", EDML_TENSOR_DATA_TYPE_INT8},       {"UINT64", EDML_TENSOR_DATA_TYPE_UINT64},
+    {"UINT32", EDML_TENSOR_DATA_TYPE_UINT32},   {"UINT16", EDML_TENSOR_DATA_TYPE_UINT16},
+    {"UINT8", EDML_TENSOR_DATA_TYPE_UINT8},
+};
+
+static const struct { const char *name; EDML_OPERATOR_TYPE t; } op_names[] = {
+    {"TOP_K1", EDML_OPERATOR_TOP_K1},       {"TOP_K", EDML_OPERATOR_TOP_K},
+    {"GATHER_ND1", EDML_OPERATOR_GATHER_ND1}, {"GATHER_ND", EDML_OPERATOR_GATHER_ND},
+    {"ARGMIN", EDML_OPERATOR_ARGMIN},       {"ARGMAX", EDML_OPERATOR_ARGMAX},
+    {"ELEMENT_WISE_IF", EDML_OPERATOR_ELEMENT_WISE_IF},
+};
+
+const char *case_dtype_name(EDML_TENSOR_DATA_TYPE t)
+{
+    for (size_t i = 0; i < sizeof dtype_names / sizeof *dtype_names; i++)
+        if (dtype_names[i].t == t) return dtype_names[i].name;
+    return "UNKNOWN";
+}
+
+const char *case_op_name(EDML_OPERATOR_TYPE t)
+{
+    for (size_t i = 0; i < sizeof op_names / sizeof *op_names; i++)
+        if (op_names[i].t == t) return op_names[i].name;
+    return "INVALID";
+}
+
+static bool strip_prefix(const char **s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(*s, prefix, n) == 0) { *s += n; return true; }
+    return false;
+}
+
+static bool parse_dtype(const char *s, EDML_TENSOR_DATA_TYPE *t)
+{
+    strip_prefix(&s, "DML_TENSOR_DATA_TYPE_");
+    for (size_t i = 0; i < sizeof dtype_names / sizeof *dtype_names; i++)
+        if (strcmp(s, dtype_names[i].name) == 0) { *t = dtype_names[i].t; return true; }
+    return false;
+}
+
+static bool parse_op(const char *s, EDML_OPERATOR_TYPE *t)
+{
+    char buf[96];
+    size_t n = strlen(s);
+    /* DML_TOP_K1_OPERATOR_DESC -> TOP_K1 */
+    if (strncmp(s, "DML_", 4) == 0 && n > 14 && strcmp(s + n - 14, "_OPERATOR_DESC") == 0 && n - 18 < sizeof buf) {
+        memcpy(buf, s + 4, n - 18);
+        buf[n - 18] = '\0';
+        s = buf;
+    } else {
+        strip_prefix(&s, "DML_OPERATOR_");
+    }
+    for (size_t i = 0; i < sizeof op_names / sizeof *op_names; i++)
+        if (strcmp(s, op_names[i].name) == 0) { *t = op_names[i].t; return true; }
+    return false;
+}
+
+/* ---- lexer ---------------------------------------------------------------- */
+
+typedef enum { TK_END, TK_WORD, TK_PUNCT } tk_kind;
+
+typedef struct lexer {
+    const char *p;
+    int line;
+    const char *path;
+    char *err;
+    size_t errcap;
+    bool failed;
+    /* current token */
+    tk_kind kind;
+    char punct;
+    char word[128];
+    int tline;
+} lexer;
+
+static int fail(lexer *lx, int line, const char *fmt, ...)
+{
+    if (lx->failed) return -1;
+    lx->failed = true;
+    int n = snprintf(lx->err, lx->errcap, "%s:%d: ", lx->path, line);
+    if (n < 0) n = 0;
+    if ((size_t)n < lx->errcap) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(lx->err + n, lx->errcap - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static bool is_word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-' || c == '+';
+}
+
+static void next(lexer *lx)
+{
+    for (;;) {
+        char c = *lx->p;
+        if (c == '\n') { lx->line++; lx->p++; }
+        else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') lx->p++;
+        else if (c == '#' || (c == '/' && lx->p[1] == '/')) { while (*lx->p && *lx->p != '\n') lx->p++; }
+        else break;
+    }
+    lx->tline = lx->line;
+    char c = *lx->p;
+    if (!c) { lx->kind = TK_END; return; }
+    if (is_word_char(c)) {
+        size_t n = 0;
+        while (is_word_char(*lx->p)) {
+            if (n + 1 < sizeof lx->word) lx->word[n++] = *lx->p;
+            else { fail(lx, lx->line, "token too long"); }
+            lx->p++;
+        }
+        lx->word[n] = '\0';
+        lx->kind = TK_WORD;
+        return;
+    }
+    if (strchr(":,()[]{}", c)) {
+        lx->kind = TK_PUNCT;
+        lx->punct = c;
+        lx->p++;
+        return;
+    }
+    fail(lx, lx->line, "unexpected character '%c'", c);
+    lx->kind = TK_END;
+}
+
+static bool is_punct(const lexer *lx, char c) { return lx->kind == TK_PUNCT && lx->punct == c; }
+
+static int expect_punct(lexer *lx, char c, const char *what)
+{
+    if (!is_punct(lx, c)) {
+        const char *got = lx->kind == TK_END ? "end of file" : lx->kind == TK_WORD ? lx->word : (char[2]){lx->punct, 0};
+        return fail(lx, lx->tline, "expected '%c' %s, got '%s'", c, what, got);
+    }
+    next(lx);
+    return 0;
+}
+
+/* ---- numbers -------------------------------------------------------------- */
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    if (!*s || *s == '-' || *s == '+') return -1;
+    for (const char *q = s; *q; q++) if (*q < '0' || *q > '9') return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, NULL, 10);
+    if (errno) return -1;
+    *v = x;
+    return 0;
+}
+
+static int parse_i64(const char *s, int64_t *v, bool *range)
+{
+    const char *q = s;
+    *range = false;
+    if (*q == '-' || *q == '+') q++;
+    if (!*q) return -1;
+    for (; *q; q++) if (*q < '0' || *q > '9') return -1;
+    errno = 0;
+    long long x = strtoll(s, NULL, 10);
+    if (errno == ERANGE) { *range = true; return -1; }
+    *v = x;
+    return 0;
+}
+
+/* float16 bits from a double when exactly representable */
+static bool half_from_double(double d, uint16_t *out)
+{
+    if (isnan(d)) { *out = signbit(d) ? 0xfe00 : 0x7e00; return true; }
+    uint16_t sign = signbit(d) ? 0x8000 : 0;
+    double a = fabs(d);
+    if (isinf(a)) { *out = sign | 0x7c00; return true; }
+    if (a == 0) { *out = sign; return true; }
+    int e;
+    double m = frexp(a, &e);           /* a = m * 2^e, m in [0.5, 1) */
+    /* normal half: e-1 in [-14, 15]; 11 significant bits */
+    if (e - 1 > 15) return false;
+    if (e - 1 >= -14) {
+        double scaled = ldexp(m, 11);  /* in [1024, 2048) */
+        if (scaled != floor(scaled)) return false;
+        uint16_t mant = (uint16_t)((uint32_t)scaled - 1024);
+        *out = sign | (uint16_t)((e - 1 + 15) << 10) | mant;
+        return true;
+    }
+    double sub = ldexp(a, 24);          /* subnormal units of 2^-24 */
+    if (sub != floor(sub) || sub >= 1024) return false;
+    *out = sign | (uint16_t)sub;
+    return true;
+}
+
+static double half_to_double(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v;
+    if (e == 0) v = ldexp(m, -24);
+    else if (e == 31) v = m ? NAN : INFINITY;
+    else v = ldexp(m + 1024, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static int parse_float_word(const char *s, double *d, bool *special)
+{
+    const char *q = s;
+    bool neg = false;
+    *special = false;
+    if (*q == '-' || *q == '+') { neg = *q == '-'; q++; }
+    if (strcmp(q, "nan") == 0 || strcmp(q, "NaN") == 0 || strcmp(q, "NAN") == 0) {
+        *d = neg ? -NAN : NAN;
+        *special = true;
+        return 0;
+    }
+    if (strcmp(q, "inf") == 0 || strcmp(q, "Inf") == 0 || strcmp(q, "INF") == 0 || strcmp(q, "infinity") == 0) {
+        *d = neg ? -INFINITY : INFINITY;
+        *special = true;
+        return 0;
+    }
+    /* decimal or exponent only: digits, one '.', optional e[+-]digits */
+    bool digits = false;
+    while (*q >= '0' && *q <= '9') { q++; digits = true; }
+    if (*q == '.') { q++; while (*q >= '0' && *q <= '9') { q++; digits = true; } }
+    if (!digits) return -1;
+    if (*q == 'e' || *q == 'E') {
+        q++;
+        if (*q == '+' || *q == '-') q++;
+        if (!(*q >= '0' && *q <= '9')) return -1;
+        while (*q >= '0' && *q <= '9') q++;
+    }
+    if (*q) return -1;
+    return 0;
+}
+
+/* Stores one written value into element slot p of type t. */
+static int store_value(lexer *lx, int line, const char *w, EDML_TENSOR_DATA_TYPE t, uint8_t *p)
+{
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT32 || t == EDML_TENSOR_DATA_TYPE_FLOAT64 || t == EDML_TENSOR_DATA_TYPE_FLOAT16) {
+        double d;
+        bool special;
+        if (parse_float_word(w, &d, &special)) return fail(lx, line, "'%s' is not a number", w);
+        if (t == EDML_TENSOR_DATA_TYPE_FLOAT64) {
+            if (!special) {
+                errno = 0;
+                d = strtod(w, NULL);
+                if (isinf(d)) return fail(lx, line, "%s is out of the range of FLOAT64", w);
+            }
+            memcpy(p, &d, 8);
+        } else if (t == EDML_TENSOR_DATA_TYPE_FLOAT32) {
+            float f = special ? (float)d : strtof(w, NULL);
+            if (!special && isinf(f)) return fail(lx, line, "%s is out of the range of FLOAT32", w);
+            memcpy(p, &f, 4);
+        } else {
+            if (!special) d = strtod(w, NULL);
+            uint16_t h;
+            if (!half_from_double(d, &h)) return fail(lx, line, "%s is not exactly representable as FLOAT16", w);
+            memcpy(p, &h, 2);
+        }
+        return 0;
+    }
+    bool is_signed = t == EDML_TENSOR_DATA_TYPE_INT8 || t == EDML_TENSOR_DATA_TYPE_INT16 ||
+                     t == EDML_TENSOR_DATA_TYPE_INT32 || t == EDML_TENSOR_DATA_TYPE_INT64;
+    UINT size = edml_data_type_size(t);
+    if (is_signed) {
+        int64_t v;
+        bool range;
+        if (parse_i64(w, &v, &range))
+            return fail(lx, line, range ? "%s is out of the range of %s" : "'%s' is not an integer (%s)", w, case_dtype_name(t));
+        int64_t lo = size == 8 ? INT64_MIN : -((int64_t)1 << (size * 8 - 1));
+        int64_t hi = size == 8 ? INT64_MAX : ((int64_t)1 << (size * 8 - 1)) - 1;
+        if (v < lo || v > hi) return fail(lx, line, "%s is out of the range of %s", w, case_dtype_name(t));
+        if (size == 1) { int8_t x = (int8_t)v; memcpy(p, &x, 1); }
+        else if (size == 2) { int16_t x = (int16_t)v; memcpy(p, &x, 2); }
+        else if (size == 4) { int32_t x = (int32_t)v; memcpy(p, &x, 4); }
+        else memcpy(p, &v, 8);
+        return 0;
+    }
+    uint64_t v;
+    if (strcmp(w, "-0") == 0) w = "0";
+    if (parse_u64(w, &v)) {
+        if (w[0] == '-') return fail(lx, line, "%s is out of the range of %s", w, case_dtype_name(t));
+        if (w[0] >= '0' && w[0] <= '9' && strspn(w, "0123456789") == strlen(w))
+            return fail(lx, line, "%s is out of the range of %s", w, case_dtype_name(t));
+        return fail(lx, line, "'%s' is not an integer (%s)", w, case_dtype_name(t));
+    }
+    uint64_t hi = size == 8 ? UINT64_MAX : (((uint64_t)1 << (size * 8)) - 1);
+    if (v > hi) return fail(lx, line, "%s is out of the range of %s", w, case_dtype_name(t));
+    if (size == 1) { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); }
+    else if (size == 2) { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); }
+    else if (size == 4) { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); }
+    else memcpy(p, &v, 8);
+    return 0;
+}
+
+/* ---- tensors -------------------------------------------------------------- */
+
+uint64_t case_element_count(const case_tensor *t)
+{
+    uint64_t n = 1;
+    for (UINT i = 0; i < t->rank; i++) n *= t->sizes[i];
+    return n;
+}
+
+uint64_t case_element_offset(const case_tensor *t, uint64_t flat)
+{
+    uint64_t off = 0;
+    UINT es = edml_data_type_size(t->dtype);
+    for (UINT i = t->rank; i-- > 0;) {
+        uint64_t c = flat % t->sizes[i];
+        flat /= t->sizes[i];
+        uint64_t stride = t->has_strides ? t->strides[i] : 1;
+        if (!t->has_strides) {
+            uint64_t s = 1;
+            for (UINT j = i + 1; j < t->rank; j++) s *= t->sizes[j];
+            stride = s;
+        }
+        off += c * stride;
+    }
+    return off * es;
+}
+
+static int parse_uint_list(lexer *lx, UINT *vals, UINT max, UINT *count, const char *what)
+{
+    char close;
+    if (is_punct(lx, '{')) close = '}';
+    else if (is_punct(lx, '[')) close = ']';
+    else return fail(lx, lx->tline, "expected '{' to start %s", what);
+    next(lx);
+    *count = 0;
+    while (!is_punct(lx, close)) {
+        if (lx->kind != TK_WORD) return fail(lx, lx->tline, "expected a number in %s", what);
+        uint64_t v;
+        if (parse_u64(lx->word, &v) || v > UINT32_MAX)
+            return fail(lx, lx->tline, "'%s' in %s is not an unsigned 32-bit integer", lx->word, what);
+        if (*count >= max) return fail(lx, lx->tline, "%s has more than %u values", what, max);
+        vals[(*count)++] = (UINT)v;
+        next(lx);
+        if (is_punct(lx, ',')) next(lx);
+        else if (!is_punct(lx, close)) return fail(lx, lx->tline, "expected ',' or '%c' in %s", close, what);
+    }
+    next(lx);
+    return 0;
+}
+
+/* Reads a nested bracket list of numbers into t->data. */
+static int parse_data(lexer *lx, case_tensor *t)
+{
+    UINT es = edml_data_type_size(t->dtype);
+    uint64_t want = t->has_strides ? t->total_bytes / es : case_element_count(t);
+    t->data = calloc(1, (size_t)t->total_bytes ? (size_t)t->total_bytes : 1);
+    if (!t->data) return fail(lx, lx->tline, "out of memory");
+    int start = lx->tline;
+    char stack[64];
+    int depth = 0;
+    uint64_t n = 0;
+    bool need_sep = false;
+    do {
+        if (is_punct(lx, '[') || is_punct(lx, '{')) {
+            if (need_sep) return fail(lx, lx->tline, "expected ',' in %s's data", t->name);
+            if (depth >= (int)sizeof stack) return fail(lx, lx->tline, "brackets nested too deep");
+            stack[depth++] = lx->punct == '[' ? ']' : '}';
+            next(lx);
+        } else if (is_punct(lx, ']') || is_punct(lx, '}')) {
+            if (lx->punct != stack[depth - 1]) return fail(lx, lx->tline, "'%c' closes '%c'", lx->punct, stack[depth - 1] == ']' ? '[' : '{');
+            depth--;
+            need_sep = true;
+            next(lx);
+        } else if (is_punct(lx, ',')) {
+            if (!need_sep) return fail(lx, lx->tline, "unexpected ',' in %s's data", t->name);
+            need_sep = false;
+            next(lx);
+        } else if (lx->kind == TK_WORD) {
+            if (need_sep) return fail(lx, lx->tline, "expected ',' before '%s' in %s's data", lx->word, t->name);
+            if (n >= want)
+                return fail(lx, lx->tline, "%s has more than %" PRIu64 " values", t->name, want);
+            uint64_t off = t->has_strides ? n * es : case_element_offset(t, n);
+            if (store_value(lx, lx->tline, lx->word, t->dtype, t->data + off)) return -1;
+            n++;
+            need_sep = true;
+            next(lx);
+        } else {
+            return fail(lx, lx->tline, "unexpected end of file in %s's data (opened on line %d)", t->name, start);
+        }
+    } while (depth > 0 && !lx->failed);
+    if (lx->failed) return -1;
+    if (n != want)
+        return fail(lx, start, "%s has %" PRIu64 " values, expected %" PRIu64 "%s", t->name, n, want,
+                    t->has_strides ? " (TotalTensorSizeInBytes / element size, in memory order)" : "");
+    t->has_data = true;
+    return 0;
+}
+
+static int parse_tensor(lexer *lx, case_tensor *t)
+{
+    if (t->present) return fail(lx, lx->tline, "%s is given twice", t->name);
+    t->present = true;
+    t->line = lx->tline;
+    if (expect_punct(lx, '(', "to start the tensor header")) return -1;
+    bool has_sizes = false, has_type = false;
+    while (!is_punct(lx, ')')) {
+        if (lx->kind != TK_WORD) return fail(lx, lx->tline, "expected a tensor member name");
+        char key[128];
+        snprintf(key, sizeof key, "%s", lx->word);
+        int kline = lx->tline;
+        next(lx);
+        if (expect_punct(lx, ':', "after the member name")) return -1;
+        if (strcmp(key, "Sizes") == 0) {
+            if (parse_uint_list(lx, t->sizes, EDML_TENSOR_DIMENSION_COUNT_MAX, &t->rank, "Sizes")) return -1;
+            has_sizes = true;
+        } else if (strcmp(key, "Strides") == 0) {
+            UINT n;
+            if (parse_uint_list(lx, t->strides, EDML_TENSOR_DIMENSION_COUNT_MAX, &n, "Strides")) return -1;
+            t->has_strides = true;
+            if (has_sizes && n != t->rank) return fail(lx, kline, "Strides has %u values, Sizes %u", n, t->rank);
+            t->total_bytes = n; /* remember the count until Sizes is known */
+        } else if (strcmp(key, "DataType") == 0) {
+            if (lx->kind != TK_WORD || !parse_dtype(lx->word, &t->dtype))
+                return fail(lx, lx->tline, "'%s' is not a data type", lx->kind == TK_WORD ? lx->word : "?");
+            has_type = true;
+            next(lx);
+        } else if (strcmp(key, "TotalTensorSizeInBytes") == 0) {
+            uint64_t v;
+            if (lx->kind != TK_WORD || parse_u64(lx->word, &v))
+                return fail(lx, lx->tline, "TotalTensorSizeInBytes must be an unsigned integer");
+            t->has_total = true;
+            t->buffer.TotalTensorSizeInBytes = v;
+            next(lx);
+        } else {
+            return fail(lx, kline, "unknown tensor member '%s'", key);
+        }
+        if (is_punct(lx, ',')) next(lx);
+        else if (!is_punct(lx, ')')) return fail(lx, lx->tline, "expected ',' or ')' in the tensor header");
+    }
+    next(lx);
+    if (!has_sizes) return fail(lx, t->line, "%s has no Sizes", t->name);
+    if (!has_type) return fail(lx, t->line, "%s has no DataType", t->name);
+    if (t->rank == 0) return fail(lx, t->line, "%s.Sizes is empty", t->name);
+    if (t->has_strides && t->total_bytes != t->rank)
+        return fail(lx, t->line, "Strides has %u values, Sizes %u", (unsigned)t->total_bytes, t->rank);
+    for (UINT i = 0; i < t->rank; i++)
+        if (t->sizes[i] == 0) return fail(lx, t->line, "%s.Sizes[%u] is 0", t->name, i);
+    uint64_t calc = edml_calc_buffer_tensor_size(t->dtype, t->rank, t->sizes, t->has_strides ? t->strides : NULL);
+    if (calc == 0) return fail(lx, t->line, "%s is too large", t->name);
+    t->total_bytes = t->has_total ? t->buffer.TotalTensorSizeInBytes : calc;
+    if (t->total_bytes > ((uint64_t)1 << 32))
+        return fail(lx, t->line, "%s's buffer of %" PRIu64 " bytes is larger than this tool handles", t->name, t->total_bytes);
+    if (is_punct(lx, '[') || is_punct(lx, '{')) return parse_data(lx, t);
+    return 0;
+}
+
+/* ---- the case ------------------------------------------------------------- */
+
+static void setup_roles(edml_case *c)
+{
+    static const char *const topk_out[] = {"OutputValueTensor", "OutputIndexTensor"};
+    static const char *const if_in[] = {"ConditionTensor", "ATensor", "BTensor"};
+    memset(c->inputs, 0, sizeof c->inputs);
+    memset(c->outputs, 0, sizeof c->outputs);
+    switch (c->op) {
+    case EDML_OPERATOR_TOP_K:
+    case EDML_OPERATOR_TOP_K1:
+        c->ninputs = 1, c->noutputs = 2;
+        c->inputs[0].name = "InputTensor";
+        c->outputs[0].name = topk_out[0];
+        c->outputs[1].name = topk_out[1];
+        break;
+    case EDML_OPERATOR_GATHER_ND:
+    case EDML_OPERATOR_GATHER_ND1:
+        c->ninputs = 2, c->noutputs = 1;
+        c->inputs[0].name = "InputTensor";
+        c->inputs[1].name = "IndicesTensor";
+        c->outputs[0].name = "OutputTensor";
+        break;
+    case EDML_OPERATOR_ARGMIN:
+    case EDML_OPERATOR_ARGMAX:
+        c->ninputs = 1, c->noutputs = 1;
+        c->inputs[0].name = "InputTensor";
+        c->outputs[0].name = "OutputTensor";
+        break;
+    default:
+        c->ninputs = 3, c->noutputs = 1;
+        for (int i = 0; i < 3; i++) c->inputs[i].name = if_in[i];
+        c->outputs[0].name = "OutputTensor";
+        break;
+    }
+    for (int i = 0; i < c->noutputs; i++) c->outputs[i].is_output = true;
+}
+
+static case_tensor *find_tensor(edml_case *c, const char *name)
+{
+    for (int i = 0; i < c->ninputs; i++) if (strcmp(c->inputs[i].name, name) == 0) return &c->inputs[i];
+    for (int i = 0; i < c->noutputs; i++) if (strcmp(c->outputs[i].name, name) == 0) return &c->outputs[i];
+    return NULL;
+}
+
+static bool op_has_field(EDML_OPERATOR_TYPE op, const char *f)
+{
+    switch (op) {
+    case EDML_OPERATOR_TOP_K: return !strcmp(f, "Axis") || !strcmp(f, "K");
+    case EDML_OPERATOR_TOP_K1: return !strcmp(f, "Axis") || !strcmp(f, "K") || !strcmp(f, "AxisDirection");
+    case EDML_OPERATOR_GATHER_ND: return !strcmp(f, "InputDimensionCount") || !strcmp(f, "IndicesDimensionCount");
+    case EDML_OPERATOR_GATHER_ND1:
+        return !strcmp(f, "InputDimensionCount") || !strcmp(f, "IndicesDimensionCount") || !strcmp(f, "BatchDimensionCount");
+    case EDML_OPERATOR_ARGMIN:
+    case EDML_OPERATOR_ARGMAX: return !strcmp(f, "AxisCount") || !strcmp(f, "Axes") || !strcmp(f, "AxisDirection");
+    default: return false;
+    }
+}
+
+int case_parse(const char *text, const char *path, edml_case *c, char *err, size_t errcap)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->path, sizeof c->path, "%s", path);
+    lexer lx = {.p = text, .line = 1, .path = path, .err = err, .errcap = errcap};
+    if (errcap) err[0] = '\0';
+
+    /* Pass 1: find the operator, since fields may come before it. */
+    {
+        lexer scan = lx;
+        char dummy[8];
+        scan.err = dummy;
+        scan.errcap = sizeof dummy;
+        int depth = 0;
+        next(&scan);
+        while (scan.kind != TK_END && !scan.failed) {
+            if (scan.kind == TK_PUNCT && strchr("([{", scan.punct)) depth++;
+            if (scan.kind == TK_PUNCT && strchr(")]}", scan.punct)) depth--;
+            if (depth == 0 && scan.kind == TK_WORD && strcmp(scan.word, "Operator") == 0) {
+                int line = scan.tline;
+                next(&scan);
+                if (!is_punct(&scan, ':')) break;
+                next(&scan);
+                if (scan.kind != TK_WORD || !parse_op(scan.word, &c->op))
+                    return fail(&lx, line, "unknown operator '%s'", scan.kind == TK_WORD ? scan.word : "");
+                if (c->op_line) return fail(&lx, line, "Operator is given twice");
+                c->op_line = line;
+            }
+            next(&scan);
+        }
+        if (!c->op_line) return fail(&lx, 1, "no 'Operator:' line");
+    }
+    setup_roles(c);
+
+    next(&lx);
+    while (lx.kind != TK_END && !lx.failed) {
+        if (lx.kind != TK_WORD) return fail(&lx, lx.tline, "expected a member name");
+        char key[128];
+        snprintf(key, sizeof key, "%s", lx.word);
+        int kline = lx.tline;
+        next(&lx);
+        if (expect_punct(&lx, ':', "after the member name")) return -1;
+        if (strcmp(key, "Operator") == 0) {
+            next(&lx);
+            continue;
+        }
+        if (strcmp(key, "Expect") == 0) {
+            if (lx.kind != TK_WORD || strcmp(lx.word, "error") != 0) return fail(&lx, kline, "Expect must be 'error'");
+            c->expect_error = true;
+            next(&lx);
+            continue;
+        }
+        size_t kl = strlen(key);
+        if (kl > 6 && strcmp(key + kl - 6, "Tensor") == 0) {
+            case_tensor *t = find_tensor(c, key);
+            if (!t) return fail(&lx, kline, "%s is not a member of %s", key, case_op_name(c->op));
+            if (parse_tensor(&lx, t)) return -1;
+            continue;
+        }
+        if (!op_has_field(c->op, key)) return fail(&lx, kline, "'%s' is not a member of %s", key, case_op_name(c->op));
+        if (strcmp(key, "Axes") == 0) {
+            if (c->has_axes) return fail(&lx, kline, "Axes is given twice");
+            if (parse_uint_list(&lx, c->axes, 16, &c->axes_len, "Axes")) return -1;
+            c->has_axes = true;
+            continue;
+        }
+        if (strcmp(key, "AxisDirection") == 0) {
+            if (c->has_direction) return fail(&lx, kline, "AxisDirection is given twice");
+            const char *w = lx.kind == TK_WORD ? lx.word : "";
+            strip_prefix(&w, "DML_");
+            if (strcmp(w, "AXIS_DIRECTION_INCREASING") == 0) c->direction = EDML_AXIS_DIRECTION_INCREASING;
+            else if (strcmp(w, "AXIS_DIRECTION_DECREASING") == 0) c->direction = EDML_AXIS_DIRECTION_DECREASING;
+            else return fail(&lx, kline, "'%s' is not a DML_AXIS_DIRECTION", lx.kind == TK_WORD ? lx.word : "");
+            c->has_direction = true;
+            next(&lx);
+            continue;
+        }
+        uint64_t v;
+        if (lx.kind != TK_WORD || parse_u64(lx.word, &v) || v > UINT32_MAX)
+            return fail(&lx, kline, "%s must be an unsigned 32-bit integer", key);
+        UINT *dst;
+        bool *has;
+        if (!strcmp(key, "Axis")) dst = &c->axis, has = &c->has_axis;
+        else if (!strcmp(key, "K")) dst = &c->k, has = &c->has_k;
+        else if (!strcmp(key, "InputDimensionCount")) dst = &c->input_dims, has = &c->has_input_dims;
+        else if (!strcmp(key, "IndicesDimensionCount")) dst = &c->indices_dims, has = &c->has_indices_dims;
+        else if (!strcmp(key, "BatchDimensionCount")) dst = &c->batch_dims, has = &c->has_batch_dims;
+        else dst = &c->axis_count, has = &c->has_axis_count;
+        if (*has) return fail(&lx, kline, "%s is given twice", key);
+        *dst = (UINT)v;
+        *has = true;
+        next(&lx);
+    }
+    if (lx.failed) return -1;
+
+    /* Required members. */
+    for (int i = 0; i < c->ninputs; i++) {
+        if (!c->inputs[i].present) return fail(&lx, c->op_line, "%s needs %s", case_op_name(c->op), c->inputs[i].name);
+        if (!c->inputs[i].has_data) return fail(&lx, c->inputs[i].line, "input %s has no data", c->inputs[i].name);
+    }
+    for (int i = 0; i < c->noutputs; i++)
+        if (!c->outputs[i].present) return fail(&lx, c->op_line, "%s needs %s's header", case_op_name(c->op), c->outputs[i].name);
+    switch (c->op) {
+    case EDML_OPERATOR_TOP_K1:
+        if (!c->has_direction) return fail(&lx, c->op_line, "TOP_K1 needs AxisDirection");
+        /* fallthrough */
+    case EDML_OPERATOR_TOP_K:
+        if (!c->has_axis) return fail(&lx, c->op_line, "%s needs Axis", case_op_name(c->op));
+        if (!c->has_k) return fail(&lx, c->op_line, "%s needs K", case_op_name(c->op));
+        if (c->op == EDML_OPERATOR_TOP_K) c->direction = EDML_AXIS_DIRECTION_DECREASING;
+        break;
+    case EDML_OPERATOR_GATHER_ND1:
+        if (!c->has_batch_dims) return fail(&lx, c->op_line, "GATHER_ND1 needs BatchDimensionCount");
+        /* fallthrough */
+    case EDML_OPERATOR_GATHER_ND:
+        if (!c->has_input_dims) return fail(&lx, c->op_line, "%s needs InputDimensionCount", case_op_name(c->op));
+        if (!c->has_indices_dims) return fail(&lx, c->op_line, "%s needs IndicesDimensionCount", case_op_name(c->op));
+        break;
+    case EDML_OPERATOR_ARGMIN:
+    case EDML_OPERATOR_ARGMAX:
+        if (!c->has_axes) return fail(&lx, c->op_line, "%s needs Axes", case_op_name(c->op));
+        if (!c->has_direction) return fail(&lx, c->op_line, "%s needs AxisDirection", case_op_name(c->op));
+        if (!c->has_axis_count) c->axis_count = c->axes_len;
+        else if (c->axis_count != c->axes_len)
+            return fail(&lx, c->op_line, "AxisCount is %u but Axes lists %u axes", c->axis_count, c->axes_len);
+        break;
+    default: break;
+    }
+    return 0;
+}
+
+int case_load(const char *path, edml_case *c, char *err, size_t errcap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errcap, "%s: cannot open: %s", path, strerror(errno));
+        memset(c, 0, sizeof *c);
+        return -1;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (len + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf) {
+        snprintf(err, errcap, "%s: out of memory", path);
+        memset(c, 0, sizeof *c);
+        return -1;
+    }
+    buf[len] = '\0';
+    if (strlen(buf) != len) {
+        free(buf);
+        snprintf(err, errcap, "%s:1: the file holds a NUL byte", path);
+        memset(c, 0, sizeof *c);
+        return -1;
+    }
+    int r = case_parse(buf, path, c, err, errcap);
+    free(buf);
+    return r;
+}
+
+void case_free(edml_case *c)
+{
+    for (int i = 0; i < 3; i++) free(c->inputs[i].data), c->inputs[i].data = NULL;
+    for (int i = 0; i < 2; i++) free(c->outputs[i].data), c->outputs[i].data = NULL;
+}
+
+/* ---- descriptors and running ---------------------------------------------- */
+
+static void build_tensor(case_tensor *t)
+{
+    UINT64 total = t->buffer.TotalTensorSizeInBytes;
+    memset(&t->buffer, 0, sizeof t->buffer);
+    t->buffer.DataType = t->dtype;
+    t->buffer.Flags = EDML_TENSOR_FLAG_NONE;
+    t->buffer.DimensionCount = t->rank;
+    t->buffer.Sizes = t->sizes;
+    t->buffer.Strides = t->has_strides ? t->strides : NULL;
+    t->buffer.TotalTensorSizeInBytes = t->has_total ? total : 0;
+    t->desc.Type = EDML_TENSOR_TYPE_BUFFER;
+    t->desc.Desc = &t->buffer;
+}
+
+static void build_desc(edml_case *c)
+{
+    for (int i = 0; i < c->ninputs; i++) build_tensor(&c->inputs[i]);
+    for (int i = 0; i < c->noutputs; i++) build_tensor(&c->outputs[i]);
+    const EDML_TENSOR_DESC *in0 = &c->inputs[0].desc;
+    switch (c->op) {
+    case EDML_OPERATOR_TOP_K:
+        c->u.topk0 = (EDML_TOP_K_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k};
+        break;
+    case EDML_OPERATOR_TOP_K1:
+        c->u.topk1 = (EDML_TOP_K1_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k, c->direction};
+        break;
+    case EDML_OPERATOR_GATHER_ND:
+        c->u.gather0 = (EDML_GATHER_ND_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims, c->indices_dims};
+        break;
+    case EDML_OPERATOR_GATHER_ND1:
+        c->u.gather1 = (EDML_GATHER_ND1_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims,
+                                                       c->indices_dims, c->batch_dims};
+        break;
+    case EDML_OPERATOR_ARGMIN:
+    case EDML_OPERATOR_ARGMAX:
+        c->u.arg = (EDML_ARGMIN_OPERATOR_DESC){in0, &c->outputs[0].desc, c->axis_count, c->axes, c->direction};
+        break;
+    default:
+        c->u.iff = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->inputs[2].desc, &c->outputs[0].desc};
+        break;
+    }
+    c->desc.Type = c->op;
+    c->desc.Desc = &c->u;
+}
+
+/* 16-byte aligned copies so the library sees aligned buffers */
+static void *aligned_buffer(uint64_t bytes)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 16, bytes ? (size_t)bytes : 16)) return NULL;
+    return p;
+}
+
+edml_status case_run(edml_case *c, edml_backend backend, case_result *r)
+{
+    memset(r, 0, sizeof *r);
+    build_desc(c);
+    size_t arena_size = edml_device_size() + 64 * 1024;
+    void *arena = aligned_buffer(arena_size);
+    edml_device *dev = NULL;
+    edml_device_desc dd = {0};
+    r->create_status = edml_device_create(&dd, arena, arena_size, &dev);
+    if (r->create_status) {
+        snprintf(r->message, sizeof r->message, "edml_device_create failed: %s", edml_status_string(r->create_status));
+        free(arena);
+        return r->create_status;
+    }
+    edml_operator *op = NULL;
+    r->create_status = edml_operator_create(dev, &c->desc, backend, &op);
+    if (r->create_status) {
+        snprintf(r->message, sizeof r->message, "%s", edml_device_last_error(dev));
+        free(arena);
+        return r->create_status;
+    }
+    EDML_BINDING_PROPERTIES props;
+    edml_operator_get_binding_properties(op, &props);
+    EDML_BUFFER_BINDING in[3], out[2], temp;
+    void *in_copy[3] = {0};
+    for (int i = 0; i < c->ninputs; i++) {
+        in_copy[i] = aligned_buffer(c->inputs[i].total_bytes);
+        memcpy(in_copy[i], c->inputs[i].data, (size_t)c->inputs[i].total_bytes);
+        in[i] = (EDML_BUFFER_BINDING){in_copy[i], 0, c->inputs[i].total_bytes};
+    }
+    for (int i = 0; i < c->noutputs; i++) {
+        r->out[i] = aligned_buffer(c->outputs[i].total_bytes);
+        memset(r->out[i], 0xcd, (size_t)c->outputs[i].total_bytes);
+        out[i] = (EDML_BUFFER_BINDING){r->out[i], 0, c->outputs[i].total_bytes};
+    }
+    void *scratch = aligned_buffer(props.TemporaryResourceSize);
+    temp = (EDML_BUFFER_BINDING){scratch, 0, props.TemporaryResourceSize};
+    r->exec_status = edml_operator_execute(op, in, (UINT)c->ninputs, out, (UINT)c->noutputs, &temp);
+    if (r->exec_status) snprintf(r->message, sizeof r->message, "%s", edml_device_last_error(dev));
+    free(scratch);
+    for (int i = 0; i < 3; i++) free(in_copy[i]);
+    edml_device_destroy(dev);
+    free(arena);
+    return r->exec_status;
+}
+
+void case_result_free(case_result *r)
+{
+    for (int i = 0; i < 2; i++) free(r->out[i]), r->out[i] = NULL;
+}
+
+/* ---- printing and comparing ----------------------------------------------- */
+
+static void format_double(char *dst, size_t cap, double d, int max_digits)
+{
+    if (isnan(d)) { snprintf(dst, cap, "nan"); return; }
+    if (isinf(d)) { snprintf(dst, cap, d < 0 ? "-inf" : "inf"); return; }
+    if (d == 0) { snprintf(dst, cap, signbit(d) ? "-0" : "0"); return; }
+    /* the shortest text that reads back as the same value, plain decimal
+     * where that is reasonable */
+    bool plain = fabs(d) >= 1e-5 && fabs(d) < 1e16;
+    for (int p = plain ? 0 : 1; p <= (plain ? 30 : max_digits); p++) {
+        snprintf(dst, cap, plain ? "%.*f" : "%.*g", p, d);
+        double back = strtod(dst, NULL);
+        if (max_digits <= 9 ? (float)back == (float)d : back == d) return;
+    }
+    snprintf(dst, cap, "%.*g", max_digits, d);
+}
+
+void case_format_value(char *dst, size_t cap, EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
+{
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT64: { double d; memcpy(&d, p, 8); format_double(dst, cap, d, 17); break; }
+    case EDML_TENSOR_DATA_TYPE_FLOAT32: { float f; memcpy(&f, p, 4); format_double(dst, cap, f, 9); break; }
+    case EDML_TENSOR_DATA_TYPE_FLOAT16: { uint16_t h; memcpy(&h, p, 2); format_double(dst, cap, half_to_double(h), 17); break; }
+    case EDML_TENSOR_DATA_TYPE_INT64: { int64_t v; memcpy(&v, p, 8); snprintf(dst, cap, "%" PRId64, v); break; }
+    case EDML_TENSOR_DATA_TYPE_INT32: { int32_t v; memcpy(&v, p, 4); snprintf(dst, cap, "%" PRId32, v); break; }
+    case EDML_TENSOR_DATA_TYPE_INT16: { int16_t v; memcpy(&v, p, 2); snprintf(dst, cap, "%d", v); break; }
+    case EDML_TENSOR_DATA_TYPE_INT8: { int8_t v; memcpy(&v, p, 1); snprintf(dst, cap, "%d", v); break; }
+    case EDML_TENSOR_DATA_TYPE_UINT64: { uint64_t v; memcpy(&v, p, 8); snprintf(dst, cap, "%" PRIu64, v); break; }
+    case EDML_TENSOR_DATA_TYPE_UINT32: { uint32_t v; memcpy(&v, p, 4); snprintf(dst, cap, "%" PRIu32, v); break; }
+    case EDML_TENSOR_DATA_TYPE_UINT16: { uint16_t v; memcpy(&v, p, 2); snprintf(dst, cap, "%u", v); break; }
+    default: { uint8_t v = *p; snprintf(dst, cap, "%u", v); break; }
+    }
+}
+
+void case_print_tensor(FILE *f, const case_tensor *t, const uint8_t *buffer)
+{
+    fprintf(f, "%s: (Sizes:{", t->name);
+    for (UINT i = 0; i < t->rank; i++) fprintf(f, "%s%u", i ? "," : "", t->sizes[i]);
+    fprintf(f, "}, DataType:%s)\n", case_dtype_name(t->dtype));
+    uint64_t n = case_element_count(t);
+    int width = 0;
+    char v[64];
+    for (uint64_t e = 0; e < n; e++) {
+        case_format_value(v, sizeof v, t->dtype, buffer + case_element_offset(t, e));
+        int l = (int)strlen(v);
+        if (l > width) width = l;
+    }
+    UINT r = t->rank;
+    for (uint64_t e = 0; e < n; e++) {
+        /* open brackets of the dims that start here */
+        UINT opening = 0;
+        uint64_t q = e;
+        for (UINT d = r; d-- > 0;) {
+            if (q % t->sizes[d]) break;
+            opening++;
+            q /= t->sizes[d];
+        }
+        if (e > 0 && opening > 0) fprintf(f, "%*s", (int)(r - opening), "");
+        for (UINT i = 0; i < opening; i++) fputc('[', f);
+        case_format_value(v, sizeof v, t->dtype, buffer + case_element_offset(t, e));
+        fprintf(f, "%*s", width, v);
+        UINT closing = 0;
+        q = e + 1;
+        for (UINT d = r; d-- > 0;) {
+            if (q % t->sizes[d]) break;
+            closing++;
+            q /= t->sizes[d];
+        }
+        for (UINT i = 0; i < closing; i++) fputc(']', f);
+        if (e + 1 < n) fputs(closing ? ",\n" : ", ", f);
+    }
+    fputc('\n', f);
+}
+
+static bool is_nan_value(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
+{
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT32) { uint32_t u; memcpy(&u, p, 4); return (u & 0x7fffffffu) > 0x7f800000u; }
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT64) { uint64_t u; memcpy(&u, p, 8); return (u & ~(1ull << 63)) > 0x7ff0000000000000ull; }
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT16) { uint16_t u; memcpy(&u, p, 2); return (u & 0x7fffu) > 0x7c00u; }
+    return false;
+}
+
+bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t cap)
+{
+    for (int o = 0; o < c->noutputs; o++) {
+        const case_tensor *t = &c->outputs[o];
+        if (!t->has_data) continue;
+        UINT es = edml_data_type_size(t->dtype);
+        uint64_t n = case_element_count(t);
+        for (uint64_t e = 0; e < n; e++) {
+            uint64_t off = case_element_offset(t, e);
+            const uint8_t *want = t->data + off, *got = r->out[o] + off;
+            if (memcmp(want, got, es) == 0) continue;
+            if (is_nan_value(t->dtype, want) && is_nan_value(t->dtype, got)) continue;
+            char ws[64], gs[64], pos[160];
+            case_format_value(ws, sizeof ws, t->dtype, want);
+            case_format_value(gs, sizeof gs, t->dtype, got);
+            size_t pl = 0;
+            uint64_t rem = e, coord[EDML_TENSOR_DIMENSION_COUNT_MAX];
+            for (UINT d = t->rank; d-- > 0;) { coord[d] = rem % t->sizes[d]; rem /= t->sizes[d]; }
+            for (UINT d = 0; d < t->rank && pl < sizeof pos; d++)
+                pl += (size_t)snprintf(pos + pl, sizeof pos - pl, "%s%" PRIu64, d ? "," : "", coord[d]);
+            snprintf(msg, cap, "%s[%s] expected %s got %s", t->name, pos, ws, gs);
+            return false;
+        }
+    }
+    return true;
+}

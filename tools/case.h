@@ -1,0 +1,94 @@
+/* The .case format (shared/spec/case-format.md): parse, build descriptors,
+ * run through edml, print and compare. Used by edml-run and the tests; it
+ * allocates with malloc (tools may, the library may not). */
+#ifndef EDML_CASE_H
+#define EDML_CASE_H
+
+#include "edml.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CASE_MAX_TENSORS 4     /* operands of one operator */
+#define CASE_MSG 512
+
+typedef struct case_tensor {
+    const char *name;          /* member name, e.g. "OutputValueTensor" */
+    bool present, has_data, is_output;
+    int line;                  /* line of the header */
+    EDML_TENSOR_DATA_TYPE dtype;
+    UINT rank;
+    UINT sizes[EDML_TENSOR_DIMENSION_COUNT_MAX];
+    UINT strides[EDML_TENSOR_DIMENSION_COUNT_MAX];
+    bool has_strides, has_total;
+    UINT64 total_bytes;        /* TotalTensorSizeInBytes, or its default */
+    uint8_t *data;             /* total_bytes: input contents or expected output */
+    /* descriptor storage */
+    EDML_BUFFER_TENSOR_DESC buffer;
+    EDML_TENSOR_DESC desc;
+} case_tensor;
+
+typedef struct edml_case {
+    char path[256];
+    EDML_OPERATOR_TYPE op;
+    int op_line;
+    bool expect_error;
+    /* scalar members; has_* says whether the file set them */
+    UINT axis, k, input_dims, indices_dims, batch_dims, axis_count;
+    EDML_AXIS_DIRECTION direction;
+    bool has_axis, has_k, has_direction, has_input_dims, has_indices_dims, has_batch_dims, has_axis_count,
+        has_axes;
+    UINT axes[16];
+    UINT axes_len;
+    int ninputs, noutputs;
+    case_tensor inputs[3], outputs[2];
+    /* descriptor storage */
+    union {
+        EDML_TOP_K_OPERATOR_DESC topk0;
+        EDML_TOP_K1_OPERATOR_DESC topk1;
+        EDML_GATHER_ND_OPERATOR_DESC gather0;
+        EDML_GATHER_ND1_OPERATOR_DESC gather1;
+        EDML_ARGMIN_OPERATOR_DESC arg;
+        EDML_ELEMENT_WISE_IF_OPERATOR_DESC iff;
+    } u;
+    EDML_OPERATOR_DESC desc;
+} edml_case;
+
+/* Parses `text`; on error returns -1 and writes "path:line: reason" to err. */
+int case_parse(const char *text, const char *path, edml_case *c, char *err, size_t errcap);
+/* Reads and parses a file. */
+int case_load(const char *path, edml_case *c, char *err, size_t errcap);
+void case_free(edml_case *c);
+
+/* Result of running a case. */
+typedef struct case_result {
+    edml_status create_status, exec_status;
+    char message[CASE_MSG];     /* the library's message when a status is not OK */
+    uint8_t *out[2];            /* output buffers (total_bytes each), after the run */
+} case_result;
+
+/* Creates the operator on `backend` and runs it on a fresh device. */
+edml_status case_run(edml_case *c, edml_backend backend, case_result *r);
+void case_result_free(case_result *r);
+
+/* Compares outputs with expected data. Returns true on match; on mismatch
+ * writes "<tensor>[i,j,..] expected X got Y" to msg. */
+bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t cap);
+
+/* Prints one output tensor in the pages' notation (logical, packed). */
+void case_print_tensor(FILE *f, const case_tensor *t, const uint8_t *buffer);
+
+/* Formats the element at byte offset `off` of a buffer of type t. */
+void case_format_value(char *dst, size_t cap, EDML_TENSOR_DATA_TYPE t, const uint8_t *p);
+
+/* Names used in the format. */
+const char *case_dtype_name(EDML_TENSOR_DATA_TYPE t);
+const char *case_op_name(EDML_OPERATOR_TYPE t);
+
+/* Byte offset of logical element `flat` (row-major over sizes) through strides. */
+uint64_t case_element_offset(const case_tensor *t, uint64_t flat);
+uint64_t case_element_count(const case_tensor *t);
+
+#endif

@@ -1,0 +1,107 @@
+/* edml-run: runs .case files (shared/spec/case-format.md) through edml. */
+#include "case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: edml-run [--check] [--backend auto|gles|neon|ref] FILE...\n"
+            "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
+            "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
+            "               and last 'N passed, N failed'\n"
+            "  --backend B  run on backend B (default auto)\n"
+            "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
+}
+
+static bool parse_backend(const char *s, edml_backend *b)
+{
+    for (int i = 0; i < EDML_BACKEND_COUNT_; i++)
+        if (strcmp(s, edml_backend_name((edml_backend)i)) == 0) { *b = (edml_backend)i; return true; }
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    bool check = false;
+    edml_backend backend = EDML_BACKEND_AUTO;
+    int first = 1;
+    for (; first < argc && argv[first][0] == '-' && argv[first][1] == '-'; first++) {
+        const char *a = argv[first];
+        if (strcmp(a, "--check") == 0) check = true;
+        else if (strcmp(a, "--help") == 0) { usage(stdout); return 0; }
+        else if (strcmp(a, "--backend") == 0 && first + 1 < argc) {
+            if (!parse_backend(argv[++first], &backend)) {
+                fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", argv[first]);
+                return 2;
+            }
+        } else if (strncmp(a, "--backend=", 10) == 0) {
+            if (!parse_backend(a + 10, &backend)) {
+                fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", a + 10);
+                return 2;
+            }
+        } else if (strcmp(a, "--") == 0) { first++; break; }
+        else { fprintf(stderr, "edml-run: unknown option '%s'\n", a); usage(stderr); return 2; }
+    }
+    if (first >= argc) { usage(stderr); return 2; }
+
+    int passed = 0, failed = 0;
+    bool malformed = false;
+    for (int i = first; i < argc; i++) {
+        const char *path = argv[i];
+        edml_case *c = calloc(1, sizeof *c);
+        char err[CASE_MSG];
+        if (!c) { fprintf(stderr, "edml-run: out of memory\n"); return 2; }
+        if (case_load(path, c, err, sizeof err)) {
+            fprintf(stderr, "edml-run: %s\n", err);
+            if (check) printf("FAIL %s: malformed: %s\n", path, err);
+            malformed = true;
+            failed++;
+            case_free(c);
+            free(c);
+            continue;
+        }
+        case_result r;
+        edml_status s = case_run(c, backend, &r);
+        bool ok;
+        char why[CASE_MSG + 64] = "";
+        if (s == EDML_STATUS_BACKEND_UNAVAILABLE) {
+            ok = false;
+            snprintf(why, sizeof why, "backend %s not available: %s", edml_backend_name(backend), r.message);
+        } else if (c->expect_error) {
+            ok = s != EDML_STATUS_OK;
+            if (!ok) snprintf(why, sizeof why, "expected an error, the call succeeded");
+            /* GatherND writes clamped outputs with its status: compare those too */
+            else if (s == EDML_STATUS_INDEX_OUT_OF_RANGE && !case_compare(c, &r, why, sizeof why)) ok = false;
+        } else if (s != EDML_STATUS_OK) {
+            ok = false;
+            snprintf(why, sizeof why, "%s: %s", edml_status_string(s), r.message);
+        } else {
+            ok = case_compare(c, &r, why, sizeof why);
+        }
+        if (check) {
+            if (ok) {
+                printf("PASS %s", path);
+                if (c->expect_error) printf(" (%s: %s)", edml_status_string(s), r.message);
+                printf("\n");
+            } else {
+                printf("FAIL %s: %s\n", path, why);
+            }
+        } else {
+            printf("// %s: %s on %s\n", path, case_op_name(c->op), edml_backend_name(backend));
+            if (s != EDML_STATUS_OK) printf("// %s: %s\n", edml_status_string(s), r.message);
+            if (s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE)
+                for (int o = 0; o < c->noutputs; o++) case_print_tensor(stdout, &c->outputs[o], r.out[o]);
+            printf("\n");
+        }
+        ok ? passed++ : failed++;
+        case_result_free(&r);
+        case_free(c);
+        free(c);
+    }
+    if (check) printf("%d passed, %d failed\n", passed, failed);
+    if (malformed) return 2;
+    return failed ? 1 : 0;
+}
