@@ -1,5 +1,8 @@
-# edml: make [BOARD=host] [CROSS_COMPILE=prefix-] [CC=...] [CFLAGS=...]
-# Targets: all, test, demo, install, clean, help (see `make help`).
+# edml: DirectML's tensor operators for ARM edge boards, with no heap.
+#
+#   make [BOARD=<board>] [CROSS_COMPILE=<prefix>] [CC=...] [CFLAGS=...] [target]
+#
+# `make help` lists targets and boards. Output goes to build/<BOARD>/.
 
 BOARD ?= host
 BOARDS := $(sort $(notdir $(patsubst %/board.mk,%,$(wildcard boards/*/board.mk))))
@@ -8,6 +11,8 @@ $(error unknown BOARD '$(BOARD)'; known boards: $(BOARDS))
 endif
 include boards/$(BOARD)/board.mk
 
+# Toolchain: the board's prefix unless CROSS_COMPILE, CC or AR are given
+# (Yocto and Buildroot set CC/CFLAGS; they are honoured).
 CROSS_COMPILE ?= $(BOARD_CROSS_COMPILE)
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
@@ -17,30 +22,44 @@ AR := $(CROSS_COMPILE)ar
 endif
 NM ?= $(CROSS_COMPILE)nm
 
-BUILD := build/$(BOARD)
+BUILD ?= build/$(BOARD)
 PREFIX ?= /usr/local
 DESTDIR ?=
-
 CFLAGS ?= -O2 -g
+LDFLAGS ?=
+
 WARN := -Wall -Wextra -Werror
-LIB_CFLAGS := -std=c11 $(WARN) -Iinclude -Isrc -Iboards/$(BOARD) $(BOARD_CFLAGS) $(CFLAGS)
-TOOL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Itools $(BOARD_CFLAGS) $(CFLAGS)
-TOOL_LIBS := -lm
+BASE_CFLAGS := -std=c11 $(WARN) -Iinclude $(BOARD_CFLAGS)
+LIB_CFLAGS := $(BASE_CFLAGS) -Isrc -Iboards/$(BOARD) $(CFLAGS)
+TOOL_CFLAGS := $(BASE_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools -Itest $(CFLAGS)
+TOOL_LIBS := -lm $(BOARD_LDLIBS)
+
+# NEON: native on Arm, through SIMDe elsewhere (a test vehicle, not a speed claim).
+NEON_SRC := $(wildcard src/neon/*.c)
+ifeq ($(BOARD_NEON),1)
+LIB_SRC_NEON := $(NEON_SRC) src/core/backends_neon.c
+else
+LIB_SRC_NEON := src/core/backends_ref_only.c
+endif
 
 CORE_SRC := $(filter-out src/core/backends_%.c,$(wildcard src/core/*.c))
 REF_SRC := $(wildcard src/ref/*.c)
-LIB_SRC := $(CORE_SRC) $(REF_SRC) src/core/backends_ref_only.c
+LIB_SRC := $(CORE_SRC) $(REF_SRC) $(LIB_SRC_NEON)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC))
 LIB := $(BUILD)/libedml.a
+HEADERS := include/edml.h $(wildcard src/*/*.h) boards/$(BOARD)/caps.h
 
 TOOLS := $(BUILD)/edml-run
+TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc
+WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
-.PHONY: all lib tools test demo install clean help
+.PHONY: all lib tools tests test demo install clean help setup
 all: $(LIB) $(TOOLS)
 lib: $(LIB)
 tools: $(TOOLS)
+tests: $(TESTS) $(TOOLS)
 
-$(BUILD)/obj/%.o: %.c include/edml.h $(wildcard src/*/*.h) boards/$(BOARD)/caps.h
+$(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
@@ -56,10 +75,42 @@ $(BUILD)/tools/%.o: tools/%.c tools/case.h include/edml.h
 $(BUILD)/edml-run: $(BUILD)/tools/edml-run.o $(BUILD)/tools/case.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
 
+$(BUILD)/test/%: test/%.c test/testlib.h test/ops.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
+
+$(BUILD)/test/noalloc: test/noalloc.c test/testlib.h test/ops.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) $(WRAP) -o $@ $< $(LIB) $(TOOL_LIBS)
+
+# Installs what the build and tests need on a Debian machine, when missing.
+setup:
+	@sh toolchain/setup-host
+
+test: setup
+	@sh test/run-all.sh
+
+demo: setup
+	@$(MAKE) --no-print-directory BOARD=host all
+	@sh tools/demo.sh
+
+install: $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/edml.h $(DESTDIR)$(PREFIX)/include/edml.h
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libedml.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(BOARD_LDLIBS)|' edml.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/edml.pc
+
 clean:
 	rm -rf build
 
 help:
-	@echo "make [BOARD=<board>] [target]"
-	@echo "  all      build $(BUILD)/libedml.a and $(BUILD)/edml-run"
+	@echo "make [BOARD=<board>] [CROSS_COMPILE=<prefix>] [target]"
+	@echo "targets:"
+	@echo "  all       $(BUILD)/libedml.a and $(BUILD)/edml-run (default)"
+	@echo "  test      every test: installs what it lacks, then test/run-all.sh"
+	@echo "  demo      the examples of the DirectML pages on every available backend"
+	@echo "  install   edml.h, libedml.a and edml.pc under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
+	@echo "  setup     install missing Debian packages (toolchain/setup-host)"
+	@echo "  clean     remove build/"
+	@echo "variables: BOARD (default host), CROSS_COMPILE, CC, AR, CFLAGS, LDFLAGS, PREFIX, DESTDIR, BUILD"
 	@echo "boards: $(BOARDS)"

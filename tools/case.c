@@ -365,7 +365,10 @@ static int parse_data(lexer *lx, case_tensor *t)
 {
     UINT es = edml_data_type_size(t->dtype);
     uint64_t want = t->has_strides ? t->total_bytes / es : case_element_count(t);
-    t->data = calloc(1, (size_t)t->total_bytes ? (size_t)t->total_bytes : 1);
+    /* room for every addressed element even when TotalTensorSizeInBytes is
+     * (wrongly) smaller: the library must be the one to reject that */
+    uint64_t calc = edml_calc_buffer_tensor_size(t->dtype, t->rank, t->sizes, t->has_strides ? t->strides : NULL);
+    t->data = calloc(1, (size_t)(t->total_bytes > calc ? t->total_bytes : calc));
     if (!t->data) return fail(lx, lx->tline, "out of memory");
     int start = lx->tline;
     char stack[64];

@@ -13,13 +13,16 @@
             keys[i] = (uint64_t)v;                                                             \
         }                                                                                      \
     }
-#define EDMLI_KEYS_SINT(name, T)                                                              \
+/* Signed: flip the sign bit in the type's own width, zero-extended, so that
+ * keys of types up to 32 bits equal the NEON backend's 32-bit lane keys. */
+#define EDMLI_KEYS_SINT(name, T, UT)                                                          \
     static void name(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys)            \
     {                                                                                          \
+        const UT sign = (UT)((UT)1 << (sizeof(UT) * 8 - 1));                                  \
         for (uint32_t i = 0; i < n; i++, p += stride) {                                        \
-            T v;                                                                               \
+            UT v;                                                                              \
             memcpy(&v, p, sizeof v);                                                           \
-            keys[i] = (uint64_t)(int64_t)v ^ 0x8000000000000000ull;                            \
+            keys[i] = (uint64_t)(UT)(v ^ sign);                                                \
         }                                                                                      \
     }
 /* Floats: NaN -> UINT64_MAX, -0 -> +0, then sign-magnitude to offset order. */
@@ -39,10 +42,10 @@ EDMLI_KEYS_UINT(edmli_keys_u8, uint8_t)
 EDMLI_KEYS_UINT(edmli_keys_u16, uint16_t)
 EDMLI_KEYS_UINT(edmli_keys_u32, uint32_t)
 EDMLI_KEYS_UINT(edmli_keys_u64, uint64_t)
-EDMLI_KEYS_SINT(edmli_keys_i8, int8_t)
-EDMLI_KEYS_SINT(edmli_keys_i16, int16_t)
-EDMLI_KEYS_SINT(edmli_keys_i32, int32_t)
-EDMLI_KEYS_SINT(edmli_keys_i64, int64_t)
+EDMLI_KEYS_SINT(edmli_keys_i8, int8_t, uint8_t)
+EDMLI_KEYS_SINT(edmli_keys_i16, int16_t, uint16_t)
+EDMLI_KEYS_SINT(edmli_keys_i32, int32_t, uint32_t)
+EDMLI_KEYS_SINT(edmli_keys_i64, int64_t, uint64_t)
 EDMLI_KEYS_FLOAT(edmli_keys_f16, uint16_t, 0x8000u, 0x7c00u)
 EDMLI_KEYS_FLOAT(edmli_keys_f32, uint32_t, 0x80000000u, 0x7f800000u)
 EDMLI_KEYS_FLOAT(edmli_keys_f64, uint64_t, 0x8000000000000000ull, 0x7ff0000000000000ull)

@@ -1,0 +1,86 @@
+/* NEON intrinsics: native on Arm; through SIMDe elsewhere so the same kernels
+ * build and run under the sanitizers on x86 hosts (a test vehicle only). */
+#ifndef EDMLI_NEON_H
+#define EDMLI_NEON_H
+
+#if defined(__ARM_NEON) || defined(__ARM_NEON__)
+#include <arm_neon.h>
+#else
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/arm/neon.h>
+#endif
+
+#include <string.h>
+
+#include "../core/internal.h"
+#include "../core/iter.h"
+#include "../ref/ref.h"
+
+/* True if any lane is set (AArch64 has a horizontal max; ARMv7 folds pairs). */
+static inline bool edmli_neon_any_u32(uint32x4_t m)
+{
+#if defined(__aarch64__)
+    return vmaxvq_u32(m) != 0;
+#else
+    uint32x2_t f = vorr_u32(vget_low_u32(m), vget_high_u32(m));
+    return (vget_lane_u32(f, 0) | vget_lane_u32(f, 1)) != 0;
+#endif
+}
+
+/* Order keys of 4 elements in 32-bit lanes (the semantics page's order; NaN
+ * is 0xffffffff, above every other float key): types of at most 4 bytes. */
+static inline uint32x4_t edmli_neon_keys_f32(uint32x4_t u)
+{
+    const uint32x4_t sign = vdupq_n_u32(0x80000000u);
+    uint32x4_t negzero = vceqq_u32(u, sign);
+    u = vbicq_u32(u, negzero);                                            /* -0 -> +0 */
+    uint32x4_t isnan = vcgtq_u32(vbicq_u32(u, sign), vdupq_n_u32(0x7f800000u));
+    uint32x4_t neg = vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(u), 31));
+    uint32x4_t key = veorq_u32(u, vorrq_u32(neg, sign));                  /* neg: ~u, pos: u | sign */
+    return vorrq_u32(key, isnan);
+}
+
+static inline uint32x4_t edmli_neon_keys_f16(uint16x4_t h)
+{
+    uint32x4_t u = vmovl_u16(h);
+    const uint32x4_t sign = vdupq_n_u32(0x8000u);
+    uint32x4_t negzero = vceqq_u32(u, sign);
+    u = vbicq_u32(u, negzero);
+    uint32x4_t isnan = vcgtq_u32(vbicq_u32(u, sign), vdupq_n_u32(0x7c00u));
+    uint32x4_t neg = vtstq_u32(u, sign);
+    uint32x4_t key = vbslq_u32(neg, veorq_u32(u, vdupq_n_u32(0xffffu)), vorrq_u32(u, sign));
+    return vorrq_u32(key, isnan);
+}
+
+/* Loads 4 consecutive elements of type t as 32-bit keys. */
+static inline uint32x4_t edmli_neon_load_keys(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
+{
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32: return edmli_neon_keys_f32(vld1q_u32((const uint32_t *)(const void *)p));
+    case EDML_TENSOR_DATA_TYPE_UINT32: return vld1q_u32((const uint32_t *)(const void *)p);
+    case EDML_TENSOR_DATA_TYPE_INT32:
+        return veorq_u32(vld1q_u32((const uint32_t *)(const void *)p), vdupq_n_u32(0x80000000u));
+    case EDML_TENSOR_DATA_TYPE_FLOAT16: return edmli_neon_keys_f16(vld1_u16((const uint16_t *)(const void *)p));
+    case EDML_TENSOR_DATA_TYPE_UINT16: return vmovl_u16(vld1_u16((const uint16_t *)(const void *)p));
+    case EDML_TENSOR_DATA_TYPE_INT16:
+        return vmovl_u16(veor_u16(vld1_u16((const uint16_t *)(const void *)p), vdup_n_u16(0x8000u)));
+    default: {
+        /* 8-bit: 4 bytes through one 32-bit lane */
+        uint32_t w;
+        memcpy(&w, p, 4);
+        uint8x8_t b = vreinterpret_u8_u32(vdup_n_u32(w));
+        if (t == EDML_TENSOR_DATA_TYPE_INT8) b = veor_u8(b, vdup_n_u8(0x80u));
+        return vmovl_u16(vget_low_u16(vmovl_u8(b)));
+    }
+    }
+}
+
+/* Types whose keys fit 32-bit lanes. */
+static inline bool edmli_neon_key32(EDML_TENSOR_DATA_TYPE t) { return edml_data_type_size(t) <= 4; }
+
+edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex);
+edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex);
+edml_status edmli_neon_if(const edml_operator *op, const edmli_exec *ex);
+edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex);
+
+#endif

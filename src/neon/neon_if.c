@@ -1,0 +1,109 @@
+/* ElementWiseIf, NEON: vbsl on masks widened from the condition bytes, 16
+ * bytes of output per step; zero-stride (broadcast) inputs are splatted.
+ * Runs that are neither packed nor broadcast take the scalar loop. */
+#include "neon.h"
+
+/* A run of n elements: output packed; each input packed or broadcast. */
+typedef struct edmli_neon_if_run {
+    const uint8_t *c, *a, *b;
+    uint8_t *o;
+    bool cb, ab, bb;    /* broadcast (stride 0) */
+} edmli_neon_if_run;
+
+/* 4 condition bytes -> 4 x 32-bit masks */
+static inline uint32x4_t edmli_neon_cmask4(const uint8_t *c, bool bcast)
+{
+    uint32_t w;
+    if (bcast) w = *c ? 0x01010101u : 0;
+    else memcpy(&w, c, 4);
+    uint32x4_t x = vmovl_u16(vget_low_u16(vmovl_u8(vreinterpret_u8_u32(vdup_n_u32(w)))));
+    return vtstq_u32(x, x);
+}
+
+static uint32_t edmli_neon_if_1(const edmli_neon_if_run *r, uint32_t n)
+{
+    uint32_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint8x16_t c = r->cb ? vdupq_n_u8(*r->c) : vld1q_u8(r->c + i);
+        uint8x16_t a = r->ab ? vdupq_n_u8(*r->a) : vld1q_u8(r->a + i);
+        uint8x16_t b = r->bb ? vdupq_n_u8(*r->b) : vld1q_u8(r->b + i);
+        vst1q_u8(r->o + i, vbslq_u8(vtstq_u8(c, c), a, b));
+    }
+    return i;
+}
+
+static uint32_t edmli_neon_if_2(const edmli_neon_if_run *r, uint32_t n)
+{
+    uint32_t i = 0;
+    const uint16_t *a = (const uint16_t *)(const void *)r->a, *b = (const uint16_t *)(const void *)r->b;
+    uint16_t *o = (uint16_t *)(void *)r->o;
+    for (; i + 8 <= n; i += 8) {
+        uint16x8_t c = vmovl_u8(r->cb ? vdup_n_u8(*r->c) : vld1_u8(r->c + i));
+        uint16x8_t va = r->ab ? vdupq_n_u16(*a) : vld1q_u16(a + i);
+        uint16x8_t vb = r->bb ? vdupq_n_u16(*b) : vld1q_u16(b + i);
+        vst1q_u16(o + i, vbslq_u16(vtstq_u16(c, c), va, vb));
+    }
+    return i;
+}
+
+static uint32_t edmli_neon_if_4(const edmli_neon_if_run *r, uint32_t n)
+{
+    uint32_t i = 0;
+    const uint32_t *a = (const uint32_t *)(const void *)r->a, *b = (const uint32_t *)(const void *)r->b;
+    uint32_t *o = (uint32_t *)(void *)r->o;
+    for (; i + 4 <= n; i += 4) {
+        uint32x4_t m = edmli_neon_cmask4(r->c + (r->cb ? 0 : i), r->cb);
+        uint32x4_t va = r->ab ? vdupq_n_u32(*a) : vld1q_u32(a + i);
+        uint32x4_t vb = r->bb ? vdupq_n_u32(*b) : vld1q_u32(b + i);
+        vst1q_u32(o + i, vbslq_u32(m, va, vb));
+    }
+    return i;
+}
+
+static uint32_t edmli_neon_if_8(const edmli_neon_if_run *r, uint32_t n)
+{
+    uint32_t i = 0;
+    const uint64_t *a = (const uint64_t *)(const void *)r->a, *b = (const uint64_t *)(const void *)r->b;
+    uint64_t *o = (uint64_t *)(void *)r->o;
+    for (; i + 4 <= n; i += 4) {
+        int32x4_t m = vreinterpretq_s32_u32(edmli_neon_cmask4(r->c + (r->cb ? 0 : i), r->cb));
+        uint64x2_t m0 = vreinterpretq_u64_s64(vmovl_s32(vget_low_s32(m)));
+        uint64x2_t m1 = vreinterpretq_u64_s64(vmovl_s32(vget_high_s32(m)));
+        uint64x2_t a0 = r->ab ? vdupq_n_u64(*a) : vld1q_u64(a + i), a1 = r->ab ? a0 : vld1q_u64(a + i + 2);
+        uint64x2_t b0 = r->bb ? vdupq_n_u64(*b) : vld1q_u64(b + i), b1 = r->bb ? b0 : vld1q_u64(b + i + 2);
+        vst1q_u64(o + i, vbslq_u64(m0, a0, b0));
+        vst1q_u64(o + i + 2, vbslq_u64(m1, a1, b1));
+    }
+    return i;
+}
+
+edml_status edmli_neon_if(const edml_operator *op, const edmli_exec *ex)
+{
+    const edmli_if_plan *p = &op->plan.iff;
+    const uint32_t es = op->inputs[1].elem_size;
+    const uint32_t elem[4] = {1, es, es, es};
+    edmli_odo o;
+    edmli_odo_init(&o, 4);
+    for (uint32_t d = 0; d + 1 < p->rank; d++) {
+        const uint32_t st[4] = {p->strides[0][d], p->strides[1][d], p->strides[2][d], p->strides[3][d]};
+        edmli_odo_dim(&o, p->sizes[d], st, elem);
+    }
+    const uint32_t last = p->rank - 1, n = p->sizes[last];
+    const uint32_t sc = p->strides[0][last], sa = p->strides[1][last], sb = p->strides[2][last], so = p->strides[3][last];
+    const bool vector = so == 1 && sc <= 1 && sa <= 1 && sb <= 1;
+    uint32_t (*run)(const edmli_neon_if_run *, uint32_t) =
+        es == 1 ? edmli_neon_if_1 : es == 2 ? edmli_neon_if_2 : es == 4 ? edmli_neon_if_4 : edmli_neon_if_8;
+    for (uint64_t r = 0, rows = edmli_odo_count(&o); r < rows; r++, edmli_odo_next(&o)) {
+        const uint8_t *c = ex->in[0] + o.off[0], *a = ex->in[1] + o.off[1], *b = ex->in[2] + o.off[2];
+        uint8_t *out = ex->out[0] + o.off[3];
+        uint32_t i = 0;
+        if (vector) {
+            edmli_neon_if_run rr = {c, a, b, out, sc == 0, sa == 0, sb == 0};
+            i = run(&rr, n);
+        }
+        for (; i < n; i++) /* tail, or a strided run */
+            memcpy(out + (uint64_t)i * so * es,
+                   c[(uint64_t)i * sc] ? a + (uint64_t)i * sa * es : b + (uint64_t)i * sb * es, es);
+    }
+    return EDML_STATUS_OK;
+}

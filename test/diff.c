@@ -1,0 +1,486 @@
+/* Randomized differential test: one backend of edml against a simple,
+ * independent implementation of the semantics page written here (full sorts,
+ * linear scans, direct formulas; no code shared with src/).
+ *
+ *   diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--verbose]
+ *
+ * Random operator, data types, ranks 1-6, sizes (some rows longer than the
+ * kernels' chunks), packed, padded, permuted and broadcast layouts, special
+ * values and extreme integers. Output buffers start filled with a pattern and
+ * are compared whole, byte for byte, so a write outside the addressed
+ * elements fails too. */
+#include "testlib.h"
+
+#include <math.h>
+
+/* ---- the oracle's ordering ------------------------------------------------ */
+
+static double half_value(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static bool is_signed_int(EDML_TENSOR_DATA_TYPE t)
+{
+    return t == EDML_TENSOR_DATA_TYPE_INT8 || t == EDML_TENSOR_DATA_TYPE_INT16 || t == EDML_TENSOR_DATA_TYPE_INT32 ||
+           t == EDML_TENSOR_DATA_TYPE_INT64;
+}
+
+static bool is_float(EDML_TENSOR_DATA_TYPE t)
+{
+    return t == EDML_TENSOR_DATA_TYPE_FLOAT16 || t == EDML_TENSOR_DATA_TYPE_FLOAT32 || t == EDML_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+static double as_double(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
+{
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT16) { uint16_t h; memcpy(&h, p, 2); return half_value(h); }
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT32) { float f; memcpy(&f, p, 4); return f; }
+    double d; memcpy(&d, p, 8); return d;
+}
+
+static int64_t as_i64(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
+{
+    switch (tl_type_size(t)) {
+    case 1: { int8_t v; memcpy(&v, p, 1); return v; }
+    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
+    default: { int64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static uint64_t as_u64(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, tl_type_size(t));
+    return v;
+}
+
+/* -1, 0, 1: NaN above everything and equal to NaN; -0 == +0 */
+static int compare(EDML_TENSOR_DATA_TYPE t, const uint8_t *a, const uint8_t *b)
+{
+    if (is_float(t)) {
+        double x = as_double(t, a), y = as_double(t, b);
+        bool nx = isnan(x), ny = isnan(y);
+        if (nx || ny) return nx && ny ? 0 : nx ? 1 : -1;
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+    if (is_signed_int(t)) {
+        int64_t x = as_i64(t, a), y = as_i64(t, b);
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+    uint64_t x = as_u64(t, a), y = as_u64(t, b);
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static void store_index(const tl_tensor *t, uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, tl_type_size(t->dtype)); /* little-endian: the low bytes */
+}
+
+/* ---- oracles -------------------------------------------------------------- */
+
+typedef struct { const uint8_t *p; uint32_t idx; } item;
+static EDML_TENSOR_DATA_TYPE sort_type;
+static int sort_dir; /* 1 decreasing */
+
+static int item_cmp(const void *va, const void *vb)
+{
+    const item *a = va, *b = vb;
+    int c = compare(sort_type, a->p, b->p);
+    if (sort_dir) c = -c;
+    if (c) return c;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static void oracle_topk(const tl_tensor *in, tl_tensor *val, tl_tensor *idx, UINT axis, UINT k, int dir)
+{
+    uint32_t n = in->sizes[axis];
+    item *items = malloc(sizeof(item) * n);
+    uint64_t rows = tl_count(in) / n;
+    UINT es = tl_type_size(in->dtype);
+    sort_type = in->dtype;
+    sort_dir = dir;
+    for (uint64_t r = 0; r < rows; r++) {
+        /* coordinates of this row with the axis coordinate 0 */
+        UINT c[8];
+        uint64_t q = r;
+        for (UINT d = in->rank; d-- > 0;) {
+            if (d == axis) { c[d] = 0; continue; }
+            c[d] = (UINT)(q % in->sizes[d]);
+            q /= in->sizes[d];
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            c[axis] = i;
+            items[i] = (item){in->buf + tl_offset(in, c), i};
+        }
+        qsort(items, n, sizeof *items, item_cmp);
+        for (uint32_t j = 0; j < k; j++) {
+            c[axis] = j;
+            memcpy(val->buf + tl_offset(val, c), items[j].p, es);
+            store_index(idx, idx->buf + tl_offset(idx, c), items[j].idx);
+        }
+    }
+    free(items);
+}
+
+static void oracle_argreduce(const tl_tensor *in, tl_tensor *out, uint32_t mask, int dir, bool is_max)
+{
+    uint64_t n = tl_count(out);
+    for (uint64_t o = 0; o < n; o++) {
+        UINT oc[8];
+        tl_coords(out, o, oc);
+        /* walk the reduced coordinates row-major */
+        UINT c[8];
+        memcpy(c, oc, sizeof c);
+        for (UINT d = 0; d < in->rank; d++) if (mask >> d & 1) c[d] = 0;
+        const uint8_t *best = NULL;
+        uint64_t best_i = 0, flat = 0;
+        for (;;) {
+            const uint8_t *p = in->buf + tl_offset(in, c);
+            if (!best) { best = p; best_i = flat; }
+            else {
+                double dummy = 0;
+                (void)dummy;
+                int cmp = compare(in->dtype, p, best);
+                bool p_nan = is_float(in->dtype) && isnan(as_double(in->dtype, p));
+                bool b_nan = is_float(in->dtype) && isnan(as_double(in->dtype, best));
+                bool better;
+                if (b_nan) better = p_nan && dir == 1;                 /* NaN stays; the last NaN if decreasing */
+                else if (p_nan) better = true;                         /* NaN wins */
+                else if (is_max) better = cmp > 0 || (cmp == 0 && dir == 1);
+                else better = cmp < 0 || (cmp == 0 && dir == 1);
+                if (better) { best = p; best_i = flat; }
+            }
+            flat++;
+            /* next reduced coordinate */
+            int d = (int)in->rank - 1;
+            for (; d >= 0; d--) {
+                if (!(mask >> d & 1)) continue;
+                if (++c[d] < in->sizes[d]) break;
+                c[d] = 0;
+            }
+            if (d < 0) break;
+        }
+        store_index(out, out->buf + tl_offset(out, oc), best_i);
+    }
+}
+
+/* returns the number of out-of-range coordinates */
+static uint64_t oracle_gather(const tl_tensor *in, const tl_tensor *ix, tl_tensor *out, UINT in_dc, UINT ix_dc, UINT B)
+{
+    UINT n = in->rank, T = ix->sizes[n - 1];
+    UINT in0 = n - in_dc, ix0 = n - ix_dc;
+    UINT P = ix_dc - B - 1, S = in_dc - B - T, m = B + P + S;
+    uint64_t bad = 0;
+    uint64_t total = tl_count(out);
+    for (uint64_t o = 0; o < total; o++) {
+        UINT oc[8];
+        tl_coords(out, o, oc);
+        /* the list of m logical coordinates, right-aligned in the output */
+        UINT L[24];
+        for (UINT j = 0; j < m; j++) L[j] = (j + n >= m) ? oc[j + n - m] : 0;
+        UINT ic[8] = {0}, xc[8] = {0};
+        for (UINT b = 0; b < B; b++) { ic[in0 + b] = L[b]; xc[ix0 + b] = L[b]; }
+        for (UINT p = 0; p < P; p++) xc[ix0 + B + p] = L[B + p];
+        for (UINT j = 0; j < T; j++) {
+            xc[n - 1] = j;
+            const uint8_t *q = ix->buf + tl_offset(ix, xc);
+            int64_t size = in->sizes[in0 + B + j];
+            int64_t v;
+            bool ok;
+            if (is_signed_int(ix->dtype)) {
+                v = as_i64(ix->dtype, q);
+                if (v < 0) v += size;
+                ok = v >= 0 && v < size;
+            } else {
+                uint64_t u = as_u64(ix->dtype, q);
+                ok = u < (uint64_t)size;
+                v = ok ? (int64_t)u : size;
+            }
+            if (!ok) { bad++; v = v < 0 ? 0 : size - 1; }
+            ic[in0 + B + j] = (UINT)v;
+        }
+        for (UINT s = 0; s < S; s++) ic[in0 + B + T + s] = L[B + P + s];
+        memcpy(out->buf + tl_offset(out, oc), in->buf + tl_offset(in, ic), tl_type_size(in->dtype));
+    }
+    return bad;
+}
+
+static void oracle_if(const tl_tensor *c, const tl_tensor *a, const tl_tensor *b, tl_tensor *out)
+{
+    uint64_t n = tl_count(out);
+    for (uint64_t e = 0; e < n; e++) {
+        UINT k[8];
+        tl_coords(out, e, k);
+        const tl_tensor *src = c->buf[tl_offset(c, k)] ? a : b;
+        memcpy(out->buf + tl_offset(out, k), src->buf + tl_offset(src, k), tl_type_size(out->dtype));
+    }
+}
+
+/* ---- random cases ---------------------------------------------------------- */
+
+static void random_sizes(tl_rng *r, tl_tensor *t, UINT rank)
+{
+    t->rank = rank;
+    for (UINT i = 0; i < rank; i++) t->sizes[i] = 1 + tl_below(r, 5);
+    /* now and then one long dimension, across the kernels' chunk sizes */
+    if (tl_below(r, 5) == 0) t->sizes[tl_below(r, rank)] = 200 + tl_below(r, 700);
+}
+
+static int out_layout(tl_rng *r) { return (int)tl_below(r, 3); }
+static int in_layout(tl_rng *r) { return (int)tl_below(r, 4); }
+
+static const char *backend_arg = "ref";
+static edml_backend backend = EDML_BACKEND_REF;
+static bool verbose;
+
+static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int nin, tl_tensor **outs, int nout,
+                          char *msg, size_t cap)
+{
+    tl_device d;
+    edml_status s = tl_device_make(&d, 1 << 16, 0);
+    if (s) { snprintf(msg, cap, "device: %s", edml_status_string(s)); tl_device_free(&d); return s; }
+    edml_operator *op;
+    s = edml_operator_create(d.dev, desc, backend, &op);
+    if (!s) {
+        EDML_BUFFER_BINDING bi[3], bo[2];
+        for (int i = 0; i < nin; i++) bi[i] = tl_bind(ins[i]);
+        for (int i = 0; i < nout; i++) bo[i] = tl_bind(outs[i]);
+        s = edml_operator_execute(op, bi, (UINT)nin, bo, (UINT)nout, NULL);
+    }
+    snprintf(msg, cap, "%s", edml_device_last_error(d.dev));
+    tl_device_free(&d);
+    return s;
+}
+
+static void describe(const char *what, const tl_tensor *t)
+{
+    fprintf(stderr, "  %s %s sizes {", what, "");
+    for (UINT i = 0; i < t->rank; i++) fprintf(stderr, "%s%u", i ? "," : "", t->sizes[i]);
+    fprintf(stderr, "} strides {");
+    for (UINT i = 0; i < t->rank; i++) fprintf(stderr, "%s%u", i ? "," : "", t->strides[i]);
+    fprintf(stderr, "}%s type %d total %llu\n", t->packed ? " (packed)" : "", (int)t->dtype, (unsigned long long)t->total);
+}
+
+static bool same_bytes(const tl_tensor *a, const tl_tensor *b, const char *name, uint64_t seed, int iter)
+{
+    if (memcmp(a->buf, b->buf, (size_t)a->total) == 0) return true;
+    size_t i = 0;
+    while (a->buf[i] == b->buf[i]) i++;
+    fprintf(stderr, "seed %llu iteration %d: %s differs at byte %zu: expected 0x%02x got 0x%02x\n",
+            (unsigned long long)seed, iter, name, i, a->buf[i], b->buf[i]);
+    describe(name, a);
+    return false;
+}
+
+static void clone(tl_tensor *dst, const tl_tensor *src)
+{
+    *dst = *src;
+    if (posix_memalign((void **)&dst->buf, 16, (size_t)src->total + 16)) abort();
+    memcpy(dst->buf, src->buf, (size_t)src->total);
+    dst->b.Sizes = dst->sizes;
+    dst->b.Strides = dst->packed ? NULL : dst->strides;
+    dst->d.Desc = &dst->b;
+}
+
+static int one_case(uint64_t seed, int iter)
+{
+    tl_rng r;
+    tl_seed(&r, seed * 1000003u + (uint64_t)iter);
+    int kind = (int)tl_below(&r, 4);
+    char msg[512];
+    int failures = 0;
+    EDML_TENSOR_DATA_TYPE dt = tl_all_types[tl_below(&r, 11)];
+    UINT rank = 1 + tl_below(&r, 5);
+
+    if (kind == 0) { /* TopK */
+        tl_tensor in = {.dtype = dt}, val = {.dtype = dt}, idx = {0};
+        random_sizes(&r, &in, rank);
+        UINT axis = tl_below(&r, rank), n = in.sizes[axis];
+        UINT k = tl_below(&r, 3) == 0 ? n : 1 + tl_below(&r, n < 70 ? n : 70);
+        int dir = (int)tl_below(&r, 2);
+        tl_layout(&in, &r, in_layout(&r));
+        tl_finish(&in, &r, 0);
+        tl_fill_random(&in, &r);
+        val.rank = idx.rank = rank;
+        memcpy(val.sizes, in.sizes, sizeof val.sizes);
+        val.sizes[axis] = k;
+        memcpy(idx.sizes, val.sizes, sizeof idx.sizes);
+        idx.dtype = tl_below(&r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : EDML_TENSOR_DATA_TYPE_UINT64;
+        tl_layout(&val, &r, out_layout(&r));
+        tl_layout(&idx, &r, out_layout(&r));
+        tl_finish(&val, &r, 0xa5);
+        tl_finish(&idx, &r, 0x5a);
+        tl_tensor ev, ei;
+        clone(&ev, &val);
+        clone(&ei, &idx);
+        oracle_topk(&in, &ev, &ei, axis, k, dir);
+        EDML_TOP_K1_OPERATOR_DESC d = {&in.d, &val.d, &idx.d, axis, k, (EDML_AXIS_DIRECTION)dir};
+        EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
+        tl_tensor *ins[1] = {&in}, *outs[2] = {&val, &idx};
+        edml_status s = run_op(&od, ins, 1, outs, 2, msg, sizeof msg);
+        if (s) { fprintf(stderr, "seed %llu iteration %d: TopK failed: %s\n", (unsigned long long)seed, iter, msg); failures++; }
+        else if (!same_bytes(&ev, &val, "TopK OutputValueTensor", seed, iter) || !same_bytes(&ei, &idx, "TopK OutputIndexTensor", seed, iter)) {
+            describe("InputTensor", &in);
+            fprintf(stderr, "  axis %u k %u direction %d\n", axis, k, dir);
+            failures++;
+        }
+        tl_free(&in), tl_free(&val), tl_free(&idx), tl_free(&ev), tl_free(&ei);
+    } else if (kind == 1) { /* ArgMin / ArgMax */
+        tl_tensor in = {.dtype = dt}, out = {0};
+        random_sizes(&r, &in, rank);
+        uint32_t mask = 0;
+        UINT axes[8], na = 0;
+        while (!mask) for (UINT d = 0; d < rank; d++) if (tl_below(&r, 2)) mask |= 1u << d;
+        for (UINT d = 0; d < rank; d++) if (mask >> d & 1) axes[na++] = d;
+        for (UINT i = na; i > 1; i--) { UINT j = tl_below(&r, i); UINT x = axes[i - 1]; axes[i - 1] = axes[j]; axes[j] = x; }
+        int dir = (int)tl_below(&r, 2);
+        bool is_max = tl_below(&r, 2);
+        tl_layout(&in, &r, in_layout(&r));
+        tl_finish(&in, &r, 0);
+        tl_fill_random(&in, &r);
+        static const EDML_TENSOR_DATA_TYPE ot[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
+                                                    EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
+        out.dtype = ot[tl_below(&r, 4)];
+        out.rank = rank;
+        for (UINT d = 0; d < rank; d++) out.sizes[d] = (mask >> d & 1) ? 1 : in.sizes[d];
+        tl_layout(&out, &r, out_layout(&r));
+        tl_finish(&out, &r, 0xa5);
+        tl_tensor eo;
+        clone(&eo, &out);
+        oracle_argreduce(&in, &eo, mask, dir, is_max);
+        EDML_ARGMIN_OPERATOR_DESC d = {&in.d, &out.d, na, axes, (EDML_AXIS_DIRECTION)dir};
+        EDML_OPERATOR_DESC od = {is_max ? EDML_OPERATOR_ARGMAX : EDML_OPERATOR_ARGMIN, &d};
+        tl_tensor *ins[1] = {&in}, *outs[1] = {&out};
+        edml_status s = run_op(&od, ins, 1, outs, 1, msg, sizeof msg);
+        if (s) { fprintf(stderr, "seed %llu iteration %d: Arg failed: %s\n", (unsigned long long)seed, iter, msg); failures++; }
+        else if (!same_bytes(&eo, &out, is_max ? "ArgMax OutputTensor" : "ArgMin OutputTensor", seed, iter)) {
+            describe("InputTensor", &in);
+            fprintf(stderr, "  mask 0x%x direction %d\n", mask, dir);
+            failures++;
+        }
+        tl_free(&in), tl_free(&out), tl_free(&eo);
+    } else if (kind == 2) { /* GatherND */
+        UINT n = rank;
+        UINT in_dc = 1 + tl_below(&r, n), ix_dc = 1 + tl_below(&r, n);
+        UINT min_dc = in_dc < ix_dc ? in_dc : ix_dc;
+        UINT B = tl_below(&r, min_dc);
+        UINT T = 1 + tl_below(&r, in_dc - B);
+        UINT P = ix_dc - B - 1, S = in_dc - B - T, m = B + P + S;
+        tl_tensor in = {.dtype = dt, .rank = n}, ix = {.rank = n}, out = {.dtype = dt, .rank = n};
+        static const EDML_TENSOR_DATA_TYPE xt[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
+                                                    EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
+        ix.dtype = xt[tl_below(&r, 4)];
+        UINT in0 = n - in_dc, ix0 = n - ix_dc;
+        for (UINT i = 0; i < n; i++) in.sizes[i] = i < in0 ? 1 : 1 + tl_below(&r, 4), ix.sizes[i] = 1;
+        for (UINT b = 0; b < B; b++) ix.sizes[ix0 + b] = in.sizes[in0 + b];
+        for (UINT p = 0; p < P; p++) ix.sizes[ix0 + B + p] = 1 + tl_below(&r, 4);
+        ix.sizes[n - 1] = T;
+        UINT L[24];
+        for (UINT b = 0; b < B; b++) L[b] = in.sizes[in0 + b];
+        for (UINT p = 0; p < P; p++) L[B + p] = ix.sizes[ix0 + B + p];
+        for (UINT s = 0; s < S; s++) L[B + P + s] = in.sizes[in0 + B + T + s];
+        for (UINT j = 0; j + n < m; j++) if (L[j] != 1) { /* cannot be expressed in n dims: skip */
+            return 0;
+        }
+        for (UINT j = 0; j < n; j++) out.sizes[j] = j + m >= n ? L[j + m - n] : 1;
+        tl_layout(&in, &r, in_layout(&r));
+        tl_layout(&ix, &r, in_layout(&r) % 3);
+        tl_finish(&in, &r, 0);
+        tl_fill_random(&in, &r);
+        tl_finish(&ix, &r, 0);
+        bool allow_bad = tl_below(&r, 4) == 0;
+        {   /* index values: valid (negative ones too), or now and then any */
+            uint32_t es = tl_type_size(ix.dtype);
+            UINT c[8];
+            for (uint64_t e = 0; e < tl_count(&ix); e++) {
+                tl_coords(&ix, e, c);
+                int64_t size = in.sizes[in0 + B + c[n - 1]];
+                int64_t v = (int64_t)tl_below(&r, (uint32_t)size);
+                if (is_signed_int(ix.dtype) && tl_below(&r, 2)) v -= size;
+                uint64_t u = (uint64_t)v;
+                if (allow_bad && tl_below(&r, 3) == 0) u = tl_next(&r) >> tl_below(&r, 64);
+                memcpy(ix.buf + tl_offset(&ix, c), &u, es);
+            }
+        }
+        tl_layout(&out, &r, out_layout(&r));
+        tl_finish(&out, &r, 0xa5);
+        tl_tensor eo;
+        clone(&eo, &out);
+        uint64_t bad = oracle_gather(&in, &ix, &eo, in_dc, ix_dc, B);
+        EDML_GATHER_ND1_OPERATOR_DESC d = {&in.d, &ix.d, &out.d, in_dc, ix_dc, B};
+        EDML_OPERATOR_DESC od = {EDML_OPERATOR_GATHER_ND1, &d};
+        tl_tensor *ins[2] = {&in, &ix}, *outs[1] = {&out};
+        edml_status s = run_op(&od, ins, 2, outs, 1, msg, sizeof msg);
+        edml_status want = bad ? EDML_STATUS_INDEX_OUT_OF_RANGE : EDML_STATUS_OK;
+        if (s != want) {
+            fprintf(stderr, "seed %llu iteration %d: GatherND returned %s, expected %s: %s\n", (unsigned long long)seed,
+                    iter, edml_status_string(s), edml_status_string(want), msg);
+            failures++;
+        } else if (!same_bytes(&eo, &out, "GatherND OutputTensor", seed, iter)) {
+            describe("InputTensor", &in);
+            describe("IndicesTensor", &ix);
+            fprintf(stderr, "  InputDimensionCount %u IndicesDimensionCount %u BatchDimensionCount %u\n", in_dc, ix_dc, B);
+            failures++;
+        }
+        tl_free(&in), tl_free(&ix), tl_free(&out), tl_free(&eo);
+    } else { /* ElementWiseIf */
+        tl_tensor c = {.dtype = EDML_TENSOR_DATA_TYPE_UINT8}, a = {.dtype = dt}, b = {.dtype = dt}, out = {.dtype = dt};
+        random_sizes(&r, &c, rank);
+        a.rank = b.rank = out.rank = rank;
+        memcpy(a.sizes, c.sizes, sizeof c.sizes);
+        memcpy(b.sizes, c.sizes, sizeof c.sizes);
+        memcpy(out.sizes, c.sizes, sizeof c.sizes);
+        tl_layout(&c, &r, in_layout(&r));
+        tl_layout(&a, &r, in_layout(&r));
+        tl_layout(&b, &r, in_layout(&r));
+        tl_layout(&out, &r, out_layout(&r));
+        tl_finish(&c, &r, 0);
+        tl_finish(&a, &r, 0);
+        tl_finish(&b, &r, 0);
+        tl_finish(&out, &r, 0xa5);
+        for (uint64_t i = 0; i < c.total; i++) c.buf[i] = tl_below(&r, 3) ? (uint8_t)tl_below(&r, 2) : (uint8_t)tl_next(&r);
+        tl_fill_random(&a, &r);
+        tl_fill_random(&b, &r);
+        tl_tensor eo;
+        clone(&eo, &out);
+        oracle_if(&c, &a, &b, &eo);
+        EDML_ELEMENT_WISE_IF_OPERATOR_DESC d = {&c.d, &a.d, &b.d, &out.d};
+        EDML_OPERATOR_DESC od = {EDML_OPERATOR_ELEMENT_WISE_IF, &d};
+        tl_tensor *ins[3] = {&c, &a, &b}, *outs[1] = {&out};
+        edml_status s = run_op(&od, ins, 3, outs, 1, msg, sizeof msg);
+        if (s) { fprintf(stderr, "seed %llu iteration %d: If failed: %s\n", (unsigned long long)seed, iter, msg); failures++; }
+        else if (!same_bytes(&eo, &out, "If OutputTensor", seed, iter)) {
+            describe("ConditionTensor", &c);
+            describe("ATensor", &a);
+            describe("BTensor", &b);
+            failures++;
+        }
+        tl_free(&c), tl_free(&a), tl_free(&b), tl_free(&out), tl_free(&eo);
+    }
+    if (verbose) fprintf(stderr, "iteration %d kind %d: %s\n", iter, kind, failures ? "FAIL" : "ok");
+    return failures;
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = 1;
+    int iters = 3000;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend_arg = argv[++i];
+        else if (!strcmp(argv[i], "--verbose")) verbose = true;
+        else { fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--verbose]\n"); return 2; }
+    }
+    bool found = false;
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if (!strcmp(backend_arg, edml_backend_name((edml_backend)b))) backend = (edml_backend)b, found = true;
+    if (!found) { fprintf(stderr, "diff: unknown backend %s\n", backend_arg); return 2; }
+    int failed = 0;
+    for (int it = 0; it < iters; it++) failed += one_case(seed, it) ? 1 : 0;
+    printf("diff --backend %s --seed %llu: %d cases, %d failed\n", backend_arg, (unsigned long long)seed, iters, failed);
+    return failed ? 1 : 0;
+}

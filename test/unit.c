@@ -1,0 +1,328 @@
+/* Unit tests: size math, devices, arenas (exhaustion at every size), the
+ * operator life cycle, bindings, and that rejected calls write nothing. */
+#include "testlib.h"
+#include "ops.h"
+
+static void test_sizes(void)
+{
+    UINT s4[4] = {1, 1, 3, 4};
+    CHECK(edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_FLOAT32, 4, s4, NULL) == 48, "packed f32");
+    UINT s1[1] = {3};
+    CHECK(edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_UINT8, 1, s1, NULL) == 4, "rounded up to 4");
+    UINT s2[2] = {2, 3}, st[2] = {0, 1};
+    CHECK(edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_UINT8, 2, s2, st) == 4, "broadcast");
+    UINT st2[2] = {1, 2};
+    CHECK(edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_INT64, 2, s2, st2) == 48, "transposed: last index 5");
+    UINT big[2] = {0xffffffffu, 0xffffffffu}, bst[2] = {0xffffffffu, 0xffffffffu};
+    uint64_t v = edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_UINT8, 1, big, bst);
+    CHECK(v == ((0xfffffffeull * 0xffffffffull + 1 + 3) & ~3ull), "64-bit: %llu", (unsigned long long)v);
+    CHECK(edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_UINT8, 2, big, bst) == 0, "past 64 bits gives 0");
+    CHECK(edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_FLOAT64, 1, big, bst) == 0, "bytes past 64 bits give 0");
+    CHECK(edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_UNKNOWN, 1, s1, NULL) == 0, "unknown type");
+    CHECK(edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_UINT8, 0, s1, NULL) == 0, "rank 0");
+    CHECK(edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE_UINT8, 9, s4, NULL) == 0, "rank 9");
+    CHECK(edml_data_type_size(EDML_TENSOR_DATA_TYPE_FLOAT16) == 2, "f16 size");
+    CHECK(!strcmp(edml_status_string(EDML_STATUS_ARENA_TOO_SMALL), "EDML_STATUS_ARENA_TOO_SMALL"), "status name");
+    CHECK(!strcmp(edml_status_string((edml_status)99), "EDML_STATUS_UNKNOWN"), "unknown status");
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", EDML_VERSION_MAJOR, EDML_VERSION_MINOR, EDML_VERSION_PATCH);
+    CHECK(!strcmp(edml_version(), want), "version %s", edml_version());
+}
+
+static int log_calls;
+static char log_last[512];
+static void log_fn(void *user, edml_status s, const char *m)
+{
+    (void)user;
+    (void)s;
+    log_calls++;
+    snprintf(log_last, sizeof log_last, "%s", m);
+}
+
+static void test_device(void)
+{
+    uint8_t *mem;
+    if (posix_memalign((void **)&mem, 16, 1 << 16)) abort();
+    edml_device *dev;
+    edml_device_desc dd = {0};
+    dd.log = log_fn;
+    CHECK(edml_device_create(&dd, NULL, 100, &dev) == EDML_STATUS_INVALID_ARGUMENT, "NULL arena");
+    CHECK(!strcmp(log_last, "arena is NULL"), "log: %s", log_last);
+    CHECK(edml_device_create(&dd, mem + 4, 4096, &dev) == EDML_STATUS_INVALID_ARGUMENT, "misaligned arena");
+    size_t need = edml_device_size();
+    for (size_t sz = 0; sz < need; sz += 7) {
+        memset(mem, 0x77, need);
+        edml_status s = edml_device_create(&dd, mem, sz, &dev);
+        CHECK(s == EDML_STATUS_ARENA_TOO_SMALL && dev == NULL, "size %zu", sz);
+        char m[200];
+        snprintf(m, sizeof m, "edml_device_create needs %zu bytes of arena, %zu available: %zu missing", need, sz, need - sz);
+        CHECK(!strcmp(log_last, m), "message '%s'", log_last);
+        size_t touched = 0;
+        for (size_t i = 0; i < need; i++) touched += mem[i] != 0x77;
+        CHECK(touched == 0, "a failed create wrote %zu arena bytes", touched);
+    }
+    CHECK(edml_device_create(&dd, mem, need, &dev) == EDML_STATUS_OK, "exact size");
+    edml_arena_stats st;
+    CHECK(edml_device_arena_stats(dev, &st) == EDML_STATUS_OK && st.persistent == need && st.high_water == need, "stats");
+    CHECK(edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_REF), "ref always there");
+    CHECK(edml_device_destroy(dev) == EDML_STATUS_OK, "destroy");
+    CHECK(edml_device_destroy(dev) == EDML_STATUS_INVALID_DEVICE, "destroy twice");
+    CHECK(edml_device_backends(dev) == 0, "destroyed device has no backends");
+    dd.backends = 1u << 20;
+    CHECK(edml_device_create(&dd, mem, 4096, &dev) == EDML_STATUS_INVALID_ARGUMENT, "no backend allowed");
+    CHECK(strstr(log_last, "no backend of it is built in") != NULL, "message %s", log_last);
+    CHECK(edml_board_builtin() && edml_board_builtin()->name, "builtin board");
+    free(mem);
+}
+
+/* Every operator type, against an arena of every size up to the one needed:
+ * a clean ARENA_TOO_SMALL with the numbers, no byte written outside the arena,
+ * nothing written to the outputs; then the exact size works. */
+static void test_arena_exhaustion(void)
+{
+    for (int which = 0; which < OPS_COUNT; which++) {
+        ops_case c;
+        ops_make(&c, which);
+        /* the size needed: device + operator + scratch */
+        tl_device probe;
+        tl_device_make(&probe, 1 << 16, EDML_BACKEND_BIT(EDML_BACKEND_REF));
+        edml_operator_sizes sz;
+        CHECK(edml_operator_query(probe.dev, &c.desc, EDML_BACKEND_REF, &sz) == EDML_STATUS_OK, "%s query: %s", c.name,
+              edml_device_last_error(probe.dev));
+        tl_device_free(&probe);
+        size_t need_dev = edml_device_size(), need = need_dev + sz.persistent_bytes + sz.temporary_bytes;
+        if (sz.temporary_bytes % 16) need += 16 - sz.temporary_bytes % 16;
+        const size_t guard = 64;
+        uint8_t *mem;
+        if (posix_memalign((void **)&mem, 16, need + 2 * guard)) abort();
+        int ok_at = -1;
+        for (size_t size = need_dev; size <= need; size++) {
+            memset(mem, 0xee, need + 2 * guard);
+            uint8_t *arena = mem + guard;
+            edml_device *dev;
+            edml_device_desc dd = {0};
+            dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF);
+            CHECK(edml_device_create(&dd, arena, size, &dev) == EDML_STATUS_OK, "device at %zu", size);
+            ops_reset_outputs(&c);
+            edml_operator *op;
+            edml_status s = edml_operator_create(dev, &c.desc, EDML_BACKEND_REF, &op);
+            const char *m = edml_device_last_error(dev);
+            if (s == EDML_STATUS_OK) {
+                s = ops_execute(&c, op, NULL);
+                m = edml_device_last_error(dev);
+            }
+            if (s == EDML_STATUS_OK) {
+                if (ok_at < 0) ok_at = (int)size;
+                CHECK(ops_outputs_match(&c), "%s: wrong result at arena size %zu", c.name, size);
+            } else {
+                CHECK(s == EDML_STATUS_ARENA_TOO_SMALL, "%s at %zu: %s", c.name, size, edml_status_string(s));
+                unsigned long long req, avail, miss;
+                const char *p = strstr(m, "needs ");
+                CHECK(p && sscanf(p, "needs %llu bytes of arena, %llu available: %llu missing", &req, &avail, &miss) == 3 &&
+                          req == avail + miss && req > 0,
+                      "%s: message '%s'", c.name, m);
+                CHECK(ops_outputs_untouched(&c), "%s: a failed call wrote an output (arena %zu)", c.name, size);
+            }
+            size_t outside = 0;
+            for (size_t i = 0; i < guard; i++) outside += (mem[i] != 0xee) + (mem[guard + size + i] != 0xee);
+            CHECK(outside == 0, "%s: %zu bytes written outside an arena of %zu", c.name, outside, size);
+            edml_device_destroy(dev);
+        }
+        CHECK(ok_at >= 0 && (size_t)ok_at <= need, "%s: never succeeded up to %zu", c.name, need);
+        free(mem);
+        ops_free(&c);
+    }
+}
+
+static void test_lifecycle(void)
+{
+    ops_case c;
+    ops_make(&c, OPS_TOPK);
+    tl_device d;
+    CHECK(tl_device_make(&d, 1 << 16, 0) == EDML_STATUS_OK, "device");
+    edml_arena_stats st0, st;
+    edml_device_arena_stats(d.dev, &st0);
+    edml_operator *a, *b;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &a) == EDML_STATUS_OK, "create a");
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &b) == EDML_STATUS_OK, "create b");
+    CHECK(edml_operator_backend(b) != EDML_BACKEND_AUTO, "auto resolves to a backend");
+    EDML_BINDING_PROPERTIES props;
+    CHECK(edml_operator_get_binding_properties(a, &props) == EDML_STATUS_OK && props.TemporaryResourceSize > 0 &&
+              props.PersistentResourceSize == 0,
+          "binding properties");
+    /* scratch from the arena shows in the high-water mark */
+    edml_device_arena_stats(d.dev, &st);
+    size_t before = st.high_water;
+    CHECK(ops_execute(&c, a, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "execute with arena scratch");
+    edml_device_arena_stats(d.dev, &st);
+    CHECK(st.high_water >= st.persistent + props.TemporaryResourceSize && st.high_water >= before, "high water %zu", st.high_water);
+    /* an explicit temporary binding */
+    void *tmp;
+    if (posix_memalign(&tmp, 16, (size_t)props.TemporaryResourceSize)) abort();
+    EDML_BUFFER_BINDING tb = {tmp, 0, props.TemporaryResourceSize};
+    ops_reset_outputs(&c);
+    CHECK(ops_execute(&c, a, &tb) == EDML_STATUS_OK && ops_outputs_match(&c), "execute with temporary");
+    tb.SizeInBytes--;
+    ops_reset_outputs(&c);
+    CHECK(ops_execute(&c, a, &tb) == EDML_STATUS_INVALID_BINDING && ops_outputs_untouched(&c), "temporary too small");
+    CHECK(strstr(edml_device_last_error(d.dev), "expected at least TemporaryResourceSize") != NULL, "%s",
+          edml_device_last_error(d.dev));
+    tb = (EDML_BUFFER_BINDING){(uint8_t *)tmp + 8, 0, props.TemporaryResourceSize};
+    CHECK(ops_execute(&c, a, &tb) == EDML_STATUS_INVALID_BINDING, "misaligned temporary");
+    free(tmp);
+    /* the arena is a stack: a's bytes come back once b is gone */
+    edml_device_arena_stats(d.dev, &st);
+    size_t with_both = st.persistent;
+    CHECK(edml_operator_destroy(a) == EDML_STATUS_OK, "destroy a");
+    edml_device_arena_stats(d.dev, &st);
+    CHECK(st.persistent == with_both, "a is not on top: nothing comes back yet");
+    CHECK(ops_execute(&c, a, NULL) == EDML_STATUS_INVALID_DEVICE, "a used after destroy");
+    CHECK(edml_operator_destroy(b) == EDML_STATUS_OK, "destroy b");
+    edml_device_arena_stats(d.dev, &st);
+    CHECK(st.persistent == st0.persistent, "all back: %zu vs %zu", st.persistent, st0.persistent);
+    /* many cycles keep the high-water mark */
+    edml_device_arena_stats(d.dev, &st0);
+    for (int i = 0; i < 100; i++) {
+        edml_operator *op;
+        edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op);
+        ops_execute(&c, op, NULL);
+        edml_operator_destroy(op);
+    }
+    edml_device_arena_stats(d.dev, &st);
+    CHECK(st.high_water == st0.high_water && st.persistent == st0.persistent, "steady high water");
+    /* query agrees with create */
+    edml_operator_sizes sz;
+    CHECK(edml_operator_query(d.dev, &c.desc, EDML_BACKEND_REF, &sz) == EDML_STATUS_OK &&
+              sz.temporary_bytes == props.TemporaryResourceSize && sz.backend == EDML_BACKEND_REF,
+          "query");
+    /* unavailable backends */
+    edml_operator *g;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &g) == EDML_STATUS_BACKEND_UNAVAILABLE || 
+          (edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES)), "gles");
+    CHECK(edml_operator_create(d.dev, &c.desc, (edml_backend)9, &g) == EDML_STATUS_INVALID_ARGUMENT, "bad backend");
+    EDML_OPERATOR_DESC bad = {(EDML_OPERATOR_TYPE)55, c.desc.Desc};
+    CHECK(edml_operator_create(d.dev, &bad, EDML_BACKEND_REF, &g) == EDML_STATUS_UNSUPPORTED, "unknown operator");
+    CHECK(strstr(edml_device_last_error(d.dev), "Type is 55") != NULL, "%s", edml_device_last_error(d.dev));
+    CHECK(edml_operator_create(d.dev, NULL, EDML_BACKEND_REF, &g) == EDML_STATUS_INVALID_ARGUMENT, "NULL desc");
+    tl_device_free(&d);
+    CHECK(ops_execute(&c, b, NULL) == EDML_STATUS_INVALID_DEVICE, "after device destroy");
+    ops_free(&c);
+}
+
+/* Tensor-level descriptor errors not reachable from .case files. */
+static void test_tensor_desc(void)
+{
+    ops_case c;
+    ops_make(&c, OPS_IF);
+    tl_device d;
+    tl_device_make(&d, 1 << 16, 0);
+    edml_operator *op;
+    EDML_ELEMENT_WISE_IF_OPERATOR_DESC *iff = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC *)c.desc.Desc;
+    const EDML_TENSOR_DESC *keep = iff->ATensor;
+    iff->ATensor = NULL;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
+              !strcmp(edml_device_last_error(d.dev), "ATensor is NULL"), "%s", edml_device_last_error(d.dev));
+    EDML_TENSOR_DESC t = *keep;
+    EDML_BUFFER_TENSOR_DESC b = *(const EDML_BUFFER_TENSOR_DESC *)keep->Desc;
+    iff->ATensor = &t;
+    t.Type = EDML_TENSOR_TYPE_INVALID;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
+              strstr(edml_device_last_error(d.dev), "ATensor.Type is 0"), "%s", edml_device_last_error(d.dev));
+    t.Type = EDML_TENSOR_TYPE_BUFFER;
+    t.Desc = &b;
+    struct { UINT rank; const char *msg; } ranks[2] = {{0, "ATensor.DimensionCount is 0, expected 1 to 8"}, {9, "ATensor.DimensionCount is 9, expected 1 to 8"}};
+    for (int i = 0; i < 2; i++) {
+        EDML_BUFFER_TENSOR_DESC bb = b;
+        bb.DimensionCount = ranks[i].rank;
+        t.Desc = &bb;
+        CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
+                  !strcmp(edml_device_last_error(d.dev), ranks[i].msg), "%s", edml_device_last_error(d.dev));
+    }
+    EDML_BUFFER_TENSOR_DESC bb = b;
+    t.Desc = &bb;
+    bb.Flags = EDML_TENSOR_FLAG_OWNED_BY_DML;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_UNSUPPORTED, "owned by DML");
+    bb = b;
+    bb.DataType = (EDML_TENSOR_DATA_TYPE)12;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
+              strstr(edml_device_last_error(d.dev), "ATensor.DataType is 12"), "%s", edml_device_last_error(d.dev));
+    bb = b;
+    bb.GuaranteedBaseOffsetAlignment = 3;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR, "alignment 3");
+    bb.GuaranteedBaseOffsetAlignment = 16;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_OK, "alignment 16");
+    bb = b;
+    bb.Sizes = NULL;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
+              !strcmp(edml_device_last_error(d.dev), "ATensor.Sizes is NULL"), "%s", edml_device_last_error(d.dev));
+    UINT many[8] = {65536, 65536, 2, 1, 1, 1, 1, 1};
+    bb = b;
+    bb.DimensionCount = 8;
+    bb.Sizes = many;
+    bb.Strides = NULL;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
+              strstr(edml_device_last_error(d.dev), "at most 4294967295"), "%s", edml_device_last_error(d.dev));
+    tl_device_free(&d);
+    ops_free(&c);
+}
+
+static void test_bindings(void)
+{
+    ops_case c;
+    ops_make(&c, OPS_IF);
+    tl_device d;
+    tl_device_make(&d, 1 << 16, 0);
+    edml_operator *op;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_OK, "create");
+    EDML_BUFFER_BINDING in[3], out[1];
+    ops_bindings(&c, in, out);
+#define EXPECT_BIND(st, text, what)                                                                     \
+    do {                                                                                                \
+        ops_reset_outputs(&c);                                                                          \
+        edml_status s_ = edml_operator_execute(op, in, 3, out, 1, NULL);                               \
+        CHECK(s_ == (st), "%s: %s", what, edml_status_string(s_));                                      \
+        CHECK(strstr(edml_device_last_error(d.dev), text) != NULL, "%s: '%s'", what, edml_device_last_error(d.dev)); \
+        CHECK(ops_outputs_untouched(&c), "%s: output written", what);                                  \
+        ops_bindings(&c, in, out);                                                                      \
+    } while (0)
+    in[1].Buffer = NULL;
+    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of ATensor: Buffer is NULL", "null A");
+    in[1].Offset = 2;
+    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of ATensor: Buffer + Offset is not aligned to 4 bytes", "misaligned A");
+    in[2].SizeInBytes -= 1;
+    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of BTensor: SizeInBytes is", "short B");
+    out[0].Buffer = in[0].Buffer;
+    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of OutputTensor overlaps the binding of ConditionTensor", "overlap");
+    out[0].Buffer = (uint8_t *)in[1].Buffer + 4;
+    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of OutputTensor overlaps the binding of ATensor", "partial overlap");
+    in[0].Buffer = (void *)(UINTPTR_MAX - 2);
+    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "wraps around", "wrap");
+    {
+        ops_reset_outputs(&c);
+        CHECK(edml_operator_execute(op, in, 2, out, 1, NULL) == EDML_STATUS_INVALID_BINDING, "input count");
+        CHECK(strstr(edml_device_last_error(d.dev), "inputCount is 2, expected 3"), "%s", edml_device_last_error(d.dev));
+        CHECK(edml_operator_execute(op, NULL, 3, out, 1, NULL) == EDML_STATUS_INVALID_ARGUMENT, "NULL inputs");
+        CHECK(ops_outputs_untouched(&c), "count errors wrote");
+    }
+    /* in place on A: allowed, same result as out of place */
+    uint8_t *a_copy = malloc((size_t)in[1].SizeInBytes);
+    memcpy(a_copy, in[1].Buffer, (size_t)in[1].SizeInBytes);
+    out[0] = in[1];
+    CHECK(edml_operator_execute(op, in, 3, out, 1, NULL) == EDML_STATUS_OK, "in place: %s", edml_device_last_error(d.dev));
+    CHECK(ops_buffer_matches_expected(&c, (const uint8_t *)in[1].Buffer), "in-place result");
+    memcpy(in[1].Buffer, a_copy, (size_t)in[1].SizeInBytes);
+    free(a_copy);
+    tl_device_free(&d);
+    ops_free(&c);
+}
+
+int main(void)
+{
+    test_sizes();
+    test_device();
+    test_arena_exhaustion();
+    test_lifecycle();
+    test_tensor_desc();
+    test_bindings();
+    return tl_summary("unit");
+}
