@@ -50,7 +50,7 @@ LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) boards/$(BOARD)/caps.h
 
 TOOLS := $(BUILD)/edml-run
-TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc
+TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/examples/topk
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
 .PHONY: all lib tools tests test demo install clean help setup
@@ -79,9 +79,26 @@ $(BUILD)/test/%: test/%.c test/testlib.h test/ops.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
+$(BUILD)/examples/%: examples/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
+
 $(BUILD)/test/noalloc: test/noalloc.c test/testlib.h test/ops.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) $(WRAP) -o $@ $< $(LIB) $(TOOL_LIBS)
+
+# The on-device test image: static, every vector built in.
+CASES := $(sort $(wildcard test/cases/*.case))
+IMAGE_SRC := test/image.c test/diff.c test/unit.c tools/case.c $(BUILD)/gen/cases.c
+.PHONY: test-image
+test-image: $(BUILD)/edml-test
+
+$(BUILD)/gen/cases.c: $(CASES) test/embed-cases.sh
+	@mkdir -p $(dir $@)
+	sh test/embed-cases.sh $(CASES) > $@
+
+$(BUILD)/edml-test: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools/case.h $(LIB)
+	$(CC) $(TOOL_CFLAGS) -DEDML_TEST_IMAGE $(LDFLAGS) -static -o $@ $(IMAGE_SRC) $(LIB) $(TOOL_LIBS)
 
 # Installs what the build and tests need on a Debian machine, when missing.
 setup:

@@ -464,7 +464,8 @@ static int one_case(uint64_t seed, int iter)
     return failures;
 }
 
-int main(int argc, char **argv)
+int diff_main(int argc, char **argv);
+int diff_main(int argc, char **argv)
 {
     uint64_t seed = 1;
     int iters = 3000;
@@ -484,3 +485,7 @@ int main(int argc, char **argv)
     printf("diff --backend %s --seed %llu: %d cases, %d failed\n", backend_arg, (unsigned long long)seed, iters, failed);
     return failed ? 1 : 0;
 }
+
+#ifndef EDML_TEST_IMAGE
+int main(int argc, char **argv) { return diff_main(argc, argv); }
+#endif

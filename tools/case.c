@@ -89,6 +89,8 @@ typedef struct lexer {
     char punct;
     char word[128];
     int tline;
+    char *message;      /* where a "// message:" comment goes, or NULL */
+    size_t message_cap;
 } lexer;
 
 static int fail(lexer *lx, int line, const char *fmt, ...)
@@ -118,7 +120,20 @@ static void next(lexer *lx)
         char c = *lx->p;
         if (c == '\n') { lx->line++; lx->p++; }
         else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') lx->p++;
-        else if (c == '#' || (c == '/' && lx->p[1] == '/')) { while (*lx->p && *lx->p != '\n') lx->p++; }
+        else if (c == '#' || (c == '/' && lx->p[1] == '/')) {
+            const char *q = lx->p + (c == '#' ? 1 : 2);
+            while (*q == ' ') q++;
+            if (lx->message && strncmp(q, "message:", 8) == 0 && !lx->message[0]) {
+                q += 8;
+                while (*q == ' ') q++;
+                size_t n = 0;
+                while (q[n] && q[n] != '\n' && n + 1 < lx->message_cap) n++;
+                while (n && (q[n - 1] == ' ' || q[n - 1] == '\r')) n--;
+                memcpy(lx->message, q, n);
+                lx->message[n] = '\0';
+            }
+            while (*lx->p && *lx->p != '\n') lx->p++;
+        }
         else break;
     }
     lx->tline = lx->line;
@@ -532,12 +547,14 @@ int case_parse(const char *text, const char *path, edml_case *c, char *err, size
 {
     memset(c, 0, sizeof *c);
     snprintf(c->path, sizeof c->path, "%s", path);
-    lexer lx = {.p = text, .line = 1, .path = path, .err = err, .errcap = errcap};
+    lexer lx = {.p = text, .line = 1, .path = path, .err = err, .errcap = errcap,
+                .message = c->expect_message, .message_cap = sizeof c->expect_message};
     if (errcap) err[0] = '\0';
 
     /* Pass 1: find the operator, since fields may come before it. */
     {
         lexer scan = lx;
+        scan.message = NULL;
         char dummy[8];
         scan.err = dummy;
         scan.errcap = sizeof dummy;
@@ -917,4 +934,32 @@ bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t ca
         }
     }
     return true;
+}
+
+bool case_check(edml_case *c, edml_backend backend, case_result *r, char *why, size_t cap)
+{
+    edml_status s = case_run(c, backend, r);
+    why[0] = '\0';
+    if (s == EDML_STATUS_BACKEND_UNAVAILABLE) {
+        snprintf(why, cap, "backend %s not available: %s", edml_backend_name(backend), r->message);
+        return false;
+    }
+    if (c->expect_error) {
+        if (s == EDML_STATUS_OK) {
+            snprintf(why, cap, "expected an error, the call succeeded");
+            return false;
+        }
+        if (c->expect_message[0] && !strstr(r->message, c->expect_message)) {
+            snprintf(why, cap, "expected the message '%s', got %s: %s", c->expect_message, edml_status_string(s), r->message);
+            return false;
+        }
+        /* GatherND writes clamped outputs with its status: compare those too */
+        if (s == EDML_STATUS_INDEX_OUT_OF_RANGE) return case_compare(c, r, why, cap);
+        return true;
+    }
+    if (s != EDML_STATUS_OK) {
+        snprintf(why, cap, "%s: %s", edml_status_string(s), r->message);
+        return false;
+    }
+    return case_compare(c, r, why, cap);
 }

@@ -35,6 +35,7 @@ typedef struct edml_case {
     EDML_OPERATOR_TYPE op;
     int op_line;
     bool expect_error;
+    char expect_message[256]; /* from a "// message: ..." comment: the error must say this */
     /* scalar members; has_* says whether the file set them */
     UINT axis, k, input_dims, indices_dims, batch_dims, axis_count;
     EDML_AXIS_DIRECTION direction;
@@ -76,6 +77,13 @@ void case_result_free(case_result *r);
 /* Compares outputs with expected data. Returns true on match; on mismatch
  * writes "<tensor>[i,j,..] expected X got Y" to msg. */
 bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t cap);
+
+/* Runs a case on a backend and judges it as edml-run --check does: outputs
+ * equal the expected data; an `Expect: error` case fails with an error (with
+ * the `// message:` text when given; GatherND's clamped outputs are compared).
+ * On failure `why` says why; `r` keeps the outputs (free with
+ * case_result_free). */
+bool case_check(edml_case *c, edml_backend backend, case_result *r, char *why, size_t cap);
 
 /* Prints one output tensor in the pages' notation (logical, packed). */
 void case_print_tensor(FILE *f, const case_tensor *t, const uint8_t *buffer);

@@ -1,0 +1,10 @@
+/* NVIDIA Jetson Nano (Cortex-A57, Maxwell GPU, GLES 3.2): what the library reads at run time. */
+#define EDML_BOARD_NAME "jetson-nano"
+#define EDML_BOARD_CPU "cortex-a57"
+#define EDML_BOARD_HAS_NEON 1
+#define EDML_BOARD_HAS_FP16_ARITH 0
+#define EDML_BOARD_HAS_GPU 1
+#define EDML_BOARD_L1D_BYTES 32768
+#define EDML_BOARD_L2_BYTES 2097152
+#define EDML_BOARD_GPU_MIN_ELEMENTS 1048576
+#define EDML_BOARD_GPU_TOPK_MIN_ROW 32768

@@ -1,0 +1,10 @@
+/* NVIDIA Jetson Orin (Cortex-A78AE, Ampere GPU, GLES 3.2): what the library reads at run time. */
+#define EDML_BOARD_NAME "jetson-orin"
+#define EDML_BOARD_CPU "cortex-a78ae"
+#define EDML_BOARD_HAS_NEON 1
+#define EDML_BOARD_HAS_FP16_ARITH 1
+#define EDML_BOARD_HAS_GPU 1
+#define EDML_BOARD_L1D_BYTES 65536
+#define EDML_BOARD_L2_BYTES 4194304
+#define EDML_BOARD_GPU_MIN_ELEMENTS 262144
+#define EDML_BOARD_GPU_TOPK_MIN_ROW 16384

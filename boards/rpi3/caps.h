@@ -1,0 +1,10 @@
+/* Raspberry Pi 3 (BCM2837, Cortex-A53, VideoCore IV: no GLES 3.1), 64-bit OS: what the library reads at run time. */
+#define EDML_BOARD_NAME "rpi3"
+#define EDML_BOARD_CPU "cortex-a53"
+#define EDML_BOARD_HAS_NEON 1
+#define EDML_BOARD_HAS_FP16_ARITH 0
+#define EDML_BOARD_HAS_GPU 0
+#define EDML_BOARD_L1D_BYTES 32768
+#define EDML_BOARD_L2_BYTES 524288
+#define EDML_BOARD_GPU_MIN_ELEMENTS 4294967295
+#define EDML_BOARD_GPU_TOPK_MIN_ROW 4294967295

@@ -1,0 +1,10 @@
+/* Raspberry Pi 4 (BCM2711, Cortex-A72, V3D 4.2 GLES 3.1), 64-bit OS: what the library reads at run time. */
+#define EDML_BOARD_NAME "rpi4"
+#define EDML_BOARD_CPU "cortex-a72"
+#define EDML_BOARD_HAS_NEON 1
+#define EDML_BOARD_HAS_FP16_ARITH 0
+#define EDML_BOARD_HAS_GPU 1
+#define EDML_BOARD_L1D_BYTES 32768
+#define EDML_BOARD_L2_BYTES 1048576
+#define EDML_BOARD_GPU_MIN_ELEMENTS 4194304
+#define EDML_BOARD_GPU_TOPK_MIN_ROW 65536

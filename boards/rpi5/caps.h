@@ -1,0 +1,10 @@
+/* Raspberry Pi 5 (BCM2712, Cortex-A76, V3D 7.1 GLES 3.1), 64-bit OS: what the library reads at run time. */
+#define EDML_BOARD_NAME "rpi5"
+#define EDML_BOARD_CPU "cortex-a76"
+#define EDML_BOARD_HAS_NEON 1
+#define EDML_BOARD_HAS_FP16_ARITH 1
+#define EDML_BOARD_HAS_GPU 1
+#define EDML_BOARD_L1D_BYTES 65536
+#define EDML_BOARD_L2_BYTES 2097152
+#define EDML_BOARD_GPU_MIN_ELEMENTS 2097152
+#define EDML_BOARD_GPU_TOPK_MIN_ROW 65536

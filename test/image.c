@@ -1,0 +1,88 @@
+/* edml-test: one static program with every test vector built in, to copy to
+ * a board and run: the .case vectors on each backend, the randomized
+ * differential test of each backend against the test's own oracle, and the
+ * unit tests. Prints one line per check and last `N passed, N failed`.
+ *
+ *   edml-test [--backend B]... [--iters N] [--seed N] [--verbose]
+ *
+ * Without --backend it runs every backend the board has (ref, neon, gles). */
+#include "case.h"
+#include "image.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int diff_main(int argc, char **argv);
+int unit_main(void);
+
+int main(int argc, char **argv)
+{
+    edml_backend backends[EDML_BACKEND_COUNT_];
+    int nb = 0;
+    const char *iters = "1500", *seed = "1";
+    bool verbose = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+            i++;
+            int b = 0;
+            while (b < EDML_BACKEND_COUNT_ && strcmp(argv[i], edml_backend_name((edml_backend)b))) b++;
+            if (b == EDML_BACKEND_COUNT_) { fprintf(stderr, "edml-test: unknown backend %s\n", argv[i]); return 2; }
+            backends[nb++] = (edml_backend)b;
+        } else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = argv[++i];
+        else if (!strcmp(argv[i], "--verbose")) verbose = true;
+        else { fprintf(stderr, "usage: edml-test [--backend ref|neon|gles|auto]... [--iters N] [--seed N] [--verbose]\n"); return 2; }
+    }
+    if (nb == 0) {
+        /* every backend this build and board have */
+        size_t size = edml_device_size();
+        void *arena = aligned_alloc(16, (size + 15) & ~(size_t)15);
+        edml_device *dev;
+        edml_device_desc dd = {0};
+        uint32_t mask = 0;
+        if (edml_device_create(&dd, arena, size, &dev) == EDML_STATUS_OK) {
+            mask = edml_device_backends(dev);
+            edml_device_destroy(dev);
+        }
+        free(arena);
+        for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
+            if (mask & EDML_BACKEND_BIT(b)) backends[nb++] = (edml_backend)b;
+    }
+    printf("edml-test on board %s (%s), library %s\n", edml_board_builtin()->name, edml_board_builtin()->cpu, edml_version());
+    int passed = 0, failed = 0;
+    for (int bi = 0; bi < nb; bi++) {
+        edml_backend b = backends[bi];
+        int cp = 0, cf = 0;
+        for (int i = 0; i < edml_embedded_case_count; i++) {
+            const edml_embedded_case *e = &edml_embedded_cases[i];
+            edml_case *c = calloc(1, sizeof *c);
+            char err[CASE_MSG + 300];
+            bool ok;
+            if (case_parse(e->text, e->path, c, err, sizeof err)) {
+                ok = false;
+            } else {
+                case_result r;
+                ok = case_check(c, b, &r, err, sizeof err);
+                case_result_free(&r);
+            }
+            if (!ok) printf("FAIL %s on %s: %s\n", e->path, edml_backend_name(b), err);
+            else if (verbose) printf("PASS %s on %s\n", e->path, edml_backend_name(b));
+            ok ? cp++ : cf++;
+            case_free(c);
+            free(c);
+        }
+        printf("%s vectors on %s: %d passed, %d failed\n", cf ? "FAIL" : "PASS", edml_backend_name(b), cp, cf);
+        passed += cp;
+        failed += cf;
+        char *dargv[] = {"diff", "--backend", (char *)edml_backend_name(b), "--iters", (char *)iters, "--seed", (char *)seed, NULL};
+        int rc = diff_main(7, dargv);
+        printf("%s differential test on %s\n", rc ? "FAIL" : "PASS", edml_backend_name(b));
+        rc ? failed++ : passed++;
+    }
+    int rc = unit_main();
+    printf("%s unit tests\n", rc ? "FAIL" : "PASS");
+    rc ? failed++ : passed++;
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# Every test of edml, as `make test` runs it. One line per step, PASS or FAIL,
+# and last `N passed, N failed`. Logs of each step: build/test-logs/.
+# EDML_TEST_QUICK=1 skips the slow steps (sanitizers, ARM images, boards).
+set -u
+cd "$(dirname "$0")/.."
+logs=build/test-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+passed=0
+failed=0
+J=${EDML_JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+# step NAME COMMAND...: runs the command, its output to the log
+step() {
+    name=$1
+    shift
+    log="$logs/$(echo "$name" | tr ' /:' '___').log"
+    start=$(date +%s)
+    if "$@" >"$log" 2>&1; then
+        passed=$((passed + 1))
+        echo "PASS $name ($(( $(date +%s) - start ))s)"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name ($(( $(date +%s) - start ))s): last lines of $log:"
+        tail -n 15 "$log" | sed 's/^/    /'
+    fi
+}
+
+quick=${EDML_TEST_QUICK:-0}
+H=build/host
+
+# 1. Host build with gcc, warnings as errors; every test program.
+step "build host (gcc -Werror)" make -j"$J" BOARD=host all tests test-image
+step "no-allocation proof: nm over libedml.a" sh test/check-nm.sh nm $H/libedml.a
+step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
+step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
+for b in ref neon auto; do
+    step "vectors on $b (test/cases)" sh test/run-cases.sh $H/edml-run $b
+done
+for b in ref neon; do
+    for seed in 1 2 3; do
+        step "differential test $b vs oracle, seed $seed" $H/test/diff --backend $b --seed $seed --iters 4000
+    done
+done
+step "test image on host" $H/edml-test
+step "edml.h as C99 -pedantic, C11, C++17" sh test/check-header.sh
+step "README example (examples/topk.c)" sh -c "$H/examples/topk | tee /dev/stderr | grep -q '3.5@4 1.25@6 0.7@1'"
+
+# 2. clang, warnings as errors.
+step "build host (clang -Werror)" make -j"$J" BOARD=host CC=clang BUILD=build/host-clang all tests
+step "vectors on neon (clang build)" sh test/run-cases.sh build/host-clang/edml-run neon
+
+if [ "$quick" != 1 ]; then
+    # 3. AddressSanitizer + UndefinedBehaviorSanitizer over the whole suite.
+    S=build/host-asan
+    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+    step "build host (clang ASan+UBSan)" make -j"$J" BOARD=host CC=clang BUILD=$S CFLAGS="-O1 -g $SAN" LDFLAGS="$SAN" all build/host-asan/test/unit build/host-asan/test/diff
+    step "unit tests (ASan+UBSan)" $S/test/unit
+    for b in ref neon; do
+        step "vectors on $b (ASan+UBSan)" sh test/run-cases.sh $S/edml-run $b
+        step "differential test $b (ASan+UBSan)" $S/test/diff --backend $b --seed 7 --iters 3000
+    done
+
+    # 4. ARM test images under qemu-user: AArch64 and ARMv7 hard-float NEON.
+    for board in rpi4 rpi4-armhf; do
+        step "build $board test image" make -j"$J" BOARD=$board all test-image
+        step "$board test image under qemu (neon, ref)" toolchain/run $board build/$board/edml-test --backend neon --backend ref --iters 2000 --seed 11
+        step "$board edml-run vectors under qemu (neon)" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
+    done
+
+    # 5. Every board builds.
+    for board in $(ls boards); do
+        case $board in host|rpi4|rpi4-armhf) continue ;; esac
+        step "build $board" make -j"$J" BOARD=$board all
+    done
+fi
+
+echo "$passed passed, $failed failed" | tee "$logs/.summary"
+[ "$failed" -eq 0 ]
