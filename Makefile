@@ -30,24 +30,40 @@ LDFLAGS ?=
 
 WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=c11 $(WARN) -Iinclude $(BOARD_CFLAGS)
-LIB_CFLAGS := $(BASE_CFLAGS) -Isrc -Iboards/$(BOARD) $(CFLAGS)
+LIB_CFLAGS := $(BASE_CFLAGS) -Isrc -Iport -Iboards/$(BOARD) $(CFLAGS)
 TOOL_CFLAGS := $(BASE_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools -Itest $(CFLAGS)
-TOOL_LIBS := -lm $(BOARD_LDLIBS)
+TOOL_LIBS = -lm $(PORT_LIBS) $(BOARD_LDLIBS)
 
 # NEON: native on Arm, through SIMDe elsewhere (a test vehicle, not a speed claim).
 NEON_SRC := $(wildcard src/neon/*.c)
 ifeq ($(BOARD_NEON),1)
-LIB_SRC_NEON := $(NEON_SRC) src/core/backends_neon.c
+LIB_SRC_NEON := $(NEON_SRC) src/core/backend_neon_on.c
 else
-LIB_SRC_NEON := src/core/backends_ref_only.c
+LIB_SRC_NEON := src/core/backend_neon_off.c
 endif
 
-CORE_SRC := $(filter-out src/core/backends_%.c,$(wildcard src/core/*.c))
+# The port: linux (EGL/GLES loaded at run time, the GLES backend) or none
+# (no GL at all: fully static images).
+PORT ?= $(BOARD_PORT)
+ifeq ($(wildcard port/$(PORT)/.),)
+$(error unknown PORT '$(PORT)'; ports: $(notdir $(wildcard port/*/)))
+endif
+ifeq ($(PORT),none)
+LIB_SRC_GLES := src/core/backend_gles_off.c
+PORT_LIBS :=
+else
+LIB_SRC_GLES := $(wildcard src/gles/*.c)
+LIB_GEN_OBJ := $(BUILD)/obj/gen/shaders.o
+PORT_LIBS := -ldl
+endif
+SHADERS := shaders/common.glsl shaders/output.glsl $(sort $(wildcard shaders/*.comp))
+
+CORE_SRC := $(filter-out src/core/backend_%.c,$(wildcard src/core/*.c))
 REF_SRC := $(wildcard src/ref/*.c)
-LIB_SRC := $(CORE_SRC) $(REF_SRC) $(LIB_SRC_NEON)
-LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+LIB_SRC := $(CORE_SRC) $(REF_SRC) $(LIB_SRC_NEON) $(LIB_SRC_GLES) $(wildcard port/$(PORT)/*.c)
+LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)
 LIB := $(BUILD)/libedml.a
-HEADERS := include/edml.h $(wildcard src/*/*.h) boards/$(BOARD)/caps.h
+HEADERS := include/edml.h $(wildcard src/*/*.h) port/edml_port.h boards/$(BOARD)/caps.h
 
 TOOLS := $(BUILD)/edml-run
 TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/examples/topk
@@ -60,6 +76,14 @@ tools: $(TOOLS)
 tests: $(TESTS) $(TOOLS)
 
 $(BUILD)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(BUILD)/gen/shaders.c: $(SHADERS) tools/embed-shaders.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed-shaders.sh $(SHADERS) > $@
+
+$(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
@@ -87,11 +111,20 @@ $(BUILD)/test/noalloc: test/noalloc.c test/testlib.h test/ops.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) $(WRAP) -o $@ $< $(LIB) $(TOOL_LIBS)
 
-# The on-device test image: static, every vector built in.
+# The on-device test image: every vector built in. `test-image` is static
+# (PORT=none: reference and NEON); `test-image-gl` links libc dynamically so
+# that it can load the board's EGL/GLES drivers (every backend).
 CASES := $(sort $(wildcard test/cases/*.case))
 IMAGE_SRC := test/image.c test/diff.c test/unit.c tools/case.c $(BUILD)/gen/cases.c
-.PHONY: test-image
+.PHONY: test-image test-image-gl
+ifeq ($(PORT),none)
 test-image: $(BUILD)/edml-test
+else
+test-image:
+	@$(MAKE) --no-print-directory BOARD=$(BOARD) PORT=none BUILD=$(BUILD)/static $(BUILD)/static/edml-test
+	cp $(BUILD)/static/edml-test $(BUILD)/edml-test
+endif
+test-image-gl: $(BUILD)/edml-test-gl
 
 $(BUILD)/gen/cases.c: $(CASES) test/embed-cases.sh
 	@mkdir -p $(dir $@)
@@ -99,6 +132,9 @@ $(BUILD)/gen/cases.c: $(CASES) test/embed-cases.sh
 
 $(BUILD)/edml-test: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools/case.h $(LIB)
 	$(CC) $(TOOL_CFLAGS) -DEDML_TEST_IMAGE $(LDFLAGS) -static -o $@ $(IMAGE_SRC) $(LIB) $(TOOL_LIBS)
+
+$(BUILD)/edml-test-gl: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools/case.h $(LIB)
+	$(CC) $(TOOL_CFLAGS) -DEDML_TEST_IMAGE $(LDFLAGS) -o $@ $(IMAGE_SRC) $(LIB) $(TOOL_LIBS)
 
 # Installs what the build and tests need on a Debian machine, when missing.
 setup:
@@ -129,5 +165,5 @@ help:
 	@echo "  install   edml.h, libedml.a and edml.pc under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
 	@echo "  setup     install missing Debian packages (toolchain/setup-host)"
 	@echo "  clean     remove build/"
-	@echo "variables: BOARD (default host), CROSS_COMPILE, CC, AR, CFLAGS, LDFLAGS, PREFIX, DESTDIR, BUILD"
+	@echo "variables: BOARD (default host), PORT (linux or none), CROSS_COMPILE, CC, AR, CFLAGS, LDFLAGS, PREFIX, DESTDIR, BUILD"
 	@echo "boards: $(BOARDS)"

@@ -350,9 +350,21 @@ typedef struct edml_device_desc {
     uint64_t gpu_arena_bytes;    /**< size of the one GPU buffer of the GLES backend; 0: 64 MiB */
     edml_log_fn log;             /**< NULL: no log */
     void *log_user;              /**< passed to log */
+    uint32_t inject_faults;      /**< tests only: EDML_FAULT_* bits to simulate; 0 in products */
 } edml_device_desc;
 
-/** Bytes of arena a device takes before any operator (for sizing arenas). */
+/** @name Fault injection (tests): each makes the GLES backend fail as a real
+ *  fault would, so that the fallback to NEON can be tested. */
+/**@{*/
+#define EDML_FAULT_NO_GL 0x1u            /**< libEGL cannot be loaded */
+#define EDML_FAULT_CONTEXT 0x2u          /**< no GLES 3.1 context */
+#define EDML_FAULT_SHADER_COMPILE 0x4u   /**< a shader fails to compile */
+#define EDML_FAULT_OUT_OF_MEMORY 0x8u    /**< GL_OUT_OF_MEMORY creating the GPU arena */
+#define EDML_FAULT_FENCE_TIMEOUT 0x10u   /**< every submission's fence times out */
+/**@}*/
+
+/** Bytes of arena a device takes before any operator (for sizing arenas),
+ *  including the GLES backend's state when the library has that backend. */
 size_t edml_device_size(void);
 
 /**
@@ -369,6 +381,11 @@ edml_status edml_device_destroy(edml_device *device);
 
 /** The last error message of the device ("" if none). */
 const char *edml_device_last_error(const edml_device *device);
+
+/** One line on the device's GPU: "GLES 3.2 Mesa 22.3.6 on llvmpipe (surfaceless
+ *  display, config-less context), 1024 invocations a workgroup", or why the
+ *  GLES backend is not available. Written into buf (of cap bytes), returned. */
+const char *edml_device_gles_info(const edml_device *device, char *buf, size_t cap);
 
 /** Mask of EDML_BACKEND_BIT()s that work on this device (built, allowed and, for
  *  GLES, initialised). */

@@ -236,22 +236,21 @@ static const char *backend_arg = "ref";
 static edml_backend backend = EDML_BACKEND_REF;
 static bool verbose;
 
+static tl_device g_dev;   /* one device for the whole run, as a program would have */
+
 static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int nin, tl_tensor **outs, int nout,
                           char *msg, size_t cap)
 {
-    tl_device d;
-    edml_status s = tl_device_make(&d, 1 << 16, 0);
-    if (s) { snprintf(msg, cap, "device: %s", edml_status_string(s)); tl_device_free(&d); return s; }
     edml_operator *op;
-    s = edml_operator_create(d.dev, desc, backend, &op);
+    edml_status s = edml_operator_create(g_dev.dev, desc, backend, &op);
     if (!s) {
         EDML_BUFFER_BINDING bi[3], bo[2];
         for (int i = 0; i < nin; i++) bi[i] = tl_bind(ins[i]);
         for (int i = 0; i < nout; i++) bo[i] = tl_bind(outs[i]);
         s = edml_operator_execute(op, bi, (UINT)nin, bo, (UINT)nout, NULL);
+        edml_operator_destroy(op);
     }
-    snprintf(msg, cap, "%s", edml_device_last_error(d.dev));
-    tl_device_free(&d);
+    snprintf(msg, cap, "%s", edml_device_last_error(g_dev.dev));
     return s;
 }
 
@@ -480,8 +479,18 @@ int diff_main(int argc, char **argv)
     for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
         if (!strcmp(backend_arg, edml_backend_name((edml_backend)b))) backend = (edml_backend)b, found = true;
     if (!found) { fprintf(stderr, "diff: unknown backend %s\n", backend_arg); return 2; }
+    edml_status ds = tl_device_make(&g_dev, edml_device_size() + (1 << 16), 0);
+    if (ds) { fprintf(stderr, "diff: device: %s\n", edml_status_string(ds)); return 1; }
+    if (backend != EDML_BACKEND_AUTO && !(edml_device_backends(g_dev.dev) & EDML_BACKEND_BIT(backend))) {
+        char info[256];
+        fprintf(stderr, "diff: backend %s is not available: %s\n", backend_arg, edml_device_gles_info(g_dev.dev, info, sizeof info));
+        printf("diff --backend %s: not available\n", backend_arg);
+        tl_device_free(&g_dev);
+        return 1;
+    }
     int failed = 0;
     for (int it = 0; it < iters; it++) failed += one_case(seed, it) ? 1 : 0;
+    tl_device_free(&g_dev);
     printf("diff --backend %s --seed %llu: %d cases, %d failed\n", backend_arg, (unsigned long long)seed, iters, failed);
     return failed ? 1 : 0;
 }

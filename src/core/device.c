@@ -3,13 +3,57 @@
 
 #include <string.h>
 
-size_t edml_device_size(void) { return edmli_align_up(sizeof(struct edml_device), EDMLI_ALIGN); }
+size_t edml_device_size(void)
+{
+    return edmli_align_up(sizeof(struct edml_device), EDMLI_ALIGN) + edmli_align_up(edmli_gles_device_bytes(), EDMLI_ALIGN);
+}
 
 static uint32_t edmli_backends_built(const edml_board *board)
 {
     uint32_t m = EDML_BACKEND_BIT(EDML_BACKEND_REF);
     if (edmli_neon_backend_ptr && board->has_neon) m |= EDML_BACKEND_BIT(EDML_BACKEND_NEON);
+    if (edmli_gles_backend_ptr) m |= EDML_BACKEND_BIT(EDML_BACKEND_GLES);
     return m;
+}
+
+/* The GLES backend: probed now; any failure leaves the CPU backends, with
+ * the reason logged and kept for edml_device_gles_info(). */
+static void edmli_device_open_gles(edml_device *dev, uint32_t allowed)
+{
+    const uint32_t bit = EDML_BACKEND_BIT(EDML_BACKEND_GLES);
+    dev->backends &= ~bit;
+    if (!edmli_gles_backend_ptr) {
+        edmli_gles_device_open(dev, NULL, dev->gles_reason, sizeof dev->gles_reason);
+        return;
+    }
+    if (!(allowed & bit)) {
+        edmli_format(dev->gles_reason, sizeof dev->gles_reason, "edml_device_desc.backends does not allow it");
+        return;
+    }
+    if (!dev->board.has_gpu) {
+        edmli_format(dev->gles_reason, sizeof dev->gles_reason, "board %s has no GLES 3.1 GPU (boards/%s/caps.h)",
+                     dev->board.name, dev->board.name);
+        return;
+    }
+    void *state = dev->arena.base + edmli_align_up(sizeof(struct edml_device), EDMLI_ALIGN);
+    if (!edmli_gles_device_open(dev, state, dev->gles_reason, sizeof dev->gles_reason)) {
+        char msg[EDMLI_MESSAGE_BYTES];
+        edmli_format(msg, sizeof msg, "GLES backend not available, operators run on the CPU: %s", dev->gles_reason);
+        if (dev->err.log) dev->err.log(dev->err.log_user, EDML_STATUS_BACKEND_UNAVAILABLE, msg);
+        return;
+    }
+    dev->gles = state;
+    dev->backends |= bit;
+}
+
+const char *edml_device_gles_info(const edml_device *dev, char *buf, size_t cap)
+{
+    if (!buf || !cap) return "";
+    if (!dev || dev->magic != EDMLI_DEVICE_MAGIC) {
+        edmli_format(buf, cap, "not a device");
+        return buf;
+    }
+    return edmli_gles_device_info(dev, buf, cap);
 }
 
 edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size,
@@ -43,6 +87,12 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
     dev->arena.size = arena_size;
     dev->arena.head = need;
     dev->arena.high_water = need;
+    dev->faults = dd.inject_faults;
+    edmli_device_open_gles(dev, allowed);
+    if (!dev->backends) { /* only GLES was allowed, and it did not start */
+        dev->magic = 0;
+        return edmli_fail(&tmp, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+    }
     *device = dev;
     return EDML_STATUS_OK;
 }
@@ -52,6 +102,7 @@ edml_status edml_device_destroy(edml_device *dev)
     if (!dev) return EDML_STATUS_INVALID_ARGUMENT;
     if (dev->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
     for (edml_operator *op = dev->last_op; op; op = op->prev) op->magic = 0;
+    edmli_gles_device_close(dev);
     dev->magic = 0;
     return EDML_STATUS_OK;
 }
@@ -95,6 +146,7 @@ const edmli_backend_ops *edmli_backend_ops_for(edml_backend b)
     switch (b) {
     case EDML_BACKEND_REF: return &edmli_ref_backend;
     case EDML_BACKEND_NEON: return edmli_neon_backend_ptr;
+    case EDML_BACKEND_GLES: return edmli_gles_backend_ptr;
     default: return NULL;
     }
 }

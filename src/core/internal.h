@@ -29,6 +29,7 @@ typedef struct edmli_tensor {
 } edmli_tensor;
 
 bool edmli_dtype_valid(EDML_TENSOR_DATA_TYPE t);
+const char *edmli_op_name(EDML_OPERATOR_TYPE t);
 bool edmli_dtype_is_float(EDML_TENSOR_DATA_TYPE t);
 const char *edmli_dtype_name(EDML_TENSOR_DATA_TYPE t);
 
@@ -122,6 +123,7 @@ struct edml_operator {
     EDML_OPERATOR_TYPE type;
     edmli_op_kind kind;
     edml_backend backend;
+    edml_backend requested;         /* what the caller asked for (AUTO allows falling back) */
     edml_device *device;
     uint32_t input_count, output_count;
     edmli_tensor inputs[EDMLI_MAX_INPUTS];
@@ -164,11 +166,21 @@ typedef struct edmli_backend_ops {
     edmli_kernel_fn kernels[EDMLI_OP_KIND_COUNT];
     /* Scratch for one execution of a planned operator. */
     uint64_t (*temp_bytes)(const edml_operator *op);
+    /* Why this backend cannot run a planned operator (NULL: it can). Optional. */
+    const char *(*unsupported)(const edml_operator *op, char *buf, size_t cap);
 } edmli_backend_ops;
 
 extern const edmli_backend_ops edmli_ref_backend;
-/* NULL when the build has no NEON backend (src/core/backends_*.c). */
+/* NULL when the build has no NEON backend (src/core/backend_neon_*.c). */
 extern const edmli_backend_ops *const edmli_neon_backend_ptr;
+/* NULL when the build has no GLES backend (src/core/backend_gles_off.c). */
+extern const edmli_backend_ops *const edmli_gles_backend_ptr;
+
+/* The GLES backend's device state (src/gles/); provided by every build. */
+size_t edmli_gles_device_bytes(void);
+bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap);
+void edmli_gles_device_close(edml_device *dev);
+const char *edmli_gles_device_info(const edml_device *dev, char *buf, size_t cap);
 
 /* ---- order keys (shared by every CPU backend) ----------------------------- */
 
@@ -212,6 +224,9 @@ struct edml_device {
     edmli_arena arena;
     edmli_errbuf err;
     edml_operator *last_op;
+    uint32_t faults;            /* injected, for tests */
+    void *gles;                 /* the GLES backend's state, in the arena, or NULL */
+    char gles_reason[200];      /* why GLES is not available, when it is not */
 };
 
 const edmli_backend_ops *edmli_backend_ops_for(edml_backend b);

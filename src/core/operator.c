@@ -37,15 +37,29 @@ static const char *edmli_unavailable_reason(const edml_device *dev, edml_backend
 {
     if (b == EDML_BACKEND_NEON && !edmli_neon_backend_ptr) return "this library was built without NEON kernels";
     if (b == EDML_BACKEND_NEON && !dev->board.has_neon) return "the board description says it has no NEON";
-    if (b == EDML_BACKEND_GLES) return "this library was built without the GLES backend";
+    if (b == EDML_BACKEND_GLES) return dev->gles_reason;
     return "edml_device_desc.backends does not allow it";
 }
 
-/* AUTO: the fastest CPU backend the device has. */
-static edml_backend edmli_choose(const edml_device *dev)
+/* The best CPU backend the device has. */
+static edml_backend edmli_cpu_backend(const edml_device *dev)
 {
-    if (dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_NEON)) return EDML_BACKEND_NEON;
-    return EDML_BACKEND_REF;
+    return (dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_NEON)) ? EDML_BACKEND_NEON : EDML_BACKEND_REF;
+}
+
+/* AUTO: the GPU for work above the board's thresholds (a GPU submission
+ * costs tens of microseconds and a trip through memory), else the CPU. */
+static edml_backend edmli_choose(const edml_device *dev, const edml_operator *op)
+{
+    if (dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES)) {
+        uint64_t n = 0;
+        for (uint32_t i = 0; i < op->input_count; i++) if (op->inputs[i].elem_count > n) n = op->inputs[i].elem_count;
+        for (uint32_t o = 0; o < op->output_count; o++) if (op->outputs[o].elem_count > n) n = op->outputs[o].elem_count;
+        bool big = n >= dev->board.gpu_min_elements;
+        if (op->kind == EDMLI_OP_TOPK) big = big && op->plan.topk.axis_size >= dev->board.gpu_topk_min_row;
+        if (big) return EDML_BACKEND_GLES;
+    }
+    return edmli_cpu_backend(dev);
 }
 
 /* Plans into `op` and fills `sizes`; shared by query and create. */
@@ -59,13 +73,27 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     edml_status s = edmli_plan(e, desc, op);
     if (s) return s;
     edml_backend b = backend;
+    op->device = dev;
     if (b == EDML_BACKEND_AUTO) {
-        b = edmli_choose(dev);
+        b = edmli_choose(dev, op);
     } else if (!(dev->backends & EDML_BACKEND_BIT(b))) {
         return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), edmli_unavailable_reason(dev, b));
     }
     const edmli_backend_ops *ops = edmli_backend_ops_for(b);
+    char why[160];
+    const char *no = ops->unsupported ? ops->unsupported(op, why, sizeof why) : NULL;
+    if (no && backend != EDML_BACKEND_AUTO) return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), no);
+    if (no) {
+        /* AUTO moves to the CPU, and says so */
+        char msg[EDMLI_MESSAGE_BYTES];
+        b = edmli_cpu_backend(dev);
+        edmli_format(msg, sizeof msg, "%s runs on %s: the GLES backend cannot: %s", edmli_op_name(op->type),
+                     edml_backend_name(b), no);
+        if (e->log) e->log(e->log_user, EDML_STATUS_OK, msg);
+        ops = edmli_backend_ops_for(b);
+    }
     op->backend = b;
+    op->requested = backend;
     op->temp_bytes = ops->temp_bytes ? ops->temp_bytes(op) : 0;
     op->device = dev;
     sizes->persistent_bytes = edmli_align_up(sizeof(edml_operator), EDMLI_ALIGN);
@@ -184,6 +212,32 @@ static bool edmli_same_layout(const edmli_tensor *a, const edmli_tensor *b)
     return true;
 }
 
+/* Runs the kernel. A GLES failure on an operator created with AUTO moves the
+ * device to its CPU backend for good, with the reason logged; a GLES
+ * operator asked for by name fails with the status instead. Nothing has been
+ * written to the outputs when a GLES submission fails. */
+static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
+{
+    edml_device *dev = op->device;
+    const uint32_t gles = EDML_BACKEND_BIT(EDML_BACKEND_GLES);
+    if (op->backend == EDML_BACKEND_GLES && !(dev->backends & gles)) {
+        if (op->requested != EDML_BACKEND_AUTO)
+            return edmli_fail(ex->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+        op->backend = edmli_cpu_backend(dev);
+    }
+    edml_status s = edmli_backend_ops_for(op->backend)->kernels[op->kind](op, ex);
+    if (s != EDML_STATUS_BACKEND_FAILED || op->backend != EDML_BACKEND_GLES) return s;
+    edmli_format(dev->gles_reason, sizeof dev->gles_reason, "it failed: %s", ex->err->text);
+    dev->backends &= ~gles;
+    if (op->requested != EDML_BACKEND_AUTO) return s;
+    op->backend = edmli_cpu_backend(dev);
+    char msg[EDMLI_MESSAGE_BYTES];
+    edmli_format(msg, sizeof msg, "GLES failed (%s); this device continues on %s", ex->err->text, edml_backend_name(op->backend));
+    if (ex->err->log) ex->err->log(ex->err->log_user, EDML_STATUS_BACKEND_FAILED, msg);
+    ex->err->text[0] = '\0';
+    return edmli_backend_ops_for(op->backend)->kernels[op->kind](op, ex);
+}
+
 edml_status edml_operator_execute(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                   const EDML_BUFFER_BINDING *outputs, UINT outputCount,
                                   const EDML_BUFFER_BINDING *temporary)
@@ -248,8 +302,7 @@ edml_status edml_operator_execute(edml_operator *op, const EDML_BUFFER_BINDING *
         }
     }
 
-    const edmli_backend_ops *ops = edmli_backend_ops_for(op->backend);
-    s = ops->kernels[op->kind](op, &ex);
+    s = edmli_run(op, &ex);
     if (arena_scratch) edmli_arena_release_scratch(&dev->arena);
     return s;
 }

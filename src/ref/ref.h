@@ -42,5 +42,7 @@ typedef struct edmli_gather_oor {
 int64_t edmli_gather_tuple_offset(const edml_operator *op, const uint8_t *tuple, uint64_t element_base,
                                   edmli_gather_oor *oor);
 edml_status edmli_gather_report(const edml_operator *op, const edmli_exec *ex, const edmli_gather_oor *oor);
+/* Scans the indices only and reports as edmli_ref_gather_nd would. */
+edml_status edmli_gather_check(const edml_operator *op, const edmli_exec *ex);
 
 #endif /* EDMLI_REF_H */

@@ -109,3 +109,16 @@ edml_status edmli_ref_gather_nd(const edml_operator *op, const edmli_exec *ex)
     }
     return edmli_gather_report(op, ex, &oor);
 }
+
+edml_status edmli_gather_check(const edml_operator *op, const edmli_exec *ex)
+{
+    const edmli_gather_plan *g = &op->plan.gather;
+    const uint32_t elem[1] = {op->inputs[1].elem_size};
+    edmli_odo o;
+    edmli_odo_init(&o, 1);
+    for (uint32_t d = 0; d < g->outer_rank; d++) edmli_odo_dim(&o, g->outer_sizes[d], &g->outer_idx_strides[d], elem);
+    edmli_gather_oor oor = {0};
+    for (uint64_t pos = 0, n = edmli_odo_count(&o); pos < n; pos++, edmli_odo_next(&o))
+        (void)edmli_gather_tuple_offset(op, ex->in[1] + o.off[0], pos * g->tuple, &oor);
+    return edmli_gather_report(op, ex, &oor);
+}

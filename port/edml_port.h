@@ -1,0 +1,147 @@
+/* The platform layer: loading EGL and OpenGL ES at run time, a GLES 3.1
+ * context, and a clock. The library talks to the platform only through this
+ * header; port/linux/ implements it with dlopen, port/none/ builds without GL
+ * (for fully static images).
+ *
+ * Constants and function types are declared here (from the Khronos
+ * registry), so building needs no EGL or GLES headers. */
+#ifndef EDML_PORT_H
+#define EDML_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- Khronos types and the constants edml uses ---------------------------- */
+typedef void *edmli_egl_display, *edmli_egl_context, *edmli_egl_surface, *edmli_egl_config, *edmli_egl_device;
+typedef unsigned int GLenum_, GLuint_, GLbitfield_;
+typedef int GLint_, GLsizei_;
+typedef intptr_t GLintptr_;
+typedef intptr_t GLsizeiptr_;
+typedef struct edmli_gl_sync *GLsync_;
+
+#define EDMLI_EGL_NONE 0x3038
+#define EDMLI_EGL_EXTENSIONS 0x3055
+#define EDMLI_EGL_VENDOR 0x3053
+#define EDMLI_EGL_OPENGL_ES_API 0x30A0
+#define EDMLI_EGL_CONTEXT_MAJOR_VERSION 0x3098
+#define EDMLI_EGL_CONTEXT_MINOR_VERSION 0x30FB
+#define EDMLI_EGL_PLATFORM_DEVICE_EXT 0x313F
+#define EDMLI_EGL_PLATFORM_GBM_KHR 0x31D7
+#define EDMLI_EGL_PLATFORM_SURFACELESS_MESA 0x31DD
+#define EDMLI_EGL_SURFACE_TYPE 0x3033
+#define EDMLI_EGL_PBUFFER_BIT 0x0001
+#define EDMLI_EGL_RENDERABLE_TYPE 0x3040
+#define EDMLI_EGL_OPENGL_ES3_BIT 0x0040
+#define EDMLI_EGL_WIDTH 0x3057
+#define EDMLI_EGL_HEIGHT 0x3056
+
+#define EDMLI_GL_NO_ERROR 0
+#define EDMLI_GL_OUT_OF_MEMORY 0x0505
+#define EDMLI_GL_VENDOR 0x1F00
+#define EDMLI_GL_RENDERER 0x1F01
+#define EDMLI_GL_VERSION 0x1F02
+#define EDMLI_GL_COMPUTE_SHADER 0x91B9
+#define EDMLI_GL_COMPILE_STATUS 0x8B81
+#define EDMLI_GL_LINK_STATUS 0x8B82
+#define EDMLI_GL_SHADER_STORAGE_BUFFER 0x90D2
+#define EDMLI_GL_DYNAMIC_DRAW 0x88E8
+#define EDMLI_GL_DYNAMIC_READ 0x88E9
+#define EDMLI_GL_MAP_READ_BIT 0x0001
+#define EDMLI_GL_SHADER_STORAGE_BARRIER_BIT 0x00002000
+#define EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT 0x00000200
+#define EDMLI_GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS 0x90EB
+#define EDMLI_GL_MAX_COMPUTE_SHARED_MEMORY_SIZE 0x8262
+#define EDMLI_GL_MAX_SHADER_STORAGE_BLOCK_SIZE 0x90DE
+#define EDMLI_GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS 0x90DB
+#define EDMLI_GL_MAX_COMPUTE_WORK_GROUP_COUNT 0x91BE
+#define EDMLI_GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT 0x90DF
+#define EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE 0x9117
+#define EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT 0x0001
+#define EDMLI_GL_ALREADY_SIGNALED 0x911A
+#define EDMLI_GL_CONDITION_SATISFIED 0x911C
+#define EDMLI_GL_TIMEOUT_EXPIRED 0x911B
+
+/* The GLES 3.1 functions edml calls, loaded at run time. */
+#define EDMLI_GL_FUNCTIONS(X) \
+    X(GLenum_, glGetError, (void)) \
+    X(const unsigned char *, glGetString, (GLenum_ name)) \
+    X(void, glGetIntegerv, (GLenum_ pname, GLint_ *data)) \
+    X(void, glGetIntegeri_v, (GLenum_ target, GLuint_ index, GLint_ *data)) \
+    X(GLuint_, glCreateShader, (GLenum_ type)) \
+    X(void, glShaderSource, (GLuint_ shader, GLsizei_ count, const char *const *string, const GLint_ *length)) \
+    X(void, glCompileShader, (GLuint_ shader)) \
+    X(void, glGetShaderiv, (GLuint_ shader, GLenum_ pname, GLint_ *params)) \
+    X(void, glGetShaderInfoLog, (GLuint_ shader, GLsizei_ bufSize, GLsizei_ *length, char *infoLog)) \
+    X(void, glDeleteShader, (GLuint_ shader)) \
+    X(GLuint_, glCreateProgram, (void)) \
+    X(void, glAttachShader, (GLuint_ program, GLuint_ shader)) \
+    X(void, glLinkProgram, (GLuint_ program)) \
+    X(void, glGetProgramiv, (GLuint_ program, GLenum_ pname, GLint_ *params)) \
+    X(void, glGetProgramInfoLog, (GLuint_ program, GLsizei_ bufSize, GLsizei_ *length, char *infoLog)) \
+    X(void, glDeleteProgram, (GLuint_ program)) \
+    X(void, glUseProgram, (GLuint_ program)) \
+    X(GLint_, glGetUniformLocation, (GLuint_ program, const char *name)) \
+    X(void, glUniform1ui, (GLint_ location, GLuint_ v0)) \
+    X(void, glGenBuffers, (GLsizei_ n, GLuint_ *buffers)) \
+    X(void, glDeleteBuffers, (GLsizei_ n, const GLuint_ *buffers)) \
+    X(void, glBindBuffer, (GLenum_ target, GLuint_ buffer)) \
+    X(void, glBindBufferBase, (GLenum_ target, GLuint_ index, GLuint_ buffer)) \
+    X(void, glBindBufferRange, (GLenum_ target, GLuint_ index, GLuint_ buffer, GLintptr_ offset, GLsizeiptr_ size)) \
+    X(void, glBufferData, (GLenum_ target, GLsizeiptr_ size, const void *data, GLenum_ usage)) \
+    X(void, glBufferSubData, (GLenum_ target, GLintptr_ offset, GLsizeiptr_ size, const void *data)) \
+    X(void *, glMapBufferRange, (GLenum_ target, GLintptr_ offset, GLsizeiptr_ length, GLbitfield_ access)) \
+    X(unsigned char, glUnmapBuffer, (GLenum_ target)) \
+    X(void, glDispatchCompute, (GLuint_ x, GLuint_ y, GLuint_ z)) \
+    X(void, glMemoryBarrier, (GLbitfield_ barriers)) \
+    X(GLsync_, glFenceSync, (GLenum_ condition, GLbitfield_ flags)) \
+    X(GLenum_, glClientWaitSync, (GLsync_ sync, GLbitfield_ flags, uint64_t timeout)) \
+    X(void, glDeleteSync, (GLsync_ sync)) \
+    X(void, glFlush, (void)) \
+    X(void, glFinish, (void))
+
+typedef struct edmli_gl {
+#define EDMLI_GL_FN(ret, name, params) ret (*name) params;
+    EDMLI_GL_FUNCTIONS(EDMLI_GL_FN)
+#undef EDMLI_GL_FN
+} edmli_gl;
+
+/* Faults a test may inject (edml_device_desc.inject_faults). */
+#define EDMLI_FAULT_NO_GL 0x1u
+#define EDMLI_FAULT_CONTEXT 0x2u
+
+/* A GLES 3.1 context. */
+typedef struct edmli_port_gl {
+    void *egl_lib, *gles_lib, *gbm_lib;
+    void *gbm_device;
+    int drm_fd;
+    edmli_egl_display display;
+    edmli_egl_context context;
+    edmli_egl_surface surface;       /* a 1x1 pbuffer when neither config-less nor surfaceless worked */
+    const char *display_kind;        /* "EGL device", "GBM /dev/dri/renderD128", "surfaceless", "default" */
+    const char *context_kind;        /* "config-less", "surfaceless", "pbuffer" */
+    edmli_gl gl;
+    /* EGL entry points */
+    void *(*eglGetProcAddress)(const char *);
+    unsigned (*eglMakeCurrent)(edmli_egl_display, edmli_egl_surface, edmli_egl_surface, edmli_egl_context);
+    unsigned (*eglDestroyContext)(edmli_egl_display, edmli_egl_context);
+    unsigned (*eglDestroySurface)(edmli_egl_display, edmli_egl_surface);
+    unsigned (*eglTerminate)(edmli_egl_display);
+    unsigned (*eglReleaseThread)(void);
+} edmli_port_gl;
+
+/* Loads EGL and GLES, finds a display (EGL device platform, GBM on a render
+ * node, surfaceless Mesa, the default display, in that order) and creates a
+ * GLES 3.1 context (config-less, surfaceless, 1x1 pbuffer, in that order).
+ * On failure returns false with the reason in `why`. */
+bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap);
+/* Makes the context current on the calling thread. */
+bool edmli_port_gl_make_current(edmli_port_gl *p);
+void edmli_port_gl_close(edmli_port_gl *p);
+/* True when this build has a GL port at all. */
+bool edmli_port_has_gl(void);
+
+/* Monotonic time in nanoseconds. */
+uint64_t edmli_port_now_ns(void);
+
+#endif

@@ -1,0 +1,110 @@
+// Shared by every kernel, after the prelude (version, LOCAL, SORT_MAX).
+// Memory: p[] holds the dispatch's parameters, m[] is the device's GPU arena.
+// A tensor's parameters (20 words at T): base byte offset, data type, element
+// size, rank, sizes[8], strides[8] (elements).
+layout(std430, binding = 0) readonly buffer Params { uint p[]; };
+layout(std430, binding = 1) buffer Mem { uint m[]; };
+uniform uint u_base;     // first unit of this dispatch
+uniform uint u_count;    // units in this dispatch
+
+const uint NONE = 0xffffffffu;
+const uint DT_FLOAT32 = 1u, DT_FLOAT16 = 2u, DT_UINT32 = 3u, DT_UINT16 = 4u, DT_UINT8 = 5u, DT_INT32 = 6u,
+           DT_INT16 = 7u, DT_INT8 = 8u, DT_FLOAT64 = 9u, DT_UINT64 = 10u, DT_INT64 = 11u;
+
+uint t_base(uint T) { return p[T]; }
+uint t_dtype(uint T) { return p[T + 1u]; }
+uint t_es(uint T) { return p[T + 2u]; }
+uint t_rank(uint T) { return p[T + 3u]; }
+uint t_size(uint T, uint d) { return p[T + 4u + d]; }
+uint t_stride(uint T, uint d) { return p[T + 12u + d]; }
+
+// The unit (element, word or row) this invocation handles; NONE past the end.
+uint unit_id() {
+    uint u = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    return u < u_count ? u_base + u : NONE;
+}
+uint group_id() {
+    uint g = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    return g < u_count ? u_base + g : NONE;
+}
+
+// Element bits at a byte offset: 8/16-bit ones from their word.
+uint ld_bits(uint off, uint es) {
+    uint w = m[off >> 2];
+    if (es == 4u) return w;
+    uint sh = (off & 3u) * 8u;
+    return es == 1u ? (w >> sh) & 0xffu : (w >> sh) & 0xffffu;
+}
+uvec2 ld_elem(uint off, uint es) {   // (low word, high word)
+    return es == 8u ? uvec2(m[off >> 2], m[(off >> 2) + 1u]) : uvec2(ld_bits(off, es), 0u);
+}
+
+// Byte offset of the element at logical row-major index `li` of tensor T.
+uint t_offset(uint T, uint li) {
+    uint off = 0u;
+    for (uint d = t_rank(T); d-- > 0u;) {
+        uint s = t_size(T, d);
+        off += (li % s) * t_stride(T, d);
+        li /= s;
+    }
+    return t_base(T) + off * t_es(T);
+}
+
+// Order keys as (high, low): integers as integers, -0 == +0, every NaN equal
+// and above +inf. The same order as the CPU backends' keys.
+uvec2 key_of(uint dt, uvec2 v) {
+    if (dt == DT_UINT8 || dt == DT_UINT16 || dt == DT_UINT32) return uvec2(0u, v.x);
+    if (dt == DT_INT8) return uvec2(0u, v.x ^ 0x80u);
+    if (dt == DT_INT16) return uvec2(0u, v.x ^ 0x8000u);
+    if (dt == DT_INT32) return uvec2(0u, v.x ^ 0x80000000u);
+    if (dt == DT_UINT64) return uvec2(v.y, v.x);
+    if (dt == DT_INT64) return uvec2(v.y ^ 0x80000000u, v.x);
+    if (dt == DT_FLOAT16) {
+        uint u = v.x;
+        if ((u & 0x7fffu) > 0x7c00u) return uvec2(0u, NONE);   // above +inf (0xfc00)
+        if (u == 0x8000u) u = 0u;
+        return uvec2(0u, (u & 0x8000u) != 0u ? u ^ 0xffffu : u | 0x8000u);
+    }
+    if (dt == DT_FLOAT32) {
+        uint u = v.x;
+        if ((u & 0x7fffffffu) > 0x7f800000u) return uvec2(0u, NONE);   // above +inf (0xff800000)
+        if (u == 0x80000000u) u = 0u;
+        return uvec2(0u, (u & 0x80000000u) != 0u ? ~u : u | 0x80000000u);
+    }
+    // FLOAT64
+    uint hi = v.y, lo = v.x;
+    uint ah = hi & 0x7fffffffu;
+    if (ah > 0x7ff00000u || (ah == 0x7ff00000u && lo != 0u)) return uvec2(NONE, NONE);
+    if (hi == 0x80000000u && lo == 0u) hi = 0u;
+    return (hi & 0x80000000u) != 0u ? uvec2(~hi, ~lo) : uvec2(hi | 0x80000000u, lo);
+}
+bool is_float(uint dt) { return dt == DT_FLOAT16 || dt == DT_FLOAT32 || dt == DT_FLOAT64; }
+bool key_gt(uvec2 a, uvec2 b) { return a.x > b.x || (a.x == b.x && a.y > b.y); }
+bool key_eq(uvec2 a, uvec2 b) { return a.x == b.x && a.y == b.y; }
+
+// Output-driven writing. The unit is a logical element when elements are 4 or
+// 8 bytes, else one 32-bit word of the output buffer, all of whose elements
+// this invocation owns. Where the output is strided the word's slots are
+// mapped back to logical indices through the strides sorted downwards (at
+// INV: count, then dims); slots no element maps to keep their bytes.
+uint inverse_map(uint T, uint INV, uint e) {   // e: element slot -> logical li or NONE
+    uint coord[8];
+    for (uint d = 0u; d < 8u; d++) coord[d] = 0u;
+    uint rem = e;
+    uint n = p[INV];
+    for (uint k = 0u; k < n; k++) {
+        uint d = p[INV + 1u + k];
+        uint s = t_stride(T, d);
+        uint c = rem / s;
+        if (c >= t_size(T, d)) return NONE;
+        coord[d] = c;
+        rem -= c * s;
+    }
+    if (rem != 0u) return NONE;
+    uint li = 0u;
+    for (uint d = 0u; d < t_rank(T); d++) li = li * t_size(T, d) + coord[d];
+    return li;
+}
+
+bool key_is_nan(uint dt, uvec2 k) { return is_float(dt) && k.y == NONE && (dt != DT_FLOAT64 || k.x == NONE); }
+

@@ -1,0 +1,108 @@
+/* The GLES 3.1 backend: state, programs, GPU arena, dispatch helpers. */
+#ifndef EDMLI_GLES_H
+#define EDMLI_GLES_H
+
+#include "../core/internal.h"
+#include "edml_port.h"
+
+/* Programs: one per kernel variant (shaders/<name>.comp). */
+/* Programs: one per kernel variant (shaders/<file>.comp); `out`: it writes an
+ * output tensor through shaders/output.glsl. */
+#define EDMLI_GLES_PROGRAMS(X) \
+    X(IF, if, 1) \
+    X(GATHER_ND, gather_nd, 1) \
+    X(ARGREDUCE, argreduce, 1) \
+    X(ARGREDUCE_PARTIAL, argreduce_partial, 0) \
+    X(ARGREDUCE_FINAL, argreduce_final, 1) \
+    X(TOPK_SELECT, topk_select, 0) \
+    X(TOPK_OUT, topk_out, 1) \
+    X(COPY, copy, 0)
+
+typedef enum edmli_gles_prog {
+#define EDMLI_GLES_PROG_ENUM(id, file, out) EDMLI_GLES_PROG_##id,
+    EDMLI_GLES_PROGRAMS(EDMLI_GLES_PROG_ENUM)
+#undef EDMLI_GLES_PROG_ENUM
+    EDMLI_GLES_PROG_COUNT
+} edmli_gles_prog;
+
+/* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
+extern const char edmli_gles_src_common[];
+extern const char edmli_gles_src_output[];
+extern const unsigned char edmli_gles_src_writes_output[EDMLI_GLES_PROG_COUNT];
+extern const char *const edmli_gles_src[EDMLI_GLES_PROG_COUNT];
+extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
+
+#define EDMLI_GLES_PARAM_WORDS 256u        /* words of parameters per dispatch */
+#define EDMLI_GLES_PARAM_SLOTS 16u
+#define EDMLI_GLES_FENCE_TIMEOUT_NS 5000000000ull
+#define EDMLI_GLES_UNITS_PER_DISPATCH (1u << 22)   /* keeps each dispatch short (V3D: 500 ms watchdog) */
+#define EDMLI_GLES_GROUPS_PER_DISPATCH 4096u
+
+typedef struct edmli_gles {
+    edmli_port_gl port;
+    uint32_t faults;
+    uint32_t local;            /* invocations per workgroup */
+    uint32_t sort_max;         /* longest row the bitonic sort takes; largest K */
+    uint32_t max_groups_x;
+    uint64_t max_ssbo;         /* largest bindable storage block */
+    uint32_t ssbo_align;
+    unsigned arena_buf, params_buf;
+    uint64_t arena_bytes;
+    uint64_t persistent;       /* GPU arena bytes held by edml_gpu_buffers, from the low end */
+    unsigned prog[EDMLI_GLES_PROG_COUNT];
+    int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT];
+    char renderer[96];
+} edmli_gles;
+
+size_t edmli_gles_state_size(void);
+/* Opens GL, compiles every program, creates the GPU arena. false: `why`. */
+bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
+void edmli_gles_close(edmli_gles *g);
+
+/* One execution: staging in the GPU arena's free top, parameter slots. */
+typedef struct edmli_gles_run {
+    edmli_gles *g;
+    edmli_errbuf *err;
+    uint64_t top;              /* staging grows down from here */
+    uint32_t slot;
+    uint32_t words[EDMLI_GLES_PARAM_WORDS];
+} edmli_gles_run;
+
+edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err);
+/* Room for `bytes` in the GPU arena; returns its byte offset. */
+edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset);
+/* Places a tensor: allocates, and uploads `host` when given. */
+edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uint8_t *host, uint32_t *offset);
+/* Writes tensor parameters at word T of r->words. */
+void edmli_gles_tensor_params(edmli_gles_run *r, uint32_t T, const edmli_tensor *t, uint32_t offset);
+/* Sorted-dims table of an output (for mapping words back), at word INV. */
+void edmli_gles_inverse_params(edmli_gles_run *r, uint32_t INV, const edmli_tensor *t);
+/* Units an output-driven kernel runs: elements (4- and 8-byte types) or words. */
+uint32_t edmli_gles_output_units(const edmli_tensor *t);
+bool edmli_gles_packed(const edmli_tensor *t);
+/* Dispatches `prog` over `units` (invocations, or workgroups when `groups`),
+ * split into short dispatches, with r->words as parameters. */
+void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups);
+void edmli_gles_barrier(edmli_gles_run *r);
+/* Ends the submission: one fence, waited for with a timeout; GL errors. */
+edml_status edmli_gles_finish(edmli_gles_run *r);
+/* Copies GPU arena bytes back to the host (after edmli_gles_finish). */
+edml_status edmli_gles_download(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes);
+/* Downloads an output tensor into its host binding: only the addressed bytes
+ * of a packed tensor; the whole buffer (uploaded before) otherwise. */
+edml_status edmli_gles_download_tensor(edmli_gles_run *r, const edmli_tensor *t, uint32_t offset, uint8_t *host);
+/* Places an output: packed ones need no upload; strided ones are uploaded so
+ * that bytes no element covers keep their values. */
+edml_status edmli_gles_place_output(edmli_gles_run *r, const edmli_tensor *t, const uint8_t *host, uint32_t *offset);
+
+edml_status edmli_gles_fail(edmli_gles_run *r, const char *what);
+
+/* Why the GLES backend cannot run this operator, or NULL. */
+const char *edmli_gles_unsupported(const edml_operator *op, const edmli_gles *g, char *buf, size_t cap);
+
+edml_status edmli_gles_if(const edml_operator *op, const edmli_exec *ex);
+edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex);
+edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex);
+edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex);
+
+#endif

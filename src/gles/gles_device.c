@@ -1,0 +1,143 @@
+/* The GLES backend's device: context, limits, every program compiled at
+ * initialisation, the one GPU arena buffer. */
+#include "gles.h"
+
+#include <string.h>
+
+size_t edmli_gles_state_size(void) { return sizeof(edmli_gles); }
+
+/* A driver's info log on one line. */
+static void edmli_gles_clean_log(char *log, int n, size_t cap)
+{
+    size_t len = n > 0 && (size_t)n < cap ? (size_t)n : cap - 1;
+    log[len] = '\0';
+    for (char *c = log; *c; c++) if (*c == '\n' || *c == '\r') *c = ' ';
+    while (len && log[len - 1] == ' ') log[--len] = '\0';
+}
+
+static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
+{
+    edmli_gl *gl = &g->port.gl;
+    char prelude[256];
+    edmli_format(prelude, sizeof prelude,
+                 "#version 310 es\nprecision highp float;\nprecision highp int;\n#define LOCAL %uu\n#define SORT_MAX %uu\n"
+                 "layout(local_size_x = %u) in;\n",
+                 g->local, g->sort_max, g->local);
+    const char *src[4] = {prelude, edmli_gles_src_common, edmli_gles_src_output, edmli_gles_src[id]};
+    if (!edmli_gles_src_writes_output[id]) src[2] = "";
+    if (g->faults & EDML_FAULT_SHADER_COMPILE) src[3] = "void main() { this does not compile; }\n";
+    unsigned sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER);
+    gl->glShaderSource(sh, 4, src, NULL);
+    gl->glCompileShader(sh);
+    int ok = 0;
+    gl->glGetShaderiv(sh, EDMLI_GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[160];
+        int n = 0;
+        gl->glGetShaderInfoLog(sh, (int)sizeof log, &n, log);
+        edmli_gles_clean_log(log, n, sizeof log);
+        edmli_format(why, cap, "shader %s.comp does not compile: %s", edmli_gles_src_name[id], log);
+        gl->glDeleteShader(sh);
+        return false;
+    }
+    unsigned prog = gl->glCreateProgram();
+    gl->glAttachShader(prog, sh);
+    gl->glLinkProgram(prog);
+    gl->glDeleteShader(sh);
+    gl->glGetProgramiv(prog, EDMLI_GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[160];
+        int n = 0;
+        gl->glGetProgramInfoLog(prog, (int)sizeof log, &n, log);
+        edmli_gles_clean_log(log, n, sizeof log);
+        edmli_format(why, cap, "program %s does not link: %s", edmli_gles_src_name[id], log);
+        gl->glDeleteProgram(prog);
+        return false;
+    }
+    g->prog[id] = prog;
+    g->loc_base[id] = gl->glGetUniformLocation(prog, "u_base");
+    g->loc_count[id] = gl->glGetUniformLocation(prog, "u_count");
+    return true;
+}
+
+bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
+{
+    memset(g, 0, sizeof *g);
+    g->faults = faults;
+    uint32_t port_faults = (faults & EDML_FAULT_NO_GL ? EDMLI_FAULT_NO_GL : 0) |
+                           (faults & EDML_FAULT_CONTEXT ? EDMLI_FAULT_CONTEXT : 0);
+    if (!edmli_port_gl_open(&g->port, port_faults, why, cap)) return false;
+    edmli_gl *gl = &g->port.gl;
+    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+
+    /* Limits of this GPU, and the board's preference. */
+    int inv = 0, shared = 0, ssbo = 0, blocks = 0, align = 0, groups = 0;
+    gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &inv);
+    gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared);
+    gl->glGetIntegerv(EDMLI_GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &ssbo);
+    gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
+    gl->glGetIntegerv(EDMLI_GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
+    gl->glGetIntegeri_v(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
+    const char *renderer = (const char *)gl->glGetString(EDMLI_GL_RENDERER);
+    edmli_format(g->renderer, sizeof g->renderer, "%s", renderer ? renderer : "unknown");
+    if (blocks < 2 || inv < 128 || shared < 16384) {
+        edmli_format(why, cap, "%s: %d storage blocks, %d invocations, %d bytes shared: below GLES 3.1's minimum",
+                     g->renderer, blocks, inv, shared);
+        edmli_port_gl_close(&g->port);
+        return false;
+    }
+    /* 256 invocations on V3D (16-lane QPUs), 1024 where the GPU takes them */
+    uint32_t want = strstr(g->renderer, "V3D") ? 256u : 1024u;
+    g->local = (uint32_t)inv < want ? 128u : want;
+    while (g->local * 2 <= (uint32_t)inv && g->local < want) g->local *= 2;
+    /* shared memory of topk_select: 12 bytes a sort entry, 1 KiB histogram, 4 bytes a thread */
+    g->sort_max = 1024;
+    while (g->sort_max > 64 && g->sort_max * 12u + 1024u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
+    g->max_groups_x = groups > 0 ? (uint32_t)groups : 65535u;
+    g->max_ssbo = (uint64_t)(uint32_t)ssbo;
+    g->ssbo_align = align > 0 ? (uint32_t)align : 256u;
+
+    for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
+        if (!edmli_gles_compile(g, (edmli_gles_prog)id, why, cap)) {
+            edmli_gles_close(g);
+            return false;
+        }
+
+    /* The GPU arena: one buffer for every tensor and scratch area. */
+    g->arena_bytes = dev->gpu_arena_bytes;
+    if (g->arena_bytes > g->max_ssbo) g->arena_bytes = g->max_ssbo & ~(uint64_t)15;
+    gl->glGenBuffers(1, &g->arena_buf);
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
+    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, NULL, EDMLI_GL_DYNAMIC_DRAW);
+    gl->glGenBuffers(1, &g->params_buf);
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
+    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * EDMLI_GLES_PARAM_WORDS * 4u),
+                     NULL, EDMLI_GL_DYNAMIC_DRAW);
+    unsigned err = gl->glGetError();
+    if (err == EDMLI_GL_OUT_OF_MEMORY || (faults & EDML_FAULT_OUT_OF_MEMORY)) {
+        edmli_format(why, cap, "GL_OUT_OF_MEMORY creating a GPU arena of %llu bytes%s", (unsigned long long)g->arena_bytes,
+                     faults & EDML_FAULT_OUT_OF_MEMORY ? " (fault injected)" : "");
+        edmli_gles_close(g);
+        return false;
+    }
+    if (err != EDMLI_GL_NO_ERROR) {
+        edmli_format(why, cap, "GL error 0x%x creating the GPU arena", err);
+        edmli_gles_close(g);
+        return false;
+    }
+    return true;
+}
+
+void edmli_gles_close(edmli_gles *g)
+{
+    edmli_gl *gl = &g->port.gl;
+    if (g->port.context && edmli_port_gl_make_current(&g->port)) {
+        for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
+            if (g->prog[id]) gl->glDeleteProgram(g->prog[id]);
+        if (g->arena_buf) gl->glDeleteBuffers(1, &g->arena_buf);
+        if (g->params_buf) gl->glDeleteBuffers(1, &g->params_buf);
+    }
+    edmli_port_gl_close(&g->port);
+    memset(g->prog, 0, sizeof g->prog);
+    g->arena_buf = g->params_buf = 0;
+}

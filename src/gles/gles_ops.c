@@ -1,0 +1,290 @@
+/* The GLES backend's dispatchers, one per operator, and its table. Inputs and
+ * outputs in host memory are staged through the GPU arena: upload, compute,
+ * one fence, download. */
+#include "gles.h"
+#include "../ref/ref.h"
+
+#include <string.h>
+
+#define EDMLI_GLES_STATE(op) ((edmli_gles *)(op)->device->gles)
+
+static uint64_t edmli_align16(uint64_t v) { return (v + 15) & ~(uint64_t)15; }
+
+/* GPU-arena bytes one execution stages. */
+static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles *g)
+{
+    uint64_t b = 0;
+    for (uint32_t i = 0; i < op->input_count; i++) b += edmli_align16(op->inputs[i].total_bytes);
+    for (uint32_t o = 0; o < op->output_count; o++) b += edmli_align16(op->outputs[o].total_bytes);
+    if (op->kind == EDMLI_OP_TOPK) {
+        uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size;
+        b += edmli_align16(rows * op->plan.topk.k * 4);
+    } else if (op->kind == EDMLI_OP_ARGREDUCE) {
+        /* partial results: at most max(outputs, 2048) chunks of 12 bytes */
+        uint64_t chunks = op->outputs[0].elem_count > 2048 ? op->outputs[0].elem_count : 2048;
+        b += edmli_align16(chunks * 12);
+    } else if (op->kind == EDMLI_OP_GATHER_ND) {
+        b += 16;
+    }
+    (void)g;
+    return b;
+}
+
+const char *edmli_gles_unsupported(const edml_operator *op, const edmli_gles *g, char *buf, size_t cap)
+{
+    if (op->kind == EDMLI_OP_TOPK && op->plan.topk.k > g->sort_max) {
+        edmli_format(buf, cap, "K = %u is above the %u this GPU's TopK kernel holds in shared memory", op->plan.topk.k,
+                     g->sort_max);
+        return buf;
+    }
+    uint64_t need = edmli_gles_stage_bytes(op, g), have = g->arena_bytes - g->persistent;
+    if (need > have) {
+        edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (edml_device_desc.gpu_arena_bytes)",
+                     (unsigned long long)need, (unsigned long long)have);
+        return buf;
+    }
+    return NULL;
+}
+
+/* ---- ElementWiseIf --------------------------------------------------------- */
+
+edml_status edmli_gles_if(const edml_operator *op, const edmli_exec *ex)
+{
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, EDMLI_GLES_STATE(op), ex->err);
+    if (s) return s;
+    const edmli_if_plan *pl = &op->plan.iff;
+    uint32_t off[4];
+    for (int i = 0; i < 3 && !s; i++) s = edmli_gles_place(&r, &op->inputs[i], ex->in[i], &off[i]);
+    if (!s) s = edmli_gles_place_output(&r, &op->outputs[0], ex->out[0], &off[3]);
+    if (s) return s;
+    /* the core's coalesced dims, for every tensor */
+    memset(r.words, 0, sizeof r.words);
+    for (int i = 0; i < 4; i++) {
+        edmli_tensor v = i < 3 ? op->inputs[i] : op->outputs[0];
+        v.rank = pl->rank;
+        for (uint32_t d = 0; d < pl->rank; d++) v.sizes[d] = pl->sizes[d], v.strides[d] = pl->strides[i][d];
+        edmli_gles_tensor_params(&r, 20u * (uint32_t)i, &v, off[i]);
+        if (i == 3) edmli_gles_inverse_params(&r, 80, &v);
+    }
+    r.words[89] = edmli_gles_packed(&op->outputs[0]);
+    r.words[90] = (uint32_t)op->outputs[0].elem_count;
+    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_IF, edmli_gles_output_units(&op->outputs[0]), false);
+    if ((s = edmli_gles_finish(&r))) return s;
+    return edmli_gles_download_tensor(&r, &op->outputs[0], off[3], ex->out[0]);
+}
+
+/* ---- GatherND -------------------------------------------------------------- */
+
+edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
+{
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, EDMLI_GLES_STATE(op), ex->err);
+    if (s) return s;
+    const edmli_gather_plan *g = &op->plan.gather;
+    uint32_t off_in, off_ix, off_out, off_status;
+    static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
+    const edmli_tensor status_t = {.dtype = EDML_TENSOR_DATA_TYPE_UINT32, .elem_size = 4, .rank = 1, .sizes = {4},
+                                   .strides = {1}, .elem_count = 4, .total_bytes = 16};
+    if ((s = edmli_gles_place(&r, &op->inputs[0], ex->in[0], &off_in))) return s;
+    if ((s = edmli_gles_place(&r, &op->inputs[1], ex->in[1], &off_ix))) return s;
+    if ((s = edmli_gles_place_output(&r, &op->outputs[0], ex->out[0], &off_out))) return s;
+    if ((s = edmli_gles_place(&r, &status_t, (const uint8_t *)status_init, &off_status))) return s;
+    memset(r.words, 0, sizeof r.words);
+    edmli_gles_tensor_params(&r, 0, &op->inputs[0], off_in);
+    edmli_gles_tensor_params(&r, 20, &op->inputs[1], off_ix);
+    edmli_gles_tensor_params(&r, 40, &op->outputs[0], off_out);
+    edmli_gles_inverse_params(&r, 60, &op->outputs[0]);
+    r.words[69] = edmli_gles_packed(&op->outputs[0]);
+    r.words[70] = (uint32_t)op->outputs[0].elem_count;
+    uint32_t L = 0, slice = 1;
+    for (uint32_t d = 0; d < g->outer_rank; d++, L++) {
+        r.words[72 + 4 * L] = g->outer_sizes[d];
+        r.words[73 + 4 * L] = g->outer_idx_strides[d];
+        r.words[74 + 4 * L] = g->outer_in_strides[d];
+        r.words[75 + 4 * L] = 0;
+    }
+    for (uint32_t d = 0; d < g->slice_rank; d++, L++) {
+        r.words[72 + 4 * L] = g->slice_sizes[d];
+        r.words[73 + 4 * L] = 0;
+        r.words[74 + 4 * L] = g->slice_in_strides[d];
+        r.words[75 + 4 * L] = 2;
+        slice *= g->slice_sizes[d];
+    }
+    r.words[71] = L;
+    r.words[170] = g->tuple;
+    r.words[171] = g->tuple_stride;
+    for (uint32_t j = 0; j < g->tuple; j++) {
+        r.words[172 + j] = g->coord_sizes[j];
+        r.words[180 + j] = g->coord_strides[j];
+    }
+    r.words[188] = off_status;
+    r.words[189] = slice;
+    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_GATHER_ND, edmli_gles_output_units(&op->outputs[0]), false);
+    if ((s = edmli_gles_finish(&r))) return s;
+    uint32_t status[2];
+    if ((s = edmli_gles_download(&r, off_status, status, sizeof status))) return s;
+    if ((s = edmli_gles_download_tensor(&r, &op->outputs[0], off_out, ex->out[0]))) return s;
+    /* the GPU counted clamped coordinates: the host words the status as the
+     * reference does, from the same indices */
+    return status[0] ? edmli_gather_check(op, ex) : EDML_STATUS_OK;
+}
+
+/* ---- ArgMin / ArgMax ------------------------------------------------------- */
+
+edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
+{
+    edmli_gles_run r;
+    edmli_gles *gs = EDMLI_GLES_STATE(op);
+    edml_status s = edmli_gles_begin(&r, gs, ex->err);
+    if (s) return s;
+    const edmli_argreduce_plan *p = &op->plan.reduce;
+    const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
+    uint32_t off_in, off_out;
+    if ((s = edmli_gles_place(&r, ti, ex->in[0], &off_in))) return s;
+    if ((s = edmli_gles_place_output(&r, to, ex->out[0], &off_out))) return s;
+    memset(r.words, 0, sizeof r.words);
+    edmli_gles_tensor_params(&r, 0, ti, off_in);
+    edmli_gles_tensor_params(&r, 20, to, off_out);
+    uint32_t R = 0, Kd = 0;
+    for (uint32_t d = 0; d < ti->rank; d++) {
+        if ((p->axis_mask >> d) & 1) {
+            r.words[41 + R] = ti->sizes[d];
+            r.words[49 + R] = ti->strides[d];
+            R++;
+        } else {
+            r.words[58 + Kd] = ti->sizes[d];
+            r.words[66 + Kd] = ti->strides[d];
+            Kd++;
+        }
+    }
+    r.words[40] = R;
+    r.words[57] = Kd;
+    r.words[74] = p->is_max;
+    r.words[75] = p->direction == EDML_AXIS_DIRECTION_DECREASING;
+    r.words[76] = (uint32_t)p->reduce_count;
+    const uint32_t outs = (uint32_t)to->elem_count, last = ti->rank - 1;
+    const bool along_last = (p->axis_mask >> last) & 1;
+    if (!along_last && outs >= 4 * gs->local) {
+        /* neighbouring invocations read neighbouring elements */
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE, outs, false);
+    } else {
+        uint32_t chunks = (uint32_t)((p->reduce_count + gs->local * 8u - 1) / (gs->local * 8u));
+        uint32_t cap = outs >= 2048 ? 1 : 2048 / outs;
+        if (chunks > cap) chunks = cap;
+        if (chunks == 0) chunks = 1;
+        uint32_t chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
+        chunks = (uint32_t)((p->reduce_count + chunk_len - 1) / chunk_len);
+        uint32_t off_scratch;
+        if ((s = edmli_gles_alloc(&r, (uint64_t)outs * chunks * 12u, &off_scratch))) return s;
+        bool packed = true;
+        uint64_t want = 1;
+        for (uint32_t j = R; j-- > 0;) {
+            if (r.words[41 + j] > 1 && r.words[49 + j] != want) packed = false;
+            want *= r.words[41 + j];
+        }
+        r.words[77] = chunks;
+        r.words[78] = chunk_len;
+        r.words[79] = off_scratch;
+        r.words[80] = packed;
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_PARTIAL, outs * chunks, true);
+        edmli_gles_barrier(&r);
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, outs, false);
+    }
+    if ((s = edmli_gles_finish(&r))) return s;
+    return edmli_gles_download_tensor(&r, to, off_out, ex->out[0]);
+}
+
+/* ---- TopK ------------------------------------------------------------------ */
+
+edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
+{
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, EDMLI_GLES_STATE(op), ex->err);
+    if (s) return s;
+    const edmli_topk_plan *p = &op->plan.topk;
+    const edmli_tensor *ti = &op->inputs[0];
+    const uint32_t rows = (uint32_t)(ti->elem_count / p->axis_size);
+    uint32_t off_in, off_out[2], off_win;
+    if ((s = edmli_gles_place(&r, ti, ex->in[0], &off_in))) return s;
+    for (int o = 0; o < 2; o++)
+        if ((s = edmli_gles_place_output(&r, &op->outputs[o], ex->out[o], &off_out[o]))) return s;
+    if ((s = edmli_gles_alloc(&r, (uint64_t)rows * p->k * 4u, &off_win))) return s;
+    memset(r.words, 0, sizeof r.words);
+    edmli_gles_tensor_params(&r, 0, ti, off_in);
+    uint32_t Kd = 0;
+    for (uint32_t d = 0; d < ti->rank; d++) {
+        if (d == p->axis) continue;
+        r.words[41 + Kd] = ti->sizes[d];
+        r.words[49 + Kd] = ti->strides[d];
+        Kd++;
+    }
+    r.words[40] = Kd;
+    r.words[57] = p->axis_size;
+    r.words[58] = ti->strides[p->axis];
+    r.words[59] = p->k;
+    r.words[60] = p->direction == EDML_AXIS_DIRECTION_INCREASING;
+    r.words[61] = off_win;
+    r.words[62] = ti->elem_size == 8;
+    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_SELECT, rows, true);
+    edmli_gles_barrier(&r);
+    for (int o = 0; o < 2; o++) {
+        memset(r.words, 0, sizeof r.words);
+        edmli_gles_tensor_params(&r, 0, ti, off_in);
+        edmli_gles_tensor_params(&r, 20, &op->outputs[o], off_out[o]);
+        edmli_gles_inverse_params(&r, 40, &op->outputs[o]);
+        r.words[49] = edmli_gles_packed(&op->outputs[o]);
+        r.words[50] = (uint32_t)op->outputs[o].elem_count;
+        r.words[51] = p->axis;
+        r.words[52] = p->k;
+        r.words[53] = off_win;
+        r.words[54] = o == 1;
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_OUT, edmli_gles_output_units(&op->outputs[o]), false);
+    }
+    if ((s = edmli_gles_finish(&r))) return s;
+    for (int o = 0; o < 2; o++)
+        if ((s = edmli_gles_download_tensor(&r, &op->outputs[o], off_out[o], ex->out[o]))) return s;
+    return EDML_STATUS_OK;
+}
+
+/* ---- the table ------------------------------------------------------------- */
+
+static const char *edmli_gles_unsupported_op(const edml_operator *op, char *buf, size_t cap)
+{
+    return edmli_gles_unsupported(op, EDMLI_GLES_STATE(op), buf, cap);
+}
+
+/* Scratch on the host: none for the GPU, but a GLES operator that falls back
+ * to a CPU backend takes that backend's, so it is reserved from the start. */
+static uint64_t edmli_gles_temp_bytes(const edml_operator *op)
+{
+    const edmli_backend_ops *cpu = edmli_neon_backend_ptr ? edmli_neon_backend_ptr : &edmli_ref_backend;
+    return cpu->temp_bytes(op);
+}
+
+/* Each kernel leaves the context current on no thread, so that the next
+ * call may come from another thread. */
+#define EDMLI_GLES_RELEASING(name)                                                        \
+    static edml_status name##_released(const edml_operator *op, const edmli_exec *ex)   \
+    {                                                                                     \
+        edml_status s = name(op, ex);                                                     \
+        edmli_port_gl *port = &EDMLI_GLES_STATE(op)->port;                                \
+        port->eglMakeCurrent(port->display, NULL, NULL, NULL);                            \
+        return s;                                                                         \
+    }
+EDMLI_GLES_RELEASING(edmli_gles_topk)
+EDMLI_GLES_RELEASING(edmli_gles_gather_nd)
+EDMLI_GLES_RELEASING(edmli_gles_argreduce)
+EDMLI_GLES_RELEASING(edmli_gles_if)
+
+const edmli_backend_ops edmli_gles_backend = {
+    .name = "gles",
+    .kernels = {
+        [EDMLI_OP_TOPK] = edmli_gles_topk_released,
+        [EDMLI_OP_GATHER_ND] = edmli_gles_gather_nd_released,
+        [EDMLI_OP_ARGREDUCE] = edmli_gles_argreduce_released,
+        [EDMLI_OP_IF] = edmli_gles_if_released,
+    },
+    .temp_bytes = edmli_gles_temp_bytes,
+    .unsupported = edmli_gles_unsupported_op,
+};

@@ -1,0 +1,161 @@
+/* One GLES submission: staging in the GPU arena, parameters, split
+ * dispatches, one fence, downloads. */
+#include "gles.h"
+
+#include <string.h>
+
+edml_status edmli_gles_fail(edmli_gles_run *r, const char *what)
+{
+    return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", what);
+}
+
+edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err)
+{
+    r->g = g;
+    r->err = err;
+    r->top = g->arena_bytes;
+    r->slot = 0;
+    if (!edmli_port_gl_make_current(&g->port)) return edmli_gles_fail(r, "eglMakeCurrent failed");
+    edmli_gl *gl = &g->port.gl;
+    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, g->arena_buf);
+    return EDML_STATUS_OK;
+}
+
+edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
+{
+    uint64_t need = (bytes + 15) & ~(uint64_t)15;
+    if (need > r->top || r->top - need < r->g->persistent) {
+        uint64_t have = r->top > r->g->persistent ? r->top - r->g->persistent : 0;
+        return edmli_fail(r->err, EDMLI_MSG_ARENA_TOO_SMALL, "the GPU arena (edml_device_desc.gpu_arena_bytes)",
+                          (size_t)need, (size_t)have, (size_t)(need - have));
+    }
+    r->top -= need;
+    *offset = (uint32_t)r->top;
+    return EDML_STATUS_OK;
+}
+
+edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uint8_t *host, uint32_t *offset)
+{
+    edml_status s = edmli_gles_alloc(r, t->total_bytes, offset);
+    if (s) return s;
+    if (host) {
+        edmli_gl *gl = &r->g->port.gl;
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
+        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)*offset, (intptr_t)t->total_bytes, host);
+    }
+    return EDML_STATUS_OK;
+}
+
+bool edmli_gles_packed(const edmli_tensor *t)
+{
+    uint64_t s = 1;
+    for (uint32_t d = t->rank; d-- > 0;) {
+        if (t->sizes[d] > 1 && t->strides[d] != s) return false;
+        s *= t->sizes[d];
+    }
+    return true;
+}
+
+edml_status edmli_gles_place_output(edmli_gles_run *r, const edmli_tensor *t, const uint8_t *host, uint32_t *offset)
+{
+    return edmli_gles_place(r, t, edmli_gles_packed(t) ? NULL : host, offset);
+}
+
+void edmli_gles_tensor_params(edmli_gles_run *r, uint32_t T, const edmli_tensor *t, uint32_t offset)
+{
+    uint32_t *w = r->words + T;
+    w[0] = offset;
+    w[1] = (uint32_t)t->dtype;
+    w[2] = t->elem_size;
+    w[3] = t->rank;
+    for (uint32_t d = 0; d < 8; d++) {
+        w[4 + d] = d < t->rank ? t->sizes[d] : 1;
+        w[12 + d] = d < t->rank ? t->strides[d] : 0;
+    }
+}
+
+void edmli_gles_inverse_params(edmli_gles_run *r, uint32_t INV, const edmli_tensor *t)
+{
+    uint32_t n = 0, *order = r->words + INV + 1;
+    for (uint32_t d = 0; d < t->rank; d++) {
+        if (t->sizes[d] == 1) continue;
+        uint32_t j = n++;
+        while (j > 0 && t->strides[order[j - 1]] < t->strides[d]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = d;
+    }
+    r->words[INV] = n;
+}
+
+uint32_t edmli_gles_output_units(const edmli_tensor *t)
+{
+    if (t->elem_size >= 4) return (uint32_t)t->elem_count;
+    return (uint32_t)((t->total_bytes + 3) / 4);
+}
+
+void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups)
+{
+    edmli_gles *g = r->g;
+    edmli_gl *gl = &g->port.gl;
+    uint32_t slot = r->slot++ % EDMLI_GLES_PARAM_SLOTS;
+    const intptr_t bytes = EDMLI_GLES_PARAM_WORDS * 4;
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
+    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)slot * bytes, bytes, r->words);
+    gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, (intptr_t)slot * bytes, bytes);
+    gl->glUseProgram(g->prog[prog]);
+    /* short dispatches: each covers at most a bounded amount of work */
+    const uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
+    for (uint32_t base = 0; base < units; base += per) {
+        uint32_t n = units - base < per ? units - base : per;
+        uint32_t wg = groups ? n : (n + g->local - 1) / g->local;
+        uint32_t x = wg < g->max_groups_x ? wg : g->max_groups_x;
+        uint32_t y = (wg + x - 1) / x;
+        gl->glUniform1ui(g->loc_base[prog], base);
+        gl->glUniform1ui(g->loc_count[prog], n);
+        gl->glDispatchCompute(x, y, 1);
+    }
+}
+
+void edmli_gles_barrier(edmli_gles_run *r) { r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT); }
+
+edml_status edmli_gles_finish(edmli_gles_run *r)
+{
+    edmli_gl *gl = &r->g->port.gl;
+    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+    GLsync_ fence = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (!fence) return edmli_gles_fail(r, "glFenceSync failed");
+    unsigned w = gl->glClientWaitSync(fence, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, EDMLI_GLES_FENCE_TIMEOUT_NS);
+    gl->glDeleteSync(fence);
+    if (r->g->faults & EDML_FAULT_FENCE_TIMEOUT) w = EDMLI_GL_TIMEOUT_EXPIRED;
+    if (w == EDMLI_GL_TIMEOUT_EXPIRED) return edmli_gles_fail(r, "the fence timed out after 5 s (fault injected or GPU hung)");
+    if (w != EDMLI_GL_ALREADY_SIGNALED && w != EDMLI_GL_CONDITION_SATISFIED) return edmli_gles_fail(r, "glClientWaitSync failed");
+    unsigned err = gl->glGetError();
+    if (err == EDMLI_GL_OUT_OF_MEMORY) return edmli_gles_fail(r, "GL_OUT_OF_MEMORY");
+    if (err != EDMLI_GL_NO_ERROR) {
+        char what[48];
+        edmli_format(what, sizeof what, "GL error 0x%x", err);
+        return edmli_gles_fail(r, what);
+    }
+    return EDML_STATUS_OK;
+}
+
+edml_status edmli_gles_download(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes)
+{
+    if (!bytes) return EDML_STATUS_OK;
+    edmli_gl *gl = &r->g->port.gl;
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
+    const void *p = gl->glMapBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, EDMLI_GL_MAP_READ_BIT);
+    if (!p) return edmli_gles_fail(r, "glMapBufferRange failed");
+    memcpy(host, p, (size_t)bytes);
+    gl->glUnmapBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER);
+    return EDML_STATUS_OK;
+}
+
+edml_status edmli_gles_download_tensor(edmli_gles_run *r, const edmli_tensor *t, uint32_t offset, uint8_t *host)
+{
+    uint64_t bytes = edmli_gles_packed(t) ? t->elem_count * t->elem_size : t->total_bytes;
+    return edmli_gles_download(r, offset, host, bytes);
+}
