@@ -60,13 +60,13 @@ SHADERS := shaders/common.glsl shaders/output.glsl $(sort $(wildcard shaders/*.c
 
 CORE_SRC := $(filter-out src/core/backend_%.c,$(wildcard src/core/*.c))
 REF_SRC := $(wildcard src/ref/*.c)
-LIB_SRC := $(CORE_SRC) $(REF_SRC) $(LIB_SRC_NEON) $(LIB_SRC_GLES) $(wildcard port/$(PORT)/*.c)
+LIB_SRC := $(CORE_SRC) $(REF_SRC) $(LIB_SRC_NEON) $(LIB_SRC_GLES) $(wildcard port/$(PORT)/*.c) port/clock_posix.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)
 LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) port/edml_port.h boards/$(BOARD)/caps.h
 
-TOOLS := $(BUILD)/edml-run
-TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/examples/topk
+TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench
+TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/examples/topk
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
 .PHONY: all lib tools tests test demo install clean help setup
@@ -97,6 +97,9 @@ $(BUILD)/tools/%.o: tools/%.c tools/case.h include/edml.h
 	$(CC) $(TOOL_CFLAGS) -c $< -o $@
 
 $(BUILD)/edml-run: $(BUILD)/tools/edml-run.o $(BUILD)/tools/case.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
+
+$(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
 
 $(BUILD)/test/%: test/%.c test/testlib.h test/ops.h $(LIB)

@@ -329,6 +329,8 @@ typedef struct edml_board {
     uint32_t l2_bytes;             /**< last-level cache */
     uint32_t gpu_min_elements;     /**< auto: below this many elements stay on the CPU */
     uint32_t gpu_topk_min_row;     /**< auto: TopK rows shorter than this stay on the CPU */
+    uint32_t gpu_software_ok;      /**< auto: 1 lets a software GPU (Mesa llvmpipe) run operators;
+                                        0 keeps them on the CPU, where llvmpipe was measured slower */
 } edml_board;
 
 /** The board this library was built for. */
@@ -448,16 +450,27 @@ typedef struct EDML_BINDING_PROPERTIES {
 edml_status edml_operator_get_binding_properties(const edml_operator *op,
                                                  EDML_BINDING_PROPERTIES *props);
 
+/** A region of the device's GPU arena (GLES backend), see edml_gpu_buffer_create(). */
+typedef struct edml_gpu_buffer edml_gpu_buffer;
+
 /**
- * DirectML's DML_BUFFER_BINDING over host memory: the tensor starts at
+ * DirectML's DML_BUFFER_BINDING. In host memory: the tensor starts at
  * (uint8_t *)Buffer + Offset, which must be aligned to its element size, and
  * SizeInBytes (from there) must hold its TotalTensorSizeInBytes.
+ * Already on the GPU (GLES operators only), as DirectML binds a GPU resource:
+ * Buffer is an edml_gpu_buffer of the same device, passed as EDML_GPU(buffer),
+ * and the tensor starts Offset bytes into it (a multiple of 4 and of the
+ * element size), so a chain of operators runs without round trips through
+ * host memory.
  */
 typedef struct EDML_BUFFER_BINDING {
     void *Buffer;
     UINT64 Offset;
     UINT64 SizeInBytes;
 } EDML_BUFFER_BINDING;
+
+/** A GPU buffer as EDML_BUFFER_BINDING.Buffer. */
+#define EDML_GPU(buffer) ((void *)(buffer))
 
 /**
  * Runs the operator. Inputs and outputs are bound in the descriptor's member
@@ -472,6 +485,25 @@ edml_status edml_operator_execute(edml_operator *op,
                                   const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                   const EDML_BUFFER_BINDING *outputs, UINT outputCount,
                                   const EDML_BUFFER_BINDING *temporary);
+/**@}*/
+
+/** @name GPU buffers (GLES backend)
+ *  Tensors that stay in the GPU arena between operators. The buffer's record
+ *  takes device-arena bytes and its data GPU-arena bytes; both are stacks, as
+ *  for operators. Every call waits for the GPU (one fence), so data written or
+ *  read is complete when it returns. */
+/**@{*/
+/** A buffer of `bytes` (rounded up to 16) in the GPU arena. */
+edml_status edml_gpu_buffer_create(edml_device *device, UINT64 bytes, edml_gpu_buffer **buffer);
+/** Releases a buffer; its bytes come back once every later buffer and operator is released. */
+edml_status edml_gpu_buffer_destroy(edml_gpu_buffer *buffer);
+/** Copies host memory into the buffer. */
+edml_status edml_gpu_buffer_write(edml_gpu_buffer *buffer, UINT64 offset, const void *data, UINT64 bytes);
+/** Copies the buffer into host memory. */
+edml_status edml_gpu_buffer_read(edml_gpu_buffer *buffer, UINT64 offset, void *data, UINT64 bytes);
+/** A compute-shader copy between buffers (offsets and size multiples of 4). */
+edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_gpu_buffer *src, UINT64 src_offset,
+                                 UINT64 bytes);
 /**@}*/
 
 #ifdef __cplusplus

@@ -54,6 +54,13 @@ int main(int argc, char **argv)
     for (int bi = 0; bi < nb; bi++) {
         edml_backend b = backends[bi];
         int cp = 0, cf = 0;
+        char why_dev[256];
+        edml_device *dev = case_device_new(b, why_dev, sizeof why_dev);
+        if (!dev) {
+            printf("FAIL no device for %s: %s\n", edml_backend_name(b), why_dev);
+            failed++;
+            continue;
+        }
         for (int i = 0; i < edml_embedded_case_count; i++) {
             const edml_embedded_case *e = &edml_embedded_cases[i];
             edml_case *c = calloc(1, sizeof *c);
@@ -63,7 +70,7 @@ int main(int argc, char **argv)
                 ok = false;
             } else {
                 case_result r;
-                ok = case_check(c, b, &r, err, sizeof err);
+                ok = case_check(c, dev, b, &r, err, sizeof err);
                 case_result_free(&r);
             }
             if (!ok) printf("FAIL %s on %s: %s\n", e->path, edml_backend_name(b), err);
@@ -72,6 +79,7 @@ int main(int argc, char **argv)
             case_free(c);
             free(c);
         }
+        case_device_free(dev);
         printf("%s vectors on %s: %d passed, %d failed\n", cf ? "FAIL" : "PASS", edml_backend_name(b), cp, cf);
         passed += cp;
         failed += cf;

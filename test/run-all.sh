@@ -35,9 +35,12 @@ step "build host (gcc -Werror)" make -j"$J" BOARD=host all tests test-image
 step "no-allocation proof: nm over libedml.a" sh test/check-nm.sh nm $H/libedml.a
 step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
 step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
-for b in ref neon auto; do
+step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
+step "GLES faults injected: fallback and statuses" $H/test/faults
+for b in ref neon gles auto; do
     step "vectors on $b (test/cases)" sh test/run-cases.sh $H/edml-run $b
 done
+step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 1500
 for b in ref neon; do
     for seed in 1 2 3; do
         step "differential test $b vs oracle, seed $seed" $H/test/diff --backend $b --seed $seed --iters 4000
@@ -68,6 +71,11 @@ if [ "$quick" != 1 ]; then
         step "$board test image under qemu (neon, ref)" toolchain/run $board build/$board/edml-test --backend neon --backend ref --iters 2000 --seed 11
         step "$board edml-run vectors under qemu (neon)" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
     done
+    # the GL path as AArch64 code: arm64 Mesa (llvmpipe) under qemu-aarch64
+    if [ "$(uname -m)" = x86_64 ]; then
+        step "build rpi4 GL test image" make -j"$J" BOARD=rpi4 test-image-gl
+        step "rpi4 GL test image under qemu (gles, arm64 Mesa)" env EDML_QEMU_SYSROOT=/ toolchain/run rpi4 build/rpi4/edml-test-gl --backend gles --iters 100 --seed 13
+    fi
 
     # 5. Every board builds.
     for board in $(ls boards); do

@@ -775,25 +775,37 @@ static void *aligned_buffer(uint64_t bytes)
     return p;
 }
 
-edml_status case_run(edml_case *c, edml_backend backend, case_result *r)
+edml_device *case_device_new(edml_backend backend, char *why, size_t cap)
+{
+    size_t size = edml_device_size() + 256 * 1024;
+    void *arena = aligned_buffer(size);
+    edml_device *dev = NULL;
+    edml_device_desc dd = {0};
+    if (backend != EDML_BACKEND_AUTO) dd.backends = EDML_BACKEND_BIT(backend) | EDML_BACKEND_BIT(EDML_BACKEND_REF);
+    edml_status s = edml_device_create(&dd, arena, size, &dev);
+    if (s) {
+        snprintf(why, cap, "edml_device_create: %s", edml_status_string(s));
+        free(arena);
+        return NULL;
+    }
+    return dev;
+}
+
+void case_device_free(edml_device *dev)
+{
+    if (!dev) return;
+    edml_device_destroy(dev);
+    free(dev); /* the device sits at the start of its arena */
+}
+
+edml_status case_run(edml_case *c, edml_device *dev, edml_backend backend, case_result *r)
 {
     memset(r, 0, sizeof *r);
     build_desc(c);
-    size_t arena_size = edml_device_size() + 64 * 1024;
-    void *arena = aligned_buffer(arena_size);
-    edml_device *dev = NULL;
-    edml_device_desc dd = {0};
-    r->create_status = edml_device_create(&dd, arena, arena_size, &dev);
-    if (r->create_status) {
-        snprintf(r->message, sizeof r->message, "edml_device_create failed: %s", edml_status_string(r->create_status));
-        free(arena);
-        return r->create_status;
-    }
     edml_operator *op = NULL;
     r->create_status = edml_operator_create(dev, &c->desc, backend, &op);
     if (r->create_status) {
         snprintf(r->message, sizeof r->message, "%s", edml_device_last_error(dev));
-        free(arena);
         return r->create_status;
     }
     EDML_BINDING_PROPERTIES props;
@@ -816,8 +828,7 @@ edml_status case_run(edml_case *c, edml_backend backend, case_result *r)
     if (r->exec_status) snprintf(r->message, sizeof r->message, "%s", edml_device_last_error(dev));
     free(scratch);
     for (int i = 0; i < 3; i++) free(in_copy[i]);
-    edml_device_destroy(dev);
-    free(arena);
+    edml_operator_destroy(op);
     return r->exec_status;
 }
 
@@ -936,9 +947,9 @@ bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t ca
     return true;
 }
 
-bool case_check(edml_case *c, edml_backend backend, case_result *r, char *why, size_t cap)
+bool case_check(edml_case *c, edml_device *dev, edml_backend backend, case_result *r, char *why, size_t cap)
 {
-    edml_status s = case_run(c, backend, r);
+    edml_status s = case_run(c, dev, backend, r);
     why[0] = '\0';
     if (s == EDML_STATUS_BACKEND_UNAVAILABLE) {
         snprintf(why, cap, "backend %s not available: %s", edml_backend_name(backend), r->message);

@@ -70,8 +70,15 @@ typedef struct case_result {
     uint8_t *out[2];            /* output buffers (total_bytes each), after the run */
 } case_result;
 
-/* Creates the operator on `backend` and runs it on a fresh device. */
-edml_status case_run(edml_case *c, edml_backend backend, case_result *r);
+/* A device for running cases on `backend` (AUTO: every backend; else that
+ * backend alone, so that no GPU is started for a CPU run). Free with
+ * case_device_free. */
+edml_device *case_device_new(edml_backend backend, char *why, size_t cap);
+void case_device_free(edml_device *dev);
+
+/* Creates the operator on `backend` and runs it on `dev`; the operator is
+ * destroyed afterwards. */
+edml_status case_run(edml_case *c, edml_device *dev, edml_backend backend, case_result *r);
 void case_result_free(case_result *r);
 
 /* Compares outputs with expected data. Returns true on match; on mismatch
@@ -83,7 +90,7 @@ bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t ca
  * the `// message:` text when given; GatherND's clamped outputs are compared).
  * On failure `why` says why; `r` keeps the outputs (free with
  * case_result_free). */
-bool case_check(edml_case *c, edml_backend backend, case_result *r, char *why, size_t cap);
+bool case_check(edml_case *c, edml_device *dev, edml_backend backend, case_result *r, char *why, size_t cap);
 
 /* Prints one output tensor in the pages' notation (logical, packed). */
 void case_print_tensor(FILE *f, const case_tensor *t, const uint8_t *buffer);

@@ -64,6 +64,12 @@ int main(int argc, char **argv)
 
     int passed = 0, failed = 0;
     bool malformed = false;
+    char why_dev[256];
+    edml_device *dev = case_device_new(backend, why_dev, sizeof why_dev);
+    if (!dev) {
+        fprintf(stderr, "edml-run: %s\n", why_dev);
+        return 2;
+    }
     for (int i = first; i < argc; i++) {
         const char *path = argv[i];
         edml_case *c = calloc(1, sizeof *c);
@@ -80,7 +86,7 @@ int main(int argc, char **argv)
         }
         case_result r;
         char why[CASE_MSG + 300];
-        bool ok = case_check(c, backend, &r, why, sizeof why);
+        bool ok = case_check(c, dev, backend, &r, why, sizeof why);
         edml_status s = r.exec_status ? r.exec_status : r.create_status;
         if (check) {
             if (ok) {
@@ -103,6 +109,7 @@ int main(int argc, char **argv)
         free(c);
     }
     if (check) printf("%d passed, %d failed\n", passed, failed);
+    case_device_free(dev);
     if (malformed) return 2;
     return failed ? 1 : 0;
 }

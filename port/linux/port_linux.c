@@ -7,17 +7,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 bool edmli_port_has_gl(void) { return true; }
-
-uint64_t edmli_port_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 typedef edmli_egl_display (*edmli_egl_get_platform_display_fn)(unsigned, void *, const intptr_t *);
 typedef edmli_egl_display (*edmli_egl_get_platform_display_ext_fn)(unsigned, void *, const int *);

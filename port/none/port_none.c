@@ -2,7 +2,6 @@
 #include "../edml_port.h"
 
 #include <stdio.h>
-#include <time.h>
 
 bool edmli_port_has_gl(void) { return false; }
 
@@ -17,9 +16,3 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
 bool edmli_port_gl_make_current(edmli_port_gl *p) { (void)p; return false; }
 void edmli_port_gl_close(edmli_port_gl *p) { (void)p; }
 
-uint64_t edmli_port_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}

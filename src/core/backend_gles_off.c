@@ -20,3 +20,27 @@ const char *edmli_gles_device_info(const edml_device *dev, char *buf, size_t cap
     edmli_format(buf, cap, "no GLES: %s", dev->gles_reason);
     return buf;
 }
+
+edml_status edmli_gles_buffer_reserve(edml_device *dev, uint64_t bytes, uint64_t *offset)
+{
+    (void)bytes;
+    (void)offset;
+    return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+}
+
+uint64_t edmli_gles_buffer_mark(const edml_device *dev) { (void)dev; return 0; }
+void edmli_gles_buffer_release_to(edml_device *dev, uint64_t mark) { (void)dev; (void)mark; }
+
+edml_status edmli_gles_buffer_io(edml_device *dev, uint64_t offset, void *host, uint64_t bytes, bool write)
+{
+    (void)offset, (void)host, (void)bytes, (void)write;
+    return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+}
+
+edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src, uint64_t bytes)
+{
+    (void)dst, (void)src, (void)bytes;
+    return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+}
+
+bool edmli_gles_device_is_software(const edml_device *dev) { (void)dev; return false; }

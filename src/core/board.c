@@ -12,6 +12,7 @@ static const edml_board edmli_builtin_board = {
     .l2_bytes = EDML_BOARD_L2_BYTES,
     .gpu_min_elements = EDML_BOARD_GPU_MIN_ELEMENTS,
     .gpu_topk_min_row = EDML_BOARD_GPU_TOPK_MIN_ROW,
+    .gpu_software_ok = 0,
 };
 
 const edml_board *edml_board_builtin(void) { return &edmli_builtin_board; }

@@ -1,6 +1,7 @@
 /* Devices: created at the start of the caller's arena. */
 #include "internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 size_t edml_device_size(void)
@@ -101,7 +102,10 @@ edml_status edml_device_destroy(edml_device *dev)
 {
     if (!dev) return EDML_STATUS_INVALID_ARGUMENT;
     if (dev->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
-    for (edml_operator *op = dev->last_op; op; op = op->prev) op->magic = 0;
+    for (edmli_object *o = dev->last_obj; o; o = o->prev) {
+        if (o->is_gpu_buffer) ((edml_gpu_buffer *)((uint8_t *)o - offsetof(edml_gpu_buffer, obj)))->magic = 0;
+        else ((edml_operator *)((uint8_t *)o - offsetof(edml_operator, obj)))->magic = 0;
+    }
     edmli_gles_device_close(dev);
     dev->magic = 0;
     return EDML_STATUS_OK;
@@ -149,4 +153,114 @@ const edmli_backend_ops *edmli_backend_ops_for(edml_backend b)
     case EDML_BACKEND_GLES: return edmli_gles_backend_ptr;
     default: return NULL;
     }
+}
+
+void edmli_object_push(edml_device *dev, edmli_object *o, size_t mark)
+{
+    o->prev = dev->last_obj;
+    o->arena_mark = mark;
+    o->destroyed = false;
+    dev->last_obj = o;
+}
+
+void edmli_object_release(edml_device *dev, edmli_object *o)
+{
+    o->destroyed = true;
+    while (dev->last_obj && dev->last_obj->destroyed) {
+        edmli_object *top = dev->last_obj;
+        dev->arena.head = top->arena_mark;
+        if (top->is_gpu_buffer) edmli_gles_buffer_release_to(dev, top->gpu_mark);
+        dev->last_obj = top->prev;
+    }
+}
+
+/* ---- GPU buffers ------------------------------------------------------------ */
+
+static edml_status edmli_check_gpu_buffer(const edml_gpu_buffer *b)
+{
+    if (!b) return EDML_STATUS_INVALID_ARGUMENT;
+    if (b->magic != EDMLI_GPU_BUFFER_MAGIC || b->obj.destroyed || !b->device || b->device->magic != EDMLI_DEVICE_MAGIC)
+        return EDML_STATUS_INVALID_DEVICE;
+    return EDML_STATUS_OK;
+}
+
+edml_status edml_gpu_buffer_create(edml_device *dev, UINT64 bytes, edml_gpu_buffer **out)
+{
+    if (!dev) return EDML_STATUS_INVALID_ARGUMENT;
+    if (dev->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
+    if (!out) return edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "buffer");
+    *out = NULL;
+    if (!(dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES)))
+        return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+    size_t mark = dev->arena.head;
+    uint64_t gpu_mark = edmli_gles_buffer_mark(dev), offset;
+    void *mem;
+    edml_status s = edmli_arena_alloc(&dev->arena, &dev->err, "edml_gpu_buffer_create", sizeof(edml_gpu_buffer), &mem);
+    if (s) return s;
+    s = edmli_gles_buffer_reserve(dev, bytes, &offset);
+    if (s) {
+        dev->arena.head = mark;
+        return s;
+    }
+    edml_gpu_buffer *b = (edml_gpu_buffer *)mem;
+    memset(b, 0, sizeof *b);
+    b->magic = EDMLI_GPU_BUFFER_MAGIC;
+    b->device = dev;
+    b->gpu_offset = offset;
+    b->bytes = bytes;
+    b->obj.is_gpu_buffer = true;
+    b->obj.gpu_mark = gpu_mark;
+    edmli_object_push(dev, &b->obj, mark);
+    *out = b;
+    return EDML_STATUS_OK;
+}
+
+edml_status edml_gpu_buffer_destroy(edml_gpu_buffer *b)
+{
+    edml_status s = edmli_check_gpu_buffer(b);
+    if (s) return s;
+    edmli_object_release(b->device, &b->obj);
+    return EDML_STATUS_OK;
+}
+
+static edml_status edmli_gpu_range(edml_gpu_buffer *b, UINT64 offset, UINT64 bytes, const char *what)
+{
+    if (offset > b->bytes || bytes > b->bytes - offset) {
+        char m[120];
+        edmli_format(m, sizeof m, "%s of %llu bytes at %llu is outside the GPU buffer of %llu bytes", what,
+                     (unsigned long long)bytes, (unsigned long long)offset, (unsigned long long)b->bytes);
+        return edmli_fail(&b->device->err, EDMLI_MSG_GPU_RANGE, m);
+    }
+    return EDML_STATUS_OK;
+}
+
+edml_status edml_gpu_buffer_write(edml_gpu_buffer *b, UINT64 offset, const void *data, UINT64 bytes)
+{
+    edml_status s = edmli_check_gpu_buffer(b);
+    if (s) return s;
+    if (!data) return edmli_fail(&b->device->err, EDMLI_MSG_NULL_ARGUMENT, "data");
+    if ((s = edmli_gpu_range(b, offset, bytes, "a write"))) return s;
+    return edmli_gles_buffer_io(b->device, b->gpu_offset + offset, (void *)(uintptr_t)data, bytes, true);
+}
+
+edml_status edml_gpu_buffer_read(edml_gpu_buffer *b, UINT64 offset, void *data, UINT64 bytes)
+{
+    edml_status s = edmli_check_gpu_buffer(b);
+    if (s) return s;
+    if (!data) return edmli_fail(&b->device->err, EDMLI_MSG_NULL_ARGUMENT, "data");
+    if ((s = edmli_gpu_range(b, offset, bytes, "a read"))) return s;
+    return edmli_gles_buffer_io(b->device, b->gpu_offset + offset, data, bytes, false);
+}
+
+edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_gpu_buffer *src, UINT64 src_offset, UINT64 bytes)
+{
+    edml_status s = edmli_check_gpu_buffer(dst);
+    if (s) return s;
+    if ((s = edmli_check_gpu_buffer(src))) return s;
+    if (dst->device != src->device) return edmli_fail(&dst->device->err, EDMLI_MSG_GPU_RANGE, "the buffers belong to different devices");
+    if ((dst_offset | src_offset | bytes) % 4)
+        return edmli_fail(&dst->device->err, EDMLI_MSG_GPU_RANGE, "a copy's offsets and size must be multiples of 4");
+    if ((s = edmli_gpu_range(dst, dst_offset, bytes, "a copy"))) return s;
+    if ((s = edmli_gpu_range(src, src_offset, bytes, "a copy"))) return s;
+    return edmli_gles_buffer_copy(dst->device, dst->gpu_offset + dst_offset, src->gpu_offset + src_offset, bytes);
 }

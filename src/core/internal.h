@@ -118,8 +118,27 @@ typedef struct edmli_if_plan {
     uint32_t strides[4][EDMLI_MAX_DIMS];   /* condition, A, B, output */
 } edmli_if_plan;
 
+/* What the device arena holds above the device: operators and GPU-buffer
+ * records, a stack; a released object's bytes come back when it is on top. */
+typedef struct edmli_object {
+    struct edmli_object *prev;
+    size_t arena_mark;              /* device-arena head before the object */
+    uint64_t gpu_mark;              /* GPU-arena persistent bytes before it (GPU buffers) */
+    bool destroyed;
+    bool is_gpu_buffer;
+} edmli_object;
+
+struct edml_gpu_buffer {
+    uint32_t magic;
+    edmli_object obj;
+    edml_device *device;
+    uint64_t gpu_offset;            /* in the GPU arena */
+    uint64_t bytes;
+};
+
 struct edml_operator {
     uint32_t magic;
+    edmli_object obj;
     EDML_OPERATOR_TYPE type;
     edmli_op_kind kind;
     edml_backend backend;
@@ -137,10 +156,6 @@ struct edml_operator {
         edmli_argreduce_plan reduce;
         edmli_if_plan iff;
     } plan;
-    void *backend_state;            /* a backend's own per-operator data, in the arena */
-    size_t arena_mark;              /* arena head before this operator */
-    bool destroyed;
-    struct edml_operator *prev;     /* the operator created before this one */
 };
 
 /* Validates `desc` and fills `op` (not its backend). */
@@ -151,9 +166,13 @@ edml_status edmli_plan_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_
 
 /* ---- execution ------------------------------------------------------------ */
 
+#define EDMLI_HOST UINT64_MAX
+
 typedef struct edmli_exec {
-    const uint8_t *in[EDMLI_MAX_INPUTS];    /* start of each input tensor */
+    const uint8_t *in[EDMLI_MAX_INPUTS];    /* start of each input tensor in host memory, or NULL */
     uint8_t *out[EDMLI_MAX_OUTPUTS];
+    uint64_t in_gpu[EDMLI_MAX_INPUTS];      /* GPU-arena offset of a resident tensor, or EDMLI_HOST */
+    uint64_t out_gpu[EDMLI_MAX_OUTPUTS];
     uint8_t *scratch;                       /* op->temp_bytes, aligned to 16 */
     edmli_errbuf *err;
 } edmli_exec;
@@ -181,6 +200,13 @@ size_t edmli_gles_device_bytes(void);
 bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap);
 void edmli_gles_device_close(edml_device *dev);
 const char *edmli_gles_device_info(const edml_device *dev, char *buf, size_t cap);
+bool edmli_gles_device_is_software(const edml_device *dev);
+/* GPU buffers: GPU-arena bytes from the low end, their data, copies. */
+edml_status edmli_gles_buffer_reserve(edml_device *dev, uint64_t bytes, uint64_t *offset);
+void edmli_gles_buffer_release_to(edml_device *dev, uint64_t mark);
+uint64_t edmli_gles_buffer_mark(const edml_device *dev);
+edml_status edmli_gles_buffer_io(edml_device *dev, uint64_t offset, void *host, uint64_t bytes, bool write);
+edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src, uint64_t bytes);
 
 /* ---- order keys (shared by every CPU backend) ----------------------------- */
 
@@ -215,6 +241,11 @@ void edmli_arena_release_scratch(edmli_arena *a);
 
 #define EDMLI_DEVICE_MAGIC 0x4c4d4445u   /* "EDML" */
 #define EDMLI_OPERATOR_MAGIC 0x504f4445u /* "EDOP" */
+#define EDMLI_GPU_BUFFER_MAGIC 0x42474445u /* "EDGB" */
+
+/* Pushes an object; releases it (and pops what is released from the top). */
+void edmli_object_push(edml_device *dev, edmli_object *o, size_t mark);
+void edmli_object_release(edml_device *dev, edmli_object *o);
 
 struct edml_device {
     uint32_t magic;
@@ -223,7 +254,7 @@ struct edml_device {
     uint64_t gpu_arena_bytes;
     edmli_arena arena;
     edmli_errbuf err;
-    edml_operator *last_op;
+    edmli_object *last_obj;
     uint32_t faults;            /* injected, for tests */
     void *gles;                 /* the GLES backend's state, in the arena, or NULL */
     char gles_reason[200];      /* why GLES is not available, when it is not */

@@ -60,9 +60,13 @@
     X(BIND_OVERLAP, INVALID_BINDING, "binding of %s overlaps the binding of %s") \
     X(TEMP_SMALL, INVALID_BINDING, "temporary binding: SizeInBytes is %llu, expected at least TemporaryResourceSize = %llu") \
     X(TEMP_NULL, INVALID_BINDING, "temporary binding: Buffer is NULL") \
+    X(BIND_GPU_CPU, INVALID_BINDING, "binding of %s is a GPU buffer, but the operator runs on %s (GPU buffers need gles)") \
+    X(BIND_GPU_RANGE, INVALID_BINDING, "binding of %s: Offset %llu + TotalTensorSizeInBytes %llu does not fit the GPU buffer of %llu bytes") \
+    X(GPU_RANGE, INVALID_ARGUMENT, "%s") \
     /* data */ \
     X(INDEX_OOR_SIGNED, INDEX_OUT_OF_RANGE, "IndicesTensor element %llu (coordinate %u of its tuple) is %lld, outside [%lld, %u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range") \
     X(INDEX_OOR_UNSIGNED, INDEX_OUT_OF_RANGE, "IndicesTensor element %llu (coordinate %u of its tuple) is %llu, outside [0, %u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range") \
+    X(INDEX_OOR_RESIDENT, INDEX_OUT_OF_RANGE, "IndicesTensor (in a GPU buffer): %s") \
     X(BACKEND_FAILED, BACKEND_FAILED, "backend %s failed: %s")
 
 typedef enum edmli_msg_id {

@@ -1,6 +1,7 @@
 /* Operators: validation and planning, backend choice, bindings, dispatch. */
 #include "internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static edml_status edmli_check_device(edml_device *dev)
@@ -51,7 +52,10 @@ static edml_backend edmli_cpu_backend(const edml_device *dev)
  * costs tens of microseconds and a trip through memory), else the CPU. */
 static edml_backend edmli_choose(const edml_device *dev, const edml_operator *op)
 {
-    if (dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES)) {
+    /* a software rasterizer (Mesa's llvmpipe) runs shaders on the CPU it would
+     * take from the NEON kernels: measured slower on every workload */
+    if ((dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES)) &&
+        (dev->board.gpu_software_ok || !edmli_gles_device_is_software(dev))) {
         uint64_t n = 0;
         for (uint32_t i = 0; i < op->input_count; i++) if (op->inputs[i].elem_count > n) n = op->inputs[i].elem_count;
         for (uint32_t o = 0; o < op->output_count; o++) if (op->outputs[o].elem_count > n) n = op->outputs[o].elem_count;
@@ -128,10 +132,8 @@ edml_status edml_operator_create(edml_device *dev, const EDML_OPERATOR_DESC *des
     s = edmli_arena_alloc(&dev->arena, &dev->err, "edml_operator_create", sizes.persistent_bytes, &mem);
     if (s) return s;
     op.magic = EDMLI_OPERATOR_MAGIC;
-    op.arena_mark = mark;
-    op.prev = dev->last_op;
     memcpy(mem, &op, sizeof op);
-    dev->last_op = (edml_operator *)mem;
+    edmli_object_push(dev, &((edml_operator *)mem)->obj, mark);
     *out = (edml_operator *)mem;
     return EDML_STATUS_OK;
 }
@@ -139,7 +141,7 @@ edml_status edml_operator_create(edml_device *dev, const EDML_OPERATOR_DESC *des
 static edml_status edmli_check_op(const edml_operator *op)
 {
     if (!op) return EDML_STATUS_INVALID_ARGUMENT;
-    if (op->magic != EDMLI_OPERATOR_MAGIC || op->destroyed) return EDML_STATUS_INVALID_DEVICE;
+    if (op->magic != EDMLI_OPERATOR_MAGIC || op->obj.destroyed) return EDML_STATUS_INVALID_DEVICE;
     if (!op->device || op->device->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
     return EDML_STATUS_OK;
 }
@@ -148,15 +150,7 @@ edml_status edml_operator_destroy(edml_operator *op)
 {
     edml_status s = edmli_check_op(op);
     if (s) return s;
-    edml_device *dev = op->device;
-    op->destroyed = true;
-    /* give back the arena from the top while the newest operators are gone */
-    while (dev->last_op && dev->last_op->destroyed) {
-        edml_operator *top = dev->last_op;
-        dev->arena.head = top->arena_mark;
-        dev->last_op = top->prev;
-        top->magic = 0;
-    }
+    edmli_object_release(op->device, &op->obj);
     return EDML_STATUS_OK;
 }
 
@@ -176,15 +170,38 @@ edml_status edml_operator_get_binding_properties(const edml_operator *op, EDML_B
     return EDML_STATUS_OK;
 }
 
-/* One bound tensor: [start, start + bytes). */
+/* One bound tensor: [start, start + bytes) in host memory or in the GPU arena. */
 typedef struct edmli_range {
     uintptr_t start;
     uint64_t bytes;
+    bool gpu;
 } edmli_range;
 
-static edml_status edmli_bind(edmli_errbuf *e, const char *name, const EDML_BUFFER_BINDING *b,
+static edml_status edmli_bind(const edml_operator *op, edmli_errbuf *e, const char *name, const EDML_BUFFER_BINDING *b,
                               const edmli_tensor *t, edmli_range *r)
 {
+    r->bytes = t->total_bytes;
+    /* a GPU buffer of this device? (addresses compared, nothing unknown read) */
+    const edml_gpu_buffer *g = NULL;
+    for (const edmli_object *o = op->device->last_obj; o && b->Buffer; o = o->prev)
+        if (o->is_gpu_buffer && !o->destroyed &&
+            (const void *)((const uint8_t *)o - offsetof(edml_gpu_buffer, obj)) == b->Buffer)
+            g = (const edml_gpu_buffer *)b->Buffer;
+    if (g) {
+        if (op->backend != EDML_BACKEND_GLES)
+            return edmli_fail(e, EDMLI_MSG_BIND_GPU_CPU, name, edml_backend_name(op->backend));
+        uint32_t al = t->elem_size < 4 ? 4 : t->elem_size;
+        if (b->Offset % al) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, al);
+        if (b->SizeInBytes < t->total_bytes)
+            return edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes,
+                              (unsigned long long)t->total_bytes);
+        if (b->Offset > g->bytes || t->total_bytes > g->bytes - b->Offset)
+            return edmli_fail(e, EDMLI_MSG_BIND_GPU_RANGE, name, (unsigned long long)b->Offset,
+                              (unsigned long long)t->total_bytes, (unsigned long long)g->bytes);
+        r->start = (uintptr_t)(g->gpu_offset + b->Offset);
+        r->gpu = true;
+        return EDML_STATUS_OK;
+    }
     if (!b->Buffer) return edmli_fail(e, EDMLI_MSG_BIND_NULL, name);
     uintptr_t base = (uintptr_t)b->Buffer;
     if (b->Offset > UINTPTR_MAX - base || b->SizeInBytes > UINTPTR_MAX - base - b->Offset)
@@ -195,13 +212,13 @@ static edml_status edmli_bind(edmli_errbuf *e, const char *name, const EDML_BUFF
         return edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes,
                           (unsigned long long)t->total_bytes);
     r->start = start;
-    r->bytes = t->total_bytes;
+    r->gpu = false;
     return EDML_STATUS_OK;
 }
 
 static bool edmli_overlap(const edmli_range *a, const edmli_range *b)
 {
-    return a->start < b->start + b->bytes && b->start < a->start + a->bytes;
+    return a->gpu == b->gpu && a->start < b->start + b->bytes && b->start < a->start + a->bytes;
 }
 
 static bool edmli_same_layout(const edmli_tensor *a, const edmli_tensor *b)
@@ -225,11 +242,16 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
             return edmli_fail(ex->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
         op->backend = edmli_cpu_backend(dev);
     }
+    bool resident = false;
+    for (uint32_t i = 0; i < op->input_count; i++) resident |= ex->in_gpu[i] != EDMLI_HOST;
+    for (uint32_t o = 0; o < op->output_count; o++) resident |= ex->out_gpu[o] != EDMLI_HOST;
+    if (resident && op->backend != EDML_BACKEND_GLES)
+        return edmli_fail(ex->err, EDMLI_MSG_BIND_GPU_CPU, "a tensor", edml_backend_name(op->backend));
     edml_status s = edmli_backend_ops_for(op->backend)->kernels[op->kind](op, ex);
     if (s != EDML_STATUS_BACKEND_FAILED || op->backend != EDML_BACKEND_GLES) return s;
     edmli_format(dev->gles_reason, sizeof dev->gles_reason, "it failed: %s", ex->err->text);
     dev->backends &= ~gles;
-    if (op->requested != EDML_BACKEND_AUTO) return s;
+    if (op->requested != EDML_BACKEND_AUTO || resident) return s;   /* GPU data cannot move to the CPU */
     op->backend = edmli_cpu_backend(dev);
     char msg[EDMLI_MESSAGE_BYTES];
     edmli_format(msg, sizeof msg, "GLES failed (%s); this device continues on %s", ex->err->text, edml_backend_name(op->backend));
@@ -254,16 +276,20 @@ edml_status edml_operator_execute(edml_operator *op, const EDML_BUFFER_BINDING *
     if (!outputs) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
 
     edmli_range in_r[EDMLI_MAX_INPUTS], out_r[EDMLI_MAX_OUTPUTS];
-    edmli_exec ex = {{0}, {0}, NULL, e};
+    edmli_exec ex;
+    memset(&ex, 0, sizeof ex);
+    ex.err = e;
     for (uint32_t i = 0; i < op->input_count; i++) {
-        s = edmli_bind(e, op->input_names[i], &inputs[i], &op->inputs[i], &in_r[i]);
+        s = edmli_bind(op, e, op->input_names[i], &inputs[i], &op->inputs[i], &in_r[i]);
         if (s) return s;
-        ex.in[i] = (const uint8_t *)in_r[i].start;
+        ex.in[i] = in_r[i].gpu ? NULL : (const uint8_t *)in_r[i].start;
+        ex.in_gpu[i] = in_r[i].gpu ? (uint64_t)in_r[i].start : EDMLI_HOST;
     }
     for (uint32_t o = 0; o < op->output_count; o++) {
-        s = edmli_bind(e, op->output_names[o], &outputs[o], &op->outputs[o], &out_r[o]);
+        s = edmli_bind(op, e, op->output_names[o], &outputs[o], &op->outputs[o], &out_r[o]);
         if (s) return s;
-        ex.out[o] = (uint8_t *)out_r[o].start;
+        ex.out[o] = out_r[o].gpu ? NULL : (uint8_t *)out_r[o].start;
+        ex.out_gpu[o] = out_r[o].gpu ? (uint64_t)out_r[o].start : EDMLI_HOST;
         for (uint32_t i = 0; i < op->input_count; i++) {
             if (!edmli_overlap(&out_r[o], &in_r[i])) continue;
             bool in_place = op->kind == EDMLI_OP_IF && i >= 1 && out_r[o].start == in_r[i].start &&
@@ -287,7 +313,7 @@ edml_status edml_operator_execute(edml_operator *op, const EDML_BUFFER_BINDING *
             if (temporary->SizeInBytes < op->temp_bytes)
                 return edmli_fail(e, EDMLI_MSG_TEMP_SMALL, (unsigned long long)temporary->SizeInBytes,
                                   (unsigned long long)op->temp_bytes);
-            edmli_range tr = {aligned, op->temp_bytes};
+            edmli_range tr = {aligned, op->temp_bytes, false};
             for (uint32_t i = 0; i < op->input_count; i++)
                 if (edmli_overlap(&tr, &in_r[i])) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, "the temporary buffer", op->input_names[i]);
             for (uint32_t o = 0; o < op->output_count; o++)

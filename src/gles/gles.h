@@ -97,6 +97,12 @@ edml_status edmli_gles_place_output(edmli_gles_run *r, const edmli_tensor *t, co
 
 edml_status edmli_gles_fail(edmli_gles_run *r, const char *what);
 
+/* An operator's tensors: resident ones are used in place; host ones are
+ * staged (inputs uploaded; outputs downloaded by edmli_gles_output_done). */
+edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i, uint32_t *offset);
+edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t *offset);
+edml_status edmli_gles_output_done(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t offset);
+
 /* Why the GLES backend cannot run this operator, or NULL. */
 const char *edmli_gles_unsupported(const edml_operator *op, const edmli_gles *g, char *buf, size_t cap);
 

@@ -1,6 +1,8 @@
 /* The GLES backend as the core sees it: device state and the backend table. */
 #include "gles.h"
 
+#include <string.h>
+
 extern const edmli_backend_ops edmli_gles_backend;
 const edmli_backend_ops *const edmli_gles_backend_ptr = &edmli_gles_backend;
 
@@ -21,6 +23,12 @@ void edmli_gles_device_close(edml_device *dev)
     dev->gles = NULL;
 }
 
+bool edmli_gles_device_is_software(const edml_device *dev)
+{
+    const edmli_gles *g = (const edmli_gles *)dev->gles;
+    return g && (strstr(g->renderer, "llvmpipe") || strstr(g->renderer, "softpipe") || strstr(g->renderer, "SwiftShader"));
+}
+
 const char *edmli_gles_device_info(const edml_device *dev, char *buf, size_t cap)
 {
     const edmli_gles *g = (const edmli_gles *)dev->gles;
@@ -32,4 +40,64 @@ const char *edmli_gles_device_info(const edml_device *dev, char *buf, size_t cap
                  g->renderer, g->port.display_kind, g->port.context_kind, g->local,
                  (unsigned long long)(g->arena_bytes >> 20));
     return buf;
+}
+
+/* ---- GPU buffers: the persistent low end of the GPU arena ------------------ */
+
+edml_status edmli_gles_buffer_reserve(edml_device *dev, uint64_t bytes, uint64_t *offset)
+{
+    edmli_gles *g = (edmli_gles *)dev->gles;
+    uint64_t need = (bytes + 15) & ~(uint64_t)15;
+    uint64_t have = g->arena_bytes - g->persistent;
+    if (need > have || need < bytes)
+        return edmli_fail(&dev->err, EDMLI_MSG_ARENA_TOO_SMALL, "edml_gpu_buffer_create (the GPU arena)", (size_t)need,
+                          (size_t)have, (size_t)(need - have));
+    *offset = g->persistent;
+    g->persistent += need;
+    return EDML_STATUS_OK;
+}
+
+uint64_t edmli_gles_buffer_mark(const edml_device *dev)
+{
+    return dev->gles ? ((const edmli_gles *)dev->gles)->persistent : 0;
+}
+
+void edmli_gles_buffer_release_to(edml_device *dev, uint64_t mark)
+{
+    if (dev->gles) ((edmli_gles *)dev->gles)->persistent = mark;
+}
+
+edml_status edmli_gles_buffer_io(edml_device *dev, uint64_t offset, void *host, uint64_t bytes, bool write)
+{
+    edmli_gles *g = (edmli_gles *)dev->gles;
+    if (!g) return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, g, &dev->err);
+    if (!s) {
+        if (write) {
+            edmli_gl *gl = &g->port.gl;
+            gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
+            gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, host);
+        }
+        s = edmli_gles_finish(&r);
+        if (!s && !write) s = edmli_gles_download(&r, (uint32_t)offset, host, bytes);
+    }
+    g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
+    return s;
+}
+
+edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src, uint64_t bytes)
+{
+    edmli_gles *g = (edmli_gles *)dev->gles;
+    if (!g) return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, g, &dev->err);
+    if (!s) {
+        r.words[0] = (uint32_t)src;
+        r.words[1] = (uint32_t)dst;
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_COPY, (uint32_t)(bytes / 4), false);
+        s = edmli_gles_finish(&r);
+    }
+    g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
+    return s;
 }

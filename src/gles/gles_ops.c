@@ -55,8 +55,8 @@ edml_status edmli_gles_if(const edml_operator *op, const edmli_exec *ex)
     if (s) return s;
     const edmli_if_plan *pl = &op->plan.iff;
     uint32_t off[4];
-    for (int i = 0; i < 3 && !s; i++) s = edmli_gles_place(&r, &op->inputs[i], ex->in[i], &off[i]);
-    if (!s) s = edmli_gles_place_output(&r, &op->outputs[0], ex->out[0], &off[3]);
+    for (uint32_t i = 0; i < 3 && !s; i++) s = edmli_gles_input(&r, op, ex, i, &off[i]);
+    if (!s) s = edmli_gles_output(&r, op, ex, 0, &off[3]);
     if (s) return s;
     /* the core's coalesced dims, for every tensor */
     memset(r.words, 0, sizeof r.words);
@@ -71,7 +71,7 @@ edml_status edmli_gles_if(const edml_operator *op, const edmli_exec *ex)
     r.words[90] = (uint32_t)op->outputs[0].elem_count;
     edmli_gles_dispatch(&r, EDMLI_GLES_PROG_IF, edmli_gles_output_units(&op->outputs[0]), false);
     if ((s = edmli_gles_finish(&r))) return s;
-    return edmli_gles_download_tensor(&r, &op->outputs[0], off[3], ex->out[0]);
+    return edmli_gles_output_done(&r, op, ex, 0, off[3]);
 }
 
 /* ---- GatherND -------------------------------------------------------------- */
@@ -86,9 +86,9 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
     const edmli_tensor status_t = {.dtype = EDML_TENSOR_DATA_TYPE_UINT32, .elem_size = 4, .rank = 1, .sizes = {4},
                                    .strides = {1}, .elem_count = 4, .total_bytes = 16};
-    if ((s = edmli_gles_place(&r, &op->inputs[0], ex->in[0], &off_in))) return s;
-    if ((s = edmli_gles_place(&r, &op->inputs[1], ex->in[1], &off_ix))) return s;
-    if ((s = edmli_gles_place_output(&r, &op->outputs[0], ex->out[0], &off_out))) return s;
+    if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
+    if ((s = edmli_gles_input(&r, op, ex, 1, &off_ix))) return s;
+    if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
     if ((s = edmli_gles_place(&r, &status_t, (const uint8_t *)status_init, &off_status))) return s;
     memset(r.words, 0, sizeof r.words);
     edmli_gles_tensor_params(&r, 0, &op->inputs[0], off_in);
@@ -124,10 +124,15 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     if ((s = edmli_gles_finish(&r))) return s;
     uint32_t status[2];
     if ((s = edmli_gles_download(&r, off_status, status, sizeof status))) return s;
-    if ((s = edmli_gles_download_tensor(&r, &op->outputs[0], off_out, ex->out[0]))) return s;
+    if ((s = edmli_gles_output_done(&r, op, ex, 0, off_out))) return s;
+    if (!status[0]) return EDML_STATUS_OK;
     /* the GPU counted clamped coordinates: the host words the status as the
-     * reference does, from the same indices */
-    return status[0] ? edmli_gather_check(op, ex) : EDML_STATUS_OK;
+     * reference does, from the same indices (read back when resident) */
+    if (ex->in_gpu[1] == EDMLI_HOST) return edmli_gather_check(op, ex);
+    char what[96];
+    edmli_format(what, sizeof what, "%u index coordinates were out of range and clamped (the first at element %u)",
+                 status[0], status[1]);
+    return edmli_fail(ex->err, EDMLI_MSG_INDEX_OOR_RESIDENT, what);
 }
 
 /* ---- ArgMin / ArgMax ------------------------------------------------------- */
@@ -141,8 +146,8 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     const edmli_argreduce_plan *p = &op->plan.reduce;
     const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
     uint32_t off_in, off_out;
-    if ((s = edmli_gles_place(&r, ti, ex->in[0], &off_in))) return s;
-    if ((s = edmli_gles_place_output(&r, to, ex->out[0], &off_out))) return s;
+    if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
+    if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
     memset(r.words, 0, sizeof r.words);
     edmli_gles_tensor_params(&r, 0, ti, off_in);
     edmli_gles_tensor_params(&r, 20, to, off_out);
@@ -192,7 +197,7 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, outs, false);
     }
     if ((s = edmli_gles_finish(&r))) return s;
-    return edmli_gles_download_tensor(&r, to, off_out, ex->out[0]);
+    return edmli_gles_output_done(&r, op, ex, 0, off_out);
 }
 
 /* ---- TopK ------------------------------------------------------------------ */
@@ -206,9 +211,9 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
     const edmli_tensor *ti = &op->inputs[0];
     const uint32_t rows = (uint32_t)(ti->elem_count / p->axis_size);
     uint32_t off_in, off_out[2], off_win;
-    if ((s = edmli_gles_place(&r, ti, ex->in[0], &off_in))) return s;
-    for (int o = 0; o < 2; o++)
-        if ((s = edmli_gles_place_output(&r, &op->outputs[o], ex->out[o], &off_out[o]))) return s;
+    if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
+    for (uint32_t o = 0; o < 2; o++)
+        if ((s = edmli_gles_output(&r, op, ex, o, &off_out[o]))) return s;
     if ((s = edmli_gles_alloc(&r, (uint64_t)rows * p->k * 4u, &off_win))) return s;
     memset(r.words, 0, sizeof r.words);
     edmli_gles_tensor_params(&r, 0, ti, off_in);
@@ -242,8 +247,8 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_OUT, edmli_gles_output_units(&op->outputs[o]), false);
     }
     if ((s = edmli_gles_finish(&r))) return s;
-    for (int o = 0; o < 2; o++)
-        if ((s = edmli_gles_download_tensor(&r, &op->outputs[o], off_out[o], ex->out[o]))) return s;
+    for (uint32_t o = 0; o < 2; o++)
+        if ((s = edmli_gles_output_done(&r, op, ex, o, off_out[o]))) return s;
     return EDML_STATUS_OK;
 }
 

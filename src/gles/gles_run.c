@@ -159,3 +159,27 @@ edml_status edmli_gles_download_tensor(edmli_gles_run *r, const edmli_tensor *t,
     uint64_t bytes = edmli_gles_packed(t) ? t->elem_count * t->elem_size : t->total_bytes;
     return edmli_gles_download(r, offset, host, bytes);
 }
+
+edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i, uint32_t *offset)
+{
+    if (ex->in_gpu[i] != EDMLI_HOST) {
+        *offset = (uint32_t)ex->in_gpu[i];
+        return EDML_STATUS_OK;
+    }
+    return edmli_gles_place(r, &op->inputs[i], ex->in[i], offset);
+}
+
+edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t *offset)
+{
+    if (ex->out_gpu[o] != EDMLI_HOST) {
+        *offset = (uint32_t)ex->out_gpu[o];
+        return EDML_STATUS_OK;
+    }
+    return edmli_gles_place_output(r, &op->outputs[o], ex->out[o], offset);
+}
+
+edml_status edmli_gles_output_done(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t offset)
+{
+    if (ex->out_gpu[o] != EDMLI_HOST) return EDML_STATUS_OK;
+    return edmli_gles_download_tensor(r, &op->outputs[o], offset, ex->out[o]);
+}

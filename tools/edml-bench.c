@@ -1,0 +1,561 @@
+/* edml-bench: the workloads of shared/spec/bench.md on every backend.
+ *
+ *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
+ *              [--scale F] [--crossover] [--list]
+ *
+ * For each workload and backend: the median time per call over N calls
+ * (at least 10) after a warm-up, the effective bandwidth (each input element
+ * read once, each output element written once, over the time) and its ratio
+ * to a plain copy of the same number of bytes measured in the same run
+ * (memcpy on the CPU; a compute-shader copy on the GPU). For GLES both the
+ * time with the data resident in the GPU arena and host to host. Each
+ * backend's output is compared once with the reference backend's, so a fast
+ * wrong kernel cannot pass. TopK rows are also timed against a full stable
+ * sort of each row (the naive baseline). --scale shrinks every workload (for
+ * quick runs); --crossover times NEON against GLES over growing sizes. */
+#define _POSIX_C_SOURCE 200809L
+#include "edml.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- data ------------------------------------------------------------------ */
+
+static uint64_t rng_state = 0x1234abcd5678ef01ull;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 2685821657736338717ull;
+}
+static float uniform(void) { return (float)((double)(rng() >> 11) / 9007199254740992.0 * 2.0 - 1.0); }
+
+static uint16_t to_half(float f)   /* round to nearest even, for the data of FLOAT16 workloads */
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint32_t sign = (u >> 16) & 0x8000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+    int ne = (int)e - 127 + 15;
+    if (e == 0xff) return (uint16_t)(sign | 0x7c00u | (m ? 0x200u : 0));
+    if (ne >= 31) return (uint16_t)(sign | 0x7c00u);
+    if (ne <= 0) {
+        if (ne < -10) return (uint16_t)sign;
+        m |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - ne), h = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)ne << 10) | (m >> 13), rem = m & 0x1fff;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+}
+
+typedef struct tensor {
+    EDML_TENSOR_DATA_TYPE dtype;
+    UINT rank, sizes[8], strides[8];
+    bool strided;
+    EDML_BUFFER_TENSOR_DESC b;
+    EDML_TENSOR_DESC d;
+    uint8_t *host;
+    UINT64 bytes;
+    uint64_t count;
+} tensor;
+
+static void tensor_init(tensor *t, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *strides)
+{
+    memset(t, 0, sizeof *t);
+    t->dtype = dt;
+    t->rank = rank;
+    memcpy(t->sizes, sizes, rank * sizeof(UINT));
+    if (strides) memcpy(t->strides, strides, rank * sizeof(UINT)), t->strided = true;
+    t->count = 1;
+    for (UINT i = 0; i < rank; i++) t->count *= sizes[i];
+    t->bytes = edml_calc_buffer_tensor_size(dt, rank, t->sizes, strides ? t->strides : NULL);
+    t->b = (EDML_BUFFER_TENSOR_DESC){dt, EDML_TENSOR_FLAG_NONE, rank, t->sizes, strides ? t->strides : NULL, t->bytes, 0};
+    t->d = (EDML_TENSOR_DESC){EDML_TENSOR_TYPE_BUFFER, &t->b};
+    if (posix_memalign((void **)&t->host, 64, (size_t)t->bytes + 64)) abort();
+    memset(t->host, 0, (size_t)t->bytes);
+}
+
+static void fill_uniform(tensor *t)
+{
+    uint64_t n = t->bytes / edml_data_type_size(t->dtype);
+    for (uint64_t i = 0; i < n; i++) {
+        if (t->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32) { float f = uniform(); memcpy(t->host + 4 * i, &f, 4); }
+        else if (t->dtype == EDML_TENSOR_DATA_TYPE_FLOAT16) { uint16_t h = to_half(uniform()); memcpy(t->host + 2 * i, &h, 2); }
+        else if (t->dtype == EDML_TENSOR_DATA_TYPE_UINT8) t->host[i] = (uint8_t)rng();
+    }
+}
+
+static void fill_conditions(tensor *t)
+{
+    for (uint64_t i = 0; i < t->bytes; i++) t->host[i] = (uint8_t)(rng() & 1);
+}
+
+static void fill_indices(tensor *t, const UINT *ranges, UINT tuple)
+{
+    uint64_t n = t->count;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t v = rng() % ranges[i % tuple];
+        if (t->dtype == EDML_TENSOR_DATA_TYPE_INT64) memcpy(t->host + 8 * i, &v, 8);
+        else { uint32_t w = (uint32_t)v; memcpy(t->host + 4 * i, &w, 4); }
+    }
+}
+
+/* ---- workloads ------------------------------------------------------------- */
+
+typedef struct workload {
+    const char *name;
+    const char *what;
+    int nin, nout;
+    tensor in[3], out[2];
+    UINT axes[2];
+    union {
+        EDML_TOP_K1_OPERATOR_DESC topk;
+        EDML_GATHER_ND1_OPERATOR_DESC gather;
+        EDML_ARGMIN_OPERATOR_DESC arg;
+        EDML_ELEMENT_WISE_IF_OPERATOR_DESC iff;
+    } u;
+    EDML_OPERATOR_DESC desc;
+    uint64_t bytes;          /* each input element read once, each output element written once */
+    UINT topk_axis, topk_k;  /* for the sort baseline */
+} workload;
+
+static UINT scaled(UINT v, double scale)
+{
+    UINT s = (UINT)(v * scale);
+    return s < 1 ? 1 : s;
+}
+
+static void topk_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rows, UINT cols, UINT axis, UINT k,
+                          EDML_AXIS_DIRECTION dir)
+{
+    UINT in_sizes[2] = {rows, cols}, out_sizes[2] = {rows, cols};
+    out_sizes[axis] = k;
+    w->nin = 1, w->nout = 2;
+    tensor_init(&w->in[0], dt, 2, in_sizes, NULL);
+    fill_uniform(&w->in[0]);
+    tensor_init(&w->out[0], dt, 2, out_sizes, NULL);
+    tensor_init(&w->out[1], EDML_TENSOR_DATA_TYPE_UINT32, 2, out_sizes, NULL);
+    w->u.topk = (EDML_TOP_K1_OPERATOR_DESC){&w->in[0].d, &w->out[0].d, &w->out[1].d, axis, k, dir};
+    w->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_TOP_K1, &w->u};
+    w->topk_axis = axis;
+    w->topk_k = k;
+}
+
+static void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes, UINT naxes)
+{
+    UINT out_sizes[8];
+    memcpy(out_sizes, sizes, rank * sizeof(UINT));
+    for (UINT a = 0; a < naxes; a++) out_sizes[axes[a]] = 1;
+    w->nin = 1, w->nout = 1;
+    tensor_init(&w->in[0], EDML_TENSOR_DATA_TYPE_FLOAT32, rank, sizes, NULL);
+    fill_uniform(&w->in[0]);
+    tensor_init(&w->out[0], EDML_TENSOR_DATA_TYPE_UINT32, rank, out_sizes, NULL);
+    memcpy(w->axes, axes, naxes * sizeof(UINT));
+    w->u.arg = (EDML_ARGMIN_OPERATOR_DESC){&w->in[0].d, &w->out[0].d, naxes, w->axes, EDML_AXIS_DIRECTION_INCREASING};
+    w->desc = (EDML_OPERATOR_DESC){type, &w->u};
+}
+
+static void gather_workload(workload *w, UINT rank, const UINT *in_sizes, const UINT *ix_sizes, EDML_TENSOR_DATA_TYPE ix_type,
+                            UINT batch)
+{
+    UINT T = ix_sizes[rank - 1];
+    /* output sizes: batch, positions, slice (right-aligned) */
+    UINT list[16], m = 0, out_sizes[8];
+    for (UINT b = 0; b < batch; b++) list[m++] = in_sizes[b];
+    for (UINT p = batch; p + 1 < rank; p++) list[m++] = ix_sizes[p];
+    for (UINT s = batch + T; s < rank; s++) list[m++] = in_sizes[s];
+    for (UINT j = 0; j < rank; j++) out_sizes[j] = j + m >= rank ? list[j + m - rank] : 1;
+    w->nin = 2, w->nout = 1;
+    tensor_init(&w->in[0], EDML_TENSOR_DATA_TYPE_FLOAT32, rank, in_sizes, NULL);
+    fill_uniform(&w->in[0]);
+    tensor_init(&w->in[1], ix_type, rank, ix_sizes, NULL);
+    UINT ranges[8];
+    for (UINT j = 0; j < T; j++) ranges[j] = in_sizes[batch + j];
+    fill_indices(&w->in[1], ranges, T);
+    tensor_init(&w->out[0], EDML_TENSOR_DATA_TYPE_FLOAT32, rank, out_sizes, NULL);
+    w->u.gather = (EDML_GATHER_ND1_OPERATOR_DESC){&w->in[0].d, &w->in[1].d, &w->out[0].d, rank, rank, batch};
+    w->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND1, &w->u};
+}
+
+static void if_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *cond_strides)
+{
+    w->nin = 3, w->nout = 1;
+    tensor_init(&w->in[0], EDML_TENSOR_DATA_TYPE_UINT8, rank, sizes, cond_strides);
+    fill_conditions(&w->in[0]);
+    tensor_init(&w->in[1], dt, rank, sizes, NULL);
+    tensor_init(&w->in[2], dt, rank, sizes, NULL);
+    fill_uniform(&w->in[1]);
+    fill_uniform(&w->in[2]);
+    tensor_init(&w->out[0], dt, rank, sizes, NULL);
+    w->u.iff = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&w->in[0].d, &w->in[1].d, &w->in[2].d, &w->out[0].d};
+    w->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &w->u};
+}
+
+static const char *const workload_names[] = {"topk_cls", "topk_det", "topk_vocab", "topk_vocab_f16", "topk_axis0",
+                                             "topk_wide", "gather_rows", "gather_batch", "gather_points", "argmin_inner",
+                                             "argmin_outer", "argmin_all", "argmax_seg", "if_f32", "if_u8", "if_bcast"};
+#define WORKLOADS (int)(sizeof workload_names / sizeof *workload_names)
+
+static void make_workload(workload *w, int i, double sc)
+{
+    memset(w, 0, sizeof *w);
+    rng_state = 0x1234abcd5678ef01ull + (uint64_t)i;
+    w->name = workload_names[i];
+    switch (i) {
+    case 0: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 1000, 1, 5, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 1: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, scaled(25200, sc), 1, 300, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 2: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 8, scaled(32000, sc), 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 3: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, 8, scaled(32000, sc), 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 4: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(4096, sc), 1024, 0, 8, EDML_AXIS_DIRECTION_INCREASING); break;
+    case 5: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(256, sc), 65536, 1, 16, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 6: { UINT a[2] = {scaled(32000, sc), 512}, b[2] = {scaled(8192, sc), 1};
+              gather_workload(w, 2, a, b, EDML_TENSOR_DATA_TYPE_INT32, 0); break; }
+    case 7: { UINT a[3] = {16, scaled(4096, sc), 256}, b[3] = {16, scaled(1024, sc), 1};
+              gather_workload(w, 3, a, b, EDML_TENSOR_DATA_TYPE_INT32, 1); break; }
+    case 8: { UINT a[2] = {1024, 1024}, b[2] = {scaled(1048576, sc), 2};
+              gather_workload(w, 2, a, b, EDML_TENSOR_DATA_TYPE_INT64, 0); break; }
+    case 9: { UINT s[2] = {scaled(4096, sc), 4096}, ax[1] = {1}; argmin_workload(w, EDML_OPERATOR_ARGMIN, 2, s, ax, 1); break; }
+    case 10: { UINT s[2] = {4096, scaled(4096, sc)}, ax[1] = {0}; argmin_workload(w, EDML_OPERATOR_ARGMIN, 2, s, ax, 1); break; }
+    case 11: { UINT s[2] = {scaled(4096, sc), 4096}, ax[2] = {0, 1}; argmin_workload(w, EDML_OPERATOR_ARGMIN, 2, s, ax, 2); break; }
+    case 12: { UINT s[4] = {1, 21, scaled(512, sc), 512}, ax[1] = {1}; argmin_workload(w, EDML_OPERATOR_ARGMAX, 4, s, ax, 1); break; }
+    case 13: { UINT s[1] = {scaled(16777216, sc)}; if_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, s, NULL); break; }
+    case 14: { UINT s[1] = {scaled(67108864, sc)}; if_workload(w, EDML_TENSOR_DATA_TYPE_UINT8, 1, s, NULL); break; }
+    default: { UINT s[4] = {1, 3, scaled(1024, sc), 1024}, cs[4] = {0, 0, 1024, 1};
+               if_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, 4, s, cs); break; }
+    }
+    for (int k = 0; k < w->nin; k++) w->bytes += w->in[k].count * edml_data_type_size(w->in[k].dtype);
+    for (int k = 0; k < w->nout; k++) w->bytes += w->out[k].count * edml_data_type_size(w->out[k].dtype);
+}
+
+static void free_workload(workload *w)
+{
+    for (int k = 0; k < w->nin; k++) free(w->in[k].host);
+    for (int k = 0; k < w->nout; k++) free(w->out[k].host);
+}
+
+/* ---- timing ---------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int iters = 10;
+
+/* memcpy of `bytes`/2 bytes: the same traffic (read + write) as the operator */
+static double copy_time(uint64_t bytes)
+{
+    size_t n = (size_t)(bytes / 2);
+    uint8_t *a = malloc(n + 64), *b = malloc(n + 64);
+    memset(a, 1, n);
+    memset(b, 2, n);
+    double t[64];
+    int reps = iters < 64 ? iters : 64;
+    memcpy(b, a, n);
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_s();
+        memcpy(b, a, n);
+        t[r] = now_s() - t0;
+        a[r] ^= b[n - 1 - (size_t)r % n];
+    }
+    free(a);
+    free(b);
+    return median(t, reps);
+}
+
+/* a full stable sort of each TopK row: the baseline a user would write */
+typedef struct { float v; uint32_t i; } sort_item;
+static int sort_desc(const void *a, const void *b)
+{
+    const sort_item *x = a, *y = b;
+    if (x->v != y->v) return x->v > y->v ? -1 : 1;
+    return x->i < y->i ? -1 : 1;
+}
+
+static double sort_baseline(const workload *w)
+{
+    if (w->in[0].dtype != EDML_TENSOR_DATA_TYPE_FLOAT32 || w->topk_axis != 1) return 0;
+    UINT rows = w->in[0].sizes[0], cols = w->in[0].sizes[1];
+    sort_item *items = malloc(sizeof(sort_item) * cols);
+    double t[16];
+    int reps = iters < 16 ? iters : 16;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_s();
+        for (UINT row = 0; row < rows; row++) {
+            const float *p = (const float *)(const void *)w->in[0].host + (size_t)row * cols;
+            for (UINT i = 0; i < cols; i++) items[i] = (sort_item){p[i], i};
+            qsort(items, cols, sizeof *items, sort_desc);
+        }
+        t[r] = now_s() - t0;
+    }
+    free(items);
+    return median(t, reps);
+}
+
+typedef struct result {
+    const char *workload, *backend, *mode;   /* mode: "host" or "gpu-resident" */
+    double seconds, gbps, copy_gbps, ratio;
+    bool ok, available;
+    char note[160];
+} result;
+
+static result results[256];
+static int nresults;
+
+static void report(const result *r)
+{
+    results[nresults++] = *r;
+    if (!r->available) {
+        printf("%-15s %-5s %-13s %s\n", r->workload, r->backend, r->mode, r->note);
+        return;
+    }
+    printf("%-15s %-5s %-13s %10.3f ms %9.2f GB/s %6.0f%% of copy (%.1f GB/s)%s%s\n", r->workload, r->backend, r->mode,
+           r->seconds * 1e3, r->gbps, 100 * r->ratio, r->copy_gbps, r->ok ? "" : "  WRONG RESULT", r->note);
+    fflush(stdout);
+}
+
+static bool same_outputs(const workload *w, uint8_t *const *ref)
+{
+    for (int o = 0; o < w->nout; o++)
+        if (memcmp(w->out[o].host, ref[o], (size_t)w->out[o].bytes)) return false;
+    return true;
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
+int main(int argc, char **argv)
+{
+    const char *only = NULL, *json = NULL, *only_backend = NULL;
+    double scale = 1;
+    bool crossover = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--workload") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) only_backend = argv[++i];
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+        else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--crossover")) crossover = true;
+        else if (!strcmp(argv[i], "--list")) {
+            for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
+            return 0;
+        } else {
+            fprintf(stderr, "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] [--scale F] [--crossover] [--list]\n");
+            return 2;
+        }
+    }
+    if (iters < 10) iters = 10;
+    size_t arena_size = edml_device_size() + (1 << 20);
+    void *arena = aligned_alloc(16, arena_size);
+    edml_device *dev;
+    edml_device_desc dd = {0};
+    dd.gpu_arena_bytes = 512ull << 20;
+    if (edml_device_create(&dd, arena, arena_size, &dev) != EDML_STATUS_OK) {
+        fprintf(stderr, "edml-bench: no device\n");
+        return 1;
+    }
+    char info[300];
+    printf("edml-bench: board %s, library %s, backends:", edml_board_builtin()->name, edml_version());
+    for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
+        if (edml_device_backends(dev) & EDML_BACKEND_BIT(b)) printf(" %s", edml_backend_name((edml_backend)b));
+    printf("\n%s\nmedian of %d calls after a warm-up; one thread\n\n", edml_device_gles_info(dev, info, sizeof info), iters);
+    int wrong = 0;
+
+    for (int wi = 0; wi < WORKLOADS; wi++) {
+        if (only && strcmp(only, workload_names[wi])) continue;
+        workload w;
+        fprintf(stderr, "[%d/%d] %s: preparing\r", wi + 1, WORKLOADS, workload_names[wi]);
+        make_workload(&w, wi, scale);
+        double cpu_copy = copy_time(w.bytes);
+        double cpu_copy_gbps = (double)w.bytes / cpu_copy * 1e-9;
+        uint8_t *ref[2] = {NULL, NULL};
+        double best = 1e30, autot = 0;
+        for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_ + 1; b++) {
+            edml_backend be = b == EDML_BACKEND_COUNT_ ? EDML_BACKEND_AUTO : (edml_backend)b;
+            if (only_backend && strcmp(only_backend, edml_backend_name(be)) && be != EDML_BACKEND_REF) continue;
+            fprintf(stderr, "[%d/%d] %s on %s...          \r", wi + 1, WORKLOADS, w.name, edml_backend_name(be));
+            result r = {w.name, edml_backend_name(be), "host", 0, 0, cpu_copy_gbps, 0, true, true, ""};
+            edml_operator *op;
+            edml_status s = edml_operator_create(dev, &w.desc, be, &op);
+            if (s) {
+                r.available = false;
+                snprintf(r.note, sizeof r.note, "n/a: %s", edml_device_last_error(dev));
+                if (!(only_backend && be == EDML_BACKEND_REF)) report(&r);
+                continue;
+            }
+            EDML_BINDING_PROPERTIES props;
+            edml_operator_get_binding_properties(op, &props);
+            void *tmp = props.TemporaryResourceSize ? aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull) : NULL;
+            EDML_BUFFER_BINDING tb = {tmp, 0, props.TemporaryResourceSize}, bi[3], bo[2];
+            for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
+            for (int k = 0; k < w.nout; k++) bo[k] = (EDML_BUFFER_BINDING){w.out[k].host, 0, w.out[k].bytes};
+            s = edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
+            if (s) {
+                snprintf(r.note, sizeof r.note, " (%s: %s)", edml_status_string(s), edml_device_last_error(dev));
+                r.ok = false;
+            }
+            if (be == EDML_BACKEND_REF) {
+                for (int o = 0; o < w.nout; o++) {
+                    ref[o] = malloc((size_t)w.out[o].bytes);
+                    memcpy(ref[o], w.out[o].host, (size_t)w.out[o].bytes);
+                }
+            } else if (!same_outputs(&w, ref)) {
+                r.ok = false;
+            }
+            double t[256];
+            int reps = iters < 256 ? iters : 256;
+            for (int k = 0; k < reps; k++) {
+                double t0 = now_s();
+                edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
+                t[k] = now_s() - t0;
+            }
+            r.seconds = median(t, reps);
+            r.gbps = (double)w.bytes / r.seconds * 1e-9;
+            r.ratio = r.gbps / cpu_copy_gbps;
+            if (be == EDML_BACKEND_AUTO)
+                snprintf(r.note + strlen(r.note), sizeof r.note - strlen(r.note), " [auto: %s]",
+                         edml_backend_name(edml_operator_backend(op)));
+            if (!r.ok) wrong++;
+            if (!(only_backend && be == EDML_BACKEND_REF)) report(&r);
+            if (be == EDML_BACKEND_AUTO) autot = r.seconds;
+            else if (r.ok && r.seconds < best) best = r.seconds;
+
+            /* GLES with the data already in the GPU arena */
+            if (be == EDML_BACKEND_GLES) {
+                edml_gpu_buffer *gin[3] = {0}, *gout[2] = {0}, *ga = NULL, *gb = NULL;
+                bool ok = true;
+                for (int k = 0; k < w.nin && ok; k++)
+                    ok = edml_gpu_buffer_create(dev, w.in[k].bytes, &gin[k]) == EDML_STATUS_OK &&
+                         edml_gpu_buffer_write(gin[k], 0, w.in[k].host, w.in[k].bytes) == EDML_STATUS_OK;
+                for (int k = 0; k < w.nout && ok; k++) ok = edml_gpu_buffer_create(dev, w.out[k].bytes, &gout[k]) == EDML_STATUS_OK;
+                uint64_t half = (w.bytes / 2 + 15) & ~15ull;
+                ok = ok && edml_gpu_buffer_create(dev, half, &ga) == EDML_STATUS_OK &&
+                     edml_gpu_buffer_create(dev, half, &gb) == EDML_STATUS_OK;
+                result g = r;
+                g.mode = "gpu-resident";
+                g.note[0] = '\0';
+                if (!ok) {
+                    g.available = false;
+                    snprintf(g.note, sizeof g.note, "n/a: %s", edml_device_last_error(dev));
+                } else {
+                    for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){EDML_GPU(gin[k]), 0, w.in[k].bytes};
+                    for (int k = 0; k < w.nout; k++) bo[k] = (EDML_BUFFER_BINDING){EDML_GPU(gout[k]), 0, w.out[k].bytes};
+                    edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
+                    for (int k = 0; k < w.nout; k++) edml_gpu_buffer_read(gout[k], 0, w.out[k].host, w.out[k].bytes);
+                    g.ok = same_outputs(&w, ref);
+                    for (int k = 0; k < reps; k++) {
+                        double t0 = now_s();
+                        edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
+                        t[k] = now_s() - t0;
+                    }
+                    g.seconds = median(t, reps);
+                    edml_gpu_buffer_copy(gb, 0, ga, 0, half);
+                    for (int k = 0; k < reps; k++) {
+                        double t0 = now_s();
+                        edml_gpu_buffer_copy(gb, 0, ga, 0, half);
+                        t[k] = now_s() - t0;
+                    }
+                    double gcopy = median(t, reps);
+                    g.copy_gbps = (double)(2 * half) / gcopy * 1e-9;
+                    g.gbps = (double)w.bytes / g.seconds * 1e-9;
+                    g.ratio = g.gbps / g.copy_gbps;
+                    if (!g.ok) wrong++;
+                }
+                report(&g);
+                for (int k = 2; k >= 0; k--) if (k < w.nout && gout[k]) edml_gpu_buffer_destroy(gout[k]);
+                if (gb) edml_gpu_buffer_destroy(gb);
+                if (ga) edml_gpu_buffer_destroy(ga);
+                for (int k = 0; k < w.nin; k++) if (gin[k]) edml_gpu_buffer_destroy(gin[k]);
+                for (int k = 0; k < w.nout; k++) if (gout[k]) edml_gpu_buffer_destroy(gout[k]);
+            }
+            free(tmp);
+            edml_operator_destroy(op);
+        }
+        if (w.topk_k && !only_backend) {
+            double sort = sort_baseline(&w);
+            if (sort > 0)
+                printf("%-15s %-5s %-13s %10.3f ms   (full stable sort of each row; best backend %.1fx faster)\n", w.name,
+                       "qsort", "baseline", sort * 1e3, sort / best);
+        }
+        if (autot > 0 && best < 1e30)
+            printf("%-15s auto is %.0f%% of the best backend's time%s\n", w.name, 100 * autot / best,
+                   autot <= best * 1.1 ? "" : "  (more than 10% slower)");
+        printf("\n");
+        for (int o = 0; o < 2; o++) free(ref[o]);
+        free_workload(&w);
+    }
+    fprintf(stderr, "%60s\r", "");
+
+    if (crossover && (edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
+        printf("crossover, ElementWiseIf FLOAT32 (host to host):\n");
+        for (UINT n = 1024; n <= (1u << 24); n *= 4) {
+            workload w;
+            memset(&w, 0, sizeof w);
+            UINT s[1] = {n};
+            if_workload(&w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, s, NULL);
+            double tt[2] = {0, 0};
+            for (int b = 0; b < 2; b++) {
+                edml_operator *op;
+                if (edml_operator_create(dev, &w.desc, b ? EDML_BACKEND_GLES : EDML_BACKEND_NEON, &op)) continue;
+                EDML_BUFFER_BINDING bi[3], bo[1];
+                for (int k = 0; k < 3; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
+                bo[0] = (EDML_BUFFER_BINDING){w.out[0].host, 0, w.out[0].bytes};
+                double t[32];
+                edml_operator_execute(op, bi, 3, bo, 1, NULL);
+                for (int k = 0; k < 11; k++) {
+                    double t0 = now_s();
+                    edml_operator_execute(op, bi, 3, bo, 1, NULL);
+                    t[k] = now_s() - t0;
+                }
+                tt[b] = median(t, 11);
+                edml_operator_destroy(op);
+            }
+            printf("  %9u elements: neon %8.3f ms, gles %8.3f ms%s\n", n, tt[0] * 1e3, tt[1] * 1e3, tt[1] < tt[0] ? "  <- GPU faster" : "");
+            w.nout = 1;
+            free_workload(&w);
+        }
+    }
+
+    if (json) {
+        FILE *f = fopen(json, "w");
+        if (!f) { perror(json); return 1; }
+        fprintf(f, "{\n  \"board\": \"%s\",\n  \"iterations\": %d,\n  \"results\": [\n", edml_board_builtin()->name, iters);
+        for (int i = 0; i < nresults; i++) {
+            const result *r = &results[i];
+            fprintf(f, "    {\"workload\": \"%s\", \"backend\": \"%s\", \"mode\": \"%s\", \"available\": %s", r->workload,
+                    r->backend, r->mode, r->available ? "true" : "false");
+            if (r->available)
+                fprintf(f, ", \"median_ms\": %.6f, \"gb_per_s\": %.4f, \"copy_gb_per_s\": %.4f, \"ratio_to_copy\": %.4f, \"correct\": %s",
+                        r->seconds * 1e3, r->gbps, r->copy_gbps, r->ratio, r->ok ? "true" : "false");
+            fprintf(f, "}%s\n", i + 1 < nresults ? "," : "");
+        }
+        fprintf(f, "  ]\n}\n");
+        fclose(f);
+        printf("wrote %s\n", json);
+    }
+    edml_device_destroy(dev);
+    free(arena);
+    if (wrong) printf("%d results differ from the reference backend\n", wrong);
+    return wrong ? 1 : 0;
+}
