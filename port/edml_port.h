@@ -47,6 +47,10 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_GL_SHADER_STORAGE_BUFFER 0x90D2
 #define EDMLI_GL_DYNAMIC_DRAW 0x88E8
 #define EDMLI_GL_DYNAMIC_READ 0x88E9
+#define EDMLI_GL_STREAM_READ 0x88E1
+#define EDMLI_GL_DYNAMIC_COPY 0x88EA
+#define EDMLI_GL_COPY_READ_BUFFER 0x8F36
+#define EDMLI_GL_COPY_WRITE_BUFFER 0x8F37
 #define EDMLI_GL_MAP_READ_BIT 0x0001
 #define EDMLI_GL_SHADER_STORAGE_BARRIER_BIT 0x00002000
 #define EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT 0x00000200
@@ -98,6 +102,7 @@ typedef struct edmli_gl_sync *GLsync_;
     X(GLenum_, glClientWaitSync, (GLsync_ sync, GLbitfield_ flags, uint64_t timeout)) \
     X(void, glDeleteSync, (GLsync_ sync)) \
     X(void, glFlush, (void)) \
+    X(void, glCopyBufferSubData, (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size)) \
     X(void, glFinish, (void))
 
 typedef struct edmli_gl {

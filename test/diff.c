@@ -297,8 +297,16 @@ static int one_case(uint64_t seed, int iter)
     if (kind == 0) { /* TopK */
         tl_tensor in = {.dtype = dt}, val = {.dtype = dt}, idx = {0};
         random_sizes(&r, &in, rank);
-        UINT axis = tl_below(&r, rank), n = in.sizes[axis];
+        UINT axis = tl_below(&r, rank);
+        if (tl_below(&r, 8) == 0) { /* many rows along a strided axis: the GPU's row-per-invocation kernel */
+            rank = in.rank = 2;
+            in.sizes[0] = 1 + tl_below(&r, 40);
+            in.sizes[1] = 1024 + tl_below(&r, 200);
+            axis = 0;
+        }
+        UINT n = in.sizes[axis];
         UINT k = tl_below(&r, 3) == 0 ? n : 1 + tl_below(&r, n < 70 ? n : 70);
+        if (axis == 0 && in.sizes[1] >= 1024) k = 1 + tl_below(&r, n < 16 ? n : 16);
         int dir = (int)tl_below(&r, 2);
         tl_layout(&in, &r, in_layout(&r));
         tl_finish(&in, &r, 0);

@@ -11,10 +11,11 @@
 #define EDMLI_GLES_PROGRAMS(X) \
     X(IF, if, 1) \
     X(GATHER_ND, gather_nd, 1) \
-    X(ARGREDUCE, argreduce, 1) \
+    X(ARGREDUCE, argreduce, 0) \
     X(ARGREDUCE_PARTIAL, argreduce_partial, 0) \
     X(ARGREDUCE_FINAL, argreduce_final, 1) \
     X(TOPK_SELECT, topk_select, 0) \
+    X(TOPK_THREAD, topk_thread, 0) \
     X(TOPK_OUT, topk_out, 1) \
     X(COPY, copy, 0)
 
@@ -37,6 +38,7 @@ extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
 #define EDMLI_GLES_FENCE_TIMEOUT_NS 5000000000ull
 #define EDMLI_GLES_UNITS_PER_DISPATCH (1u << 22)   /* keeps each dispatch short (V3D: 500 ms watchdog) */
 #define EDMLI_GLES_GROUPS_PER_DISPATCH 4096u
+#define EDMLI_GLES_READBACK_BYTES (4u << 20)   /* downloads go through it in pieces */
 
 typedef struct edmli_gles {
     edmli_port_gl port;
@@ -46,7 +48,7 @@ typedef struct edmli_gles {
     uint32_t max_groups_x;
     uint64_t max_ssbo;         /* largest bindable storage block */
     uint32_t ssbo_align;
-    unsigned arena_buf, params_buf;
+    unsigned arena_buf, params_buf, readback_buf;   /* readback: the only buffer ever mapped */
     uint64_t arena_bytes;
     uint64_t persistent;       /* GPU arena bytes held by edml_gpu_buffers, from the low end */
     unsigned prog[EDMLI_GLES_PROG_COUNT];

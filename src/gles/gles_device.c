@@ -106,9 +106,15 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     /* The GPU arena: one buffer for every tensor and scratch area. */
     g->arena_bytes = dev->gpu_arena_bytes;
     if (g->arena_bytes > g->max_ssbo) g->arena_bytes = g->max_ssbo & ~(uint64_t)15;
+    /* The arena is never mapped, so that drivers keep it in GPU memory (NVIDIA
+     * moves a buffer mapped for reading to system memory); downloads copy
+     * through a small buffer that is. */
     gl->glGenBuffers(1, &g->arena_buf);
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
-    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, NULL, EDMLI_GL_DYNAMIC_DRAW);
+    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, NULL, EDMLI_GL_DYNAMIC_COPY);
+    gl->glGenBuffers(1, &g->readback_buf);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
+    gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)EDMLI_GLES_READBACK_BYTES, NULL, EDMLI_GL_STREAM_READ);
     gl->glGenBuffers(1, &g->params_buf);
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
     gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * EDMLI_GLES_PARAM_WORDS * 4u),
@@ -136,8 +142,9 @@ void edmli_gles_close(edmli_gles *g)
             if (g->prog[id]) gl->glDeleteProgram(g->prog[id]);
         if (g->arena_buf) gl->glDeleteBuffers(1, &g->arena_buf);
         if (g->params_buf) gl->glDeleteBuffers(1, &g->params_buf);
+        if (g->readback_buf) gl->glDeleteBuffers(1, &g->readback_buf);
     }
     edmli_port_gl_close(&g->port);
     memset(g->prog, 0, sizeof g->prog);
-    g->arena_buf = g->params_buf = 0;
+    g->arena_buf = g->params_buf = g->readback_buf = 0;
 }

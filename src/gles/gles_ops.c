@@ -20,8 +20,8 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles
         uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size;
         b += edmli_align16(rows * op->plan.topk.k * 4);
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
-        /* partial results: at most max(outputs, 2048) chunks of 12 bytes */
-        uint64_t chunks = op->outputs[0].elem_count > 2048 ? op->outputs[0].elem_count : 2048;
+        /* partial results: at most max(outputs, 65536) chunks of 12 bytes */
+        uint64_t chunks = op->outputs[0].elem_count > 65536 ? op->outputs[0].elem_count : 65536;
         b += edmli_align16(chunks * 12);
     } else if (op->kind == EDMLI_OP_GATHER_ND) {
         b += 16;
@@ -170,32 +170,34 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     r.words[76] = (uint32_t)p->reduce_count;
     const uint32_t outs = (uint32_t)to->elem_count, last = ti->rank - 1;
     const bool along_last = (p->axis_mask >> last) & 1;
-    if (!along_last && outs >= 4 * gs->local) {
-        /* neighbouring invocations read neighbouring elements */
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE, outs, false);
-    } else {
-        uint32_t chunks = (uint32_t)((p->reduce_count + gs->local * 8u - 1) / (gs->local * 8u));
-        uint32_t cap = outs >= 2048 ? 1 : 2048 / outs;
-        if (chunks > cap) chunks = cap;
-        if (chunks == 0) chunks = 1;
-        uint32_t chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
-        chunks = (uint32_t)((p->reduce_count + chunk_len - 1) / chunk_len);
-        uint32_t off_scratch;
-        if ((s = edmli_gles_alloc(&r, (uint64_t)outs * chunks * 12u, &off_scratch))) return s;
-        bool packed = true;
-        uint64_t want = 1;
-        for (uint32_t j = R; j-- > 0;) {
-            if (r.words[41 + j] > 1 && r.words[49 + j] != want) packed = false;
-            want *= r.words[41 + j];
-        }
-        r.words[77] = chunks;
-        r.words[78] = chunk_len;
-        r.words[79] = off_scratch;
-        r.words[80] = packed;
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_PARTIAL, outs * chunks, true);
-        edmli_gles_barrier(&r);
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, outs, false);
+    /* Along a strided axis: an invocation per (output, chunk), neighbours on
+     * neighbouring outputs. Along the packed last axis: a workgroup per
+     * (output, chunk) reducing in shared memory. Both leave a partial result
+     * per chunk; the final pass merges them in order. */
+    uint32_t chunks, chunk_len, unit_chunk = along_last ? gs->local * 8u : 64u;
+    uint32_t want = along_last ? (outs >= 2048 ? 1 : 2048 / outs) : (outs >= 65536 ? 1 : 65536 / outs);
+    chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
+    if (chunks > want) chunks = want;
+    if (chunks == 0) chunks = 1;
+    chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
+    chunks = (uint32_t)((p->reduce_count + chunk_len - 1) / chunk_len);
+    uint32_t off_scratch;
+    if ((s = edmli_gles_alloc(&r, (uint64_t)outs * chunks * 12u, &off_scratch))) return s;
+    bool packed = true;
+    uint64_t stride = 1;
+    for (uint32_t j = R; j-- > 0;) {
+        if (r.words[41 + j] > 1 && r.words[49 + j] != stride) packed = false;
+        stride *= r.words[41 + j];
     }
+    r.words[77] = chunks;
+    r.words[78] = chunk_len;
+    r.words[79] = off_scratch;
+    r.words[80] = packed;
+    r.words[81] = outs;
+    if (along_last) edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_PARTIAL, outs * chunks, true);
+    else edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE, outs * chunks, false);
+    edmli_gles_barrier(&r);
+    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, outs, false);
     if ((s = edmli_gles_finish(&r))) return s;
     return edmli_gles_output_done(&r, op, ex, 0, off_out);
 }
@@ -231,7 +233,12 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
     r.words[60] = p->direction == EDML_AXIS_DIRECTION_INCREASING;
     r.words[61] = off_win;
     r.words[62] = ti->elem_size == 8;
-    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_SELECT, rows, true);
+    /* a strided axis and a small K: a row per invocation, reads coalesced
+     * across rows; otherwise a row per workgroup */
+    if (ti->strides[p->axis] != 1 && p->k <= 16 && rows >= 1024)
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_THREAD, rows, false);
+    else
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_SELECT, rows, true);
     edmli_gles_barrier(&r);
     for (int o = 0; o < 2; o++) {
         memset(r.words, 0, sizeof r.words);

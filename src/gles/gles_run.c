@@ -144,13 +144,18 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
 
 edml_status edmli_gles_download(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes)
 {
-    if (!bytes) return EDML_STATUS_OK;
     edmli_gl *gl = &r->g->port.gl;
-    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
-    const void *p = gl->glMapBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, EDMLI_GL_MAP_READ_BIT);
-    if (!p) return edmli_gles_fail(r, "glMapBufferRange failed");
-    memcpy(host, p, (size_t)bytes);
-    gl->glUnmapBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER);
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, r->g->arena_buf);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, r->g->readback_buf);
+    for (uint64_t done = 0; done < bytes;) {
+        uint64_t n = bytes - done < EDMLI_GLES_READBACK_BYTES ? bytes - done : EDMLI_GLES_READBACK_BYTES;
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)(offset + done), 0, (intptr_t)n);
+        const void *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)n, EDMLI_GL_MAP_READ_BIT);
+        if (!p) return edmli_gles_fail(r, "glMapBufferRange failed");
+        memcpy((uint8_t *)host + done, p, (size_t)n);
+        gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
+        done += n;
+    }
     return EDML_STATUS_OK;
 }
 
