@@ -327,7 +327,10 @@ typedef struct edml_board {
     uint32_t has_gpu;              /**< 1 if the board may have a GLES 3.1 GPU */
     uint32_t l1d_bytes;            /**< L1 data cache per core */
     uint32_t l2_bytes;             /**< last-level cache */
-    uint32_t gpu_min_elements;     /**< auto: below this many elements stay on the CPU */
+    uint32_t gpu_min_elements;     /**< auto: reductions (TopK, ArgMin/ArgMax) and point gathers
+                                        with fewer input elements stay on the CPU */
+    uint32_t gpu_min_elements_copy;/**< auto: the same for copy-like work (ElementWiseIf, GatherND
+                                        of rows), bound by host<->GPU transfers; 0xffffffff: never */
     uint32_t gpu_topk_min_row;     /**< auto: TopK rows shorter than this stay on the CPU */
     uint32_t gpu_software_ok;      /**< auto: 1 lets a software GPU (Mesa llvmpipe) run operators;
                                         0 keeps them on the CPU, where llvmpipe was measured slower */

@@ -19,6 +19,7 @@ static edml_board gpu_board(void)
 {
     edml_board b = *edml_board_builtin();
     b.gpu_min_elements = 0;
+    b.gpu_min_elements_copy = 0;
     b.gpu_topk_min_row = 0;
     b.gpu_software_ok = 1;
     return b;

@@ -6,5 +6,7 @@
 #define EDML_BOARD_HAS_GPU 1
 #define EDML_BOARD_L1D_BYTES 65536
 #define EDML_BOARD_L2_BYTES 4194304
+/* AUTO thresholds: estimates until measured on the board (edml-bench --crossover) */
 #define EDML_BOARD_GPU_MIN_ELEMENTS 262144
+#define EDML_BOARD_GPU_MIN_ELEMENTS_COPY 262144
 #define EDML_BOARD_GPU_TOPK_MIN_ROW 16384

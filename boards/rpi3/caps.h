@@ -6,5 +6,7 @@
 #define EDML_BOARD_HAS_GPU 0
 #define EDML_BOARD_L1D_BYTES 32768
 #define EDML_BOARD_L2_BYTES 524288
+/* AUTO thresholds: estimates until measured on the board (edml-bench --crossover) */
 #define EDML_BOARD_GPU_MIN_ELEMENTS 4294967295
+#define EDML_BOARD_GPU_MIN_ELEMENTS_COPY 4294967295
 #define EDML_BOARD_GPU_TOPK_MIN_ROW 4294967295

@@ -59,7 +59,9 @@ static edml_backend edmli_choose(const edml_device *dev, const edml_operator *op
         uint64_t n = 0;
         for (uint32_t i = 0; i < op->input_count; i++) if (op->inputs[i].elem_count > n) n = op->inputs[i].elem_count;
         for (uint32_t o = 0; o < op->output_count; o++) if (op->outputs[o].elem_count > n) n = op->outputs[o].elem_count;
-        bool big = n >= dev->board.gpu_min_elements;
+        /* copy-like work moves every byte through the host<->GPU transfers */
+        bool copy_like = op->kind == EDMLI_OP_IF || (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather.slice_rank > 0);
+        bool big = n >= (copy_like ? dev->board.gpu_min_elements_copy : dev->board.gpu_min_elements);
         if (op->kind == EDMLI_OP_TOPK) big = big && op->plan.topk.axis_size >= dev->board.gpu_topk_min_row;
         if (big) return EDML_BACKEND_GLES;
     }
