@@ -65,7 +65,7 @@ LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)
 LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) port/edml_port.h boards/$(BOARD)/caps.h
 
-TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench
+TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo
 TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/examples/topk
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
@@ -97,6 +97,9 @@ $(BUILD)/tools/%.o: tools/%.c tools/case.h include/edml.h
 	$(CC) $(TOOL_CFLAGS) -c $< -o $@
 
 $(BUILD)/edml-run: $(BUILD)/tools/edml-run.o $(BUILD)/tools/case.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
+
+$(BUILD)/edml-demo: $(BUILD)/tools/edml-demo.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
 
 $(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(LIB)

@@ -4,6 +4,8 @@
 set -e
 cd "$(dirname "$0")/.."
 run=build/host/edml-run
+build/host/edml-demo
+echo
 backends=$($run --list-backends)
 echo "edml demo: the DirectML pages' examples (test/cases/seed_*.case)"
 echo "backends on this machine: $(echo $backends)"

@@ -169,7 +169,8 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     r.words[75] = p->direction == EDML_AXIS_DIRECTION_DECREASING;
     r.words[76] = (uint32_t)p->reduce_count;
     const uint32_t outs = (uint32_t)to->elem_count, last = ti->rank - 1;
-    const bool along_last = (p->axis_mask >> last) & 1;
+    /* a workgroup per set only pays for long sets along the packed last axis */
+    const bool along_last = ((p->axis_mask >> last) & 1) && p->reduce_count >= 4u * gs->local;
     /* Along a strided axis: an invocation per (output, chunk), neighbours on
      * neighbouring outputs. Along the packed last axis: a workgroup per
      * (output, chunk) reducing in shared memory. Both leave a partial result
