@@ -66,7 +66,8 @@ LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) port/edml_port.h boards/$(BOARD)/caps.h
 
 TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo
-TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/examples/topk
+TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads \
+         $(BUILD)/examples/topk
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
 .PHONY: all lib tools tests test demo install clean help setup
@@ -107,7 +108,7 @@ $(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(LIB)
 
 $(BUILD)/test/%: test/%.c test/testlib.h test/ops.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS) -lpthread
 
 $(BUILD)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -142,6 +143,32 @@ $(BUILD)/edml-test: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools/ca
 $(BUILD)/edml-test-gl: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools/case.h $(LIB)
 	$(CC) $(TOOL_CFLAGS) -DEDML_TEST_IMAGE $(LDFLAGS) -o $@ $(IMAGE_SRC) $(LIB) $(TOOL_LIBS)
 
+# Fuzzing (clang, libFuzzer, ASan, UBSan): `make fuzz` runs each target for
+# FUZZ_SECONDS over test/fuzz/<target>/ (new inputs go to build/fuzz/corpus).
+FUZZ_SECONDS ?= 600
+FUZZ := build/fuzz
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+.PHONY: fuzz fuzz-build fuzz-lib
+fuzz-build: fuzz-lib
+	@$(MAKE) --no-print-directory $(FUZZ)/fuzz_ops $(FUZZ)/fuzz_case
+fuzz-lib:
+	@$(MAKE) --no-print-directory BOARD=host CC=clang BUILD=$(FUZZ)/lib CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" lib
+$(FUZZ)/fuzz_ops: test/fuzz_ops.c $(FUZZ)/lib/libedml.a
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/lib/libedml.a -lm -ldl
+$(FUZZ)/fuzz_case: test/fuzz_case.c tools/case.c $(FUZZ)/lib/libedml.a
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Itools $(FUZZ_FLAGS) -o $@ test/fuzz_case.c tools/case.c $(FUZZ)/lib/libedml.a -lm -ldl
+fuzz: setup fuzz-build
+	@for t in ops case; do mkdir -p $(FUZZ)/corpus/$$t; \
+	  echo "fuzz_$$t for $(FUZZ_SECONDS) s"; \
+	  $(FUZZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 $(FUZZ)/corpus/$$t test/fuzz/$$t || exit 1; done
+
+# Soak: random create/execute/destroy cycles per backend; the arena must give
+# back every byte and its high-water mark stay that of the largest cycle.
+SOAK_CYCLES ?= 100000
+.PHONY: soak
+soak: tests
+	@for b in ref neon gles; do $(BUILD)/test/diff --soak --backend $$b --iters $(SOAK_CYCLES) --seed 21 || exit 1; done
+
 # Installs what the build and tests need on a Debian machine, when missing.
 setup:
 	@sh toolchain/setup-host
@@ -152,6 +179,11 @@ test: setup
 demo: setup
 	@$(MAKE) --no-print-directory BOARD=host all
 	@sh tools/demo.sh
+
+.PHONY: bench
+bench: setup
+	@$(MAKE) --no-print-directory BOARD=$(BOARD) all
+	toolchain/run $(BOARD) $(BUILD)/edml-bench --json $(BUILD)/bench.json $(BENCH_ARGS)
 
 install: $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -170,6 +202,10 @@ help:
 	@echo "  demo      the examples of the DirectML pages on every available backend"
 	@echo "  install   edml.h, libedml.a and edml.pc under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
 	@echo "  setup     install missing Debian packages (toolchain/setup-host)"
+	@echo "  fuzz      libFuzzer targets for FUZZ_SECONDS each (default 600)"
+	@echo "  soak      SOAK_CYCLES random create/execute cycles per backend (default 100000)"
+	@echo "  bench     edml-bench: every workload of shared/spec/bench.md on every backend"
+	@echo "  bench-insns  instructions per element under qemu-aarch64, reference vs NEON"
 	@echo "  clean     remove build/"
 	@echo "variables: BOARD (default host), PORT (linux or none), CROSS_COMPILE, CC, AR, CFLAGS, LDFLAGS, PREFIX, DESTDIR, BUILD"
 	@echo "boards: $(BOARDS)"

@@ -237,11 +237,18 @@ static edml_backend backend = EDML_BACKEND_REF;
 static bool verbose;
 
 static tl_device g_dev;   /* one device for the whole run, as a program would have */
+static bool soak;         /* check the arena after every cycle */
+static size_t soak_persistent, soak_need;   /* the most one cycle needs: operator + scratch */
 
 static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int nin, tl_tensor **outs, int nout,
                           char *msg, size_t cap)
 {
     edml_operator *op;
+    edml_operator_sizes sz;
+    if (edml_operator_query(g_dev.dev, desc, backend, &sz) == EDML_STATUS_OK) {
+        size_t need = sz.persistent_bytes + ((sz.temporary_bytes + 15) & ~(size_t)15);
+        if (need > soak_need) soak_need = need;
+    }
     edml_status s = edml_operator_create(g_dev.dev, desc, backend, &op);
     if (!s) {
         EDML_BUFFER_BINDING bi[3], bo[2];
@@ -249,6 +256,14 @@ static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int n
         for (int i = 0; i < nout; i++) bo[i] = tl_bind(outs[i]);
         s = edml_operator_execute(op, bi, (UINT)nin, bo, (UINT)nout, NULL);
         edml_operator_destroy(op);
+    }
+    if (soak) { /* every cycle gives back all it took */
+        edml_arena_stats st;
+        edml_device_arena_stats(g_dev.dev, &st);
+        if (st.persistent != soak_persistent) {
+            fprintf(stderr, "soak: the arena holds %zu bytes after a cycle, %zu before\n", st.persistent, soak_persistent);
+            abort();
+        }
     }
     snprintf(msg, cap, "%s", edml_device_last_error(g_dev.dev));
     return s;
@@ -481,7 +496,8 @@ int diff_main(int argc, char **argv)
         else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend_arg = argv[++i];
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
-        else { fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--verbose]\n"); return 2; }
+        else if (!strcmp(argv[i], "--soak")) soak = true;
+        else { fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] [--verbose]\n"); return 2; }
     }
     bool found = false;
     for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
@@ -497,7 +513,24 @@ int diff_main(int argc, char **argv)
         return 1;
     }
     int failed = 0;
-    for (int it = 0; it < iters; it++) failed += one_case(seed, it) ? 1 : 0;
+    edml_arena_stats st0, st;
+    edml_device_arena_stats(g_dev.dev, &st0);
+    soak_persistent = st0.persistent;
+    size_t hw_at_half = 0;
+    for (int it = 0; it < iters; it++) {
+        failed += one_case(seed, it) ? 1 : 0;
+        if (it == iters / 2) { edml_device_arena_stats(g_dev.dev, &st); hw_at_half = st.high_water; }
+    }
+    edml_device_arena_stats(g_dev.dev, &st);
+    if (soak && st.high_water > soak_persistent + soak_need + 16) {
+        fprintf(stderr, "soak: high-water mark %zu is above the largest single cycle's %zu\n", st.high_water,
+                soak_persistent + soak_need + 16);
+        failed++;
+    }
+    if (soak)
+        printf("soak: %d create/execute/destroy cycles; arena %zu bytes held throughout; high-water mark %zu (%zu at half way), "
+               "no more than the largest single cycle needs (%zu)\n",
+               iters, st.persistent, st.high_water, hw_at_half, soak_persistent + soak_need);
     tl_device_free(&g_dev);
     printf("diff --backend %s --seed %llu: %d cases, %d failed\n", backend_arg, (unsigned long long)seed, iters, failed);
     return failed ? 1 : 0;

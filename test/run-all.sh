@@ -47,6 +47,13 @@ for b in ref neon; do
     done
 done
 step "test image on host" $H/edml-test
+step "demo pipeline: identical detections on every backend" $H/edml-demo
+step "threads: 4 devices at once (neon)" $H/test/threads --backend neon
+step "threads: 4 devices at once (gles)" $H/test/threads --backend gles --rounds 10
+for b in ref neon gles; do
+    n=2000; [ $b = gles ] && n=300
+    step "soak: $n cycles on $b, arena given back" $H/test/diff --soak --backend $b --iters $n --seed 21
+done
 step "edml.h as C99 -pedantic, C11, C++17" sh test/check-header.sh
 step "README example (examples/topk.c)" sh -c "$H/examples/topk | tee /dev/stderr | grep -q '3.5@4 1.25@6 0.7@1'"
 
@@ -63,6 +70,29 @@ if [ "$quick" != 1 ]; then
     for b in ref neon; do
         step "vectors on $b (ASan+UBSan)" sh test/run-cases.sh $S/edml-run $b
         step "differential test $b (ASan+UBSan)" $S/test/diff --backend $b --seed 7 --iters 3000
+    done
+
+    # ThreadSanitizer: several threads, each with its own device.
+    T=build/host-tsan
+    step "build host (clang ThreadSanitizer)" make -j"$J" BOARD=host CC=clang BUILD=$T CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" $T/test/threads
+    for b in ref neon; do
+        step "threads under ThreadSanitizer ($b)" env TSAN_OPTIONS=halt_on_error=1 $T/test/threads --backend $b --rounds 50
+    done
+
+    # valgrind memcheck over the host suite (reference and NEON through SIMDe).
+    V="valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite"
+    step "valgrind: unit tests" $V $H/test/unit --cpu-only
+    for b in ref neon; do
+        step "valgrind: vectors on $b" sh test/run-cases.sh "$V" $H/edml-run $b
+        step "valgrind: differential test on $b" $V $H/test/diff --backend $b --iters 300 --seed 17
+    done
+
+    # libFuzzer, 60 s each over the committed seed corpus.
+    step "build fuzz targets (clang, libFuzzer, ASan, UBSan)" make -j"$J" fuzz-build
+    for t in ops case; do
+        c=$(mktemp -d)
+        step "fuzz_$t for 60 s" build/fuzz/fuzz_$t -max_total_time=60 -timeout=30 "$c" test/fuzz/$t
+        rm -rf "$c"
     done
 
     # 4. ARM test images under qemu-user: AArch64 and ARMv7 hard-float NEON.

@@ -194,12 +194,15 @@ typedef struct tl_device {
     edml_device *dev;
 } tl_device;
 
+/* backends of devices made with 0 (every backend); --cpu-only sets ref|neon */
+static uint32_t tl_backends_default;
+
 static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t backends)
 {
     d->size = size;
     if (posix_memalign(&d->arena, 16, size)) abort();
     edml_device_desc dd = {0};
-    dd.backends = backends;
+    dd.backends = backends ? backends : tl_backends_default;
     return edml_device_create(&dd, d->arena, size, &d->dev);
 }
 

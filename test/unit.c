@@ -45,6 +45,7 @@ static void test_device(void)
     if (posix_memalign((void **)&mem, 16, 1 << 16)) abort();
     edml_device *dev;
     edml_device_desc dd = {0};
+    dd.backends = tl_backends_default;
     dd.log = log_fn;
     CHECK(edml_device_create(&dd, NULL, 100, &dev) == EDML_STATUS_INVALID_ARGUMENT, "NULL arena");
     CHECK(!strcmp(log_last, "arena is NULL"), "log: %s", log_last);
@@ -68,7 +69,7 @@ static void test_device(void)
     CHECK(edml_device_destroy(dev) == EDML_STATUS_OK, "destroy");
     CHECK(edml_device_destroy(dev) == EDML_STATUS_INVALID_DEVICE, "destroy twice");
     CHECK(edml_device_backends(dev) == 0, "destroyed device has no backends");
-    dd.backends = 1u << 20;
+    dd.backends = 1u << 20;   /* no backend of it exists */
     CHECK(edml_device_create(&dd, mem, 4096, &dev) == EDML_STATUS_INVALID_ARGUMENT, "no backend allowed");
     CHECK(strstr(log_last, "no backend of it is built in") != NULL, "message %s", log_last);
     CHECK(edml_board_builtin() && edml_board_builtin()->name, "builtin board");
@@ -333,5 +334,11 @@ int unit_main(void)
 }
 
 #ifndef EDML_TEST_IMAGE
-int main(void) { return unit_main(); }
+int main(int argc, char **argv)
+{
+    /* --cpu-only: no GPU driver in the process (for valgrind) */
+    if (argc > 1 && !strcmp(argv[1], "--cpu-only"))
+        tl_backends_default = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
+    return unit_main();
+}
 #endif

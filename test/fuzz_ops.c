@@ -1,0 +1,192 @@
+/* libFuzzer target: random operator descriptors and data. Any type, rank 0
+ * to 9, random sizes, strides, buffer sizes, axes, K, index and condition
+ * types. The library must either reject the descriptor or the data with a
+ * status, or produce exactly the reference backend's outputs, on every
+ * backend (GLES on every 16th input: a GPU submission costs milliseconds on
+ * llvmpipe). Buffers are exactly as large as declared, so AddressSanitizer
+ * sees any access outside them. */
+#include "edml.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct reader {
+    const uint8_t *p;
+    size_t n;
+} reader;
+
+static uint32_t take(reader *r, uint32_t bound)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        v = v << 8;
+        if (r->n) v |= *r->p++, r->n--;
+    }
+    return bound ? v % bound : v;
+}
+
+typedef struct ftensor {
+    UINT sizes[9], strides[9];
+    EDML_BUFFER_TENSOR_DESC b;
+    EDML_TENSOR_DESC d;
+    UINT64 bytes;
+} ftensor;
+
+static const EDML_TENSOR_DATA_TYPE types[12] = {
+    EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_DATA_TYPE_FLOAT16, EDML_TENSOR_DATA_TYPE_UINT32,
+    EDML_TENSOR_DATA_TYPE_UINT16,  EDML_TENSOR_DATA_TYPE_UINT8,   EDML_TENSOR_DATA_TYPE_INT32,
+    EDML_TENSOR_DATA_TYPE_INT16,   EDML_TENSOR_DATA_TYPE_INT8,    EDML_TENSOR_DATA_TYPE_FLOAT64,
+    EDML_TENSOR_DATA_TYPE_UINT64,  EDML_TENSOR_DATA_TYPE_INT64,   (EDML_TENSOR_DATA_TYPE)12};
+
+/* a tensor like `like` (when given) with small random changes */
+static void make_tensor(reader *r, ftensor *t, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes)
+{
+    for (UINT i = 0; i < rank && i < 9; i++) {
+        t->sizes[i] = sizes ? sizes[i] : 1 + take(r, 5);
+        if (take(r, 64) == 0) t->sizes[i] = take(r, 0);   /* 0 or huge now and then */
+    }
+    bool strided = take(r, 3) == 0;
+    for (UINT i = 0; i < rank && i < 9; i++) t->strides[i] = take(r, 4) == 0 ? 0 : 1 + take(r, 40);
+    t->b = (EDML_BUFFER_TENSOR_DESC){dt, take(r, 32) == 0 ? EDML_TENSOR_FLAG_OWNED_BY_DML : EDML_TENSOR_FLAG_NONE, rank,
+                                     t->sizes, strided ? t->strides : NULL, 0, 0};
+    UINT64 calc = edml_calc_buffer_tensor_size(dt, rank, t->sizes, strided ? t->strides : NULL);
+    uint32_t how = take(r, 8);
+    t->b.TotalTensorSizeInBytes = how == 0 ? calc - (calc ? 1 : 0) : how == 1 ? calc + 4 * take(r, 4) : 0;
+    t->bytes = t->b.TotalTensorSizeInBytes ? t->b.TotalTensorSizeInBytes : calc;
+    t->d = (EDML_TENSOR_DESC){EDML_TENSOR_TYPE_BUFFER, &t->b};
+}
+
+static edml_device *devices[EDML_BACKEND_COUNT_];
+static void *arenas[EDML_BACKEND_COUNT_];
+
+static edml_device *device_for(edml_backend b)
+{
+    if (!devices[b]) {
+        size_t size = edml_device_size() + 4096;
+        arenas[b] = aligned_alloc(16, (size + 15) & ~(size_t)15);
+        edml_device_desc dd = {0};
+        dd.backends = EDML_BACKEND_BIT(b);
+        if (edml_device_create(&dd, arenas[b], size, &devices[b]) != EDML_STATUS_OK) devices[b] = NULL;
+    }
+    return devices[b];
+}
+
+#define MAX_BYTES (1u << 20)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static unsigned long long count;
+    reader r = {data, size};
+    ftensor t[4];
+    memset(t, 0, sizeof t);
+    UINT rank = take(&r, 10);   /* 0..9 */
+    EDML_TENSOR_DATA_TYPE dt = types[take(&r, 12)];
+    UINT axes[10];
+    union {
+        EDML_TOP_K1_OPERATOR_DESC topk;
+        EDML_GATHER_ND1_OPERATOR_DESC gather;
+        EDML_ARGMIN_OPERATOR_DESC arg;
+        EDML_ELEMENT_WISE_IF_OPERATOR_DESC iff;
+    } u;
+    EDML_OPERATOR_DESC desc;
+    int nin, nout;
+    uint32_t kind = take(&r, 4);
+    make_tensor(&r, &t[0], dt, rank, NULL);
+    if (kind == 0) {
+        UINT axis = take(&r, rank + 1), k = take(&r, 8);
+        UINT os[9];
+        memcpy(os, t[0].sizes, sizeof os);
+        if (axis < rank && axis < 9) os[axis] = k;
+        make_tensor(&r, &t[1], take(&r, 8) ? dt : types[take(&r, 12)], rank, os);
+        make_tensor(&r, &t[2], take(&r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : types[take(&r, 12)], rank, os);
+        u.topk = (EDML_TOP_K1_OPERATOR_DESC){&t[0].d, &t[1].d, &t[2].d, axis, k, (EDML_AXIS_DIRECTION)take(&r, 3)};
+        desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_TOP_K1, &u};
+        nin = 1, nout = 2;
+    } else if (kind == 1) {
+        UINT na = take(&r, rank + 2);
+        for (UINT i = 0; i < na && i < 10; i++) axes[i] = take(&r, rank + 1);
+        UINT os[9];
+        memcpy(os, t[0].sizes, sizeof os);
+        for (UINT i = 0; i < na && i < 10; i++) if (axes[i] < 9) os[axes[i]] = 1;
+        make_tensor(&r, &t[1], take(&r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : types[take(&r, 12)], rank, os);
+        u.arg = (EDML_ARGMIN_OPERATOR_DESC){&t[0].d, &t[1].d, na, take(&r, 16) ? axes : NULL, (EDML_AXIS_DIRECTION)take(&r, 3)};
+        desc = (EDML_OPERATOR_DESC){take(&r, 2) ? EDML_OPERATOR_ARGMIN : EDML_OPERATOR_ARGMAX, &u};
+        nin = 1, nout = 1;
+    } else if (kind == 2) {
+        make_tensor(&r, &t[1], take(&r, 2) ? EDML_TENSOR_DATA_TYPE_INT32 : types[take(&r, 12)], rank, NULL);
+        make_tensor(&r, &t[2], dt, rank, NULL);
+        u.gather = (EDML_GATHER_ND1_OPERATOR_DESC){&t[0].d, &t[1].d, &t[2].d, take(&r, rank + 1), take(&r, rank + 1),
+                                                   take(&r, rank + 1)};
+        desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND1, &u};
+        nin = 2, nout = 1;
+    } else {
+        make_tensor(&r, &t[1], take(&r, 4) ? EDML_TENSOR_DATA_TYPE_UINT8 : types[take(&r, 12)], rank, t[0].sizes);
+        make_tensor(&r, &t[2], dt, rank, t[0].sizes);
+        make_tensor(&r, &t[3], dt, rank, t[0].sizes);
+        u.iff = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&t[1].d, &t[0].d, &t[2].d, &t[3].d};
+        desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &u};
+        nin = 3, nout = 1;
+    }
+    /* operand order: inputs then outputs, as bound */
+    ftensor *ops[4];
+    if (kind == 3) { ops[0] = &t[1]; ops[1] = &t[0]; ops[2] = &t[2]; ops[3] = &t[3]; }
+    else for (int i = 0; i < 4; i++) ops[i] = &t[i];
+    for (int i = 0; i < nin + nout; i++)
+        if (ops[i]->bytes > MAX_BYTES) return 0;   /* keep each input quick */
+
+    /* the data: exact-size buffers */
+    uint8_t *in[3], *ref_out[2] = {0}, *out[2];
+    for (int i = 0; i < nin; i++) {
+        in[i] = malloc((size_t)ops[i]->bytes + 1);
+        for (UINT64 j = 0; j < ops[i]->bytes; j++) in[i][j] = (uint8_t)take(&r, 256);
+    }
+    edml_status ref_status = EDML_STATUS_OK;
+    count++;
+    for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++) {
+        if (b == EDML_BACKEND_GLES && count % 16) continue;
+        edml_device *dev = device_for((edml_backend)b);
+        if (!dev) continue;
+        for (int o = 0; o < nout; o++) {
+            out[o] = malloc((size_t)ops[nin + o]->bytes + 1);
+            memset(out[o], 0x5a, (size_t)ops[nin + o]->bytes);
+        }
+        edml_operator *op = NULL;
+        edml_status s = edml_operator_create(dev, &desc, (edml_backend)b, &op);
+        if (!s) {
+            EDML_BUFFER_BINDING bi[3], bo[2];
+            for (int i = 0; i < nin; i++) bi[i] = (EDML_BUFFER_BINDING){in[i], 0, ops[i]->bytes};
+            for (int o = 0; o < nout; o++) bo[o] = (EDML_BUFFER_BINDING){out[o], 0, ops[nin + o]->bytes};
+            EDML_BINDING_PROPERTIES props;
+            edml_operator_get_binding_properties(op, &props);
+            void *tmp = aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull);
+            EDML_BUFFER_BINDING tb = {tmp, 0, props.TemporaryResourceSize};
+            s = edml_operator_execute(op, bi, (UINT)nin, bo, (UINT)nout, &tb);
+            free(tmp);
+            edml_operator_destroy(op);
+        }
+        if (s != EDML_STATUS_OK && s != EDML_STATUS_INDEX_OUT_OF_RANGE)
+            for (int o = 0; o < nout; o++)   /* a rejected call writes nothing */
+                for (UINT64 j = 0; j < ops[nin + o]->bytes; j++)
+                    if (out[o][j] != 0x5a) abort();
+        if (b == EDML_BACKEND_REF) {
+            ref_status = s;
+            for (int o = 0; o < nout; o++) ref_out[o] = out[o];
+            continue;
+        }
+        if (s == EDML_STATUS_BACKEND_UNAVAILABLE) { /* e.g. GLES's K limit */
+            for (int o = 0; o < nout; o++) free(out[o]);
+            continue;
+        }
+        if (s != ref_status) abort();   /* every backend agrees with the reference */
+        if (s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE)
+            for (int o = 0; o < nout; o++)
+                if (memcmp(out[o], ref_out[o], (size_t)ops[nin + o]->bytes)) abort();
+        for (int o = 0; o < nout; o++) free(out[o]);
+    }
+    for (int o = 0; o < nout; o++) free(ref_out[o]);
+    for (int i = 0; i < nin; i++) free(in[i]);
+    return 0;
+}
