@@ -180,7 +180,10 @@ demo: setup
 	@$(MAKE) --no-print-directory BOARD=host all
 	@sh tools/demo.sh
 
-.PHONY: bench
+.PHONY: bench bench-insns
+bench-insns: setup
+	@BOARD=$(if $(filter host,$(BOARD)),rpi4,$(BOARD)) sh tools/bench-insns.sh
+
 bench: setup
 	@$(MAKE) --no-print-directory BOARD=$(BOARD) all
 	toolchain/run $(BOARD) $(BUILD)/edml-bench --json $(BUILD)/bench.json $(BENCH_ARGS)

@@ -503,7 +503,9 @@ int diff_main(int argc, char **argv)
     for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
         if (!strcmp(backend_arg, edml_backend_name((edml_backend)b))) backend = (edml_backend)b, found = true;
     if (!found) { fprintf(stderr, "diff: unknown backend %s\n", backend_arg); return 2; }
-    edml_status ds = tl_device_make(&g_dev, edml_device_size() + (1 << 16), 0);
+    /* the backend under test alone (no GPU driver in a CPU run) */
+    edml_status ds = tl_device_make(&g_dev, edml_device_size() + (1 << 16),
+                                    backend == EDML_BACKEND_AUTO ? 0 : EDML_BACKEND_BIT(backend));
     if (ds) { fprintf(stderr, "diff: device: %s\n", edml_status_string(ds)); return 1; }
     if (backend != EDML_BACKEND_AUTO && !(edml_device_backends(g_dev.dev) & EDML_BACKEND_BIT(backend))) {
         char info[256];

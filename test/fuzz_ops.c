@@ -134,8 +134,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ftensor *ops[4];
     if (kind == 3) { ops[0] = &t[1]; ops[1] = &t[0]; ops[2] = &t[2]; ops[3] = &t[3]; }
     else for (int i = 0; i < 4; i++) ops[i] = &t[i];
-    for (int i = 0; i < nin + nout; i++)
-        if (ops[i]->bytes > MAX_BYTES) return 0;   /* keep each input quick */
+    for (int i = 0; i < nin + nout; i++) {   /* keep each input quick: bytes and elements (broadcasts) */
+        if (ops[i]->bytes > MAX_BYTES) return 0;
+        uint64_t elems = 1;
+        for (UINT d = 0; d < rank && d < 9; d++) {
+            elems *= ops[i]->sizes[d] ? ops[i]->sizes[d] : 1;
+            if (elems > MAX_BYTES) return 0;
+        }
+    }
 
     /* the data: exact-size buffers */
     uint8_t *in[3], *ref_out[2] = {0}, *out[2];

@@ -218,10 +218,11 @@ static void make_workload(workload *w, int i, double sc)
     w->name = workload_names[i];
     switch (i) {
     case 0: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 1000, 1, 5, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 1: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, scaled(25200, sc), 1, 300, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 2: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 8, scaled(32000, sc), 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 3: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, 8, scaled(32000, sc), 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 4: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(4096, sc), 1024, 0, 8, EDML_AXIS_DIRECTION_INCREASING); break;
+    /* --scale shrinks the number of rows, never a row: the row length is what TopK is about */
+    case 1: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 25200, 1, 300, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 2: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(8, sc * 8), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 3: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, scaled(8, sc * 8), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 4: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 4096, scaled(1024, sc), 0, 8, EDML_AXIS_DIRECTION_INCREASING); break;
     case 5: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(256, sc), 65536, 1, 16, EDML_AXIS_DIRECTION_DECREASING); break;
     case 6: { UINT a[2] = {scaled(32000, sc), 512}, b[2] = {scaled(8192, sc), 1};
               gather_workload(w, 2, a, b, EDML_TENSOR_DATA_TYPE_INT32, 0); break; }
@@ -350,6 +351,7 @@ int main(int argc, char **argv)
     const char *only = NULL, *json = NULL, *only_backend = NULL;
     double scale = 1;
     bool crossover = false;
+    int only_calls = -1;   /* --calls N: just N executions of one workload on one backend (instruction counts) */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc) only_backend = argv[++i];
@@ -357,6 +359,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atof(argv[++i]);
         else if (!strcmp(argv[i], "--crossover")) crossover = true;
+        else if (!strcmp(argv[i], "--calls") && i + 1 < argc) only_calls = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--list")) {
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
@@ -364,6 +367,31 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] [--scale F] [--crossover] [--list]\n");
             return 2;
         }
+    }
+    if (only_calls >= 0) {
+        /* for bench-insns: the same set-up with N or 0 calls; the difference is the kernel */
+        int wi = 0;
+        while (wi < WORKLOADS && (!only || strcmp(only, workload_names[wi]))) wi++;
+        edml_backend be = EDML_BACKEND_REF;
+        for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+            if (only_backend && !strcmp(only_backend, edml_backend_name((edml_backend)b))) be = (edml_backend)b;
+        if (wi == WORKLOADS) return 2;
+        workload w;
+        make_workload(&w, wi, scale);
+        size_t asz = edml_device_size() + (1 << 20);
+        void *ar = aligned_alloc(16, asz);
+        edml_device *d;
+        edml_device_desc ddd = {0};
+        ddd.backends = EDML_BACKEND_BIT(be);
+        edml_operator *op;
+        if (edml_device_create(&ddd, ar, asz, &d) || edml_operator_create(d, &w.desc, be, &op)) return 1;
+        EDML_BUFFER_BINDING bi[3], bo[2];
+        for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
+        for (int k = 0; k < w.nout; k++) bo[k] = (EDML_BUFFER_BINDING){w.out[k].host, 0, w.out[k].bytes};
+        for (int c = 0; c < only_calls; c++)
+            if (edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, NULL)) return 1;
+        printf("%llu\n", (unsigned long long)w.in[w.desc.Type == EDML_OPERATOR_ELEMENT_WISE_IF ? 1 : 0].count);
+        return 0;
     }
     if (iters < 10) iters = 10;
     size_t arena_size = edml_device_size() + (1 << 20);

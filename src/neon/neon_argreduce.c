@@ -26,14 +26,12 @@ static inline bool edmli_neon_better(uint32_t ka, uint32_t ia, uint32_t kb, uint
     return ka > kb || (ka == kb && (take_last ? ia > ib : ia < ib));
 }
 
-static inline uint32x4_t edmli_neon_red_keys(const edmli_neon_red *r, const uint8_t *p)
+/* ArgMin reverses the order but keeps NaN on top, without branches:
+ * inv is all ones for ArgMin, keepnan all ones for ArgMin of a float type. */
+static inline uint32x4_t edmli_neon_red_adjust(uint32x4_t k, uint32x4_t inv, uint32x4_t keepnan)
 {
-    uint32x4_t k = edmli_neon_load_keys(r->dtype, p);
-    if (r->invert) {
-        uint32x4_t keep = r->is_float ? vceqq_u32(k, vdupq_n_u32(0xffffffffu)) : vdupq_n_u32(0);
-        k = vorrq_u32(vmvnq_u32(k), keep);
-    }
-    return k;
+    uint32x4_t nan = vandq_u32(vceqq_u32(k, vdupq_n_u32(0xffffffffu)), keepnan);
+    return vorrq_u32(veorq_u32(k, inv), nan);
 }
 
 static inline uint32_t edmli_neon_red_key1(const edmli_neon_red *r, const uint8_t *p)
@@ -45,48 +43,96 @@ static inline uint32_t edmli_neon_red_key1(const edmli_neon_red *r, const uint8_
     return k32;
 }
 
-/* One reduced set, horizontally. */
-static uint32_t edmli_neon_reduce_set(edmli_neon_red *r, const uint8_t *base)
+/* Merges the lanes (best key, then first or last index) with a scalar candidate. */
+static uint32_t edmli_neon_merge(uint32x4_t best, uint32x4_t bidx, bool any_v, uint32_t sbest, uint32_t sidx, bool any_s,
+                                 bool take_last)
 {
-    uint32x4_t best = vdupq_n_u32(0), bidx = vdupq_n_u32(0);
-    uint32_t sbest = 0, sidx = 0;
-    bool any_v = false, any_s = false;
-    static const uint32_t lanes[4] = {0, 1, 2, 3};
-    const uint32x4_t lane = vld1q_u32(lanes);
-    uint32_t flat = 0;
-    uint64_t sets = edmli_odo_count(&r->inner);
-    r->inner.off[0] = 0;
-    for (uint64_t s = 0; s < sets; s++, edmli_odo_next(&r->inner)) {
-        const uint8_t *p = base + r->inner.off[0];
-        uint32_t i = 0;
-        if (r->run >= 4) {
-            if (!any_v) {
-                best = edmli_neon_red_keys(r, p);
-                bidx = vaddq_u32(lane, vdupq_n_u32(flat));
-                i = 4;
-                any_v = true;
-            }
-            for (; i + 4 <= r->run; i += 4) {
-                uint32x4_t k = edmli_neon_red_keys(r, p + (uint64_t)i * r->es);
-                uint32x4_t m = r->take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
-                best = vbslq_u32(m, k, best);
-                bidx = vbslq_u32(m, vaddq_u32(lane, vdupq_n_u32(flat + i)), bidx);
-            }
-        }
-        for (; i < r->run; i++) {
-            uint32_t k = edmli_neon_red_key1(r, p + (uint64_t)i * r->es);
-            if (!any_s || k > sbest || (r->take_last && k == sbest)) sbest = k, sidx = flat + i, any_s = true;
-        }
-        flat += r->run;
-    }
     uint32_t kb[4], ib[4];
     vst1q_u32(kb, best);
     vst1q_u32(ib, bidx);
     uint32_t bk = sbest, bi = sidx;
     bool have = any_s;
     for (int j = 0; j < 4 && any_v; j++)
-        if (!have || edmli_neon_better(kb[j], ib[j], bk, bi, r->take_last)) bk = kb[j], bi = ib[j], have = true;
+        if (!have || edmli_neon_better(kb[j], ib[j], bk, bi, take_last)) bk = kb[j], bi = ib[j], have = true;
     return bi;
+}
+
+/* One reduced set, horizontally: a function per data type and tie rule, so
+ * that the key conversion and the compare are straight-line code. */
+#define EDMLI_NEON_REDUCE_SET(name, DT, LAST)                                                         \
+    static uint32_t name(edmli_neon_red *r, const uint8_t *base)                                      \
+    {                                                                                                 \
+        static const uint32_t lanes[4] = {0, 1, 2, 3};                                                \
+        const uint32x4_t lane = vld1q_u32(lanes), four = vdupq_n_u32(4);                              \
+        const uint32x4_t inv = vdupq_n_u32(r->invert ? 0xffffffffu : 0);                              \
+        const uint32x4_t keepnan = vdupq_n_u32(r->invert && r->is_float ? 0xffffffffu : 0);           \
+        const uint32_t es = edml_data_type_size(DT);                                                  \
+        uint32x4_t best = vdupq_n_u32(0), bidx = vdupq_n_u32(0);                                      \
+        uint32_t sbest = 0, sidx = 0, flat = 0;                                                       \
+        bool any_v = false, any_s = false;                                                            \
+        uint64_t sets = edmli_odo_count(&r->inner);                                                   \
+        r->inner.off[0] = 0;                                                                          \
+        for (uint64_t s = 0; s < sets; s++, edmli_odo_next(&r->inner)) {                              \
+            const uint8_t *p = base + r->inner.off[0];                                                \
+            uint32_t i = 0;                                                                           \
+            if (r->run >= 4) {                                                                        \
+                uint32x4_t idx = vaddq_u32(lane, vdupq_n_u32(flat));                                  \
+                if (!any_v) {                                                                         \
+                    best = edmli_neon_red_adjust(edmli_neon_load_keys(DT, p), inv, keepnan);          \
+                    bidx = idx;                                                                       \
+                    idx = vaddq_u32(idx, four);                                                       \
+                    i = 4;                                                                            \
+                    any_v = true;                                                                     \
+                }                                                                                     \
+                for (; i + 4 <= r->run; i += 4, idx = vaddq_u32(idx, four)) {                         \
+                    uint32x4_t k = edmli_neon_red_adjust(edmli_neon_load_keys(DT, p + (uint64_t)i * es), inv, keepnan); \
+                    uint32x4_t m = LAST ? vcgeq_u32(k, best) : vcgtq_u32(k, best);                    \
+                    best = vbslq_u32(m, k, best);                                                     \
+                    bidx = vbslq_u32(m, idx, bidx);                                                   \
+                }                                                                                     \
+            }                                                                                         \
+            for (; i < r->run; i++) {                                                                 \
+                uint32_t k = edmli_neon_red_key1(r, p + (uint64_t)i * es);                            \
+                if (!any_s || k > sbest || (LAST && k == sbest)) sbest = k, sidx = flat + i, any_s = true; \
+            }                                                                                         \
+            flat += r->run;                                                                           \
+        }                                                                                             \
+        return edmli_neon_merge(best, bidx, any_v, sbest, sidx, any_s, LAST);                         \
+    }
+
+#define EDMLI_NEON_REDUCE_SETS(T, DT)                                                                 \
+    EDMLI_NEON_REDUCE_SET(edmli_neon_reduce_first_##T, DT, false)                                     \
+    EDMLI_NEON_REDUCE_SET(edmli_neon_reduce_last_##T, DT, true)
+EDMLI_NEON_REDUCE_SETS(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
+EDMLI_NEON_REDUCE_SETS(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
+EDMLI_NEON_REDUCE_SETS(u32, EDML_TENSOR_DATA_TYPE_UINT32)
+EDMLI_NEON_REDUCE_SETS(i32, EDML_TENSOR_DATA_TYPE_INT32)
+EDMLI_NEON_REDUCE_SETS(u16, EDML_TENSOR_DATA_TYPE_UINT16)
+EDMLI_NEON_REDUCE_SETS(i16, EDML_TENSOR_DATA_TYPE_INT16)
+EDMLI_NEON_REDUCE_SETS(u8, EDML_TENSOR_DATA_TYPE_UINT8)
+EDMLI_NEON_REDUCE_SETS(i8, EDML_TENSOR_DATA_TYPE_INT8)
+
+typedef uint32_t (*edmli_neon_reduce_fn)(edmli_neon_red *r, const uint8_t *base);
+
+static edmli_neon_reduce_fn edmli_neon_reduce_for(EDML_TENSOR_DATA_TYPE t, bool last)
+{
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32: return last ? edmli_neon_reduce_last_f32 : edmli_neon_reduce_first_f32;
+    case EDML_TENSOR_DATA_TYPE_FLOAT16: return last ? edmli_neon_reduce_last_f16 : edmli_neon_reduce_first_f16;
+    case EDML_TENSOR_DATA_TYPE_UINT32: return last ? edmli_neon_reduce_last_u32 : edmli_neon_reduce_first_u32;
+    case EDML_TENSOR_DATA_TYPE_INT32: return last ? edmli_neon_reduce_last_i32 : edmli_neon_reduce_first_i32;
+    case EDML_TENSOR_DATA_TYPE_UINT16: return last ? edmli_neon_reduce_last_u16 : edmli_neon_reduce_first_u16;
+    case EDML_TENSOR_DATA_TYPE_INT16: return last ? edmli_neon_reduce_last_i16 : edmli_neon_reduce_first_i16;
+    case EDML_TENSOR_DATA_TYPE_UINT8: return last ? edmli_neon_reduce_last_u8 : edmli_neon_reduce_first_u8;
+    default: return last ? edmli_neon_reduce_last_i8 : edmli_neon_reduce_first_i8;
+    }
+}
+
+static inline uint32x4_t edmli_neon_red_keys(const edmli_neon_red *r, const uint8_t *p)
+{
+    const uint32x4_t inv = vdupq_n_u32(r->invert ? 0xffffffffu : 0);
+    const uint32x4_t keepnan = vdupq_n_u32(r->invert && r->is_float ? 0xffffffffu : 0);
+    return edmli_neon_red_adjust(edmli_neon_load_keys(r->dtype, p), inv, keepnan);
 }
 
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
@@ -115,11 +161,11 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
             edmli_odo_dim(&r.inner, ti->sizes[d], &ti->strides[d], elem2);
         }
     }
+    const edmli_neon_reduce_fn reduce_set = edmli_neon_reduce_for(ti->dtype, r.take_last);
     if (horizontal) {
         r.run = ti->sizes[last_dim];
         for (uint64_t o = 0, n = edmli_odo_count(&r.outer); o < n; o++, edmli_odo_next(&r.outer))
-            edmli_store_index(ex->out[0] + r.outer.off[1], to->dtype,
-                              edmli_neon_reduce_set(&r, ex->in[0] + r.outer.off[0]));
+            edmli_store_index(ex->out[0] + r.outer.off[1], to->dtype, reduce_set(&r, ex->in[0] + r.outer.off[0]));
         return EDML_STATUS_OK;
     }
     /* vertical: the last dim is kept; the reduced set walks the inner odometer
@@ -136,6 +182,24 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
             const uint8_t *col = base + (uint64_t)c * r.es;
             r.inner.off[0] = 0;
             uint32x4_t best = edmli_neon_red_keys(&r, col), bidx = vdupq_n_u32(0);
+            if (r.inner.rank == 1) { /* one reduced dim: a plain stride */
+                const int64_t step = r.inner.step[0][0];
+                const uint8_t *q = col;
+                uint32x4_t sv = vdupq_n_u32(0);
+                const uint32x4_t one = vdupq_n_u32(1);
+                for (uint64_t s = 1; s < sets; s++) {
+                    q += step;
+                    sv = vaddq_u32(sv, one);
+                    uint32x4_t k = edmli_neon_red_keys(&r, q);
+                    uint32x4_t m = r.take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
+                    best = vbslq_u32(m, k, best);
+                    bidx = vbslq_u32(m, sv, bidx);
+                }
+                uint32_t ib1[4];
+                vst1q_u32(ib1, bidx);
+                for (int j = 0; j < 4; j++) edmli_store_index(out + (c + (uint32_t)j) * ostep, to->dtype, ib1[j]);
+                continue;
+            }
             edmli_odo_next(&r.inner);
             for (uint64_t s = 1; s < sets; s++, edmli_odo_next(&r.inner)) {
                 uint32x4_t k = edmli_neon_red_keys(&r, col + r.inner.off[0]);
@@ -149,7 +213,7 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
             for (int j = 0; j < 4; j++) edmli_store_index(out + (c + (uint32_t)j) * ostep, to->dtype, ib[j]);
         }
         for (; c < cols; c++) /* the last columns, one set each */
-            edmli_store_index(out + c * ostep, to->dtype, edmli_neon_reduce_set(&r, base + (uint64_t)c * r.es));
+            edmli_store_index(out + c * ostep, to->dtype, reduce_set(&r, base + (uint64_t)c * r.es));
     }
     return EDML_STATUS_OK;
 }

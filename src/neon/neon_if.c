@@ -51,6 +51,21 @@ static uint32_t edmli_neon_if_4(const edmli_neon_if_run *r, uint32_t n)
     uint32_t i = 0;
     const uint32_t *a = (const uint32_t *)(const void *)r->a, *b = (const uint32_t *)(const void *)r->b;
     uint32_t *o = (uint32_t *)(void *)r->o;
+    if (!r->cb && !r->ab && !r->bb) {
+        /* all packed: 16 condition bytes to 4 masks of 4 lanes by sign extension */
+        for (; i + 16 <= n; i += 16) {
+            int8x16_t m8 = vreinterpretq_s8_u8(vtstq_u8(vld1q_u8(r->c + i), vld1q_u8(r->c + i)));
+            int16x8_t lo = vmovl_s8(vget_low_s8(m8)), hi = vmovl_s8(vget_high_s8(m8));
+            uint32x4_t m0 = vreinterpretq_u32_s32(vmovl_s16(vget_low_s16(lo)));
+            uint32x4_t m1 = vreinterpretq_u32_s32(vmovl_s16(vget_high_s16(lo)));
+            uint32x4_t m2 = vreinterpretq_u32_s32(vmovl_s16(vget_low_s16(hi)));
+            uint32x4_t m3 = vreinterpretq_u32_s32(vmovl_s16(vget_high_s16(hi)));
+            vst1q_u32(o + i, vbslq_u32(m0, vld1q_u32(a + i), vld1q_u32(b + i)));
+            vst1q_u32(o + i + 4, vbslq_u32(m1, vld1q_u32(a + i + 4), vld1q_u32(b + i + 4)));
+            vst1q_u32(o + i + 8, vbslq_u32(m2, vld1q_u32(a + i + 8), vld1q_u32(b + i + 8)));
+            vst1q_u32(o + i + 12, vbslq_u32(m3, vld1q_u32(a + i + 12), vld1q_u32(b + i + 12)));
+        }
+    }
     for (; i + 4 <= n; i += 4) {
         uint32x4_t m = edmli_neon_cmask4(r->c + (r->cb ? 0 : i), r->cb);
         uint32x4_t va = r->ab ? vdupq_n_u32(*a) : vld1q_u32(a + i);

@@ -1,0 +1,33 @@
+#!/bin/sh
+# make bench-insns: instructions executed per element under qemu-aarch64 (the
+# qemu plugin of shared/tools/insncount.c), reference vs NEON, for each
+# workload of shared/spec/bench.md at a reduced size. Each figure is
+# (instructions with N calls - with 0 calls) / (N x elements): repeatable,
+# unlike wall time under emulation. Memory stalls are not in it.
+set -e
+cd "$(dirname "$0")/.."
+board=${BOARD:-rpi4}
+scale=${INSN_SCALE:-0.02}
+calls=${INSN_CALLS:-2}
+src=${EDML_SHARED:-../shared}/tools/insncount.c
+[ -f "$src" ] || { echo "bench-insns: $src not found (EDML_SHARED=path/to/shared)"; exit 1; }
+mkdir -p build/insns
+[ build/insns/libinsncount.so -nt "$src" ] || gcc -O2 -shared -fPIC -fvisibility=hidden "$src" -o build/insns/libinsncount.so
+make -s BOARD=$board PORT=none BUILD=build/$board/static build/$board/static/edml-bench >/dev/null
+prog=build/$board/static/edml-bench
+count() { # workload backend calls -> instructions
+    EDML_QEMU_FLAGS="-plugin build/insns/libinsncount.so" toolchain/run $board $prog --workload $1 --backend $2 \
+        --scale $scale --calls $3 2>&1 >/dev/null | sed -n 's/^guest_insns //p'
+}
+printf '%-15s %12s %12s %8s\n' workload "ref ins/elem" "neon ins/elem" "ratio"
+for w in $(toolchain/run $board $prog --list); do
+    n=$(toolchain/run $board $prog --workload $w --scale $scale --calls 0)
+    line="$w"
+    r=""; ne=""
+    for b in ref neon; do
+        a=$(count $w $b $calls); z=$(count $w $b 0)
+        v=$(awk -v a=$a -v z=$z -v c=$calls -v n=$n 'BEGIN { printf "%.2f", (a - z) / (c * n) }')
+        [ $b = ref ] && r=$v || ne=$v
+    done
+    printf '%-15s %12s %12s %7.1fx\n' $w $r $ne $(awk -v r=$r -v n=$ne 'BEGIN { print (n > 0 ? r / n : 0) }')
+done
