@@ -220,8 +220,8 @@ static void make_workload(workload *w, int i, double sc)
     case 0: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 1000, 1, 5, EDML_AXIS_DIRECTION_DECREASING); break;
     /* --scale shrinks the number of rows, never a row: the row length is what TopK is about */
     case 1: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 25200, 1, 300, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 2: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(8, sc * 8), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 3: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, scaled(8, sc * 8), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 2: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(8, sc), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
+    case 3: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, scaled(8, sc), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
     case 4: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 4096, scaled(1024, sc), 0, 8, EDML_AXIS_DIRECTION_INCREASING); break;
     case 5: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(256, sc), 65536, 1, 16, EDML_AXIS_DIRECTION_DECREASING); break;
     case 6: { UINT a[2] = {scaled(32000, sc), 512}, b[2] = {scaled(8192, sc), 1};
