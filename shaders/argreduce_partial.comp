@@ -1,6 +1,8 @@
-// ArgMin/ArgMax, first pass for large reduced sets: a workgroup per (output,
-// chunk of the set) reduces its chunk in shared memory and writes (key high,
-// key low, index) to scratch. argreduce_final.comp merges the chunks.
+// ArgMin/ArgMax, first pass for large reduced sets along the packed last
+// axis: G threads (p[82], a power of two dividing LOCAL) per (output, chunk
+// of its set) reduce the chunk in shared memory and write (key high, key low,
+// index) to scratch; a workgroup holds LOCAL / G such pairs.
+// argreduce_final.comp merges the chunks.
 // Input tensor 0. p[40] reduced dims R; p[41+d] sizes; p[49+d] input
 // strides; p[57] kept dims; p[58+d] sizes; p[66+d] input strides; p[74]
 // ArgMax; p[75] keep last; p[76] elements per set; p[77] chunks per output;
@@ -15,9 +17,12 @@ bool better(uvec2 ka, uint ia, uvec2 kb, uint ib, bool last) {
 }
 
 void main() {
-    uint g = group_id();
-    if (g == NONE) return;
-    uint chunks = p[77], o = g / chunks, c = g % chunks;
+    uint G = p[82], per_group = LOCAL / G;
+    uint t = gl_LocalInvocationID.x % G, slot = gl_LocalInvocationID.x / G;
+    uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    uint g = u_base + gid * per_group + slot;          // the (output, chunk) pair
+    bool live = gid < u_count && g < p[83];
+    uint chunks = p[77], o = live ? g / chunks : 0u, c = live ? g % chunks : 0u;
     uint base = 0u, rem = o;
     for (uint d = p[57]; d-- > 0u;) {
         uint s = p[58u + d];
@@ -26,12 +31,11 @@ void main() {
     }
     uint dt = t_dtype(0u), es = t_es(0u);
     bool invert = p[74] == 0u, last = p[75] != 0u, dense = p[80] != 0u;
-    uint begin = c * p[78], end = min(p[76], begin + p[78]);
-    uint t = gl_LocalInvocationID.x;
+    uint begin = c * p[78], end = live ? min(p[76], begin + p[78]) : 0u;
     uvec2 best = uvec2(0u);
     uint best_i = 0u;
     bool any = false;
-    for (uint s = begin + t; s < end; s += LOCAL) {
+    for (uint s = begin + t; s < end; s += G) {
         uint off;
         if (dense) off = base + s;
         else {
@@ -47,22 +51,23 @@ void main() {
         if (invert && !key_is_nan(dt, k)) { k = ~k; if (es < 8u) k.x = 0u; }
         if (!any || key_gt(k, best) || (last && key_eq(k, best))) { best = k; best_i = s; any = true; }
     }
-    s_key[t] = best;
-    s_idx[t] = best_i;
-    s_any[t] = any;
+    uint l = gl_LocalInvocationID.x;
+    s_key[l] = best;
+    s_idx[l] = best_i;
+    s_any[l] = any;
     barrier();
-    for (uint h = LOCAL / 2u; h > 0u; h >>= 1) {
-        if (t < h && s_any[t + h] && (!s_any[t] || better(s_key[t + h], s_idx[t + h], s_key[t], s_idx[t], last))) {
-            s_key[t] = s_key[t + h];
-            s_idx[t] = s_idx[t + h];
-            s_any[t] = true;
+    for (uint h = G / 2u; h > 0u; h >>= 1) {
+        if (t < h && s_any[l + h] && (!s_any[l] || better(s_key[l + h], s_idx[l + h], s_key[l], s_idx[l], last))) {
+            s_key[l] = s_key[l + h];
+            s_idx[l] = s_idx[l + h];
+            s_any[l] = true;
         }
         barrier();
     }
-    if (t == 0u) {
+    if (t == 0u && live) {
         uint w = (p[79] >> 2) + g * 3u;
-        m[w] = s_key[0].x;
-        m[w + 1u] = s_key[0].y;
-        m[w + 2u] = s_idx[0];
+        m[w] = s_key[l].x;
+        m[w + 1u] = s_key[l].y;
+        m[w + 2u] = s_idx[l];
     }
 }

@@ -195,7 +195,15 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     r.words[79] = off_scratch;
     r.words[80] = packed;
     r.words[81] = outs;
-    if (along_last) edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_PARTIAL, outs * chunks, true);
+    if (along_last) {
+        /* G threads a pair, about 64 elements each */
+        uint32_t G = 32;
+        while (G < gs->local && (uint64_t)G * 64 < chunk_len) G *= 2;
+        uint32_t pairs = outs * chunks, per_group = gs->local / G;
+        r.words[82] = G;
+        r.words[83] = pairs;
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_PARTIAL, (pairs + per_group - 1) / per_group, true);
+    }
     else edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE, outs * chunks, false);
     edmli_gles_barrier(&r);
     edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, outs, false);
