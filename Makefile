@@ -192,7 +192,7 @@ install: $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/edml.h $(DESTDIR)$(PREFIX)/include/edml.h
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libedml.a
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(BOARD_LDLIBS)|' edml.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/edml.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(PORT_LIBS) $(BOARD_LDLIBS)|' edml.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/edml.pc
 
 clean:
 	rm -rf build

@@ -1,35 +1,61 @@
 // TopK, selection along a strided axis with a small K (at most 16): one
-// invocation per row, neighbouring invocations on neighbouring rows (so
-// neighbouring elements), each keeping its best K, best first, in registers.
-// Same parameters as topk_select.comp.
+// invocation per (row, chunk of the row), neighbouring invocations on
+// neighbouring rows (so neighbouring elements), each keeping its best K, best
+// first, in registers. With several chunks a second pass (p[63] = 1) merges
+// each row's chunk lists in index order.
+// As topk_select.comp, and: p[63] pass; p[64] rows; p[65] chunks; p[66]
+// elements per chunk; p[67] byte offset of the chunk lists (the winners when
+// there is one chunk).
+uvec2 key_at(uint base, uint i) {
+    uint dt = t_dtype(0u), es = t_es(0u);
+    uvec2 k = key_of(dt, ld_elem(t_base(0u) + (base + i * p[58]) * es, es));
+    if (p[60] != 0u) k = ~k;
+    if (p[62] == 0u) k.x = 0u;
+    return k;
+}
+
+uvec2 g_key[16];
+uint g_idx[16];
+uint g_count;
+
+void offer(uvec2 k, uint i, uint K) {   // later indices come last: equal keys keep the earlier
+    if (g_count == K && !key_gt(k, g_key[K - 1u])) return;
+    uint j = g_count < K ? g_count++ : K - 1u;
+    while (j > 0u && key_gt(k, g_key[j - 1u])) {
+        g_key[j] = g_key[j - 1u];
+        g_idx[j] = g_idx[j - 1u];
+        j--;
+    }
+    g_key[j] = k;
+    g_idx[j] = i;
+}
+
 void main() {
-    uint row = unit_id();
-    if (row == NONE) return;
+    uint u = unit_id();
+    if (u == NONE) return;
+    uint rows = p[64], chunks = p[65], K = p[59];
+    uint row = u % rows, c = u / rows;
     uint base = 0u, rem = row;
     for (uint d = p[40]; d-- > 0u;) {
         uint s = p[41u + d];
         base += (rem % s) * p[49u + d];
         rem /= s;
     }
-    uint n = p[57], K = p[59], stride = p[58], dt = t_dtype(0u), es = t_es(0u);
-    bool flip = p[60] != 0u, wide = p[62] != 0u;
-    uvec2 key[16];
-    uint idx[16];
-    uint count = 0u;
-    for (uint i = 0u; i < n; i++) {
-        uvec2 k = key_of(dt, ld_elem(t_base(0u) + (base + i * stride) * es, es));
-        if (flip) k = ~k;
-        if (!wide) k.x = 0u;
-        if (count == K && !key_gt(k, key[K - 1u])) continue;   // equal keys: the earlier index stays
-        uint j = count < K ? count++ : K - 1u;
-        while (j > 0u && key_gt(k, key[j - 1u])) {
-            key[j] = key[j - 1u];
-            idx[j] = idx[j - 1u];
-            j--;
+    g_count = 0u;
+    if (p[63] == 0u) {
+        uint begin = c * p[66], end = min(p[57], begin + p[66]);
+        for (uint i = begin; i < end; i++) offer(key_at(base, i), i, K);
+        uint w = (p[67] >> 2) + (row * chunks + c) * K;
+        for (uint j = 0u; j < K; j++) m[w + j] = g_idx[j];
+    } else {
+        for (uint cc = 0u; cc < chunks; cc++) {
+            uint w = (p[67] >> 2) + (row * chunks + cc) * K;
+            for (uint j = 0u; j < K; j++) {
+                uint i = m[w + j];
+                offer(key_at(base, i), i, K);
+            }
         }
-        key[j] = k;
-        idx[j] = i;
+        uint w = (p[61] >> 2) + row * K;
+        for (uint j = 0u; j < K; j++) m[w + j] = g_idx[j];
     }
-    uint w = (p[61] >> 2) + row * K;
-    for (uint j = 0u; j < K; j++) m[w + j] = idx[j];
 }

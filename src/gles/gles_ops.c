@@ -18,7 +18,8 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles
     for (uint32_t o = 0; o < op->output_count; o++) b += edmli_align16(op->outputs[o].total_bytes);
     if (op->kind == EDMLI_OP_TOPK) {
         uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size;
-        b += edmli_align16(rows * op->plan.topk.k * 4);
+        uint64_t lists = rows >= 65536 ? 1 : 65536 / rows;   /* chunk lists of the strided kernel */
+        b += edmli_align16(rows * op->plan.topk.k * 4) + (op->plan.topk.k <= 16 ? edmli_align16(rows * lists * op->plan.topk.k * 4) : 0);
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
         /* partial results: at most max(outputs, 65536) chunks of 12 bytes */
         uint64_t chunks = op->outputs[0].elem_count > 65536 ? op->outputs[0].elem_count : 65536;
@@ -244,10 +245,29 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
     r.words[62] = ti->elem_size == 8;
     /* a strided axis and a small K: a row per invocation, reads coalesced
      * across rows; otherwise a row per workgroup */
-    if (ti->strides[p->axis] != 1 && p->k <= 16 && rows >= 1024)
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_THREAD, rows, false);
-    else
+    if (ti->strides[p->axis] != 1 && p->k <= 16 && rows >= 256) {
+        /* rows split into chunks (each at least 64 and K elements) for enough invocations */
+        uint32_t chunks = rows >= 65536 ? 1 : 65536 / rows, min_len = p->k > 64 ? p->k : 64;
+        if (chunks > p->axis_size / min_len) chunks = p->axis_size / min_len;
+        if (chunks == 0) chunks = 1;
+        uint32_t len = (p->axis_size + chunks - 1) / chunks;
+        chunks = (p->axis_size + len - 1) / len;
+        uint32_t off_lists = off_win;
+        if (chunks > 1 && (s = edmli_gles_alloc(&r, (uint64_t)rows * chunks * p->k * 4u, &off_lists))) return s;
+        r.words[63] = 0;
+        r.words[64] = rows;
+        r.words[65] = chunks;
+        r.words[66] = len;
+        r.words[67] = off_lists;
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_THREAD, rows * chunks, false);
+        if (chunks > 1) {
+            edmli_gles_barrier(&r);
+            r.words[63] = 1;
+            edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_THREAD, rows, false);
+        }
+    } else {
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_SELECT, rows, true);
+    }
     edmli_gles_barrier(&r);
     for (int o = 0; o < 2; o++) {
         memset(r.words, 0, sizeof r.words);
