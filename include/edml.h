@@ -34,11 +34,23 @@
  * @section threads Threads
  *
  * Devices are independent: different threads may use different devices at
- * the same time with no locking. One device (and its operators) must be used
- * by one thread at a time: the device arena's scratch region and the
- * last-error message are per device. edml_calc_buffer_tensor_size(),
- * edml_status_string(), edml_version() and edml_board_builtin() are
- * thread-safe.
+ * the same time with no locking. One device (and its operators and GPU
+ * buffers) must be used by one thread at a time, though not always the same
+ * thread: the device arena's scratch region and the last-error message are
+ * per device, and a device with the GLES backend makes its EGL context
+ * current on the calling thread for each call and releases it before
+ * returning. edml_calc_buffer_tensor_size(), edml_data_type_size(),
+ * edml_status_string(), edml_backend_name(), edml_version() and
+ * edml_board_builtin() are thread-safe.
+ *
+ * @section gpu The GPU
+ *
+ * With the GLES backend built in (PORT=linux), edml_device_create() loads
+ * EGL and GLES at run time, compiles every kernel and creates the GPU arena;
+ * if any of it fails the device works on the CPU backends and
+ * edml_device_gles_info() says why. EDML_BACKEND_AUTO then puts large
+ * reductions on the GPU (board thresholds), and an AUTO operator whose GPU
+ * submission fails reruns on NEON at once; the device stays on the CPU.
  *
  * @section example Example: TopK of a 1x1000 FLOAT32 row
  * @code
