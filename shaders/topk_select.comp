@@ -9,7 +9,7 @@
 // p[61] winners byte offset; p[62] 1 for 64-bit keys.
 shared uvec2 s_key[SORT_MAX];
 shared uint s_idx[SORT_MAX];
-shared uint s_hist[256];
+shared uint s_hist[256 * 8];   // 8 copies of the histogram: fewer threads on one counter
 shared uint s_cnt[LOCAL];
 shared uint s_var[4];
 
@@ -73,13 +73,19 @@ void main() {
         uvec2 prefix = uvec2(0u), mask = uvec2(0u);
         uint need = K;
         for (uint pass = p[62] != 0u ? 0u : 4u; pass < 8u; pass++) {
-            for (uint i = t; i < 256u; i += LOCAL) s_hist[i] = 0u;
+            for (uint i = t; i < 2048u; i += LOCAL) s_hist[i] = 0u;
             barrier();
             uint sh = (3u - (pass & 3u)) * 8u;
             for (uint i = t; i < n; i += LOCAL) {
                 uvec2 k = rkey(i);
                 if ((k.x & mask.x) == prefix.x && (k.y & mask.y) == prefix.y)
-                    atomicAdd(s_hist[((pass < 4u ? k.x : k.y) >> sh) & 0xffu], 1u);
+                    atomicAdd(s_hist[(t & 7u) * 256u + (((pass < 4u ? k.x : k.y) >> sh) & 0xffu)], 1u);
+            }
+            barrier();
+            for (uint b = t; b < 256u; b += LOCAL) {   // fold the copies into the first
+                uint sum = 0u;
+                for (uint j = 0u; j < 8u; j++) sum += s_hist[j * 256u + b];
+                s_hist[b] = sum;
             }
             barrier();
             if (t == 0u) {

@@ -319,9 +319,16 @@ static int one_case(uint64_t seed, int iter)
             in.sizes[1] = 256 + tl_below(&r, 900);
             axis = 0;
         }
+        else if (tl_below(&r, 8) == 0) { /* rows longer than the GPU's sort: its radix select */
+            rank = in.rank = 2;
+            in.sizes[0] = 1 + tl_below(&r, 3);
+            in.sizes[1] = 1100 + tl_below(&r, 3000);
+            axis = 1;
+        }
         UINT n = in.sizes[axis];
         UINT k = tl_below(&r, 3) == 0 ? n : 1 + tl_below(&r, n < 70 ? n : 70);
         if (axis == 0 && rank == 2 && in.sizes[1] >= 256) k = 1 + tl_below(&r, n < 16 ? n : 16);
+        if (axis == 1 && rank == 2 && n >= 1100) k = 1 + tl_below(&r, 64);
         int dir = (int)tl_below(&r, 2);
         tl_layout(&in, &r, in_layout(&r));
         tl_finish(&in, &r, 0);
@@ -509,7 +516,7 @@ int diff_main(int argc, char **argv)
         if (!strcmp(backend_arg, edml_backend_name((edml_backend)b))) backend = (edml_backend)b, found = true;
     if (!found) { fprintf(stderr, "diff: unknown backend %s\n", backend_arg); return 2; }
     /* the backend under test alone (no GPU driver in a CPU run) */
-    edml_status ds = tl_device_make(&g_dev, edml_device_size() + (1 << 16),
+    edml_status ds = tl_device_make(&g_dev, edml_device_size() + (1 << 20),
                                     backend == EDML_BACKEND_AUTO ? 0 : EDML_BACKEND_BIT(backend));
     if (ds) { fprintf(stderr, "diff: device: %s\n", edml_status_string(ds)); return 1; }
     if (backend != EDML_BACKEND_AUTO && !(edml_device_backends(g_dev.dev) & EDML_BACKEND_BIT(backend))) {

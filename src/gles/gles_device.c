@@ -90,9 +90,9 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     uint32_t want = strstr(g->renderer, "V3D") ? 256u : 1024u;
     g->local = (uint32_t)inv < want ? 128u : want;
     while (g->local * 2 <= (uint32_t)inv && g->local < want) g->local *= 2;
-    /* shared memory of topk_select: 12 bytes a sort entry, 1 KiB histogram, 4 bytes a thread */
+    /* shared memory of topk_select: 12 bytes a sort entry, 8 KiB of histograms, 4 bytes a thread */
     g->sort_max = 1024;
-    while (g->sort_max > 64 && g->sort_max * 12u + 1024u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
+    while (g->sort_max > 64 && g->sort_max * 12u + 8192u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
     g->max_groups_x = groups > 0 ? (uint32_t)groups : 65535u;
     g->max_ssbo = (uint64_t)(uint32_t)ssbo;
     g->ssbo_align = align > 0 ? (uint32_t)align : 256u;
