@@ -70,6 +70,9 @@ edml_status edmli_gles_if(const edml_operator *op, const edmli_exec *ex)
     }
     r.words[89] = edmli_gles_packed(&op->outputs[0]);
     r.words[90] = (uint32_t)op->outputs[0].elem_count;
+    bool runs = pl->rank == 1 && op->outputs[0].elem_size >= 4;
+    for (int i = 0; i < 4; i++) runs = runs && pl->strides[i][0] == 1;
+    r.words[91] = runs;
     edmli_gles_dispatch(&r, EDMLI_GLES_PROG_IF, edmli_gles_output_units(&op->outputs[0]), false);
     if ((s = edmli_gles_finish(&r))) return s;
     return edmli_gles_output_done(&r, op, ex, 0, off[3]);
