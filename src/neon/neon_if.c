@@ -95,19 +95,15 @@ static uint32_t edmli_neon_if_8(const edmli_neon_if_run *r, uint32_t n)
 edml_status edmli_neon_if(const edml_operator *op, const edmli_exec *ex)
 {
     const edmli_if_plan *p = &op->plan.iff;
-    const uint32_t es = op->inputs[1].elem_size;
-    const uint32_t elem[4] = {1, es, es, es};
-    edmli_odo o;
-    edmli_odo_init(&o, 4);
-    for (uint32_t d = 0; d + 1 < p->rank; d++) {
-        const uint32_t st[4] = {p->strides[0][d], p->strides[1][d], p->strides[2][d], p->strides[3][d]};
-        edmli_odo_dim(&o, p->sizes[d], st, elem);
-    }
-    const uint32_t last = p->rank - 1, n = p->sizes[last];
+    const uint32_t es = op->inputs[1].elem_size, last = p->rank - 1, n = p->sizes[last];
     const uint32_t sc = p->strides[0][last], sa = p->strides[1][last], sb = p->strides[2][last], so = p->strides[3][last];
+    const int64_t st[4] = {sc, (int64_t)sa * es, (int64_t)sb * es, (int64_t)so * es};
     const bool vector = so == 1 && sc <= 1 && sa <= 1 && sb <= 1;
     uint32_t (*run)(const edmli_neon_if_run *, uint32_t) =
         es == 1 ? edmli_neon_if_1 : es == 2 ? edmli_neon_if_2 : es == 4 ? edmli_neon_if_4 : edmli_neon_if_8;
+    const edmli_if_run_fn tail = edmli_if_run_for(es);
+    edmli_odo o;
+    edmli_if_outer(op, &o);
     for (uint64_t r = 0, rows = edmli_odo_count(&o); r < rows; r++, edmli_odo_next(&o)) {
         const uint8_t *c = ex->in[0] + o.off[0], *a = ex->in[1] + o.off[1], *b = ex->in[2] + o.off[2];
         uint8_t *out = ex->out[0] + o.off[3];
@@ -116,9 +112,8 @@ edml_status edmli_neon_if(const edml_operator *op, const edmli_exec *ex)
             edmli_neon_if_run rr = {c, a, b, out, sc == 0, sa == 0, sb == 0};
             i = run(&rr, n);
         }
-        for (; i < n; i++) /* tail, or a strided run */
-            memcpy(out + (uint64_t)i * so * es,
-                   c[(uint64_t)i * sc] ? a + (uint64_t)i * sa * es : b + (uint64_t)i * sb * es, es);
+        /* the tail, or a strided run */
+        tail(c + i * st[0], a + i * st[1], b + i * st[2], out + i * st[3], n - i, st);
     }
     return EDML_STATUS_OK;
 }

@@ -3,6 +3,7 @@
 #define EDMLI_REF_H
 
 #include "../core/internal.h"
+#include "../core/iter.h"
 
 /* Elements converted to keys at a time (a stack array of this many keys). */
 #define EDMLI_REF_CHUNK 256u
@@ -27,6 +28,13 @@ edml_status edmli_ref_topk(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_ref_gather_nd(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_ref_argreduce(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_ref_if(const edml_operator *op, const edmli_exec *ex);
+/* ElementWiseIf, shared by the CPU backends: an odometer over the plan's
+ * dims but the innermost (condition, A, B, output), and the scalar run of n
+ * elements (strides in bytes). */
+void edmli_if_outer(const edml_operator *op, edmli_odo *o);
+typedef void (*edmli_if_run_fn)(const uint8_t *c, const uint8_t *a, const uint8_t *b, uint8_t *o, uint32_t n,
+                                const int64_t *st);
+edmli_if_run_fn edmli_if_run_for(uint32_t elem_size);
 uint64_t edmli_ref_temp_bytes(const edml_operator *op);
 
 /* GatherND helpers shared with the NEON backend: reads and clamps one tuple,
