@@ -160,7 +160,7 @@ $(FUZZ)/fuzz_case: test/fuzz_case.c tools/case.c $(FUZZ)/lib/libedml.a
 fuzz: setup fuzz-build
 	@for t in ops case; do mkdir -p $(FUZZ)/corpus/$$t; \
 	  echo "fuzz_$$t for $(FUZZ_SECONDS) s"; \
-	  $(FUZZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 $(FUZZ)/corpus/$$t test/fuzz/$$t || exit 1; done
+	  $(FUZZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -artifact_prefix=$(FUZZ)/ -print_final_stats=1 $(FUZZ)/corpus/$$t test/fuzz/$$t || exit 1; done
 
 # Soak: random create/execute/destroy cycles per backend; the arena must give
 # back every byte and its high-water mark stay that of the largest cycle.

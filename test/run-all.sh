@@ -91,7 +91,7 @@ if [ "$quick" != 1 ]; then
     step "build fuzz targets (clang, libFuzzer, ASan, UBSan)" make -j"$J" fuzz-build
     for t in ops case; do
         c=$(mktemp -d)
-        step "fuzz_$t for 60 s" build/fuzz/fuzz_$t -max_total_time=60 -timeout=30 "$c" test/fuzz/$t
+        step "fuzz_$t for 60 s" build/fuzz/fuzz_$t -max_total_time=60 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/$t
         rm -rf "$c"
     done
 
