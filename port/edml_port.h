@@ -143,8 +143,6 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
 /* Makes the context current on the calling thread. */
 bool edmli_port_gl_make_current(edmli_port_gl *p);
 void edmli_port_gl_close(edmli_port_gl *p);
-/* True when this build has a GL port at all. */
-bool edmli_port_has_gl(void);
 
 /* Monotonic time in nanoseconds. */
 uint64_t edmli_port_now_ns(void);

@@ -9,8 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-bool edmli_port_has_gl(void) { return true; }
-
 typedef edmli_egl_display (*edmli_egl_get_platform_display_fn)(unsigned, void *, const intptr_t *);
 typedef edmli_egl_display (*edmli_egl_get_platform_display_ext_fn)(unsigned, void *, const int *);
 typedef edmli_egl_display (*edmli_egl_get_display_fn)(void *);

@@ -3,8 +3,6 @@
 
 #include <stdio.h>
 
-bool edmli_port_has_gl(void) { return false; }
-
 bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap)
 {
     (void)p;

@@ -56,7 +56,6 @@ typedef struct edmli_gles {
     char renderer[96];
 } edmli_gles;
 
-size_t edmli_gles_state_size(void);
 /* Opens GL, compiles every program, creates the GPU arena. false: `why`. */
 bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
 void edmli_gles_close(edmli_gles *g);

@@ -4,8 +4,6 @@
 
 #include <string.h>
 
-size_t edmli_gles_state_size(void) { return sizeof(edmli_gles); }
-
 /* A driver's info log on one line. */
 static void edmli_gles_clean_log(char *log, int n, size_t cap)
 {
@@ -13,6 +11,20 @@ static void edmli_gles_clean_log(char *log, int n, size_t cap)
     log[len] = '\0';
     for (char *c = log; *c; c++) if (*c == '\n' || *c == '\r') *c = ' ';
     while (len && log[len - 1] == ' ') log[--len] = '\0';
+}
+
+/* Whether a shader compiled (or a program linked); else the driver's log in `why`. */
+static bool edmli_gles_built(edmli_gl *gl, unsigned obj, bool program, const char *fmt, const char *name, char *why,
+                             size_t cap)
+{
+    int ok = 0, n = 0;
+    char log[160];
+    (program ? gl->glGetProgramiv : gl->glGetShaderiv)(obj, program ? EDMLI_GL_LINK_STATUS : EDMLI_GL_COMPILE_STATUS, &ok);
+    if (ok) return true;
+    (program ? gl->glGetProgramInfoLog : gl->glGetShaderInfoLog)(obj, (int)sizeof log, &n, log);
+    edmli_gles_clean_log(log, n, sizeof log);
+    edmli_format(why, cap, fmt, name, log);
+    return false;
 }
 
 static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
@@ -29,14 +41,7 @@ static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, siz
     unsigned sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER);
     gl->glShaderSource(sh, 4, src, NULL);
     gl->glCompileShader(sh);
-    int ok = 0;
-    gl->glGetShaderiv(sh, EDMLI_GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[160];
-        int n = 0;
-        gl->glGetShaderInfoLog(sh, (int)sizeof log, &n, log);
-        edmli_gles_clean_log(log, n, sizeof log);
-        edmli_format(why, cap, "shader %s.comp does not compile: %s", edmli_gles_src_name[id], log);
+    if (!edmli_gles_built(gl, sh, false, "shader %s.comp does not compile: %s", edmli_gles_src_name[id], why, cap)) {
         gl->glDeleteShader(sh);
         return false;
     }
@@ -44,13 +49,7 @@ static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, siz
     gl->glAttachShader(prog, sh);
     gl->glLinkProgram(prog);
     gl->glDeleteShader(sh);
-    gl->glGetProgramiv(prog, EDMLI_GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[160];
-        int n = 0;
-        gl->glGetProgramInfoLog(prog, (int)sizeof log, &n, log);
-        edmli_gles_clean_log(log, n, sizeof log);
-        edmli_format(why, cap, "program %s does not link: %s", edmli_gles_src_name[id], log);
+    if (!edmli_gles_built(gl, prog, true, "program %s does not link: %s", edmli_gles_src_name[id], why, cap)) {
         gl->glDeleteProgram(prog);
         return false;
     }

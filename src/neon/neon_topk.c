@@ -17,6 +17,19 @@ static inline void edmli_neon_offer(edmli_topk_entry *heap, uint32_t k, edmli_ke
     edmli_topk_select(heap, k, k, &key, 1, idx, flip);
 }
 
+/* Fills a heap with the first k elements (stride in bytes). */
+static void edmli_neon_topk_fill(edmli_topk_entry *heap, uint32_t k, edmli_keys_fn keys_of, const uint8_t *p,
+                                 int64_t stride, uint64_t flip)
+{
+    uint64_t keys[EDMLI_REF_CHUNK];
+    for (uint32_t i = 0, count = 0; i < k;) {
+        uint32_t m = k - i < EDMLI_REF_CHUNK ? k - i : EDMLI_REF_CHUNK;
+        keys_of(p + (int64_t)i * stride, stride, m, keys);
+        count = edmli_topk_select(heap, k, count, keys, m, i, flip);
+        i += m;
+    }
+}
+
 /* One packed row; a function per data type (the key conversion inlined). */
 #define EDMLI_NEON_TOPK_ROW(NAME, DT) \
 static void NAME(const edml_operator *op, const uint8_t *in, edmli_topk_entry *heap)                                    \
@@ -27,14 +40,8 @@ static void NAME(const edml_operator *op, const uint8_t *in, edmli_topk_entry *h
     const edmli_keys_fn keys_of = edmli_keys_for(t);                                                                    \
     const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;                              \
     const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip);                                                              \
-    uint64_t keys[EDMLI_REF_CHUNK];                                                                                     \
-    uint32_t count = 0, i = 0;                                                                                          \
-    while (count < k) { /* fill the heap */                                                                             \
-        uint32_t m = k - count < EDMLI_REF_CHUNK ? k - count : EDMLI_REF_CHUNK;                                         \
-        keys_of(in + (uint64_t)i * es, es, m, keys);                                                                    \
-        count = edmli_topk_select(heap, k, count, keys, m, i, flip);                                                    \
-        i += m;                                                                                                         \
-    }                                                                                                                   \
+    uint32_t i = k;                                                                                                     \
+    edmli_neon_topk_fill(heap, k, keys_of, in, es, flip);                                                               \
     uint32x4_t thr = vdupq_n_u32(edmli_neon_thr32(heap));                                                               \
     for (; i + 8 <= n; i += 8) {                                                                                        \
         uint32x4_t k0 = veorq_u32(edmli_neon_load_keys(t, in + (uint64_t)i * es), flip32);                              \
@@ -64,15 +71,8 @@ static void NAME(const edml_operator *op, const uint8_t *in, int64_t step, edmli
     const edmli_keys_fn keys_of = edmli_keys_for(t);                                                 \
     const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;           \
     const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip);                                           \
-    uint64_t keys[EDMLI_REF_CHUNK];                                                                  \
-    for (uint32_t j = 0; j < 4; j++) { /* fill the heaps */                                          \
-        for (uint32_t i = 0, count = 0; i < k;) {                                                    \
-            uint32_t m = k - i < EDMLI_REF_CHUNK ? k - i : EDMLI_REF_CHUNK;                          \
-            keys_of(in + (int64_t)i * step + j * es, step, m, keys);                                 \
-            count = edmli_topk_select(heaps + (uint64_t)j * k, k, count, keys, m, i, flip);          \
-            i += m;                                                                                  \
-        }                                                                                            \
-    }                                                                                                \
+    for (uint32_t j = 0; j < 4; j++) /* fill the heaps */                                            \
+        edmli_neon_topk_fill(heaps + (uint64_t)j * k, k, keys_of, in + j * es, step, flip);          \
     uint32_t th[4];                                                                                  \
     for (uint32_t j = 0; j < 4; j++) th[j] = edmli_neon_thr32(heaps + (uint64_t)j * k);              \
     uint32x4_t thr = vld1q_u32(th);                                                                  \
