@@ -37,6 +37,7 @@ step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
 step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
 step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
 step "GLES faults injected: fallback and statuses" $H/test/faults
+step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
 for b in ref neon gles auto; do
     step "vectors on $b (test/cases)" sh test/run-cases.sh $H/edml-run $b
 done
