@@ -433,6 +433,7 @@ static int parse_tensor(lexer *lx, case_tensor *t)
     t->line = lx->tline;
     if (expect_punct(lx, '(', "to start the tensor header")) return -1;
     bool has_sizes = false, has_type = false;
+    UINT nstrides = 0;
     while (!is_punct(lx, ')')) {
         if (lx->kind != TK_WORD) return fail(lx, lx->tline, "expected a tensor member name");
         char key[128];
@@ -444,11 +445,8 @@ static int parse_tensor(lexer *lx, case_tensor *t)
             if (parse_uint_list(lx, t->sizes, EDML_TENSOR_DIMENSION_COUNT_MAX, &t->rank, "Sizes")) return -1;
             has_sizes = true;
         } else if (strcmp(key, "Strides") == 0) {
-            UINT n;
-            if (parse_uint_list(lx, t->strides, EDML_TENSOR_DIMENSION_COUNT_MAX, &n, "Strides")) return -1;
+            if (parse_uint_list(lx, t->strides, EDML_TENSOR_DIMENSION_COUNT_MAX, &nstrides, "Strides")) return -1;
             t->has_strides = true;
-            if (has_sizes && n != t->rank) return fail(lx, kline, "Strides has %u values, Sizes %u", n, t->rank);
-            t->total_bytes = n; /* remember the count until Sizes is known */
         } else if (strcmp(key, "DataType") == 0) {
             if (lx->kind != TK_WORD || !parse_dtype(lx->word, &t->dtype))
                 return fail(lx, lx->tline, "'%s' is not a data type", lx->kind == TK_WORD ? lx->word : "?");
@@ -471,8 +469,8 @@ static int parse_tensor(lexer *lx, case_tensor *t)
     if (!has_sizes) return fail(lx, t->line, "%s has no Sizes", t->name);
     if (!has_type) return fail(lx, t->line, "%s has no DataType", t->name);
     if (t->rank == 0) return fail(lx, t->line, "%s.Sizes is empty", t->name);
-    if (t->has_strides && t->total_bytes != t->rank)
-        return fail(lx, t->line, "Strides has %u values, Sizes %u", (unsigned)t->total_bytes, t->rank);
+    if (t->has_strides && nstrides != t->rank)
+        return fail(lx, t->line, "Strides has %u values, Sizes %u", nstrides, t->rank);
     for (UINT i = 0; i < t->rank; i++)
         if (t->sizes[i] == 0) return fail(lx, t->line, "%s.Sizes[%u] is 0", t->name, i);
     uint64_t calc = edml_calc_buffer_tensor_size(t->dtype, t->rank, t->sizes, t->has_strides ? t->strides : NULL);

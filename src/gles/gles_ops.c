@@ -11,7 +11,7 @@
 static uint64_t edmli_align16(uint64_t v) { return (v + 15) & ~(uint64_t)15; }
 
 /* GPU-arena bytes one execution stages. */
-static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles *g)
+static uint64_t edmli_gles_stage_bytes(const edml_operator *op)
 {
     uint64_t b = 0;
     for (uint32_t i = 0; i < op->input_count; i++) b += edmli_align16(op->inputs[i].total_bytes);
@@ -27,7 +27,6 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles
     } else if (op->kind == EDMLI_OP_GATHER_ND) {
         b += 16;
     }
-    (void)g;
     return b;
 }
 
@@ -38,7 +37,7 @@ const char *edmli_gles_unsupported(const edml_operator *op, const edmli_gles *g,
                      g->sort_max);
         return buf;
     }
-    uint64_t need = edmli_gles_stage_bytes(op, g), have = g->arena_bytes - g->persistent;
+    uint64_t need = edmli_gles_stage_bytes(op), have = g->arena_bytes - g->persistent;
     if (need > have) {
         edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (edml_device_desc.gpu_arena_bytes)",
                      (unsigned long long)need, (unsigned long long)have);
