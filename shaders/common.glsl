@@ -4,6 +4,9 @@
 // size, rank, sizes[8], strides[8] (elements).
 layout(std430, binding = 0) readonly buffer Params { uint p[]; };
 layout(std430, binding = 1) buffer Mem { uint m[]; };
+// The same arena as 16-byte vectors, for kernels whose tensors are 16-byte
+// aligned: one load or store moves four words.
+layout(std430, binding = 1) buffer Mem4 { uvec4 m4[]; };
 uniform uint u_base;     // first unit of this dispatch
 uniform uint u_count;    // units in this dispatch
 

@@ -7,8 +7,11 @@
 // stride, input stride, kind (0 batch, 1 position, 2 slice) of entry j;
 // p[170] tuple size T; p[171] tuple stride; p[172+j] coordinate sizes;
 // p[180+j] coordinate input strides; p[188] status byte offset; p[189]
-// elements per slice.
-uvec2 compute(uint li) {
+// elements per slice; p[190] 1: vectors (output packed, slices contiguous,
+// every slice start 16-byte aligned: an invocation copies 16 bytes).
+
+// Input element index of output element `li`; counts clamped coordinates.
+uint input_index(uint li) {
     uint rem = li, ixo = 0u, ino = 0u;
     bool first = true;
     for (uint j = p[71]; j-- > 0u;) {
@@ -47,11 +50,18 @@ uvec2 compute(uint li) {
         }
         ino += w * p[180u + k];
     }
-    return ld_elem(t_base(0u) + ino * t_es(0u), t_es(0u));
+    return ino;
 }
+
+uvec2 compute(uint li) { return ld_elem(t_base(0u) + input_index(li) * t_es(0u), t_es(0u)); }
 
 void main() {
     uint u = unit_id();
     if (u == NONE) return;
+    if (p[190] != 0u) {
+        uint ino = input_index(u * (16u / t_es(0u)));
+        m4[(t_base(40u) >> 4) + u] = m4[(t_base(0u) + ino * t_es(0u)) >> 4];
+        return;
+    }
     write_output(40u, 60u, u, p[70], p[69] != 0u);
 }

@@ -1,22 +1,48 @@
 // ElementWiseIf: Output = Condition != 0 ? A : B, bit for bit.
 // Tensors (the core's coalesced dims): condition 0, A 20, B 40, output 60;
 // output's sorted dims at 80; p[89] dense; p[90] elements.
+// p[91] 1: vectors. A, B and the output are packed and 16-byte aligned; each
+// invocation writes 16 bytes (16 / element size elements) by masking A's and
+// B's words with its condition bytes, which are packed too or repeat with
+// period p[92] (condition strides {0, 1}). The last, partial vector falls
+// back to one element (or one output word) at a time.
 uvec2 compute(uint li) {
     uint c = ld_bits(t_offset(0u, li), 1u);
     uint T = c != 0u ? 20u : 40u;
     return ld_elem(t_offset(T, li), t_es(T));
 }
 
+// 0xff in each byte of c that is not zero
+uint nonzero_bytes(uint c) {
+    uint t = ((c & 0x7f7f7f7fu) + 0x7f7f7f7fu) | c;
+    return ((t & 0x80808080u) >> 7) * 0xffu;
+}
+uint byte_mask(uint c, uint b) { return ((c >> (b * 8u)) & 0xffu) != 0u ? 0xffffffffu : 0u; }
+
 void main() {
     uint u = unit_id();
     if (u == NONE) return;
-    if (p[91] != 0u) {
-        uint words = t_es(20u) >> 2;
-        uint T = ld_bits(t_base(0u) + u, 1u) != 0u ? 20u : 40u;
-        uint src = (t_base(T) >> 2) + u * words, dst = (t_base(60u) >> 2) + u * words;
-        m[dst] = m[src];
-        if (words == 2u) m[dst + 1u] = m[src + 1u];
+    if (p[91] == 0u) {
+        write_output(60u, 80u, u, p[90], p[89] != 0u);
         return;
     }
-    write_output(60u, 80u, u, p[90], p[89] != 0u);
+    uint es = t_es(60u), per = 16u / es, n = p[90], e0 = u * per;
+    if (e0 + per > n) {   // the tail: output units as in the element path
+        uint first = es >= 4u ? e0 : e0 * es / 4u, end = es >= 4u ? n : (n * es + 3u) / 4u;
+        for (uint v = first; v < end; v++) write_output(60u, 80u, v, n, true);
+        return;
+    }
+    uint ci = t_base(0u) + (p[92] != 0u ? e0 % p[92] : e0);
+    uvec4 cv = es == 1u ? m4[ci >> 4] : uvec4(m[ci >> 2], es == 2u ? m[(ci >> 2) + 1u] : 0u, 0u, 0u);
+    if (es == 8u) cv.x >>= (ci & 3u) * 8u;
+    uvec4 mask;
+    if (es == 1u) mask = uvec4(nonzero_bytes(cv.x), nonzero_bytes(cv.y), nonzero_bytes(cv.z), nonzero_bytes(cv.w));
+    else if (es == 2u) {
+        uvec4 lo = uvec4(cv.x, cv.x >> 16, cv.y, cv.y >> 16);   // two condition bytes an output word
+        uvec4 a = uvec4(notEqual(lo & 0xffu, uvec4(0u))), b = uvec4(notEqual((lo >> 8) & 0xffu, uvec4(0u)));
+        mask = a * 0xffffu | b * 0xffff0000u;
+    } else if (es == 4u) mask = uvec4(byte_mask(cv.x, 0u), byte_mask(cv.x, 1u), byte_mask(cv.x, 2u), byte_mask(cv.x, 3u));
+    else mask = uvec4(byte_mask(cv.x, 0u), byte_mask(cv.x, 0u), byte_mask(cv.x, 1u), byte_mask(cv.x, 1u));
+    uvec4 a = m4[(t_base(20u) >> 4) + u], b = m4[(t_base(40u) >> 4) + u];
+    m4[(t_base(60u) >> 4) + u] = (a & mask) | (b & ~mask);
 }

@@ -463,14 +463,23 @@ static int one_case(uint64_t seed, int iter)
     } else { /* ElementWiseIf */
         tl_tensor c = {.dtype = EDML_TENSOR_DATA_TYPE_UINT8}, a = {.dtype = dt}, b = {.dtype = dt}, out = {.dtype = dt};
         random_sizes(&r, &c, rank);
+        /* one time in four: a mask over leading dims (the GPU's repeating
+         * condition), the rest packed and whole 16-byte vectors */
+        const bool mask = rank >= 2 && tl_below(&r, 4) == 0;
+        if (mask) c.sizes[rank - 1] = 16 * (1 + tl_below(&r, 4));
         a.rank = b.rank = out.rank = rank;
         memcpy(a.sizes, c.sizes, sizeof c.sizes);
         memcpy(b.sizes, c.sizes, sizeof c.sizes);
         memcpy(out.sizes, c.sizes, sizeof c.sizes);
-        tl_layout(&c, &r, in_layout(&r));
-        tl_layout(&a, &r, in_layout(&r));
-        tl_layout(&b, &r, in_layout(&r));
-        tl_layout(&out, &r, out_layout(&r));
+        tl_layout(&c, &r, mask ? 0 : in_layout(&r));
+        tl_layout(&a, &r, mask ? 0 : in_layout(&r));
+        tl_layout(&b, &r, mask ? 0 : in_layout(&r));
+        tl_layout(&out, &r, mask ? 0 : out_layout(&r));
+        if (mask) {
+            UINT lead = 1 + tl_below(&r, rank - 1);
+            for (UINT d = 0; d < lead; d++) c.strides[d] = 0;
+            c.packed = false;
+        }
         tl_finish(&c, &r, 0);
         tl_finish(&a, &r, 0);
         tl_finish(&b, &r, 0);

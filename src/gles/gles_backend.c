@@ -93,9 +93,11 @@ edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src,
     edmli_gles_run r;
     edml_status s = edmli_gles_begin(&r, g, &dev->err);
     if (!s) {
+        const bool vec = ((src | dst | bytes) & 15) == 0;
         r.words[0] = (uint32_t)src;
         r.words[1] = (uint32_t)dst;
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_COPY, (uint32_t)(bytes / 4), false);
+        r.words[2] = vec;
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_COPY, (uint32_t)(bytes / (vec ? 16 : 4)), false);
         s = edmli_gles_finish(&r);
     }
     g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);

@@ -79,7 +79,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     gl->glGetIntegeri_v(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
     const char *renderer = (const char *)gl->glGetString(EDMLI_GL_RENDERER);
     edmli_format(g->renderer, sizeof g->renderer, "%s", renderer ? renderer : "unknown");
-    if (blocks < 2 || inv < 128 || shared < 16384) {
+    if (blocks < 3 || inv < 128 || shared < 16384) {
         edmli_format(why, cap, "%s: %d storage blocks, %d invocations, %d bytes shared: below GLES 3.1's minimum",
                      g->renderer, blocks, inv, shared);
         edmli_port_gl_close(&g->port);

@@ -69,10 +69,22 @@ edml_status edmli_gles_if(const edml_operator *op, const edmli_exec *ex)
     }
     r.words[89] = edmli_gles_packed(&op->outputs[0]);
     r.words[90] = (uint32_t)op->outputs[0].elem_count;
-    bool runs = pl->rank == 1 && op->outputs[0].elem_size >= 4;
-    for (int i = 0; i < 4; i++) runs = runs && pl->strides[i][0] == 1;
-    r.words[91] = runs;
-    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_IF, edmli_gles_output_units(&op->outputs[0]), false);
+    /* vectors: A, B and the output packed and 16-byte aligned; the condition
+     * packed, or repeating along the last coalesced dim (strides {0, 1}) */
+    const uint32_t es = op->outputs[0].elem_size, per = 16u / es;
+    bool vec = ((off[1] | off[2] | off[3]) & 15u) == 0 && (off[0] & (es == 1 ? 15u : 3u)) == 0;
+    for (uint32_t i = 1; i < 4; i++) {
+        uint64_t stride = 1;
+        for (uint32_t d = pl->rank; d-- > 0; stride *= pl->sizes[d]) vec = vec && pl->strides[i][d] == stride;
+    }
+    uint32_t period = 0;
+    if (pl->rank == 2 && pl->strides[0][0] == 0 && pl->strides[0][1] == 1) period = pl->sizes[1];
+    else vec = vec && (pl->rank == 1 && pl->strides[0][0] == 1);
+    vec = vec && period % per == 0;
+    r.words[91] = vec;
+    r.words[92] = period;
+    uint32_t units = vec ? (uint32_t)((op->outputs[0].elem_count + per - 1) / per) : edmli_gles_output_units(&op->outputs[0]);
+    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_IF, units, false);
     if ((s = edmli_gles_finish(&r))) return s;
     return edmli_gles_output_done(&r, op, ex, 0, off[3]);
 }
@@ -123,7 +135,17 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     }
     r.words[188] = off_status;
     r.words[189] = slice;
-    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_GATHER_ND, edmli_gles_output_units(&op->outputs[0]), false);
+    /* vectors: the output packed, each slice a contiguous run of whole
+     * 16-byte vectors starting 16-byte aligned in the input */
+    const uint32_t es = op->inputs[0].elem_size;
+    bool vec = edmli_gles_packed(&op->outputs[0]) && ((off_in | off_out) & 15u) == 0 && (uint64_t)slice * es % 16 == 0;
+    uint64_t run = 1;
+    for (uint32_t d = g->slice_rank; d-- > 0; run *= g->slice_sizes[d]) vec = vec && g->slice_in_strides[d] == run;
+    for (uint32_t d = 0; d < g->outer_rank; d++) vec = vec && (uint64_t)g->outer_in_strides[d] * es % 16 == 0;
+    for (uint32_t j = 0; j < g->tuple; j++) vec = vec && (uint64_t)g->coord_strides[j] * es % 16 == 0;
+    r.words[190] = vec;
+    uint32_t units = vec ? (uint32_t)(op->outputs[0].elem_count * es / 16) : edmli_gles_output_units(&op->outputs[0]);
+    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_GATHER_ND, units, false);
     if ((s = edmli_gles_finish(&r))) return s;
     uint32_t status[2];
     if ((s = edmli_gles_download(&r, off_status, status, sizeof status))) return s;
