@@ -1,17 +1,24 @@
-// ArgMin/ArgMax, first pass for reductions along a strided axis: one
-// invocation per (output, chunk of its reduced set), neighbouring invocations
-// on neighbouring outputs (so neighbouring elements), each walking its chunk
-// with an odometer over the reduced dims. Writes (key high, key low, index)
-// to scratch; argreduce_final.comp merges the chunks in order.
-// Input tensor 0. p[40] reduced dims R; p[41+d] their sizes; p[49+d] their
-// input strides; p[57] kept dims; p[58+d] sizes; p[66+d] input strides;
-// p[74] 1 for ArgMax; p[75] 1 to keep the last of equals; p[76] elements per
-// set; p[77] chunks per output; p[78] elements per chunk; p[79] scratch byte
-// offset; p[81] outputs.
+// ArgMin/ArgMax along a strided axis: one invocation per (output, chunk of
+// its reduced set), neighbouring invocations on neighbouring outputs (so
+// neighbouring elements), each walking its chunk with an odometer over the
+// reduced dims. With one chunk per output the result is the output element;
+// otherwise (key high, key low, index) goes to scratch for
+// argreduce_final.comp.
+// Input tensor 0, output 20. p[40] reduced dims R; p[41+d] their sizes;
+// p[49+d] their input strides; p[57] kept dims; p[58+d] sizes; p[66+d]
+// input strides; p[74] 1 for ArgMax; p[75] 1 to keep the last of equals;
+// p[76] elements per set; p[77] chunks per output; p[78] elements per chunk;
+// p[79] scratch byte offset; p[81] outputs; p[84] 1: an invocation takes four
+// neighbouring outputs with 16-byte loads (32-bit elements, the innermost
+// kept dim packed and a multiple of 4, every other stride a multiple of 4).
+uint g_result;
+uvec2 compute(uint li) { return uvec2(g_result, 0u); }
+
 void main() {
     uint u = unit_id();
     if (u == NONE) return;
-    uint outs = p[81], o = u % outs, c = u / outs;
+    uint lanes = p[84] != 0u ? 4u : 1u, units = p[81] / lanes;
+    uint o = (u % units) * lanes, c = u / units, chunks = p[77];
     uint base = 0u, rem = o;
     for (uint d = p[57]; d-- > 0u;) {
         uint s = p[58u + d];
@@ -33,12 +40,17 @@ void main() {
             r /= sz;
         }
     }
-    uvec2 best = uvec2(0u);
-    uint best_i = begin;
+    uvec4 best = uvec4(0u), best_i = uvec4(begin);   // lanes' keys (vectors) or (high, low) in .xy
     for (uint s = begin; s < end; s++) {
-        uvec2 k = key_of(dt, ld_elem(t_base(0u) + off * es, es));
-        if (invert && !key_is_nan(dt, k)) { k = ~k; if (es < 8u) k.x = 0u; }
-        if (s == begin || key_gt(k, best) || (last && key_eq(k, best))) { best = k; best_i = s; }
+        if (lanes == 4u) {
+            uvec4 k = key4(dt, invert, m4[(t_base(0u) >> 4) + (off >> 2)]);
+            bvec4 take = s == begin ? bvec4(true) : last ? greaterThanEqual(k, best) : greaterThan(k, best);
+            best = mix(best, k, take);
+            best_i = mix(best_i, uvec4(s), take);
+        } else {
+            uvec2 k = min_key(dt, invert, ld_elem(t_base(0u) + off * es, es));
+            if (s == begin || key_gt(k, best.xy) || (last && key_eq(k, best.xy))) { best.xy = k; best_i.x = s; }
+        }
         for (uint d = R; d-- > 0u;) {
             off += p[49u + d];
             if (++idx[d] < p[41u + d]) break;
@@ -46,8 +58,15 @@ void main() {
             idx[d] = 0u;
         }
     }
-    uint w = (p[79] >> 2) + (o * p[77] + c) * 3u;
-    m[w] = best.x;
-    m[w + 1u] = best.y;
-    m[w + 2u] = best_i;
+    for (uint j = 0u; j < lanes; j++) {
+        if (chunks == 1u) {
+            g_result = best_i[j];
+            write_output(20u, 0u, o + j, 0u, true);
+            continue;
+        }
+        uint w = (p[79] >> 2) + ((o + j) * chunks + c) * 3u;
+        m[w] = lanes == 4u ? 0u : best.x;
+        m[w + 1u] = lanes == 4u ? best[j] : best.y;
+        m[w + 2u] = best_i[j];
+    }
 }

@@ -1,20 +1,46 @@
-// ArgMin/ArgMax, second pass: merges each output's chunk results in order.
-// Output tensor 20; p[75] keep last; p[77] chunks per output; p[79] scratch.
-uvec2 compute(uint li) {
-    bool last = p[75] != 0u;
-    uint w = (p[79] >> 2) + li * p[77] * 3u;
-    uvec2 best = uvec2(m[w], m[w + 1u]);
-    uint best_i = m[w + 2u];
-    for (uint c = 1u; c < p[77]; c++) {
-        w += 3u;
-        uvec2 k = uvec2(m[w], m[w + 1u]);
-        if (key_gt(k, best) || (last && key_eq(k, best))) { best = k; best_i = m[w + 2u]; }
-    }
-    return uvec2(best_i, 0u);
+// ArgMin/ArgMax, second pass: G threads (p[84], a power of two dividing
+// LOCAL) per output merge its chunks' results in shared memory, each thread
+// walking its chunks in order; a workgroup holds LOCAL / G outputs.
+// Output tensor 20; p[75] keep last; p[77] chunks per output; p[79] scratch;
+// p[81] outputs.
+shared uvec2 s_key[LOCAL];
+shared uint s_idx[LOCAL];
+
+bool better(uvec2 ka, uint ia, uvec2 kb, uint ib, bool last) {
+    return key_gt(ka, kb) || (key_eq(ka, kb) && (last ? ia > ib : ia < ib));
 }
 
+uint g_result;
+uvec2 compute(uint li) { return uvec2(g_result, 0u); }
+
 void main() {
-    uint u = unit_id();
-    if (u == NONE) return;
-    write_output(20u, 0u, u, 0u, true);
+    uint G = p[84], per_group = LOCAL / G;
+    uint t = gl_LocalInvocationID.x % G, l = gl_LocalInvocationID.x;
+    uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    uint o = u_base + gid * per_group + l / G;
+    bool live = gid < u_count && o < p[81], last = p[75] != 0u;
+    uint chunks = p[77];
+    uvec2 best = uvec2(0u);
+    uint best_i = NONE;   // no chunk yet (every thread of a live output gets one)
+    if (live) {
+        for (uint c = t; c < chunks; c += G) {
+            uint w = (p[79] >> 2) + (o * chunks + c) * 3u;
+            uvec2 k = uvec2(m[w], m[w + 1u]);
+            if (best_i == NONE || key_gt(k, best) || (last && key_eq(k, best))) { best = k; best_i = m[w + 2u]; }
+        }
+    }
+    s_key[l] = best;
+    s_idx[l] = best_i;
+    barrier();
+    for (uint h = G / 2u; h > 0u; h >>= 1) {
+        if (t < h && better(s_key[l + h], s_idx[l + h], s_key[l], s_idx[l], last)) {
+            s_key[l] = s_key[l + h];
+            s_idx[l] = s_idx[l + h];
+        }
+        barrier();
+    }
+    if (t == 0u && live) {
+        g_result = s_idx[l];
+        write_output(20u, 0u, o, 0u, true);
+    }
 }

@@ -1,19 +1,34 @@
-// ArgMin/ArgMax, first pass for large reduced sets along the packed last
-// axis: G threads (p[82], a power of two dividing LOCAL) per (output, chunk
-// of its set) reduce the chunk in shared memory and write (key high, key low,
-// index) to scratch; a workgroup holds LOCAL / G such pairs.
-// argreduce_final.comp merges the chunks.
-// Input tensor 0. p[40] reduced dims R; p[41+d] sizes; p[49+d] input
-// strides; p[57] kept dims; p[58+d] sizes; p[66+d] input strides; p[74]
-// ArgMax; p[75] keep last; p[76] elements per set; p[77] chunks per output;
-// p[78] elements per chunk; p[79] scratch byte offset; p[80] 1 when the set
-// is one dense run (index * element size).
+// ArgMin/ArgMax along the packed last axis, large reduced sets: G threads
+// (p[82], a power of two dividing LOCAL) per (output, chunk of its set)
+// reduce the chunk in shared memory; a workgroup holds LOCAL / G such pairs.
+// With one chunk per output the result is the output element; otherwise
+// (key high, key low, index) goes to scratch for argreduce_final.comp.
+// Input tensor 0, output 20. p[40] reduced dims R; p[41+d] sizes; p[49+d]
+// input strides; p[57] kept dims; p[58+d] sizes; p[66+d] input strides;
+// p[74] ArgMax; p[75] keep last; p[76] elements per set; p[77] chunks per
+// output; p[78] elements per chunk; p[79] scratch byte offset; p[80] 1 when
+// the set is one dense run; p[83] pairs; p[84] 1: 16-byte vectors of 32-bit
+// elements (sets and chunks whole vectors, 16-byte aligned).
 shared uvec2 s_key[LOCAL];
 shared uint s_idx[LOCAL];
 shared bool s_any[LOCAL];
 
 bool better(uvec2 ka, uint ia, uvec2 kb, uint ib, bool last) {
     return key_gt(ka, kb) || (key_eq(ka, kb) && (last ? ia > ib : ia < ib));
+}
+
+uint g_result;
+uvec2 compute(uint li) { return uvec2(g_result, 0u); }
+
+uvec2 best;
+uint best_i;
+bool found;
+
+void offer(uvec2 k, uint s, bool last) {
+    if (!found || key_gt(k, best) || (last && key_eq(k, best))) { best = k; best_i = s; found = true; }
+}
+void offer4(uvec4 k, uint s, bool last) {   // elements s .. s + 3
+    for (uint j = 0u; j < 4u; j++) offer(uvec2(0u, k[j]), s + j, last);
 }
 
 void main() {
@@ -32,29 +47,37 @@ void main() {
     uint dt = t_dtype(0u), es = t_es(0u);
     bool invert = p[74] == 0u, last = p[75] != 0u, dense = p[80] != 0u;
     uint begin = c * p[78], end = live ? min(p[76], begin + p[78]) : 0u;
-    uvec2 best = uvec2(0u);
-    uint best_i = 0u;
-    bool any = false;
-    for (uint s = begin + t; s < end; s += G) {
-        uint off;
-        if (dense) off = base + s;
-        else {
-            off = base;
-            uint r = s;
-            for (uint d = p[40]; d-- > 0u;) {
-                uint sz = p[41u + d];
-                off += (r % sz) * p[49u + d];
-                r /= sz;
-            }
+    found = false;
+    best = uvec2(0u);
+    best_i = 0u;
+    if (p[84] != 0u) {
+        uint a = (t_base(0u) >> 4) + (base >> 2), s = begin + 4u * t, step = 4u * G;
+        for (; s + step < end; s += 2u * step) {   // two loads in flight
+            uvec4 v0 = m4[a + (s >> 2)], v1 = m4[a + ((s + step) >> 2)];
+            offer4(key4(dt, invert, v0), s, last);
+            offer4(key4(dt, invert, v1), s + step, last);
         }
-        uvec2 k = key_of(dt, ld_elem(t_base(0u) + off * es, es));
-        if (invert && !key_is_nan(dt, k)) { k = ~k; if (es < 8u) k.x = 0u; }
-        if (!any || key_gt(k, best) || (last && key_eq(k, best))) { best = k; best_i = s; any = true; }
+        if (s < end) offer4(key4(dt, invert, m4[a + (s >> 2)]), s, last);
+    } else {
+        for (uint s = begin + t; s < end; s += G) {
+            uint off;
+            if (dense) off = base + s;
+            else {
+                off = base;
+                uint r = s;
+                for (uint d = p[40]; d-- > 0u;) {
+                    uint sz = p[41u + d];
+                    off += (r % sz) * p[49u + d];
+                    r /= sz;
+                }
+            }
+            offer(min_key(dt, invert, ld_elem(t_base(0u) + off * es, es)), s, last);
+        }
     }
     uint l = gl_LocalInvocationID.x;
     s_key[l] = best;
     s_idx[l] = best_i;
-    s_any[l] = any;
+    s_any[l] = found;
     barrier();
     for (uint h = G / 2u; h > 0u; h >>= 1) {
         if (t < h && s_any[l + h] && (!s_any[l] || better(s_key[l + h], s_idx[l + h], s_key[l], s_idx[l], last))) {
@@ -64,10 +87,14 @@ void main() {
         }
         barrier();
     }
-    if (t == 0u && live) {
-        uint w = (p[79] >> 2) + g * 3u;
-        m[w] = s_key[l].x;
-        m[w + 1u] = s_key[l].y;
-        m[w + 2u] = s_idx[l];
+    if (t != 0u || !live) return;
+    if (chunks == 1u) {
+        g_result = s_idx[l];
+        write_output(20u, 0u, o, 0u, true);
+        return;
     }
+    uint w = (p[79] >> 2) + g * 3u;
+    m[w] = s_key[l].x;
+    m[w + 1u] = s_key[l].y;
+    m[w + 2u] = s_idx[l];
 }

@@ -109,5 +109,23 @@ uint inverse_map(uint T, uint INV, uint e) {   // e: element slot -> logical li 
     return li;
 }
 
-bool key_is_nan(uint dt, uvec2 k) { return is_float(dt) && k.y == NONE && (dt != DT_FLOAT64 || k.x == NONE); }
+// ArgMin/ArgMax keys: ArgMin inverts the order, NaN stays above everything.
+uvec2 min_key(uint dt, bool invert, uvec2 v) {
+    uvec2 k = key_of(dt, v);
+    bool nan = is_float(dt) && k.y == NONE && (dt != DT_FLOAT64 || k.x == NONE);
+    if (invert && !nan) { k = ~k; if (dt != DT_FLOAT64 && dt != DT_UINT64 && dt != DT_INT64) k.x = 0u; }
+    return k;
+}
+// The same for four 32-bit elements (the key's low word).
+uvec4 key4(uint dt, bool invert, uvec4 v) {
+    if (dt != DT_FLOAT32)
+        return uvec4(min_key(dt, invert, uvec2(v.x, 0u)).y, min_key(dt, invert, uvec2(v.y, 0u)).y,
+                     min_key(dt, invert, uvec2(v.z, 0u)).y, min_key(dt, invert, uvec2(v.w, 0u)).y);
+    bvec4 nan = greaterThan(v & 0x7fffffffu, uvec4(0x7f800000u));
+    uvec4 u = mix(v, uvec4(0u), equal(v, uvec4(0x80000000u)));
+    uvec4 k = mix(u | 0x80000000u, ~u, notEqual(u & 0x80000000u, uvec4(0u)));
+    if (invert) k = ~k;
+    return mix(k, uvec4(NONE), nan);
+}
+
 

@@ -364,6 +364,10 @@ static int one_case(uint64_t seed, int iter)
             rank = in.rank = 2;
             in.sizes[0] = 1 + tl_below(&r, 3);
             in.sizes[1] = 4096 + tl_below(&r, 3000);
+            if (tl_below(&r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
+                in.sizes[1] &= ~3u;
+                in.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
+            }
         }
         uint32_t mask = 0;
         UINT axes[8], na = 0;

@@ -11,8 +11,8 @@
 #define EDMLI_GLES_PROGRAMS(X) \
     X(IF, if, 1) \
     X(GATHER_ND, gather_nd, 1) \
-    X(ARGREDUCE, argreduce, 0) \
-    X(ARGREDUCE_PARTIAL, argreduce_partial, 0) \
+    X(ARGREDUCE, argreduce, 1) \
+    X(ARGREDUCE_PARTIAL, argreduce_partial, 1) \
     X(ARGREDUCE_FINAL, argreduce_final, 1) \
     X(TOPK_SELECT, topk_select, 0) \
     X(TOPK_THREAD, topk_thread, 0) \

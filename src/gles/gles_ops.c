@@ -196,30 +196,40 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     const uint32_t outs = (uint32_t)to->elem_count, last = ti->rank - 1;
     /* a workgroup per set only pays for long sets along the packed last axis */
     const bool along_last = ((p->axis_mask >> last) & 1) && p->reduce_count >= 4u * gs->local;
-    /* Along a strided axis: an invocation per (output, chunk), neighbours on
-     * neighbouring outputs. Along the packed last axis: a workgroup per
-     * (output, chunk) reducing in shared memory. Both leave a partial result
-     * per chunk; the final pass merges them in order. */
-    uint32_t chunks, chunk_len, unit_chunk = along_last ? gs->local * 8u : 64u;
-    uint32_t want = along_last ? (outs >= 2048 ? 1 : 2048 / outs) : (outs >= 65536 ? 1 : 65536 / outs);
-    chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
-    if (chunks > want) chunks = want;
-    if (chunks == 0) chunks = 1;
-    chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
-    chunks = (uint32_t)((p->reduce_count + chunk_len - 1) / chunk_len);
-    uint32_t off_scratch;
-    if ((s = edmli_gles_alloc(&r, (uint64_t)outs * chunks * 12u, &off_scratch))) return s;
     bool packed = true;
     uint64_t stride = 1;
     for (uint32_t j = R; j-- > 0;) {
         if (r.words[41 + j] > 1 && r.words[49 + j] != stride) packed = false;
         stride *= r.words[41 + j];
     }
+    /* 16-byte loads of 32-bit elements: every set (along the last axis) or
+     * four neighbouring outputs (along a strided one) start 16-byte aligned */
+    bool vec = ti->elem_size == 4 && (off_in & 15u) == 0;
+    if (along_last) vec = vec && packed && p->reduce_count % 4 == 0;
+    else vec = vec && Kd > 0 && r.words[66 + Kd - 1] == 1 && r.words[58 + Kd - 1] % 4 == 0;
+    for (uint32_t d = 0; d < Kd; d++) vec = vec && (r.words[66 + d] % 4 == 0 || (!along_last && d == Kd - 1));
+    for (uint32_t d = 0; d < R && !along_last; d++) vec = vec && r.words[49 + d] % 4 == 0;
+    /* Along a strided axis: an invocation per (output, chunk), neighbours on
+     * neighbouring outputs. Along the packed last axis: G threads per
+     * (output, chunk) reducing in shared memory. With several chunks an
+     * output's partial results are merged by the final pass. */
+    const uint32_t lanes = vec && !along_last ? 4u : 1u;
+    uint32_t chunks, chunk_len, unit_chunk = along_last ? gs->local * 8u : 64u;
+    uint32_t want = along_last ? (outs >= 2048 ? 1 : 2048 / outs) : (outs / lanes >= 65536 ? 1 : 65536 / (outs / lanes));
+    chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
+    if (chunks > want) chunks = want;
+    if (chunks == 0) chunks = 1;
+    chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
+    if (vec && along_last) chunk_len = (chunk_len + 3) & ~3u;
+    chunks = (uint32_t)((p->reduce_count + chunk_len - 1) / chunk_len);
+    uint32_t off_scratch = 0;
+    if (chunks > 1 && (s = edmli_gles_alloc(&r, (uint64_t)outs * chunks * 12u, &off_scratch))) return s;
     r.words[77] = chunks;
     r.words[78] = chunk_len;
     r.words[79] = off_scratch;
     r.words[80] = packed;
     r.words[81] = outs;
+    r.words[84] = vec;
     if (along_last) {
         /* G threads a pair, about 64 elements each */
         uint32_t G = 32;
@@ -229,9 +239,15 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
         r.words[83] = pairs;
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_PARTIAL, (pairs + per_group - 1) / per_group, true);
     }
-    else edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE, outs * chunks, false);
-    edmli_gles_barrier(&r);
-    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, outs, false);
+    else edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE, outs / lanes * chunks, false);
+    if (chunks > 1) {
+        /* G threads an output: a power of two, at most the chunks */
+        uint32_t G = 1;
+        while (G * 2 <= chunks && G < gs->local) G *= 2;
+        r.words[84] = G;
+        edmli_gles_barrier(&r);
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, (outs + gs->local / G - 1) / (gs->local / G), true);
+    }
     if ((s = edmli_gles_finish(&r))) return s;
     return edmli_gles_output_done(&r, op, ex, 0, off_out);
 }
