@@ -1,7 +1,8 @@
 /* GPU buffers: tensors resident in the GPU arena (GLES). Every operator type
  * with its inputs and outputs in GPU buffers, and mixed with host memory;
  * copies; the GPU arena as a stack; and the statuses of misuse. Fails where
- * the machine has no GLES (make test installs Mesa). */
+ * the machine has no GLES (make test installs Mesa). With --one-thread the
+ * device keeps its GL context current between calls (gles_one_thread). */
 #include "ops.h"
 
 static edml_gpu_buffer *upload(edml_device *dev, const tl_tensor *t)
@@ -12,7 +13,7 @@ static edml_gpu_buffer *upload(edml_device *dev, const tl_tensor *t)
     return b;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const uint64_t gpu_bytes = 1 << 20;
     tl_device d;
@@ -20,6 +21,7 @@ int main(void)
     if (posix_memalign(&d.arena, 16, d.size)) abort();
     edml_device_desc dd = {0};
     dd.gpu_arena_bytes = gpu_bytes;
+    dd.gles_one_thread = argc > 1 && !strcmp(argv[1], "--one-thread");
     CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_OK, "device");
     char info[300];
     if (!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {

@@ -399,6 +399,7 @@ int main(int argc, char **argv)
     edml_device *dev;
     edml_device_desc dd = {0};
     dd.gpu_arena_bytes = 512ull << 20;
+    dd.gles_one_thread = 1;   /* one thread makes every call */
     if (edml_device_create(&dd, arena, arena_size, &dev) != EDML_STATUS_OK) {
         fprintf(stderr, "edml-bench: no device\n");
         return 1;

@@ -89,6 +89,7 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
     dev->arena.head = need;
     dev->arena.high_water = need;
     dev->faults = dd.inject_faults;
+    dev->gles_one_thread = dd.gles_one_thread != 0;
     edmli_device_open_gles(dev, allowed);
     if (!dev->backends) { /* only GLES was allowed, and it did not start */
         dev->magic = 0;

@@ -256,6 +256,7 @@ struct edml_device {
     edmli_errbuf err;
     edmli_object *last_obj;
     uint32_t faults;            /* injected, for tests */
+    bool gles_one_thread;       /* the GL context stays current on the one calling thread */
     void *gles;                 /* the GLES backend's state, in the arena, or NULL */
     char gles_reason[200];      /* why GLES is not available, when it is not */
 };

@@ -43,6 +43,8 @@ extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
 typedef struct edmli_gles {
     edmli_port_gl port;
     uint32_t faults;
+    bool one_thread;           /* keep the context current between calls */
+    bool current;              /* it is current (one_thread only) */
     uint32_t local;            /* invocations per workgroup */
     uint32_t sort_max;         /* longest row the bitonic sort takes; largest K */
     uint32_t max_groups_x;
@@ -70,6 +72,8 @@ typedef struct edmli_gles_run {
 } edmli_gles_run;
 
 edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err);
+/* After a call: releases the context unless one thread keeps it. */
+void edmli_gles_release(edmli_gles *g);
 /* Room for `bytes` in the GPU arena; returns its byte offset. */
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset);
 /* Places a tensor: allocates, and uploads `host` when given. */

@@ -12,7 +12,10 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
 {
     if (!edmli_gles_open((edmli_gles *)state, dev, dev->faults, why, cap)) return false;
     edmli_gles *g = (edmli_gles *)state;
-    /* the context is made current for each submission, on the calling thread */
+    /* the context is made current for each call, on the calling thread, and
+     * released after it unless one thread makes every call */
+    g->one_thread = dev->gles_one_thread;
+    g->current = false;
     g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
     return true;
 }
@@ -82,7 +85,7 @@ edml_status edmli_gles_buffer_io(edml_device *dev, uint64_t offset, void *host, 
         s = edmli_gles_finish(&r);
         if (!s && !write) s = edmli_gles_download(&r, (uint32_t)offset, host, bytes);
     }
-    g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
+    edmli_gles_release(g);
     return s;
 }
 
@@ -100,6 +103,6 @@ edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src,
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_COPY, (uint32_t)(bytes / (vec ? 16 : 4)), false);
         s = edmli_gles_finish(&r);
     }
-    g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
+    edmli_gles_release(g);
     return s;
 }

@@ -344,13 +344,12 @@ static uint64_t edmli_gles_temp_bytes(const edml_operator *op)
 }
 
 /* Each kernel leaves the context current on no thread, so that the next
- * call may come from another thread. */
+ * call may come from another thread (unless one thread makes every call). */
 #define EDMLI_GLES_RELEASING(name)                                                        \
     static edml_status name##_released(const edml_operator *op, const edmli_exec *ex)   \
     {                                                                                     \
         edml_status s = name(op, ex);                                                     \
-        edmli_port_gl *port = &EDMLI_GLES_STATE(op)->port;                                \
-        port->eglMakeCurrent(port->display, NULL, NULL, NULL);                            \
+        edmli_gles_release(EDMLI_GLES_STATE(op));                                         \
         return s;                                                                         \
     }
 EDMLI_GLES_RELEASING(edmli_gles_topk)

@@ -15,11 +15,19 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->err = err;
     r->top = g->arena_bytes;
     r->slot = 0;
-    if (!edmli_port_gl_make_current(&g->port)) return edmli_gles_fail(r, "eglMakeCurrent failed");
+    if (!g->current) {
+        if (!edmli_port_gl_make_current(&g->port)) return edmli_gles_fail(r, "eglMakeCurrent failed");
+        g->current = g->one_thread;
+    }
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, g->arena_buf);
     return EDML_STATUS_OK;
+}
+
+void edmli_gles_release(edmli_gles *g)
+{
+    if (!g->one_thread) g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
 }
 
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
