@@ -1,9 +1,14 @@
 // TopK, selection: a workgroup per row writes the row's K winning indices,
 // best first (larger key, then smaller index), to scratch.
-// Rows up to SORT_MAX long: a bitonic sort in shared memory. Longer rows: a
-// radix select (8-bit digits of the 64-bit key; 4 digits for types of at most
-// 32 bits) finds the K-th key, the elements above it and the first ties (in
-// index order) are gathered, then sorted as above. K <= SORT_MAX.
+// Rows up to SORT_MAX long: a bitonic sort in shared memory. Longer rows:
+// first a threshold, the K-th best of the threads' own best keys (at least
+// K elements reach it: those threads' bests); when at most SORT_MAX elements
+// reach it they are gathered and sorted as above. Otherwise (many ties,
+// adversarial orders) a radix select (8-bit digits of the 64-bit key; 4
+// digits for types of at most 32 bits) finds the K-th key, the elements
+// above it and the first ties (in index order) are gathered, then sorted.
+// K <= SORT_MAX. Rows of 32-bit elements along a packed axis are read as
+// 16-byte vectors where aligned.
 // Input tensor 0. p[40] kept dims; p[41+d] sizes; p[49+d] input strides;
 // p[57] axis size n; p[58] axis stride; p[59] K; p[60] 1 for INCREASING;
 // p[61] winners byte offset; p[62] 1 for 64-bit keys.
@@ -21,6 +26,12 @@ uvec2 rkey(uint i) {
     if (p[60] != 0u) k = ~k;
     if (p[62] == 0u) k.x = 0u;
     return k;
+}
+
+// Keys of the row's elements 4q .. 4q + 3 (vector reads: see main).
+uvec4 rkey4(uint q) {
+    uvec4 k = key4(t_dtype(0u), false, m4[((t_base(0u) >> 2) + g_base) / 4u + q]);
+    return p[60] != 0u ? ~k : k;
 }
 
 bool better(uint a, uint b) {   // shared entries a and b
@@ -70,6 +81,47 @@ void main() {
         for (uint i = t; i < n; i += LOCAL) { s_key[i] = rkey(i); s_idx[i] = i; }
         filled = n;
     } else {
+        filled = NONE;
+        // vectors: 32-bit elements along a packed axis, the row 16-byte aligned
+        bool vec = p[58] == 1u && t_es(0u) == 4u && (((t_base(0u) >> 2) + g_base) & 3u) == 0u;
+        uint nv = vec ? n / 4u : 0u;
+        if (K <= LOCAL && LOCAL <= uint(SORT_MAX)) {
+            uvec2 top = uvec2(0u);   // no element: the lowest key, which every element reaches
+            for (uint q = t; q < nv; q += LOCAL) {
+                uvec4 k = rkey4(q);
+                top.y = max(top.y, max(max(k.x, k.y), max(k.z, k.w)));
+            }
+            for (uint i = 4u * nv + t; i < n; i += LOCAL) {
+                uvec2 k = rkey(i);
+                if (key_gt(k, top)) top = k;
+            }
+            s_key[t] = top;
+            s_idx[t] = t;
+            barrier();
+            bitonic(LOCAL);
+            uvec2 tau = s_key[K - 1u];
+            if (t == 0u) s_var[2] = 0u;
+            barrier();
+            for (uint q = t; q < nv; q += LOCAL) {
+                uvec4 k = rkey4(q);
+                for (uint j = 0u; j < 4u; j++) {
+                    if (k[j] < tau.y) continue;
+                    uint slot = atomicAdd(s_var[2], 1u);
+                    if (slot < uint(SORT_MAX)) { s_key[slot] = uvec2(0u, k[j]); s_idx[slot] = 4u * q + j; }
+                }
+            }
+            for (uint i = 4u * nv + t; i < n; i += LOCAL) {
+                uvec2 k = rkey(i);
+                if (key_gt(tau, k)) continue;
+                uint slot = atomicAdd(s_var[2], 1u);
+                if (slot < uint(SORT_MAX)) { s_key[slot] = k; s_idx[slot] = i; }
+            }
+            barrier();
+            if (s_var[2] <= uint(SORT_MAX)) filled = s_var[2];
+            barrier();
+        }
+    }
+    if (filled == NONE) {
         uvec2 prefix = uvec2(0u), mask = uvec2(0u);
         uint need = K;
         for (uint pass = p[62] != 0u ? 0u : 4u; pass < 8u; pass++) {

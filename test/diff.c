@@ -319,11 +319,14 @@ static int one_case(uint64_t seed, int iter)
             in.sizes[1] = 256 + tl_below(&r, 900);
             axis = 0;
         }
-        else if (tl_below(&r, 8) == 0) { /* rows longer than the GPU's sort: its radix select */
+        bool ties = false;
+        if (!(axis == 0 && rank == 2) && tl_below(&r, 8) == 0) { /* rows longer than the GPU's sort: its threshold and radix select */
             rank = in.rank = 2;
             in.sizes[0] = 1 + tl_below(&r, 3);
             in.sizes[1] = 1100 + tl_below(&r, 3000);
             axis = 1;
+            if (tl_below(&r, 2)) in.dtype = val.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;   /* the GPU's vector reads */
+            ties = tl_below(&r, 2);   /* mostly one value: more candidates than the sort holds */
         }
         UINT n = in.sizes[axis];
         UINT k = tl_below(&r, 3) == 0 ? n : 1 + tl_below(&r, n < 70 ? n : 70);
@@ -333,6 +336,11 @@ static int one_case(uint64_t seed, int iter)
         tl_layout(&in, &r, in_layout(&r));
         tl_finish(&in, &r, 0);
         tl_fill_random(&in, &r);
+        if (ties) {
+            const size_t es = edml_data_type_size(in.dtype);
+            for (uint64_t i = 1; i < in.total / es; i++)
+                if (tl_below(&r, 8)) memcpy(in.buf + i * es, in.buf, es);
+        }
         val.rank = idx.rank = rank;
         memcpy(val.sizes, in.sizes, sizeof val.sizes);
         val.sizes[axis] = k;
