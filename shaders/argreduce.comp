@@ -14,6 +14,24 @@
 uint g_result;
 uvec2 compute(uint li) { return uvec2(g_result, 0u); }
 
+uvec4 best, best_i;   // lanes' keys (vectors) or (high, low) in .xy
+
+void take4(uvec4 k, uint s, uint begin, bool last) {
+    bvec4 t = s == begin ? bvec4(true) : last ? greaterThanEqual(k, best) : greaterThan(k, best);
+    best = mix(best, k, t);
+    best_i = mix(best_i, uvec4(s), t);
+}
+
+// element(s) s of the set, at input element offset off
+void take(uint s, uint off, uint begin, uint dt, uint es, bool invert, bool last, uint lanes) {
+    if (lanes == 4u) {
+        take4(key4(dt, invert, m4[(t_base(0u) >> 4) + (off >> 2)]), s, begin, last);
+        return;
+    }
+    uvec2 k = min_key(dt, invert, ld_elem(t_base(0u) + off * es, es));
+    if (s == begin || key_gt(k, best.xy) || (last && key_eq(k, best.xy))) { best.xy = k; best_i.x = s; }
+}
+
 void main() {
     uint u = unit_id();
     if (u == NONE) return;
@@ -40,22 +58,28 @@ void main() {
             r /= sz;
         }
     }
-    uvec4 best = uvec4(0u), best_i = uvec4(begin);   // lanes' keys (vectors) or (high, low) in .xy
-    for (uint s = begin; s < end; s++) {
+    best = uvec4(0u);
+    best_i = uvec4(begin);
+    if (R == 1u) {   // one reduced dim: a plain stride
+        uint st = p[49];
+        uint s = begin;
         if (lanes == 4u) {
-            uvec4 k = key4(dt, invert, m4[(t_base(0u) >> 4) + (off >> 2)]);
-            bvec4 take = s == begin ? bvec4(true) : last ? greaterThanEqual(k, best) : greaterThan(k, best);
-            best = mix(best, k, take);
-            best_i = mix(best_i, uvec4(s), take);
-        } else {
-            uvec2 k = min_key(dt, invert, ld_elem(t_base(0u) + off * es, es));
-            if (s == begin || key_gt(k, best.xy) || (last && key_eq(k, best.xy))) { best.xy = k; best_i.x = s; }
+            for (; s + 1u < end; s += 2u, off += 2u * st) {   // two loads in flight
+                uvec4 v0 = m4[(t_base(0u) >> 4) + (off >> 2)], v1 = m4[(t_base(0u) >> 4) + ((off + st) >> 2)];
+                take4(key4(dt, invert, v0), s, begin, last);
+                take4(key4(dt, invert, v1), s + 1u, begin, last);
+            }
         }
-        for (uint d = R; d-- > 0u;) {
-            off += p[49u + d];
-            if (++idx[d] < p[41u + d]) break;
-            off -= p[49u + d] * p[41u + d];
-            idx[d] = 0u;
+        for (; s < end; s++, off += st) take(s, off, begin, dt, es, invert, last, lanes);
+    } else {
+        for (uint s = begin; s < end; s++) {
+            take(s, off, begin, dt, es, invert, last, lanes);
+            for (uint d = R; d-- > 0u;) {
+                off += p[49u + d];
+                if (++idx[d] < p[41u + d]) break;
+                off -= p[49u + d] * p[41u + d];
+                idx[d] = 0u;
+            }
         }
     }
     for (uint j = 0u; j < lanes; j++) {
