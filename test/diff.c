@@ -368,16 +368,26 @@ static int one_case(uint64_t seed, int iter)
     } else if (kind == 1) { /* ArgMin / ArgMax */
         tl_tensor in = {.dtype = dt}, out = {0};
         random_sizes(&r, &in, rank);
-        if (tl_below(&r, 8) == 0) { /* long sets along the last axis: the GPU's workgroup-per-set kernel */
+        bool distinct = false;   /* floats without ties: the winner anywhere in the set */
+        if (tl_below(&r, 4) == 0) { /* long sets along the last axis: the GPU's workgroup-per-set kernel */
             rank = in.rank = 2;
             in.sizes[0] = 1 + tl_below(&r, 3);
             in.sizes[1] = 4096 + tl_below(&r, 3000);
             if (tl_below(&r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
                 in.sizes[1] &= ~3u;
                 in.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
+                distinct = tl_below(&r, 2);
             }
         }
         uint32_t mask = 0;
+        if (rank != 2 && tl_below(&r, 6) == 0) { /* columns of floats: the GPU's four-outputs-an-invocation loads */
+            rank = in.rank = 2;
+            in.sizes[0] = 1 + tl_below(&r, 300);
+            in.sizes[1] = 4 * (1 + tl_below(&r, 64));
+            in.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
+            distinct = tl_below(&r, 2);
+            mask = 1;
+        }
         UINT axes[8], na = 0;
         while (!mask) for (UINT d = 0; d < rank; d++) if (tl_below(&r, 2)) mask |= 1u << d;
         for (UINT d = 0; d < rank; d++) if (mask >> d & 1) axes[na++] = d;
@@ -387,6 +397,10 @@ static int one_case(uint64_t seed, int iter)
         tl_layout(&in, &r, in_layout(&r));
         tl_finish(&in, &r, 0);
         tl_fill_random(&in, &r);
+        for (uint64_t i = 0; distinct && i < in.total / 4; i++) {
+            float v = (float)(tl_next(&r) >> 40) * 0x1p-23f - 1.0f;
+            memcpy(in.buf + 4 * i, &v, 4);
+        }
         static const EDML_TENSOR_DATA_TYPE ot[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
                                                     EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
         out.dtype = ot[tl_below(&r, 4)];
