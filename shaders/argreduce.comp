@@ -64,14 +64,10 @@ void main() {
         uint st = p[49];
         uint s = begin;
         if (lanes == 4u) {
-            uint a = t_base(0u) >> 4;
-            for (; s + 3u < end; s += 4u, off += 4u * st) {   // four loads in flight
-                uvec4 v0 = m4[a + (off >> 2)], v1 = m4[a + ((off + st) >> 2)];
-                uvec4 v2 = m4[a + ((off + 2u * st) >> 2)], v3 = m4[a + ((off + 3u * st) >> 2)];
+            for (; s + 1u < end; s += 2u, off += 2u * st) {   // two loads in flight
+                uvec4 v0 = m4[(t_base(0u) >> 4) + (off >> 2)], v1 = m4[(t_base(0u) >> 4) + ((off + st) >> 2)];
                 take4(key4(dt, invert, v0), s, begin, last);
                 take4(key4(dt, invert, v1), s + 1u, begin, last);
-                take4(key4(dt, invert, v2), s + 2u, begin, last);
-                take4(key4(dt, invert, v3), s + 3u, begin, last);
             }
         }
         for (; s < end; s++, off += st) take(s, off, begin, dt, es, invert, last, lanes);

@@ -52,15 +52,12 @@ void main() {
     best_i = 0u;
     if (p[84] != 0u) {
         uint a = (t_base(0u) >> 4) + (base >> 2), s = begin + 4u * t, step = 4u * G;
-        for (; s + 3u * step < end; s += 4u * step) {   // four loads in flight
+        for (; s + step < end; s += 2u * step) {   // two loads in flight
             uvec4 v0 = m4[a + (s >> 2)], v1 = m4[a + ((s + step) >> 2)];
-            uvec4 v2 = m4[a + ((s + 2u * step) >> 2)], v3 = m4[a + ((s + 3u * step) >> 2)];
             offer4(key4(dt, invert, v0), s, last);
             offer4(key4(dt, invert, v1), s + step, last);
-            offer4(key4(dt, invert, v2), s + 2u * step, last);
-            offer4(key4(dt, invert, v3), s + 3u * step, last);
         }
-        for (; s < end; s += step) offer4(key4(dt, invert, m4[a + (s >> 2)]), s, last);
+        if (s < end) offer4(key4(dt, invert, m4[a + (s >> 2)]), s, last);
     } else {
         for (uint s = begin + t; s < end; s += G) {
             uint off;
