@@ -2,13 +2,15 @@
 // (p[82], a power of two dividing LOCAL) per (output, chunk of its set)
 // reduce the chunk in shared memory; a workgroup holds LOCAL / G such pairs.
 // With one chunk per output the result is the output element; otherwise
-// (key high, key low, index) goes to scratch for argreduce_final.comp.
+// each chunk's (key high, key low, index) goes to scratch and the output's
+// last chunk to finish merges them (one pass, no argreduce_final.comp).
 // Input tensor 0, output 20. p[40] reduced dims R; p[41+d] sizes; p[49+d]
 // input strides; p[57] kept dims; p[58+d] sizes; p[66+d] input strides;
 // p[74] ArgMax; p[75] keep last; p[76] elements per set; p[77] chunks per
 // output; p[78] elements per chunk; p[79] scratch byte offset; p[80] 1 when
 // the set is one dense run; p[83] pairs; p[84] 1: 16-byte vectors of 32-bit
-// elements (sets and chunks whole vectors, 16-byte aligned).
+// elements (sets and chunks whole vectors, 16-byte aligned); p[85] byte
+// offset of the outputs' chunk counters (zero before the pass).
 shared uvec2 s_key[LOCAL];
 shared uint s_idx[LOCAL];
 shared bool s_any[LOCAL];
@@ -29,6 +31,23 @@ void offer(uvec2 k, uint s, bool last) {
 }
 void offer4(uvec4 k, uint s, bool last) {   // elements s .. s + 3
     for (uint j = 0u; j < 4u; j++) offer(uvec2(0u, k[j]), s + j, last);
+}
+
+// The G threads of each pair fold their (best, best_i, found) into the
+// pair's first slot, in shared memory.
+void reduce_pairs(uint l, uint t, uint G, bool last) {
+    s_key[l] = best;
+    s_idx[l] = best_i;
+    s_any[l] = found;
+    barrier();
+    for (uint h = G / 2u; h > 0u; h >>= 1) {
+        if (t < h && s_any[l + h] && (!s_any[l] || better(s_key[l + h], s_idx[l + h], s_key[l], s_idx[l], last))) {
+            s_key[l] = s_key[l + h];
+            s_idx[l] = s_idx[l + h];
+            s_any[l] = true;
+        }
+        barrier();
+    }
 }
 
 void main() {
@@ -75,26 +94,40 @@ void main() {
         }
     }
     uint l = gl_LocalInvocationID.x;
-    s_key[l] = best;
-    s_idx[l] = best_i;
-    s_any[l] = found;
-    barrier();
-    for (uint h = G / 2u; h > 0u; h >>= 1) {
-        if (t < h && s_any[l + h] && (!s_any[l] || better(s_key[l + h], s_idx[l + h], s_key[l], s_idx[l], last))) {
-            s_key[l] = s_key[l + h];
-            s_idx[l] = s_idx[l + h];
-            s_any[l] = true;
-        }
-        barrier();
-    }
-    if (t != 0u || !live) return;
+    reduce_pairs(l, t, G, last);
     if (chunks == 1u) {
-        g_result = s_idx[l];
-        write_output(20u, 0u, o, 0u, true);
+        if (t == 0u && live) {
+            g_result = s_idx[l];
+            write_output(20u, 0u, o, 0u, true);
+        }
         return;
     }
+    // Several chunks: each writes its result; the output's last chunk to
+    // finish (counted at p[85]) merges them all, so no second pass is needed.
     uint w = (p[79] >> 2) + g * 3u;
-    m[w] = s_key[l].x;
-    m[w + 1u] = s_key[l].y;
-    m[w + 2u] = s_idx[l];
+    if (t == 0u && live) {
+        mc[w] = s_key[l].x;
+        mc[w + 1u] = s_key[l].y;
+        mc[w + 2u] = s_idx[l];
+        memoryBarrierBuffer();
+        s_any[l] = atomicAdd(m[(p[85] >> 2) + o], 1u) == chunks - 1u;
+    }
+    barrier();
+    bool mine = live && s_any[l - t];
+    barrier();
+    best = uvec2(0u);
+    best_i = 0u;
+    found = false;
+    for (uint cc = t; mine && cc < chunks; cc += G) {
+        uint x = (p[79] >> 2) + (o * chunks + cc) * 3u;
+        uvec2 k = uvec2(mc[x], mc[x + 1u]);
+        uint i = mc[x + 2u];
+        if (!found || better(k, i, best, best_i, last)) { best = k; best_i = i; found = true; }
+    }
+    reduce_pairs(l, t, G, last);
+    if (t == 0u && mine) {
+        m[(p[85] >> 2) + o] = 0u;
+        g_result = s_idx[l];
+        write_output(20u, 0u, o, 0u, true);
+    }
 }

@@ -7,6 +7,8 @@ layout(std430, binding = 1) buffer Mem { uint m[]; };
 // The same arena as 16-byte vectors, for kernels whose tensors are 16-byte
 // aligned: one load or store moves four words.
 layout(std430, binding = 1) buffer Mem4 { uvec4 m4[]; };
+// And coherent, for results that other workgroups of the same pass read.
+layout(std430, binding = 1) coherent buffer MemC { uint mc[]; };
 uniform uint u_base;     // first unit of this dispatch
 uniform uint u_count;    // units in this dispatch
 

@@ -78,6 +78,8 @@ void edmli_gles_release(edmli_gles *g);
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset);
 /* Places a tensor: allocates, and uploads `host` when given. */
 edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uint8_t *host, uint32_t *offset);
+/* Room for `bytes` in the GPU arena, set to zero before the next dispatch. */
+edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *offset);
 /* Writes tensor parameters at word T of r->words. */
 void edmli_gles_tensor_params(edmli_gles_run *r, uint32_t T, const edmli_tensor *t, uint32_t offset);
 /* Sorted-dims table of an output (for mapping words back), at word INV. */

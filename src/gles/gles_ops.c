@@ -21,9 +21,10 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op)
         uint64_t lists = rows >= 65536 ? 1 : 65536 / rows;   /* chunk lists of the strided kernel */
         b += edmli_align16(rows * op->plan.topk.k * 4) + (op->plan.topk.k <= 16 ? edmli_align16(rows * lists * op->plan.topk.k * 4) : 0);
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
-        /* partial results: at most max(outputs, 65536) chunks of 12 bytes */
+        /* partial results: at most max(outputs, 65536) chunks of 12 bytes;
+         * a chunk counter an output */
         uint64_t chunks = op->outputs[0].elem_count > 65536 ? op->outputs[0].elem_count : 65536;
-        b += edmli_align16(chunks * 12);
+        b += edmli_align16(chunks * 12) + edmli_align16(op->outputs[0].elem_count * 4);
     } else if (op->kind == EDMLI_OP_GATHER_ND) {
         b += 16;
     }
@@ -237,10 +238,14 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
         uint32_t pairs = outs * chunks, per_group = gs->local / G;
         r.words[82] = G;
         r.words[83] = pairs;
+        /* several chunks: the last of an output's to finish merges them */
+        uint32_t off_count = 0;
+        if (chunks > 1 && (s = edmli_gles_alloc_zero(&r, (uint64_t)outs * 4u, &off_count))) return s;
+        r.words[85] = off_count;
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_PARTIAL, (pairs + per_group - 1) / per_group, true);
     }
     else edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE, outs / lanes * chunks, false);
-    if (chunks > 1) {
+    if (chunks > 1 && !along_last) {
         /* G threads an output: a power of two, at most the chunks */
         uint32_t G = 1;
         while (G * 2 <= chunks && G < gs->local) G *= 2;

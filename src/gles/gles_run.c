@@ -55,6 +55,20 @@ edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uin
     return EDML_STATUS_OK;
 }
 
+edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
+{
+    static const uint8_t zeros[4096] = {0};   /* read-only: the source of the uploads */
+    edml_status s = edmli_gles_alloc(r, bytes, offset);
+    if (s) return s;
+    edmli_gl *gl = &r->g->port.gl;
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
+    for (uint64_t done = 0; done < bytes; done += sizeof zeros) {
+        uint64_t n = bytes - done < sizeof zeros ? bytes - done : sizeof zeros;
+        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(*offset + done), (intptr_t)n, zeros);
+    }
+    return EDML_STATUS_OK;
+}
+
 bool edmli_gles_packed(const edmli_tensor *t)
 {
     uint64_t s = 1;
