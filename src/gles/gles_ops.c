@@ -213,7 +213,8 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     /* Along a strided axis: an invocation per (output, chunk), neighbours on
      * neighbouring outputs. Along the packed last axis: G threads per
      * (output, chunk) reducing in shared memory. With several chunks an
-     * output's partial results are merged by the final pass. */
+     * output's partial results are merged by the final pass (strided) or by
+     * its last chunk to finish (last axis). */
     const uint32_t lanes = vec && !along_last ? 4u : 1u;
     uint32_t chunks, chunk_len, unit_chunk = along_last ? gs->local * 8u : 64u;
     uint32_t want = along_last ? (outs >= 2048 ? 1 : 2048 / outs) : (outs / lanes >= 65536 ? 1 : 65536 / (outs / lanes));
