@@ -4,8 +4,10 @@
 // first, in registers. With several chunks a second pass (p[63] = 1) merges
 // each row's chunk lists in index order.
 // As topk_select.comp, and: p[63] pass; p[64] rows; p[65] chunks; p[66]
-// elements per chunk; p[67] byte offset of the chunk lists (the winners when
-// there is one chunk).
+// elements per chunk; p[67] byte offset of the chunk lists: entry j of chunk
+// c of a row is (key high, key low, index) in three planes of `rows` words,
+// plane (c * K + j) * 3 + w, so that neighbouring rows' words are neighbours.
+// With one chunk the first pass writes the winners directly.
 uvec2 key_at(uint base, uint i) {
     uint dt = t_dtype(0u), es = t_es(0u);
     uvec2 k = key_of(dt, ld_elem(t_base(0u) + (base + i * p[58]) * es, es));
@@ -42,17 +44,27 @@ void main() {
         rem /= s;
     }
     g_count = 0u;
+    uint lists = p[67] >> 2;
     if (p[63] == 0u) {
         uint begin = c * p[66], end = min(p[57], begin + p[66]);
         for (uint i = begin; i < end; i++) offer(key_at(base, i), i, K);
-        uint w = (p[67] >> 2) + (row * chunks + c) * K;
-        for (uint j = 0u; j < K; j++) m[w + j] = g_idx[j];
+        if (chunks == 1u) {
+            uint w = (p[61] >> 2) + row * K;
+            for (uint j = 0u; j < K; j++) m[w + j] = g_idx[j];
+            return;
+        }
+        for (uint j = 0u; j < K; j++) {
+            uint w = lists + (c * K + j) * 3u * rows + row;
+            m[w] = g_key[j].x;
+            m[w + rows] = g_key[j].y;
+            m[w + 2u * rows] = g_idx[j];
+        }
     } else {
         for (uint cc = 0u; cc < chunks; cc++) {
-            uint w = (p[67] >> 2) + (row * chunks + cc) * K;
-            for (uint j = 0u; j < K; j++) {
-                uint i = m[w + j];
-                offer(key_at(base, i), i, K);
+            uint n = min(K, p[57] - cc * p[66]);   // a short last chunk lists fewer
+            for (uint j = 0u; j < n; j++) {
+                uint w = lists + (cc * K + j) * 3u * rows + row;
+                offer(uvec2(m[w], m[w + rows]), m[w + 2u * rows], K);
             }
         }
         uint w = (p[61] >> 2) + row * K;

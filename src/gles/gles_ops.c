@@ -19,7 +19,7 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op)
     if (op->kind == EDMLI_OP_TOPK) {
         uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size;
         uint64_t lists = rows >= 65536 ? 1 : 65536 / rows;   /* chunk lists of the strided kernel */
-        b += edmli_align16(rows * op->plan.topk.k * 4) + (op->plan.topk.k <= 16 ? edmli_align16(rows * lists * op->plan.topk.k * 4) : 0);
+        b += edmli_align16(rows * op->plan.topk.k * 4) + (op->plan.topk.k <= 16 ? edmli_align16(rows * lists * op->plan.topk.k * 12) : 0);
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
         /* partial results: at most max(outputs, 65536) chunks of 12 bytes;
          * a chunk counter an output */
@@ -299,7 +299,7 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
         uint32_t len = (p->axis_size + chunks - 1) / chunks;
         chunks = (p->axis_size + len - 1) / len;
         uint32_t off_lists = off_win;
-        if (chunks > 1 && (s = edmli_gles_alloc(&r, (uint64_t)rows * chunks * p->k * 4u, &off_lists))) return s;
+        if (chunks > 1 && (s = edmli_gles_alloc(&r, (uint64_t)rows * chunks * p->k * 12u, &off_lists))) return s;
         r.words[63] = 0;
         r.words[64] = rows;
         r.words[65] = chunks;
