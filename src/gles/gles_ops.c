@@ -10,21 +10,63 @@
 
 static uint64_t edmli_align16(uint64_t v) { return (v + 15) & ~(uint64_t)15; }
 
-/* GPU-arena bytes one execution stages. */
-static uint64_t edmli_gles_stage_bytes(const edml_operator *op)
+/* TopK along a strided axis with a small K: a row per invocation, rows split
+ * into chunks (each at least 64 and K elements) for enough invocations.
+ * Returns the chunks, or 0 where a workgroup per row runs instead. */
+static uint32_t edmli_gles_topk_chunks(const edml_operator *op)
+{
+    const edmli_topk_plan *p = &op->plan.topk;
+    const uint32_t rows = (uint32_t)(op->inputs[0].elem_count / p->axis_size);
+    if (op->inputs[0].strides[p->axis] == 1 || p->k > 16 || rows < 256) return 0;
+    uint32_t chunks = rows >= 65536 ? 1 : 65536 / rows, min_len = p->k > 64 ? p->k : 64;
+    if (chunks > p->axis_size / min_len) chunks = p->axis_size / min_len;
+    if (chunks == 0) chunks = 1;
+    uint32_t len = (p->axis_size + chunks - 1) / chunks;
+    return (p->axis_size + len - 1) / len;
+}
+
+/* How ArgMin/ArgMax splits its sets. Along the packed last axis (long
+ * sets): G threads per (output, chunk). Along a strided axis: an invocation
+ * per (output, chunk), or per four outputs with `vec`. */
+typedef struct edmli_gles_reduce_shape {
+    bool along_last;
+    uint32_t lanes, chunks, chunk_len;
+} edmli_gles_reduce_shape;
+
+static edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, uint32_t local, bool vec)
+{
+    const edmli_argreduce_plan *p = &op->plan.reduce;
+    const uint32_t outs = (uint32_t)op->outputs[0].elem_count, last = op->inputs[0].rank - 1;
+    edmli_gles_reduce_shape sh;
+    /* a workgroup per set only pays for long sets along the packed last axis */
+    sh.along_last = ((p->axis_mask >> last) & 1) && p->reduce_count >= 4u * local;
+    sh.lanes = vec && !sh.along_last && outs % 4 == 0 ? 4u : 1u;
+    uint32_t unit_chunk = sh.along_last ? local * 8u : 64u, units = outs / sh.lanes;
+    uint32_t want = sh.along_last ? (outs >= 2048 ? 1 : 2048 / outs) : (units >= 65536 ? 1 : 65536 / units);
+    uint32_t chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
+    if (chunks > want) chunks = want;
+    if (chunks == 0) chunks = 1;
+    sh.chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
+    if (vec && sh.along_last) sh.chunk_len = (sh.chunk_len + 3) & ~3u;
+    sh.chunks = (uint32_t)((p->reduce_count + sh.chunk_len - 1) / sh.chunk_len);
+    return sh;
+}
+
+/* GPU-arena bytes one execution stages (scratch at its most: vectors
+ * where the elements are 32-bit). */
+static uint64_t edmli_gles_stage_bytes(const edml_operator *op, uint32_t local)
 {
     uint64_t b = 0;
     for (uint32_t i = 0; i < op->input_count; i++) b += edmli_align16(op->inputs[i].total_bytes);
     for (uint32_t o = 0; o < op->output_count; o++) b += edmli_align16(op->outputs[o].total_bytes);
     if (op->kind == EDMLI_OP_TOPK) {
-        uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size;
-        uint64_t lists = rows >= 65536 ? 1 : 65536 / rows;   /* chunk lists of the strided kernel */
-        b += edmli_align16(rows * op->plan.topk.k * 4) + (op->plan.topk.k <= 16 ? edmli_align16(rows * lists * op->plan.topk.k * 12) : 0);
+        uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size, chunks = edmli_gles_topk_chunks(op);
+        b += edmli_align16(rows * op->plan.topk.k * 4);
+        if (chunks > 1) b += edmli_align16(rows * chunks * op->plan.topk.k * 12);
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
-        /* partial results: at most max(outputs, 65536) chunks of 12 bytes;
-         * a chunk counter an output */
-        uint64_t chunks = op->outputs[0].elem_count > 65536 ? op->outputs[0].elem_count : 65536;
-        b += edmli_align16(chunks * 12) + edmli_align16(op->outputs[0].elem_count * 4);
+        edmli_gles_reduce_shape sh = edmli_gles_reduce_shape_of(op, local, op->inputs[0].elem_size == 4);
+        uint64_t outs = op->outputs[0].elem_count;
+        if (sh.chunks > 1) b += edmli_align16(outs * sh.chunks * 12) + edmli_align16(outs * 4);
     } else if (op->kind == EDMLI_OP_GATHER_ND) {
         b += 16;
     }
@@ -38,7 +80,7 @@ const char *edmli_gles_unsupported(const edml_operator *op, const edmli_gles *g,
                      g->sort_max);
         return buf;
     }
-    uint64_t need = edmli_gles_stage_bytes(op), have = g->arena_bytes - g->persistent;
+    uint64_t need = edmli_gles_stage_bytes(op, g->local), have = g->arena_bytes - g->persistent;
     if (need > have) {
         edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (edml_device_desc.gpu_arena_bytes)",
                      (unsigned long long)need, (unsigned long long)have);
@@ -194,9 +236,8 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     r.words[74] = p->is_max;
     r.words[75] = p->direction == EDML_AXIS_DIRECTION_DECREASING;
     r.words[76] = (uint32_t)p->reduce_count;
-    const uint32_t outs = (uint32_t)to->elem_count, last = ti->rank - 1;
-    /* a workgroup per set only pays for long sets along the packed last axis */
-    const bool along_last = ((p->axis_mask >> last) & 1) && p->reduce_count >= 4u * gs->local;
+    const uint32_t outs = (uint32_t)to->elem_count;
+    const bool along_last = edmli_gles_reduce_shape_of(op, gs->local, false).along_last;
     bool packed = true;
     uint64_t stride = 1;
     for (uint32_t j = R; j-- > 0;) {
@@ -210,20 +251,10 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     else vec = vec && Kd > 0 && r.words[66 + Kd - 1] == 1 && r.words[58 + Kd - 1] % 4 == 0;
     for (uint32_t d = 0; d < Kd; d++) vec = vec && (r.words[66 + d] % 4 == 0 || (!along_last && d == Kd - 1));
     for (uint32_t d = 0; d < R && !along_last; d++) vec = vec && r.words[49 + d] % 4 == 0;
-    /* Along a strided axis: an invocation per (output, chunk), neighbours on
-     * neighbouring outputs. Along the packed last axis: G threads per
-     * (output, chunk) reducing in shared memory. With several chunks an
-     * output's partial results are merged by the final pass (strided) or by
-     * its last chunk to finish (last axis). */
-    const uint32_t lanes = vec && !along_last ? 4u : 1u;
-    uint32_t chunks, chunk_len, unit_chunk = along_last ? gs->local * 8u : 64u;
-    uint32_t want = along_last ? (outs >= 2048 ? 1 : 2048 / outs) : (outs / lanes >= 65536 ? 1 : 65536 / (outs / lanes));
-    chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
-    if (chunks > want) chunks = want;
-    if (chunks == 0) chunks = 1;
-    chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
-    if (vec && along_last) chunk_len = (chunk_len + 3) & ~3u;
-    chunks = (uint32_t)((p->reduce_count + chunk_len - 1) / chunk_len);
+    /* With several chunks an output's partial results are merged by the
+     * final pass (strided) or by its last chunk to finish (last axis). */
+    const edmli_gles_reduce_shape sh = edmli_gles_reduce_shape_of(op, gs->local, vec);
+    const uint32_t lanes = sh.lanes, chunks = sh.chunks, chunk_len = sh.chunk_len;
     uint32_t off_scratch = 0;
     if (chunks > 1 && (s = edmli_gles_alloc(&r, (uint64_t)outs * chunks * 12u, &off_scratch))) return s;
     r.words[77] = chunks;
@@ -291,13 +322,9 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
     r.words[62] = ti->elem_size == 8;
     /* a strided axis and a small K: a row per invocation, reads coalesced
      * across rows; otherwise a row per workgroup */
-    if (ti->strides[p->axis] != 1 && p->k <= 16 && rows >= 256) {
-        /* rows split into chunks (each at least 64 and K elements) for enough invocations */
-        uint32_t chunks = rows >= 65536 ? 1 : 65536 / rows, min_len = p->k > 64 ? p->k : 64;
-        if (chunks > p->axis_size / min_len) chunks = p->axis_size / min_len;
-        if (chunks == 0) chunks = 1;
+    const uint32_t chunks = edmli_gles_topk_chunks(op);
+    if (chunks) {
         uint32_t len = (p->axis_size + chunks - 1) / chunks;
-        chunks = (p->axis_size + len - 1) / len;
         uint32_t off_lists = off_win;
         if (chunks > 1 && (s = edmli_gles_alloc(&r, (uint64_t)rows * chunks * p->k * 12u, &off_lists))) return s;
         r.words[63] = 0;
