@@ -476,8 +476,11 @@ static int parse_tensor(lexer *lx, case_tensor *t)
     uint64_t calc = edml_calc_buffer_tensor_size(t->dtype, t->rank, t->sizes, t->has_strides ? t->strides : NULL);
     if (calc == 0) return fail(lx, t->line, "%s is too large", t->name);
     t->total_bytes = t->has_total ? t->buffer.TotalTensorSizeInBytes : calc;
-    if (t->total_bytes > ((uint64_t)1 << 32))
-        return fail(lx, t->line, "%s's buffer of %" PRIu64 " bytes is larger than this tool handles", t->name, t->total_bytes);
+    /* the buffer holds both (see parse_data); 1 GiB at most, far above any
+     * tensor written out in a text file */
+    const uint64_t buffer = t->total_bytes > calc ? t->total_bytes : calc;
+    if (buffer > ((uint64_t)1 << 30))
+        return fail(lx, t->line, "%s's buffer of %" PRIu64 " bytes is larger than this tool handles (1 GiB)", t->name, buffer);
     if (is_punct(lx, '[') || is_punct(lx, '{')) return parse_data(lx, t);
     return 0;
 }
