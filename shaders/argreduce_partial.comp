@@ -29,8 +29,16 @@ bool found;
 void offer(uvec2 k, uint s, bool last) {
     if (!found || key_gt(k, best) || (last && key_eq(k, best))) { best = k; best_i = s; found = true; }
 }
-void offer4(uvec4 k, uint s, bool last) {   // elements s .. s + 3
-    for (uint j = 0u; j < 4u; j++) offer(uvec2(0u, k[j]), s + j, last);
+// elements s .. s + 3 (32-bit keys): their best first, the lane only when
+// it wins (rarely, after the first few)
+void offer4(uvec4 k, uint s, bool last) {
+    uint top = max(max(k.x, k.y), max(k.z, k.w));
+    if (found && (top < best.y || (top == best.y && !last))) return;
+    uint j = last ? (k.w == top ? 3u : k.z == top ? 2u : k.y == top ? 1u : 0u)
+                  : (k.x == top ? 0u : k.y == top ? 1u : k.z == top ? 2u : 3u);
+    best = uvec2(0u, top);
+    best_i = s + j;
+    found = true;
 }
 
 // The G threads of each pair fold their (best, best_i, found) into the
