@@ -1,13 +1,16 @@
 // TopK, selection along a strided axis with a small K (at most 16): one
 // invocation per (row, chunk of the row), neighbouring invocations on
 // neighbouring rows (so neighbouring elements), each keeping its best K, best
-// first, in registers. With several chunks a second pass (p[63] = 1) merges
-// each row's chunk lists in index order.
+// first, in registers. With several chunks, merge passes (p[63] = 1) fold
+// each row's lists in groups of p[68], in index order, until one is left.
 // As topk_select.comp, and: p[63] pass; p[64] rows; p[65] chunks; p[66]
 // elements per chunk; p[67] byte offset of the chunk lists: entry j of chunk
 // c of a row is (key high, key low, index) in three planes of `rows` words,
 // plane (c * K + j) * 3 + w, so that neighbouring rows' words are neighbours.
-// With one chunk the first pass writes the winners directly.
+// With one chunk the first pass writes the winners directly. A merge pass:
+// p[65] lists a row in, each covering p[66] elements; invocation (row,
+// group) folds lists group * p[68] .. into list `group` at p[69], or into
+// the winners when it is the only group.
 uvec2 key_at(uint base, uint i) {
     uint dt = t_dtype(0u), es = t_es(0u);
     uvec2 k = key_of(dt, ld_elem(t_base(0u) + (base + i * p[58]) * es, es));
@@ -60,14 +63,24 @@ void main() {
             m[w + 2u * rows] = g_idx[j];
         }
     } else {
-        for (uint cc = 0u; cc < chunks; cc++) {
-            uint n = min(K, p[57] - cc * p[66]);   // a short last chunk lists fewer
+        uint M = p[68], first = c * M, stop = min(chunks, first + M);
+        for (uint cc = first; cc < stop; cc++) {
+            uint n = min(K, p[57] - cc * p[66]);   // a short last list holds fewer
             for (uint j = 0u; j < n; j++) {
                 uint w = lists + (cc * K + j) * 3u * rows + row;
                 offer(uvec2(m[w], m[w + rows]), m[w + 2u * rows], K);
             }
         }
-        uint w = (p[61] >> 2) + row * K;
-        for (uint j = 0u; j < K; j++) m[w + j] = g_idx[j];
+        if (chunks <= M) {
+            uint w = (p[61] >> 2) + row * K;
+            for (uint j = 0u; j < K; j++) m[w + j] = g_idx[j];
+            return;
+        }
+        for (uint j = 0u; j < g_count; j++) {
+            uint w = (p[69] >> 2) + (c * K + j) * 3u * rows + row;
+            m[w] = g_key[j].x;
+            m[w + rows] = g_key[j].y;
+            m[w + 2u * rows] = g_idx[j];
+        }
     }
 }

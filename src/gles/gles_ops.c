@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#define EDMLI_GLES_TOPK_FOLD 8u   /* lists a TopK merge pass folds into one */
 #define EDMLI_GLES_STATE(op) ((edmli_gles *)(op)->device->gles)
 
 static uint64_t edmli_align16(uint64_t v) { return (v + 15) & ~(uint64_t)15; }
@@ -63,6 +64,8 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, uint32_t local)
         uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size, chunks = edmli_gles_topk_chunks(op);
         b += edmli_align16(rows * op->plan.topk.k * 4);
         if (chunks > 1) b += edmli_align16(rows * chunks * op->plan.topk.k * 12);
+        if (chunks > EDMLI_GLES_TOPK_FOLD)
+            b += edmli_align16(rows * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD) * op->plan.topk.k * 12);
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
         edmli_gles_reduce_shape sh = edmli_gles_reduce_shape_of(op, local, op->inputs[0].elem_size == 4);
         uint64_t outs = op->outputs[0].elem_count;
@@ -333,10 +336,28 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
         r.words[66] = len;
         r.words[67] = off_lists;
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_THREAD, rows * chunks, false);
-        if (chunks > 1) {
+        /* merge passes: EDMLI_GLES_TOPK_FOLD lists into one, between two
+         * areas, until one list (the winners) is left */
+        uint32_t lists = chunks, span = len, off_in_lists = off_lists, off_out_lists = off_lists;
+        if (chunks > EDMLI_GLES_TOPK_FOLD) {
+            uint32_t second = (chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD;
+            if ((s = edmli_gles_alloc(&r, (uint64_t)rows * second * p->k * 12u, &off_out_lists))) return s;
+        }
+        while (lists > 1) {
+            uint32_t groups = (lists + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD;
             edmli_gles_barrier(&r);
             r.words[63] = 1;
-            edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_THREAD, rows, false);
+            r.words[65] = lists;
+            r.words[66] = span;
+            r.words[67] = off_in_lists;
+            r.words[68] = EDMLI_GLES_TOPK_FOLD;
+            r.words[69] = off_out_lists;
+            edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_THREAD, rows * groups, false);
+            lists = groups;
+            span *= EDMLI_GLES_TOPK_FOLD;
+            uint32_t t = off_in_lists;
+            off_in_lists = off_out_lists;
+            off_out_lists = t;
         }
     } else {
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_SELECT, rows, true);
