@@ -315,7 +315,7 @@ static int one_case(uint64_t seed, int iter)
         UINT axis = tl_below(&r, rank);
         if (tl_below(&r, 8) == 0) { /* many rows along a strided axis: the GPU's row-per-invocation kernel */
             rank = in.rank = 2;
-            in.sizes[0] = 1 + tl_below(&r, tl_below(&r, 2) ? 600 : 2500);   /* up to 39 chunks: two merge passes */
+            in.sizes[0] = 1 + tl_below(&r, tl_below(&r, 2) ? 600 : 1200);   /* up to 18 chunks: two merge passes */
             in.sizes[1] = 256 + tl_below(&r, 900);
             axis = 0;
         }
@@ -373,7 +373,7 @@ static int one_case(uint64_t seed, int iter)
             rank = in.rank = 2;
             in.sizes[0] = 1 + tl_below(&r, 3);
             in.sizes[1] = 4096 + tl_below(&r, 3000);
-            if (tl_below(&r, 3) == 0) in.sizes[1] = 8192 + tl_below(&r, 30000);   /* several chunks a set */
+            if (tl_below(&r, 3) == 0) in.sizes[1] = 8192 + tl_below(&r, 10000);   /* several chunks a set */
             if (tl_below(&r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
                 in.sizes[1] &= ~3u;
                 in.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
