@@ -6,10 +6,6 @@
 shared uvec2 s_key[LOCAL];
 shared uint s_idx[LOCAL];
 
-bool better(uvec2 ka, uint ia, uvec2 kb, uint ib, bool last) {
-    return key_gt(ka, kb) || (key_eq(ka, kb) && (last ? ia > ib : ia < ib));
-}
-
 uint g_result;
 uvec2 compute(uint li) { return uvec2(g_result, 0u); }
 
@@ -33,7 +29,7 @@ void main() {
     s_idx[l] = best_i;
     barrier();
     for (uint h = G / 2u; h > 0u; h >>= 1) {
-        if (t < h && better(s_key[l + h], s_idx[l + h], s_key[l], s_idx[l], last)) {
+        if (t < h && arg_better(s_key[l + h], s_idx[l + h], s_key[l], s_idx[l], last)) {
             s_key[l] = s_key[l + h];
             s_idx[l] = s_idx[l + h];
         }

@@ -15,10 +15,6 @@ shared uvec2 s_key[LOCAL];
 shared uint s_idx[LOCAL];
 shared bool s_any[LOCAL];
 
-bool better(uvec2 ka, uint ia, uvec2 kb, uint ib, bool last) {
-    return key_gt(ka, kb) || (key_eq(ka, kb) && (last ? ia > ib : ia < ib));
-}
-
 uint g_result;
 uvec2 compute(uint li) { return uvec2(g_result, 0u); }
 
@@ -49,7 +45,7 @@ void reduce_pairs(uint l, uint t, uint G, bool last) {
     s_any[l] = found;
     barrier();
     for (uint h = G / 2u; h > 0u; h >>= 1) {
-        if (t < h && s_any[l + h] && (!s_any[l] || better(s_key[l + h], s_idx[l + h], s_key[l], s_idx[l], last))) {
+        if (t < h && s_any[l + h] && (!s_any[l] || arg_better(s_key[l + h], s_idx[l + h], s_key[l], s_idx[l], last))) {
             s_key[l] = s_key[l + h];
             s_idx[l] = s_idx[l + h];
             s_any[l] = true;
@@ -130,7 +126,7 @@ void main() {
         uint x = (p[79] >> 2) + (o * chunks + cc) * 3u;
         uvec2 k = uvec2(mc[x], mc[x + 1u]);
         uint i = mc[x + 2u];
-        if (!found || better(k, i, best, best_i, last)) { best = k; best_i = i; found = true; }
+        if (!found || arg_better(k, i, best, best_i, last)) { best = k; best_i = i; found = true; }
     }
     reduce_pairs(l, t, G, last);
     if (t == 0u && mine) {

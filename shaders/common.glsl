@@ -129,5 +129,10 @@ uvec4 key4(uint dt, bool invert, uvec4 v) {
     if (invert) k = ~k;
     return mix(k, uvec4(NONE), nan);
 }
+// ArgMin/ArgMax results (key, index) in any order: the larger key, then the
+// first index (the last with `last`).
+bool arg_better(uvec2 ka, uint ia, uvec2 kb, uint ib, bool last) {
+    return key_gt(ka, kb) || (key_eq(ka, kb) && (last ? ia > ib : ia < ib));
+}
 
 

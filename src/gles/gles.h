@@ -5,7 +5,6 @@
 #include "../core/internal.h"
 #include "edml_port.h"
 
-/* Programs: one per kernel variant (shaders/<name>.comp). */
 /* Programs: one per kernel variant (shaders/<file>.comp); `out`: it writes an
  * output tensor through shaders/output.glsl. */
 #define EDMLI_GLES_PROGRAMS(X) \
