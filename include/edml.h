@@ -383,6 +383,11 @@ typedef struct edml_device_desc {
 #define EDML_FAULT_SHADER_COMPILE 0x4u   /**< a shader fails to compile */
 #define EDML_FAULT_OUT_OF_MEMORY 0x8u    /**< GL_OUT_OF_MEMORY creating the GPU arena */
 #define EDML_FAULT_FENCE_TIMEOUT 0x10u   /**< every submission's fence times out */
+/** Not a fault: every dispatch split into pieces of one workgroup or 1000
+ *  invocations, as a very large operator's are (each piece stays far below
+ *  the Raspberry Pi's 500 ms GPU watchdog), so that small tests reach every
+ *  kernel's handling of the pieces. */
+#define EDML_FAULT_SMALL_DISPATCHES 0x20u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),

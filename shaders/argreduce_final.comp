@@ -13,7 +13,7 @@ void main() {
     uint G = p[84], per_group = LOCAL / G;
     uint t = gl_LocalInvocationID.x % G, l = gl_LocalInvocationID.x;
     uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-    uint o = u_base + gid * per_group + l / G;
+    uint o = (u_base + gid) * per_group + l / G;
     bool live = gid < u_count && o < p[81], last = p[75] != 0u;
     uint chunks = p[77];
     uvec2 best = uvec2(0u);

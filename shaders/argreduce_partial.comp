@@ -58,7 +58,7 @@ void main() {
     uint G = p[82], per_group = LOCAL / G;
     uint t = gl_LocalInvocationID.x % G, slot = gl_LocalInvocationID.x / G;
     uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-    uint g = u_base + gid * per_group + slot;          // the (output, chunk) pair
+    uint g = (u_base + gid) * per_group + slot;          // the (output, chunk) pair
     bool live = gid < u_count && g < p[83];
     uint chunks = p[77], o = live ? g / chunks : 0u, c = live ? g % chunks : 0u;
     uint base = 0u, rem = o;

@@ -43,6 +43,7 @@ for b in ref neon gles auto; do
     step "vectors on $b (test/cases)" sh test/run-cases.sh $H/edml-run $b
 done
 step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 1500
+step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 500 --small-dispatches
 for b in ref neon; do
     for seed in 1 2 3; do
         step "differential test $b vs oracle, seed $seed" $H/test/diff --backend $b --seed $seed --iters 4000

@@ -196,6 +196,8 @@ typedef struct tl_device {
 
 /* backends of devices made with 0 (every backend); --cpu-only sets ref|neon */
 static uint32_t tl_backends_default;
+/* EDML_FAULT_* bits of devices made with tl_device_make */
+static uint32_t tl_inject_faults;
 
 static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t backends)
 {
@@ -203,6 +205,7 @@ static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t bac
     if (posix_memalign(&d->arena, 16, size)) abort();
     edml_device_desc dd = {0};
     dd.backends = backends ? backends : tl_backends_default;
+    dd.inject_faults = tl_inject_faults;
     return edml_device_create(&dd, d->arena, size, &d->dev);
 }
 

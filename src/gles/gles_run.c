@@ -129,7 +129,8 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
     gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, (intptr_t)slot * bytes, bytes);
     gl->glUseProgram(g->prog[prog]);
     /* short dispatches: each covers at most a bounded amount of work */
-    const uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
+    uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
+    if (g->faults & EDML_FAULT_SMALL_DISPATCHES) per = groups ? 1u : 1000u;
     for (uint32_t base = 0; base < units; base += per) {
         uint32_t n = units - base < per ? units - base : per;
         uint32_t wg = groups ? n : (n + g->local - 1) / g->local;
