@@ -369,15 +369,18 @@ static int one_case(uint64_t seed, int iter)
         tl_tensor in = {.dtype = dt}, out = {0};
         random_sizes(&r, &in, rank);
         bool distinct = false;   /* floats without ties: the winner anywhere in the set */
+        bool subnormal = false;  /* only subnormals and zeros: a GPU that flushes them to zero fails */
         if (tl_below(&r, 4) == 0) { /* long sets along the last axis: the GPU's workgroup-per-set kernel */
             rank = in.rank = 2;
             in.sizes[0] = 1 + tl_below(&r, 3);
             in.sizes[1] = 4096 + tl_below(&r, 3000);
+            if (tl_below(&r, 4) == 0) in.sizes[0] = 17 + tl_below(&r, 24);   /* several workgroups of sets */
             if (tl_below(&r, 3) == 0) in.sizes[1] = 8192 + tl_below(&r, 10000);   /* several chunks a set */
             if (tl_below(&r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
                 in.sizes[1] &= ~3u;
                 in.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
                 distinct = tl_below(&r, 2);
+                subnormal = !distinct && tl_below(&r, 2);
             }
         }
         uint32_t mask = 0;
@@ -385,6 +388,10 @@ static int one_case(uint64_t seed, int iter)
             rank = in.rank = 2;
             in.sizes[0] = 1 + tl_below(&r, 300);
             in.sizes[1] = 4 * (1 + tl_below(&r, 64));
+            if (tl_below(&r, 4) == 0) { /* long columns: several chunks each, merged on the GPU */
+                in.sizes[0] = 1025 + tl_below(&r, 1500);
+                in.sizes[1] = 4 * (8 + tl_below(&r, 32));
+            }
             in.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
             distinct = tl_below(&r, 2);
             mask = 1;
@@ -401,6 +408,10 @@ static int one_case(uint64_t seed, int iter)
         for (uint64_t i = 0; distinct && i < in.total / 4; i++) {
             float v = (float)(tl_next(&r) >> 40) * 0x1p-23f - 1.0f;
             memcpy(in.buf + 4 * i, &v, 4);
+        }
+        for (uint64_t i = 0; subnormal && i < in.total / 4; i++) {
+            uint32_t u = (uint32_t)tl_next(&r) & (tl_below(&r, 8) ? 0x807fffffu : 0x80000000u);
+            memcpy(in.buf + 4 * i, &u, 4);
         }
         static const EDML_TENSOR_DATA_TYPE ot[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
                                                     EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
@@ -545,7 +556,8 @@ int diff_main(int argc, char **argv)
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend_arg = argv[++i];
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
         else if (!strcmp(argv[i], "--soak")) soak = true;
-        else { fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] [--verbose]\n"); return 2; }
+        else if (!strcmp(argv[i], "--small-dispatches")) tl_inject_faults = EDML_FAULT_SMALL_DISPATCHES;
+        else { fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] [--small-dispatches] [--verbose]\n"); return 2; }
     }
     bool found = false;
     for (int b = 0; b < EDML_BACKEND_COUNT_; b++)

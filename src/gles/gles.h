@@ -13,6 +13,7 @@
     X(ARGREDUCE, argreduce, 1) \
     X(ARGREDUCE_PARTIAL, argreduce_partial, 1) \
     X(ARGREDUCE_FINAL, argreduce_final, 1) \
+    X(ARGREDUCE_COLS, argreduce_cols, 1) \
     X(TOPK_SELECT, topk_select, 0) \
     X(TOPK_THREAD, topk_thread, 0) \
     X(TOPK_OUT, topk_out, 1) \

@@ -26,23 +26,58 @@ static uint32_t edmli_gles_topk_chunks(const edml_operator *op)
     return (p->axis_size + len - 1) / len;
 }
 
-/* How ArgMin/ArgMax splits its sets. Along the packed last axis (long
- * sets): G threads per (output, chunk). Along a strided axis: an invocation
- * per (output, chunk), or per four outputs with `vec`. */
+/* How ArgMin/ArgMax splits its sets, by kernel (each one's comment says more).
+ * `vec`: 32-bit elements that can be read as 16-byte vectors.
+ * - argreduce_partial along the packed last axis (long sets): G threads per
+ *   (output, chunk), the output's last chunk to finish merging;
+ * - argreduce_cols with `vec` along one strided reduced dim of 64 rows or
+ *   more: U units of four outputs a workgroup, G invocations a unit, chunks
+ *   of 4 G B rows, a unit group's last chunk to finish merging;
+ * - argreduce along a strided axis: an invocation per (output, chunk), or
+ *   per four outputs with `vec`, then argreduce_final with several chunks. */
 typedef struct edmli_gles_reduce_shape {
+    edmli_gles_prog prog;
     bool along_last;
-    uint32_t lanes, chunks, chunk_len;
+    uint32_t lanes, chunks, chunk_len, G, U, groups, batches;
 } edmli_gles_reduce_shape;
 
-static edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, uint32_t local, bool vec)
+static uint32_t edmli_pow2_at_least(uint64_t v, uint32_t cap)
+{
+    uint32_t p2 = 1;
+    while (p2 < v && p2 < cap) p2 *= 2;
+    return p2;
+}
+
+static edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, const edmli_gles *g, bool vec)
 {
     const edmli_argreduce_plan *p = &op->plan.reduce;
-    const uint32_t outs = (uint32_t)op->outputs[0].elem_count, last = op->inputs[0].rank - 1;
-    edmli_gles_reduce_shape sh;
+    const uint32_t outs = (uint32_t)op->outputs[0].elem_count, last = op->inputs[0].rank - 1, local = g->local;
+    uint32_t reduced = 0;
+    for (uint32_t d = 0; d < op->inputs[0].rank; d++) reduced += (p->axis_mask >> d) & 1;
+    edmli_gles_reduce_shape sh = {0};
     /* a workgroup per set only pays for long sets along the packed last axis */
     sh.along_last = ((p->axis_mask >> last) & 1) && p->reduce_count >= 4u * local;
     sh.lanes = vec && !sh.along_last && outs % 4 == 0 ? 4u : 1u;
-    uint32_t unit_chunk = sh.along_last ? local * 8u : 64u, units = outs / sh.lanes;
+    const uint32_t units = outs / sh.lanes;
+    sh.groups = outs;
+    if (vec && !sh.along_last && reduced == 1 && p->reduce_count >= 64) {
+        sh.prog = EDMLI_GLES_PROG_ARGREDUCE_COLS;
+        /* at least 16 units (256 bytes of a row) a workgroup where there are;
+         * four batches, more where a set would take over G / 4 chunks (the
+         * merge takes one chunk's slots an invocation) */
+        sh.G = edmli_pow2_at_least((p->reduce_count + 15) / 16, local / edmli_pow2_at_least(units, 16));
+        if (sh.G < 4) sh.G = 4;   /* U * 4 slots: at most LOCAL */
+        sh.U = local / sh.G;
+        const uint64_t max_rows = (uint64_t)4 * sh.G * (sh.G / 4);
+        sh.batches = (uint32_t)((p->reduce_count + max_rows - 1) / max_rows);
+        if (sh.batches < 4) sh.batches = 4;
+        sh.chunk_len = 4 * sh.G * sh.batches;
+        sh.chunks = (uint32_t)((p->reduce_count + sh.chunk_len - 1) / sh.chunk_len);
+        sh.groups = (units + sh.U - 1) / sh.U;
+        return sh;
+    }
+    sh.prog = sh.along_last ? EDMLI_GLES_PROG_ARGREDUCE_PARTIAL : EDMLI_GLES_PROG_ARGREDUCE;
+    uint32_t unit_chunk = sh.along_last ? local * 8u : 64u;
     uint32_t want = sh.along_last ? (outs >= 2048 ? 1 : 2048 / outs) : (units >= 65536 ? 1 : 65536 / units);
     uint32_t chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
     if (chunks > want) chunks = want;
@@ -50,12 +85,31 @@ static edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *o
     sh.chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
     if (vec && sh.along_last) sh.chunk_len = (sh.chunk_len + 3) & ~3u;
     sh.chunks = (uint32_t)((p->reduce_count + sh.chunk_len - 1) / sh.chunk_len);
+    if (sh.along_last) {
+        /* G threads a pair, about 64 elements each */
+        sh.G = 32;
+        while (sh.G < local && (uint64_t)sh.G * 64 < sh.chunk_len) sh.G *= 2;
+        sh.U = local / sh.G;
+    }
     return sh;
+}
+
+/* GPU-arena scratch of an ArgMin/ArgMax shape: chunks' results, then, for
+ * the kernels whose last chunk to finish merges, a counter (a zero word) per
+ * output or unit group. */
+static uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_reduce_shape *sh)
+{
+    if (sh->chunks <= 1) return 0;
+    const uint64_t outs = op->outputs[0].elem_count;
+    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS)
+        return edmli_align16((uint64_t)sh->groups * sh->chunks * sh->U * 4 * 8) + edmli_align16((uint64_t)sh->groups * 4);
+    return edmli_align16(outs * sh->chunks * 12) +
+           (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_PARTIAL ? edmli_align16(outs * 4) : 0);
 }
 
 /* GPU-arena bytes one execution stages (scratch at its most: vectors
  * where the elements are 32-bit). */
-static uint64_t edmli_gles_stage_bytes(const edml_operator *op, uint32_t local)
+static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles *g)
 {
     uint64_t b = 0;
     for (uint32_t i = 0; i < op->input_count; i++) b += edmli_align16(op->inputs[i].total_bytes);
@@ -67,9 +121,11 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, uint32_t local)
         if (chunks > EDMLI_GLES_TOPK_FOLD)
             b += edmli_align16(rows * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD) * op->plan.topk.k * 12);
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
-        edmli_gles_reduce_shape sh = edmli_gles_reduce_shape_of(op, local, op->inputs[0].elem_size == 4);
-        uint64_t outs = op->outputs[0].elem_count;
-        if (sh.chunks > 1) b += edmli_align16(outs * sh.chunks * 12) + edmli_align16(outs * 4);
+        /* whichever kernel the run-time alignment picks */
+        edmli_gles_reduce_shape plain = edmli_gles_reduce_shape_of(op, g, false);
+        edmli_gles_reduce_shape vec = edmli_gles_reduce_shape_of(op, g, op->inputs[0].elem_size == 4);
+        uint64_t a = edmli_gles_reduce_scratch(op, &plain), v = edmli_gles_reduce_scratch(op, &vec);
+        b += a > v ? a : v;
     } else if (op->kind == EDMLI_OP_GATHER_ND) {
         b += 16;
     }
@@ -83,7 +139,7 @@ const char *edmli_gles_unsupported(const edml_operator *op, const edmli_gles *g,
                      g->sort_max);
         return buf;
     }
-    uint64_t need = edmli_gles_stage_bytes(op, g->local), have = g->arena_bytes - g->persistent;
+    uint64_t need = edmli_gles_stage_bytes(op, g), have = g->arena_bytes - g->persistent;
     if (need > have) {
         edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (edml_device_desc.gpu_arena_bytes)",
                      (unsigned long long)need, (unsigned long long)have);
@@ -240,7 +296,7 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     r.words[75] = p->direction == EDML_AXIS_DIRECTION_DECREASING;
     r.words[76] = (uint32_t)p->reduce_count;
     const uint32_t outs = (uint32_t)to->elem_count;
-    const bool along_last = edmli_gles_reduce_shape_of(op, gs->local, false).along_last;
+    const bool along_last = edmli_gles_reduce_shape_of(op, gs, false).along_last;
     bool packed = true;
     uint64_t stride = 1;
     for (uint32_t j = R; j-- > 0;) {
@@ -254,36 +310,36 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     else vec = vec && Kd > 0 && r.words[66 + Kd - 1] == 1 && r.words[58 + Kd - 1] % 4 == 0;
     for (uint32_t d = 0; d < Kd; d++) vec = vec && (r.words[66 + d] % 4 == 0 || (!along_last && d == Kd - 1));
     for (uint32_t d = 0; d < R && !along_last; d++) vec = vec && r.words[49 + d] % 4 == 0;
-    /* With several chunks an output's partial results are merged by the
-     * final pass (strided) or by its last chunk to finish (last axis). */
-    const edmli_gles_reduce_shape sh = edmli_gles_reduce_shape_of(op, gs->local, vec);
-    const uint32_t lanes = sh.lanes, chunks = sh.chunks, chunk_len = sh.chunk_len;
-    uint32_t off_scratch = 0;
-    if (chunks > 1 && (s = edmli_gles_alloc(&r, (uint64_t)outs * chunks * 12u, &off_scratch))) return s;
-    r.words[77] = chunks;
-    r.words[78] = chunk_len;
+    const edmli_gles_reduce_shape sh = edmli_gles_reduce_shape_of(op, gs, vec);
+    uint32_t off_scratch = 0, off_count = 0;
+    const uint64_t scratch = edmli_gles_reduce_scratch(op, &sh);
+    const bool counters = sh.prog != EDMLI_GLES_PROG_ARGREDUCE;
+    if (scratch) {
+        /* the chunks' results, then the counters (zero) where the last of
+         * an output's (unit group's) chunks to finish merges them */
+        uint64_t count_bytes = counters ? (uint64_t)sh.groups * 4 : 0;
+        if ((s = edmli_gles_alloc(&r, scratch - edmli_align16(count_bytes), &off_scratch))) return s;
+        if (count_bytes && (s = edmli_gles_alloc_zero(&r, count_bytes, &off_count))) return s;
+    }
+    r.words[77] = sh.chunks;
+    r.words[78] = sh.chunk_len;
     r.words[79] = off_scratch;
     r.words[80] = packed;
     r.words[81] = outs;
+    r.words[82] = sh.G;
+    r.words[83] = outs * sh.chunks;
     r.words[84] = vec;
-    if (along_last) {
-        /* G threads a pair, about 64 elements each */
-        uint32_t G = 32;
-        while (G < gs->local && (uint64_t)G * 64 < chunk_len) G *= 2;
-        uint32_t pairs = outs * chunks, per_group = gs->local / G;
-        r.words[82] = G;
-        r.words[83] = pairs;
-        /* several chunks: the last of an output's to finish merges them */
-        uint32_t off_count = 0;
-        if (chunks > 1 && (s = edmli_gles_alloc_zero(&r, (uint64_t)outs * 4u, &off_count))) return s;
-        r.words[85] = off_count;
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_PARTIAL, (pairs + per_group - 1) / per_group, true);
-    }
-    else edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE, outs / lanes * chunks, false);
-    if (chunks > 1 && !along_last) {
-        /* G threads an output: a power of two, at most the chunks */
+    r.words[85] = off_count;
+    r.words[87] = sh.U;
+    r.words[88] = sh.batches;
+    r.words[89] = sh.groups;
+    if (sh.prog == EDMLI_GLES_PROG_ARGREDUCE_COLS) edmli_gles_dispatch(&r, sh.prog, sh.groups * sh.chunks, true);
+    else if (sh.along_last) edmli_gles_dispatch(&r, sh.prog, (outs * sh.chunks + sh.U - 1) / sh.U, true);
+    else edmli_gles_dispatch(&r, sh.prog, outs / sh.lanes * sh.chunks, false);
+    if (sh.chunks > 1 && !counters) {
+        /* argreduce_final: G threads an output, a power of two, at most the chunks */
         uint32_t G = 1;
-        while (G * 2 <= chunks && G < gs->local) G *= 2;
+        while (G * 2 <= sh.chunks && G < gs->local) G *= 2;
         r.words[84] = G;
         edmli_gles_barrier(&r);
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, (outs + gs->local / G - 1) / (gs->local / G), true);

@@ -1,0 +1,133 @@
+// ArgMin/ArgMax along a strided axis (one reduced dim, stride p[49]) of
+// 32-bit elements, with 16-byte loads: a unit is four neighbouring outputs,
+// a 16-byte vector a row. A workgroup holds U units side by side (its
+// neighbouring invocations read neighbouring vectors of a row) and G
+// invocations a unit, each taking four rows a batch, all four loads in
+// flight, for B batches: a workgroup covers 4 * G * B rows (a chunk) of its
+// units. Its invocations then meet in two rounds of shared-memory atomics
+// (the best key, then the first or last row holding it), not a tree. With
+// several chunks (at most LOCAL / (4 U)) each workgroup writes its (key,
+// index) pairs to scratch and the last of a unit group's workgroups to finish
+// merges them in the same pass; neighbouring workgroups take neighbouring
+// units of the same rows.
+// Input tensor 0, output 20. p[57] kept dims; p[58+d] sizes; p[66+d] input
+// strides; p[49] the reduced stride; p[74] ArgMax; p[75] keep the last of
+// equals; p[76] rows per set; p[77] chunks; p[78] rows per chunk; p[79]
+// scratch byte offset; p[81] outputs; p[82] G; p[85] byte offset of a
+// counter per unit group (zero before the pass); p[87] U; p[88] B; p[89]
+// unit groups. G and U are powers of two, G * U is LOCAL and G >= 4.
+shared uint s_top[LOCAL];
+shared uint s_idx[LOCAL];
+shared bool s_merge;
+
+uint g_result;
+uvec2 compute(uint li) { return uvec2(g_result, 0u); }
+
+// Element offset of output o's set in the input.
+uint set_base(uint o) {
+    uint base = 0u, rem = o;
+    for (uint d = p[57]; d-- > 0u;) {
+        uint s = p[58u + d];
+        base += (rem % s) * p[66u + d];
+        rem /= s;
+    }
+    return base;
+}
+
+// The lanes' candidate rows: those holding `top`, the smallest (the
+// largest with `last`); a lane without it never wins.
+uvec4 pick(uvec4 k, uvec4 top, uint row, bool last) {
+    return mix(uvec4(last ? 0u : NONE), uvec4(row), equal(k, top));
+}
+uvec4 better_idx(uvec4 a, uvec4 b, bool last) { return last ? max(a, b) : min(a, b); }
+
+void slots_reset(uint l, uint nslots, bool last) {
+    if (l < nslots) {
+        s_top[l] = 0u;
+        s_idx[l] = last ? 0u : NONE;
+    }
+}
+// Slot q takes the best of every invocation's (key, index) offered to it.
+// Callers put a barrier() before (slots reset); this ends with one.
+void slots_offer(uint q, uint key, uint idx, bool live, bool last) {
+    if (live) atomicMax(s_top[q], key);
+    barrier();
+    if (live && key == s_top[q]) {
+        if (last) atomicMax(s_idx[q], idx);
+        else atomicMin(s_idx[q], idx);
+    }
+    barrier();
+}
+
+void main() {
+    uint l = gl_LocalInvocationID.x, G = p[82], U = p[87], chunks = p[77], groups = p[89];
+    bool last = p[75] != 0u, invert = p[74] == 0u;
+    uint nslots = U * 4u, units = p[81] / 4u;
+    uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    bool live_wg = gid < u_count;
+    uint wg = u_base + gid, ug = wg % groups, c = wg / groups;
+    uint slot = l % U, t = l / U;
+    uint unit = ug * U + slot;
+    bool live = live_wg && unit < units;
+    slots_reset(l, nslots, last);
+
+    uint dt = t_dtype(0u), o = (live ? unit : 0u) * 4u, st = p[49];
+    uint a = (t_base(0u) >> 4) + (set_base(o) >> 2);
+    uint begin = c * p[78], end = min(p[76], begin + p[78]);
+    uvec4 top = uvec4(0u), idx = uvec4(last ? 0u : NONE);
+    for (uint b = 0u; b < p[88]; b++) {
+        // rows begin + 4 G b + t + k G, k < 4; past the end, the chunk's
+        // last row again (a duplicate never changes the result)
+        uvec4 r = min(uvec4(begin + 4u * G * b + t) + uvec4(0u, 1u, 2u, 3u) * G, uvec4(end - 1u));
+        uvec4 v0 = m4[a + ((r.x * st) >> 2)], v1 = m4[a + ((r.y * st) >> 2)], v2 = m4[a + ((r.z * st) >> 2)],
+              v3 = m4[a + ((r.w * st) >> 2)];
+        uvec4 k0 = key4(dt, invert, v0), k1 = key4(dt, invert, v1), k2 = key4(dt, invert, v2),
+              k3 = key4(dt, invert, v3);
+        uvec4 tp = max(max(k0, k1), max(k2, k3));
+        uvec4 ix = better_idx(better_idx(pick(k0, tp, r.x, last), pick(k1, tp, r.y, last), last),
+                              better_idx(pick(k2, tp, r.z, last), pick(k3, tp, r.w, last), last), last);
+        // later batches hold later rows
+        bvec4 w = b == 0u ? bvec4(true) : last ? greaterThanEqual(tp, top) : greaterThan(tp, top);
+        top = mix(top, tp, w);
+        idx = mix(idx, ix, w);
+    }
+    barrier();   // slots reset
+    for (uint j = 0u; j < 4u; j++) slots_offer(slot * 4u + j, top[j], idx[j], live, last);
+    if (chunks == 1u) {
+        if (t == 0u && live) {
+            for (uint j = 0u; j < 4u; j++) {
+                g_result = s_idx[slot * 4u + j];
+                write_output(20u, 0u, o + j, 0u, true);
+            }
+        }
+        return;
+    }
+    // Several chunks: this chunk's pairs to scratch; the unit group's last
+    // workgroup to finish (counted at p[85]) merges every chunk's.
+    uint scr = p[79] >> 2;
+    if (t == 0u && live) {
+        for (uint j = 0u; j < 4u; j++) {
+            uint e = scr + ((ug * chunks + c) * nslots + slot * 4u + j) * 2u;
+            mc[e] = s_top[slot * 4u + j];
+            mc[e + 1u] = s_idx[slot * 4u + j];
+        }
+    }
+    memoryBarrierBuffer();
+    barrier();
+    if (l == 0u) s_merge = live_wg && atomicAdd(m[(p[85] >> 2) + ug], 1u) == chunks - 1u;
+    barrier();
+    if (!s_merge) return;
+    slots_reset(l, nslots, last);
+    // invocation l: slot l % nslots of chunk l / nslots (chunks <= LOCAL / nslots)
+    uint q = l % nslots, cc = l / nslots;
+    bool mine = ug * U + q / 4u < units, has = mine && cc < chunks;
+    uint e = scr + ((ug * chunks + cc) * nslots + q) * 2u;
+    uint bk = has ? mc[e] : 0u, bi = has ? mc[e + 1u] : 0u;
+    barrier();   // slots reset
+    slots_offer(q, bk, bi, has, last);
+    if (l < nslots && mine) {
+        if (l == 0u) m[(p[85] >> 2) + ug] = 0u;
+        g_result = s_idx[q];
+        write_output(20u, 0u, (ug * U + q / 4u) * 4u + q % 4u, 0u, true);
+    }
+}
