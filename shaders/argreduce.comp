@@ -37,12 +37,7 @@ void main() {
     if (u == NONE) return;
     uint lanes = p[84] != 0u ? 4u : 1u, units = p[81] / lanes;
     uint o = (u % units) * lanes, c = u / units, chunks = p[77];
-    uint base = 0u, rem = o;
-    for (uint d = p[57]; d-- > 0u;) {
-        uint s = p[58u + d];
-        base += (rem % s) * p[66u + d];
-        rem /= s;
-    }
+    uint base = arg_set_base(o);
     uint dt = t_dtype(0u), es = t_es(0u);
     bool invert = p[74] == 0u, last = p[75] != 0u;
     uint R = p[40];

@@ -23,17 +23,6 @@ shared bool s_merge;
 uint g_result;
 uvec2 compute(uint li) { return uvec2(g_result, 0u); }
 
-// Element offset of output o's set in the input.
-uint set_base(uint o) {
-    uint base = 0u, rem = o;
-    for (uint d = p[57]; d-- > 0u;) {
-        uint s = p[58u + d];
-        base += (rem % s) * p[66u + d];
-        rem /= s;
-    }
-    return base;
-}
-
 // The lanes' candidate rows: those holding `top`, the smallest (the
 // largest with `last`); a lane without it never wins.
 uvec4 pick(uvec4 k, uvec4 top, uint row, bool last) {
@@ -72,7 +61,7 @@ void main() {
     slots_reset(l, nslots, last);
 
     uint dt = t_dtype(0u), o = (live ? unit : 0u) * 4u, st = p[49];
-    uint a = (t_base(0u) >> 4) + (set_base(o) >> 2);
+    uint a = (t_base(0u) >> 4) + (arg_set_base(o) >> 2);
     uint begin = c * p[78], end = min(p[76], begin + p[78]);
     uvec4 top = uvec4(0u), idx = uvec4(last ? 0u : NONE);
     for (uint b = 0u; b < p[88]; b++) {

@@ -61,12 +61,7 @@ void main() {
     uint g = (u_base + gid) * per_group + slot;          // the (output, chunk) pair
     bool live = gid < u_count && g < p[83];
     uint chunks = p[77], o = live ? g / chunks : 0u, c = live ? g % chunks : 0u;
-    uint base = 0u, rem = o;
-    for (uint d = p[57]; d-- > 0u;) {
-        uint s = p[58u + d];
-        base += (rem % s) * p[66u + d];
-        rem /= s;
-    }
+    uint base = arg_set_base(o);
     uint dt = t_dtype(0u), es = t_es(0u);
     bool invert = p[74] == 0u, last = p[75] != 0u, dense = p[80] != 0u;
     uint begin = c * p[78], end = live ? min(p[76], begin + p[78]) : 0u;

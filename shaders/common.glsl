@@ -129,6 +129,17 @@ uvec4 key4(uint dt, bool invert, uvec4 v) {
     if (invert) k = ~k;
     return mix(k, uvec4(NONE), nan);
 }
+// ArgMin/ArgMax: element offset of output o's set in the input (kept dims:
+// p[57] of them, p[58+d] sizes, p[66+d] input strides).
+uint arg_set_base(uint o) {
+    uint base = 0u, rem = o;
+    for (uint d = p[57]; d-- > 0u;) {
+        uint s = p[58u + d];
+        base += (rem % s) * p[66u + d];
+        rem /= s;
+    }
+    return base;
+}
 // ArgMin/ArgMax results (key, index) in any order: the larger key, then the
 // first index (the last with `last`).
 bool arg_better(uvec2 ka, uint ia, uvec2 kb, uint ib, bool last) {
