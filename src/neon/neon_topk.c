@@ -30,16 +30,21 @@ static void edmli_neon_topk_fill(edmli_topk_entry *heap, uint32_t k, edmli_keys_
     }
 }
 
+/* What both row kernels below start with: the plan's sizes, the key
+ * conversion and the direction (keys flipped for INCREASING). */
+#define EDMLI_NEON_TOPK_SETUP(DT)                                                              \
+    const edmli_topk_plan *p = &op->plan.topk;                                                 \
+    const EDML_TENSOR_DATA_TYPE t = DT;                                                        \
+    const uint32_t es = op->inputs[0].elem_size, n = p->axis_size, k = p->k;                   \
+    const edmli_keys_fn keys_of = edmli_keys_for(t);                                           \
+    const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;     \
+    const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip)
+
 /* One packed row; a function per data type (the key conversion inlined). */
 #define EDMLI_NEON_TOPK_ROW(NAME, DT) \
 static void NAME(const edml_operator *op, const uint8_t *in, edmli_topk_entry *heap)                                    \
 {                                                                                                                       \
-    const edmli_topk_plan *p = &op->plan.topk;                                                                          \
-    const EDML_TENSOR_DATA_TYPE t = DT;                                                                                 \
-    const uint32_t es = op->inputs[0].elem_size, n = p->axis_size, k = p->k;                                            \
-    const edmli_keys_fn keys_of = edmli_keys_for(t);                                                                    \
-    const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;                              \
-    const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip);                                                              \
+    EDMLI_NEON_TOPK_SETUP(DT);                                                                                          \
     uint32_t i = k;                                                                                                     \
     edmli_neon_topk_fill(heap, k, keys_of, in, es, flip);                                                               \
     uint32x4_t thr = vdupq_n_u32(edmli_neon_thr32(heap));                                                               \
@@ -65,12 +70,7 @@ static void NAME(const edml_operator *op, const uint8_t *in, edmli_topk_entry *h
 #define EDMLI_NEON_TOPK_ROWS4(NAME, DT) \
 static void NAME(const edml_operator *op, const uint8_t *in, int64_t step, edmli_topk_entry *heaps)  \
 {                                                                                                    \
-    const edmli_topk_plan *p = &op->plan.topk;                                                       \
-    const EDML_TENSOR_DATA_TYPE t = DT;                                                              \
-    const uint32_t es = op->inputs[0].elem_size, n = p->axis_size, k = p->k;                         \
-    const edmli_keys_fn keys_of = edmli_keys_for(t);                                                 \
-    const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;           \
-    const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip);                                           \
+    EDMLI_NEON_TOPK_SETUP(DT);                                                                       \
     for (uint32_t j = 0; j < 4; j++) /* fill the heaps */                                            \
         edmli_neon_topk_fill(heaps + (uint64_t)j * k, k, keys_of, in + j * es, step, flip);          \
     uint32_t th[4];                                                                                  \
