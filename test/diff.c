@@ -375,7 +375,7 @@ static int one_case(uint64_t seed, int iter)
             in.sizes[0] = 1 + tl_below(&r, 3);
             in.sizes[1] = 4096 + tl_below(&r, 3000);
             if (tl_below(&r, 4) == 0) in.sizes[0] = 17 + tl_below(&r, 24);   /* several workgroups of sets */
-            if (tl_below(&r, 3) == 0) in.sizes[1] = 8192 + tl_below(&r, 10000);   /* several chunks a set */
+            if (tl_below(&r, 3) == 0) in.sizes[1] = 32768 + tl_below(&r, 20000);   /* several chunks a set */
             if (tl_below(&r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
                 in.sizes[1] &= ~3u;
                 in.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
