@@ -109,8 +109,8 @@ static uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_g
            (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_PARTIAL ? edmli_align16(outs * 4) : 0);
 }
 
-/* GPU-arena bytes one execution stages (scratch at its most: vectors
- * where the elements are 32-bit). */
+/* GPU-arena bytes one execution stages (ArgMin/ArgMax scratch: the larger
+ * of the two kernels the run-time alignment can pick). */
 static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles *g)
 {
     uint64_t b = 0;
