@@ -346,6 +346,9 @@ typedef struct edml_board {
     uint32_t gpu_topk_min_row;     /**< auto: TopK rows shorter than this stay on the CPU */
     uint32_t gpu_software_ok;      /**< auto: 1 lets a software GPU (Mesa llvmpipe) run operators;
                                         0 keeps them on the CPU, where llvmpipe was measured slower */
+    uint32_t gpu_workgroup;        /**< invocations in a GLES workgroup (a power of two from 128,
+                                        within the GPU's limit); 0: 256 on V3D (16-lane QPUs),
+                                        1024 on other GPUs */
 } edml_board;
 
 /** The board this library was built for. */

@@ -550,6 +550,7 @@ int diff_main(int argc, char **argv)
 {
     uint64_t seed = 1;
     int iters = 3000;
+    static edml_board board;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
@@ -557,7 +558,12 @@ int diff_main(int argc, char **argv)
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
         else if (!strcmp(argv[i], "--soak")) soak = true;
         else if (!strcmp(argv[i], "--small-dispatches")) tl_inject_faults = EDML_FAULT_SMALL_DISPATCHES;
-        else { fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] [--small-dispatches] [--verbose]\n"); return 2; }
+        else if (!strcmp(argv[i], "--workgroup") && i + 1 < argc) {   /* the GLES workgroup, e.g. V3D's 256 */
+            board = *edml_board_builtin();
+            board.gpu_workgroup = (uint32_t)atoi(argv[++i]);
+            tl_board = &board;
+        }
+        else { fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] [--small-dispatches] [--workgroup N] [--verbose]\n"); return 2; }
     }
     bool found = false;
     for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
@@ -573,6 +579,10 @@ int diff_main(int argc, char **argv)
         printf("diff --backend %s: not available\n", backend_arg);
         tl_device_free(&g_dev);
         return 1;
+    }
+    if (tl_board) {
+        char info[256];
+        printf("diff: %s\n", edml_device_gles_info(g_dev.dev, info, sizeof info));
     }
     int failed = 0;
     edml_arena_stats st0, st;

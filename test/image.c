@@ -61,6 +61,10 @@ int main(int argc, char **argv)
             failed++;
             continue;
         }
+        if (b == EDML_BACKEND_GLES) {
+            char info[256];
+            printf("%s\n", edml_device_gles_info(dev, info, sizeof info));
+        }
         for (int i = 0; i < edml_embedded_case_count; i++) {
             const edml_embedded_case *e = &edml_embedded_cases[i];
             edml_case *c = calloc(1, sizeof *c);

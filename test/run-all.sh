@@ -44,6 +44,7 @@ for b in ref neon gles auto; do
 done
 step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 1500
 step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 500 --small-dispatches
+step "differential test gles, 256-invocation workgroups (the Raspberry Pi's V3D shape)" $H/test/diff --backend gles --seed 19 --iters 800 --workgroup 256
 for b in ref neon; do
     for seed in 1 2 3; do
         step "differential test $b vs oracle, seed $seed" $H/test/diff --backend $b --seed $seed --iters 4000

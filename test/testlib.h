@@ -196,8 +196,9 @@ typedef struct tl_device {
 
 /* backends of devices made with 0 (every backend); --cpu-only sets ref|neon */
 static uint32_t tl_backends_default;
-/* EDML_FAULT_* bits of devices made with tl_device_make */
+/* EDML_FAULT_* bits of devices made with tl_device_make, and their board (NULL: built in) */
 static uint32_t tl_inject_faults;
+static const edml_board *tl_board;
 
 static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t backends)
 {
@@ -206,6 +207,7 @@ static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t bac
     edml_device_desc dd = {0};
     dd.backends = backends ? backends : tl_backends_default;
     dd.inject_faults = tl_inject_faults;
+    dd.board = tl_board;
     return edml_device_create(&dd, d->arena, size, &d->dev);
 }
 

@@ -14,6 +14,7 @@ static const edml_board edmli_builtin_board = {
     .gpu_min_elements_copy = EDML_BOARD_GPU_MIN_ELEMENTS_COPY,
     .gpu_topk_min_row = EDML_BOARD_GPU_TOPK_MIN_ROW,
     .gpu_software_ok = 0,
+    .gpu_workgroup = EDML_BOARD_GPU_WORKGROUP,
 };
 
 const edml_board *edml_board_builtin(void) { return &edmli_builtin_board; }

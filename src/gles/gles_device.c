@@ -85,10 +85,12 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
         edmli_port_gl_close(&g->port);
         return false;
     }
-    /* 256 invocations on V3D (16-lane QPUs), 1024 where the GPU takes them */
-    uint32_t want = strstr(g->renderer, "V3D") ? 256u : 1024u;
-    g->local = (uint32_t)inv < want ? 128u : want;
-    while (g->local * 2 <= (uint32_t)inv && g->local < want) g->local *= 2;
+    /* the board's workgroup, else 256 invocations on V3D (16-lane QPUs) and
+     * 1024 elsewhere; a power of two from 128 (GLES 3.1's minimum) within
+     * the GPU's limit */
+    uint32_t want = dev->board.gpu_workgroup ? dev->board.gpu_workgroup : strstr(g->renderer, "V3D") ? 256u : 1024u;
+    g->local = 128u;
+    while (g->local * 2 <= (uint32_t)inv && g->local * 2 <= want) g->local *= 2;
     /* shared memory of topk_select: 12 bytes a sort entry, 8 KiB of histograms, 4 bytes a thread */
     g->sort_max = 1024;
     while (g->sort_max > 64 && g->sort_max * 12u + 8192u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
