@@ -118,16 +118,19 @@ uvec2 min_key(uint dt, bool invert, uvec2 v) {
     if (invert && !nan) { k = ~k; if (dt != DT_FLOAT64 && dt != DT_UINT64 && dt != DT_INT64) k.x = 0u; }
     return k;
 }
-// The same for four 32-bit elements (the key's low word).
+// The same for four elements of a 32-bit type (FLOAT32, INT32, UINT32: the
+// only ones read as vectors), the key's low word.
 uvec4 key4(uint dt, bool invert, uvec4 v) {
-    if (dt != DT_FLOAT32)
-        return uvec4(min_key(dt, invert, uvec2(v.x, 0u)).y, min_key(dt, invert, uvec2(v.y, 0u)).y,
-                     min_key(dt, invert, uvec2(v.z, 0u)).y, min_key(dt, invert, uvec2(v.w, 0u)).y);
-    bvec4 nan = greaterThan(v & 0x7fffffffu, uvec4(0x7f800000u));
-    uvec4 u = mix(v, uvec4(0u), equal(v, uvec4(0x80000000u)));
-    uvec4 k = mix(u | 0x80000000u, ~u, notEqual(u & 0x80000000u, uvec4(0u)));
-    if (invert) k = ~k;
-    return mix(k, uvec4(NONE), nan);
+    uvec4 k;
+    if (dt == DT_FLOAT32) {
+        bvec4 nan = greaterThan(v & 0x7fffffffu, uvec4(0x7f800000u));
+        uvec4 u = mix(v, uvec4(0u), equal(v, uvec4(0x80000000u)));
+        k = mix(u | 0x80000000u, ~u, notEqual(u & 0x80000000u, uvec4(0u)));
+        if (invert) k = ~k;
+        return mix(k, uvec4(NONE), nan);
+    }
+    k = dt == DT_INT32 ? v ^ 0x80000000u : v;
+    return invert ? ~k : k;
 }
 // ArgMin/ArgMax: element offset of output o's set in the input (kept dims:
 // p[57] of them, p[58+d] sizes, p[66+d] input strides).
