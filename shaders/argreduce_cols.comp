@@ -115,7 +115,6 @@ void main() {
     barrier();   // slots reset
     slots_offer(q, bk, bi, has, last);
     if (l < nslots && mine) {
-        if (l == 0u) m[(p[85] >> 2) + ug] = 0u;
         g_result = s_idx[q];
         write_output(20u, 0u, (ug * U + q / 4u) * 4u + q % 4u, 0u, true);
     }

@@ -125,7 +125,6 @@ void main() {
     }
     reduce_pairs(l, t, G, last);
     if (t == 0u && mine) {
-        m[(p[85] >> 2) + o] = 0u;
         g_result = s_idx[l];
         write_output(20u, 0u, o, 0u, true);
     }

@@ -96,17 +96,19 @@ static edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *o
     return sh;
 }
 
-/* GPU-arena scratch of an ArgMin/ArgMax shape: chunks' results, then, for
- * the kernels whose last chunk to finish merges, a counter (a zero word) per
- * output or unit group. */
-static uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_reduce_shape *sh)
+/* GPU-arena scratch of an ArgMin/ArgMax shape: the chunks' results (the
+ * return value), and in `counter_bytes` a zero word per output or unit group
+ * for the kernels whose last chunk to finish merges (uploaded each call: the
+ * scratch is shared with other operators). */
+static uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_reduce_shape *sh, uint64_t *counter_bytes)
 {
+    *counter_bytes = 0;
     if (sh->chunks <= 1) return 0;
     const uint64_t outs = op->outputs[0].elem_count;
-    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS)
-        return edmli_align16((uint64_t)sh->groups * sh->chunks * sh->U * 4 * 8) + edmli_align16((uint64_t)sh->groups * 4);
-    return edmli_align16(outs * sh->chunks * 12) +
-           (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_PARTIAL ? edmli_align16(outs * 4) : 0);
+    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE) return edmli_align16(outs * sh->chunks * 12);   /* argreduce_final merges */
+    *counter_bytes = edmli_align16((uint64_t)sh->groups * 4);
+    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS) return edmli_align16((uint64_t)sh->groups * sh->chunks * sh->U * 4 * 8);
+    return edmli_align16(outs * sh->chunks * 12);
 }
 
 /* GPU-arena bytes one execution stages (ArgMin/ArgMax scratch: the larger
@@ -126,8 +128,8 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles
         /* whichever kernel the run-time alignment picks */
         edmli_gles_reduce_shape plain = edmli_gles_reduce_shape_of(op, g, false);
         edmli_gles_reduce_shape vec = edmli_gles_reduce_shape_of(op, g, op->inputs[0].elem_size == 4);
-        uint64_t a = edmli_gles_reduce_scratch(op, &plain), v = edmli_gles_reduce_scratch(op, &vec);
-        b += a > v ? a : v;
+        uint64_t ac, vc, a = edmli_gles_reduce_scratch(op, &plain, &ac), v = edmli_gles_reduce_scratch(op, &vec, &vc);
+        b += a + ac > v + vc ? a + ac : v + vc;
     } else if (op->kind == EDMLI_OP_GATHER_ND) {
         b += 16;
     }
@@ -314,15 +316,10 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     for (uint32_t d = 0; d < R && !along_last; d++) vec = vec && r.words[49 + d] % 4 == 0;
     const edmli_gles_reduce_shape sh = edmli_gles_reduce_shape_of(op, gs, vec);
     uint32_t off_scratch = 0, off_count = 0;
-    const uint64_t scratch = edmli_gles_reduce_scratch(op, &sh);
-    const bool counters = sh.prog != EDMLI_GLES_PROG_ARGREDUCE;
-    if (scratch) {
-        /* the chunks' results, then the counters (zero) where the last of
-         * an output's (unit group's) chunks to finish merges them */
-        uint64_t count_bytes = counters ? (uint64_t)sh.groups * 4 : 0;
-        if ((s = edmli_gles_alloc(&r, scratch - edmli_align16(count_bytes), &off_scratch))) return s;
-        if (count_bytes && (s = edmli_gles_alloc_zero(&r, count_bytes, &off_count))) return s;
-    }
+    uint64_t count_bytes;
+    const uint64_t scratch = edmli_gles_reduce_scratch(op, &sh, &count_bytes);
+    if (scratch && (s = edmli_gles_alloc(&r, scratch, &off_scratch))) return s;
+    if (count_bytes && (s = edmli_gles_alloc_zero(&r, count_bytes, &off_count))) return s;
     r.words[77] = sh.chunks;
     r.words[78] = sh.chunk_len;
     r.words[79] = off_scratch;
@@ -330,7 +327,7 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     r.words[81] = outs;
     r.words[82] = sh.G;
     r.words[83] = outs * sh.chunks;
-    r.words[84] = vec;
+    r.words[84] = sh.along_last ? vec : sh.lanes == 4;   /* argreduce_partial: vectors; argreduce: four outputs */
     r.words[85] = off_count;
     r.words[87] = sh.U;
     r.words[88] = sh.batches;
@@ -338,7 +335,7 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     if (sh.prog == EDMLI_GLES_PROG_ARGREDUCE_COLS) edmli_gles_dispatch(&r, sh.prog, sh.groups * sh.chunks, true);
     else if (sh.along_last) edmli_gles_dispatch(&r, sh.prog, (outs * sh.chunks + sh.U - 1) / sh.U, true);
     else edmli_gles_dispatch(&r, sh.prog, outs / sh.lanes * sh.chunks, false);
-    if (sh.chunks > 1 && !counters) {
+    if (sh.chunks > 1 && sh.prog == EDMLI_GLES_PROG_ARGREDUCE) {
         /* argreduce_final: G threads an output, a power of two, at most the chunks */
         uint32_t G = 1;
         while (G * 2 <= sh.chunks && G < gs->local) G *= 2;
