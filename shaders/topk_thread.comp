@@ -1,7 +1,7 @@
-// TopK, selection along a strided axis with a small K (at most 16): one
-// invocation per (row, chunk of the row), neighbouring invocations on
-// neighbouring rows (so neighbouring elements), each keeping its best K, best
-// first, in registers. With several chunks, merge passes (p[63] = 1) fold
+// TopK, selection with a small K (at most 16) along a strided axis, or a
+// packed one of short rows: one invocation per (row, chunk of the row),
+// neighbouring invocations on neighbouring rows (so neighbouring elements
+// along a strided axis), each keeping its best K, best first, in registers. With several chunks, merge passes (p[63] = 1) fold
 // each row's lists in groups of p[68], in index order, until one is left.
 // As topk_select.comp, and: p[63] pass; p[64] rows; p[65] chunks; p[66]
 // elements per chunk; p[67] byte offset of the chunk lists: entry j of chunk

@@ -319,7 +319,7 @@ static int one_case(uint64_t seed, int iter)
             in.sizes[1] = 256 + tl_below(&r, 900);
             axis = 0;
         }
-        bool ties = false;
+        bool ties = false, short_rows = false;
         if (!(axis == 0 && rank == 2) && tl_below(&r, 8) == 0) { /* rows longer than the GPU's sort: its threshold and radix select */
             rank = in.rank = 2;
             in.sizes[0] = 1 + tl_below(&r, 3);
@@ -327,9 +327,16 @@ static int one_case(uint64_t seed, int iter)
             axis = 1;
             if (tl_below(&r, 2)) in.dtype = val.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;   /* the GPU's vector reads */
             ties = tl_below(&r, 2);   /* mostly one value: more candidates than the sort holds */
+        } else if (!(axis == 0 && rank == 2) && tl_below(&r, 8) == 0) { /* many short rows, K <= 16: a row per invocation */
+            short_rows = true;
+            rank = in.rank = 2;
+            in.sizes[0] = 256 + tl_below(&r, 1000);
+            in.sizes[1] = 1 + tl_below(&r, 300);
+            axis = 1;
         }
         UINT n = in.sizes[axis];
         UINT k = tl_below(&r, 3) == 0 ? n : 1 + tl_below(&r, n < 70 ? n : 70);
+        if (short_rows && k > 16) k = 1 + k % 16;
         if (axis == 0 && rank == 2 && in.sizes[1] >= 256) k = 1 + tl_below(&r, n < 16 ? n : 16);
         if (axis == 1 && rank == 2 && n >= 1100) k = 1 + tl_below(&r, 64);
         int dir = (int)tl_below(&r, 2);
