@@ -34,14 +34,29 @@
  * @section threads Threads
  *
  * Devices are independent: different threads may use different devices at
- * the same time with no locking. One device (and its operators and GPU
- * buffers) must be used by one thread at a time, though not always the same
- * thread: the device arena's scratch region and the last-error message are
- * per device, and a device with the GLES backend makes its EGL context
- * current on the calling thread for each call and releases it before
- * returning. edml_calc_buffer_tensor_size(), edml_data_type_size(),
- * edml_status_string(), edml_backend_name(), edml_version() and
- * edml_board_builtin() are thread-safe.
+ * the same time with no locking. A device (and its operators and GPU
+ * buffers) serves one call at a time, from any thread: a call that finds
+ * its device held by another thread's call returns ::EDML_STATUS_BUSY at
+ * once, having written nothing (not even the device's message, which
+ * belongs to the other call). A device with the GLES backend makes its EGL
+ * context current on the calling thread for each call and releases it
+ * before returning (see edml_device_desc.gles_one_thread).
+ * edml_calc_buffer_tensor_size(), edml_data_type_size(),
+ * edml_status_string(), edml_status_message(), edml_backend_name(),
+ * edml_version() and edml_board_builtin() are thread-safe;
+ * edml_device_last_error(), edml_device_backends() and
+ * edml_device_gles_info() read the device without holding it: call them
+ * from the thread whose call they report on.
+ *
+ * @section handles Handles
+ *
+ * A destroyed operator or GPU buffer is refused (::EDML_STATUS_INVALID_DEVICE
+ * with a message on its device), also when a newer object has taken its
+ * place in the arena: a handle carries 4 bits of its object's generation, so
+ * a stale handle is recognised unless exactly a multiple of 16 objects were
+ * created on the device between the two. Calls given a NULL or unrecognisable
+ * handle can reach no device: they return their status and leave every
+ * device's message as it was (edml_status_message() says what it means).
  *
  * @section gpu The GPU
  *
@@ -52,28 +67,37 @@
  * reductions on the GPU (board thresholds), and an AUTO operator whose GPU
  * submission fails reruns on NEON at once; the device stays on the CPU.
  *
- * @section example Example: TopK of a 1x1000 FLOAT32 row
+ * @section example Example: TopK of one row (examples/topk.c, as in the README)
  * @code
- *   static uint8_t arena[16384] __attribute__((aligned(16)));
+ *   static _Alignas(16) uint8_t arena[8192];      // all the memory edml will use
  *   edml_device *dev;
- *   edml_device_desc dd = {0};                    // zero means default
- *   if (edml_device_create(&dd, arena, sizeof arena, &dev) != EDML_STATUS_OK) ...
+ *   char why[200] = "";
+ *   edml_device_desc dd = {0};                    // zero: defaults (built-in board, every backend)
+ *   dd.error_buffer = why, dd.error_buffer_bytes = sizeof why;
+ *   if (edml_device_create(&dd, arena, sizeof arena, &dev) != EDML_STATUS_OK)
+ *       puts(why);                                // e.g. "the arena must be aligned to 16 bytes"
  *
- *   UINT in_sizes[2] = {1, 1000}, out_sizes[2] = {1, 5};
- *   EDML_BUFFER_TENSOR_DESC in_b  = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, in_sizes};
- *   EDML_BUFFER_TENSOR_DESC val_b = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, out_sizes};
- *   EDML_BUFFER_TENSOR_DESC idx_b = {EDML_TENSOR_DATA_TYPE_UINT32,  EDML_TENSOR_FLAG_NONE, 2, out_sizes};
- *   EDML_TENSOR_DESC in = {EDML_TENSOR_TYPE_BUFFER, &in_b}, val = {EDML_TENSOR_TYPE_BUFFER, &val_b},
- *                    idx = {EDML_TENSOR_TYPE_BUFFER, &idx_b};
- *   EDML_TOP_K1_OPERATOR_DESC tk = {&in, &val, &idx, 1, 5, EDML_AXIS_DIRECTION_DECREASING};
- *   EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &tk};
+ *   float scores[8] = {0.1f, 0.7f, -2.0f, 0.7f, 3.5f, 0.0f, 1.25f, -0.5f};
+ *   float values[3];
+ *   uint32_t indices[3];
+ *   UINT in_sizes[2] = {1, 8}, out_sizes[2] = {1, 3};
+ *   EDML_BUFFER_TENSOR_DESC in_b = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, in_sizes, NULL, 0, 0};
+ *   EDML_BUFFER_TENSOR_DESC val_b = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, out_sizes, NULL, 0, 0};
+ *   EDML_BUFFER_TENSOR_DESC idx_b = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, out_sizes, NULL, 0, 0};
+ *   EDML_TENSOR_DESC in = {EDML_TENSOR_TYPE_BUFFER, &in_b};
+ *   EDML_TENSOR_DESC val = {EDML_TENSOR_TYPE_BUFFER, &val_b};
+ *   EDML_TENSOR_DESC idx = {EDML_TENSOR_TYPE_BUFFER, &idx_b};
+ *   EDML_TOP_K1_OPERATOR_DESC topk = {&in, &val, &idx, 1, 3, EDML_AXIS_DIRECTION_DECREASING};   // Axis 1, K 3
+ *   EDML_OPERATOR_DESC desc = {EDML_OPERATOR_TOP_K1, &topk};
+ *
  *   edml_operator *op;
- *   if (edml_operator_create(dev, &od, EDML_BACKEND_AUTO, &op) != EDML_STATUS_OK)
- *       puts(edml_device_last_error(dev));
+ *   if (edml_operator_create(dev, &desc, EDML_BACKEND_AUTO, &op) != EDML_STATUS_OK)
+ *       puts(edml_device_last_error(dev));        // e.g. "OutputValueTensor.Sizes[1] is 4, expected K = 3"
  *
- *   EDML_BUFFER_BINDING ins[1]  = {{scores, 0, sizeof scores}};
- *   EDML_BUFFER_BINDING outs[2] = {{values, 0, sizeof values}, {indices, 0, sizeof indices}};
- *   edml_status s = edml_operator_execute(op, ins, 1, outs, 2, NULL);
+ *   EDML_BUFFER_BINDING inputs[1] = {{scores, 0, sizeof scores}};
+ *   EDML_BUFFER_BINDING outputs[2] = {{values, 0, sizeof values}, {indices, 0, sizeof indices}};
+ *   edml_status s = edml_operator_execute(op, inputs, 1, outputs, 2, NULL); // scratch from the arena
+ *   // values = {3.5, 1.25, 0.7}, indices = {4, 6, 1}
  * @endcode
  */
 #ifndef EDML_H
@@ -301,12 +325,16 @@ typedef enum edml_status {
     EDML_STATUS_INDEX_OUT_OF_RANGE,   /**< GatherND read a clamped index; the output is written */
     EDML_STATUS_BACKEND_UNAVAILABLE,  /**< the backend asked for is not built, allowed or working */
     EDML_STATUS_BACKEND_FAILED,       /**< the backend failed while running (e.g. a GL error) */
-    EDML_STATUS_INVALID_DEVICE,       /**< the device or operator was destroyed or is corrupt */
+    EDML_STATUS_INVALID_DEVICE,       /**< the device, operator or GPU buffer was destroyed or is not edml's */
+    EDML_STATUS_BUSY,                 /**< another thread's call holds the device; nothing was done */
     EDML_STATUS_COUNT_
 } edml_status;
 
 /** A constant name for the status, e.g. "EDML_STATUS_ARENA_TOO_SMALL". */
 const char *edml_status_string(edml_status status);
+/** A constant sentence saying what the status means, for calls that reach no
+ *  device to keep a message (e.g. "the device is in use by another thread"). */
+const char *edml_status_message(edml_status status);
 /**@}*/
 
 /** @name Backends and boards */
@@ -363,7 +391,8 @@ typedef struct edml_device edml_device;
 /** Receives every error message of a device (optional). */
 typedef void (*edml_log_fn)(void *user, edml_status status, const char *message);
 
-/** How to create a device. Zero in any field means its default. */
+/** How to create a device. Zero in any field means its default, and a NULL
+ *  descriptor is the same as one of zeros. */
 typedef struct edml_device_desc {
     const edml_board *board;     /**< NULL: edml_board_builtin() */
     uint32_t backends;           /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */
@@ -376,6 +405,11 @@ typedef struct edml_device_desc {
      *  thread, which keeps the context current between calls (an
      *  eglMakeCurrent pair less a call: about 11 us on NVIDIA). */
     uint32_t gles_one_thread;
+    /** Where edml_device_create() writes why it failed (a NUL-terminated
+     *  message, cut to error_buffer_bytes), as there is then no device to
+     *  keep it. NULL: nowhere (the log still gets it). */
+    char *error_buffer;
+    size_t error_buffer_bytes;   /**< bytes of error_buffer */
 } edml_device_desc;
 
 /** @name Fault injection (tests): each makes the GLES backend fail as a real
@@ -386,6 +420,7 @@ typedef struct edml_device_desc {
 #define EDML_FAULT_SHADER_COMPILE 0x4u   /**< a shader fails to compile */
 #define EDML_FAULT_OUT_OF_MEMORY 0x8u    /**< GL_OUT_OF_MEMORY creating the GPU arena */
 #define EDML_FAULT_FENCE_TIMEOUT 0x10u   /**< every submission's fence times out */
+#define EDML_FAULT_MAP 0x40u             /**< reading results back fails (glMapBufferRange) */
 /** Not a fault: every dispatch split into pieces of one workgroup or 1000
  *  invocations, as a very large operator's are (each piece stays far below
  *  the Raspberry Pi's 500 ms GPU watchdog), so that small tests reach every
@@ -400,7 +435,11 @@ size_t edml_device_size(void);
 /**
  * Creates a device at the start of `arena` (aligned to 16 bytes, at least
  * edml_device_size() bytes). Operators and scratch later share the same arena.
- * The arena must stay valid until edml_device_destroy().
+ * The arena must stay valid until edml_device_destroy(). An arena that holds
+ * a live device (created there, not destroyed) is refused; to tell, the
+ * first bytes of the arena are read, so memory checkers (valgrind) want an
+ * arena that was written before: a static array, calloc(), or memset().
+ * On failure the message goes to desc->error_buffer and desc->log.
  */
 edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size,
                                edml_device **device);
@@ -409,7 +448,7 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
  *  ::EDML_STATUS_INVALID_DEVICE. */
 edml_status edml_device_destroy(edml_device *device);
 
-/** The last error message of the device ("" if none). */
+/** The message of the device's last call, "" when it succeeded. */
 const char *edml_device_last_error(const edml_device *device);
 
 /** One line on the device's GPU: "GLES 3.2 Mesa 22.3.6 on llvmpipe (surfaceless
@@ -484,12 +523,11 @@ typedef struct edml_gpu_buffer edml_gpu_buffer;
 /**
  * DirectML's DML_BUFFER_BINDING. In host memory: the tensor starts at
  * (uint8_t *)Buffer + Offset, which must be aligned to its element size, and
- * SizeInBytes (from there) must hold its TotalTensorSizeInBytes.
- * Already on the GPU (GLES operators only), as DirectML binds a GPU resource:
- * Buffer is an edml_gpu_buffer of the same device, passed as EDML_GPU(buffer),
- * and the tensor starts Offset bytes into it (a multiple of 4 and of the
- * element size), so a chain of operators runs without round trips through
- * host memory.
+ * SizeInBytes (from there) must hold its TotalTensorSizeInBytes; a host
+ * binding may not lie in the device arena. Already on the GPU (GLES
+ * operators only), as DirectML binds a GPU resource: made by
+ * edml_gpu_binding(), so that a chain of operators runs without round trips
+ * through host memory.
  */
 typedef struct EDML_BUFFER_BINDING {
     void *Buffer;
@@ -497,8 +535,16 @@ typedef struct EDML_BUFFER_BINDING {
     UINT64 SizeInBytes;
 } EDML_BUFFER_BINDING;
 
-/** A GPU buffer as EDML_BUFFER_BINDING.Buffer. */
-#define EDML_GPU(buffer) ((void *)(buffer))
+/** The bit of EDML_BUFFER_BINDING.Offset that marks a GPU buffer binding. */
+#define EDML_GPU_BINDING_BIT (1ull << 63)
+
+/**
+ * A binding of `bytes` of a GPU buffer from `offset` (a multiple of 4 and of
+ * the element size): Buffer is the buffer, Offset carries
+ * ::EDML_GPU_BINDING_BIT. A destroyed buffer, or one of another device, is
+ * refused with ::EDML_STATUS_INVALID_BINDING when bound.
+ */
+EDML_BUFFER_BINDING edml_gpu_binding(edml_gpu_buffer *buffer, UINT64 offset, UINT64 bytes);
 
 /**
  * Runs the operator. Inputs and outputs are bound in the descriptor's member

@@ -66,6 +66,7 @@ static edml_device *device_for(edml_backend b)
     if (!devices[b]) {
         size_t size = edml_device_size() + 4096;
         arenas[b] = aligned_alloc(16, (size + 15) & ~(size_t)15);
+        if (arenas[b]) memset(arenas[b], 0, size);
         edml_device_desc dd = {0};
         dd.backends = EDML_BACKEND_BIT(b);
         if (edml_device_create(&dd, arenas[b], size, &devices[b]) != EDML_STATUS_OK) devices[b] = NULL;

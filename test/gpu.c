@@ -19,6 +19,7 @@ int main(int argc, char **argv)
     tl_device d;
     d.size = edml_device_size() + (1 << 16);
     if (posix_memalign(&d.arena, 16, d.size)) abort();
+    memset(d.arena, 0, d.size);
     edml_device_desc dd = {0};
     dd.gpu_arena_bytes = gpu_bytes;
     dd.gles_one_thread = argc > 1 && !strcmp(argv[1], "--one-thread");
@@ -41,13 +42,13 @@ int main(int argc, char **argv)
             EDML_BUFFER_BINDING bi[3], bo[2];
             for (int i = 0; i < c.nin; i++) {
                 gin[i] = upload(d.dev, &c.in[i]);
-                bi[i] = (EDML_BUFFER_BINDING){EDML_GPU(gin[i]), 0, c.in[i].total};
+                bi[i] = edml_gpu_binding(gin[i], 0, c.in[i].total);
             }
             ops_reset_outputs(&c);
             for (int o = 0; o < c.nout; o++) {
                 if (mixed) { bo[o] = tl_bind(&c.out[o]); continue; }
                 gout[o] = upload(d.dev, &c.out[o]);   /* the sentinel, so untouched bytes compare */
-                bo[o] = (EDML_BUFFER_BINDING){EDML_GPU(gout[o]), 0, c.out[o].total};
+                bo[o] = edml_gpu_binding(gout[o], 0, c.out[o].total);
             }
             edml_status s = edml_operator_execute(op, bi, (UINT)c.nin, bo, (UINT)c.nout, NULL);
             CHECK(s == EDML_STATUS_OK, "%s resident: %s", c.name, edml_device_last_error(d.dev));
@@ -72,15 +73,15 @@ int main(int argc, char **argv)
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &gpu) == EDML_STATUS_OK, "gles op");
     EDML_BUFFER_BINDING bi[3], bo[1];
     ops_bindings(&c, bi, bo);
-    bi[1] = (EDML_BUFFER_BINDING){EDML_GPU(a), 0, c.in[1].total};
+    bi[1] = edml_gpu_binding(a, 0, c.in[1].total);
     ops_reset_outputs(&c);
     CHECK(edml_operator_execute(cpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
               strstr(edml_device_last_error(d.dev), "is a GPU buffer, but the operator runs on neon"),
           "%s", edml_device_last_error(d.dev));
-    bi[1].Offset = 2;
+    bi[1] = edml_gpu_binding(a, 2, c.in[1].total);
     CHECK(edml_operator_execute(gpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
               strstr(edml_device_last_error(d.dev), "not aligned to 4 bytes"), "%s", edml_device_last_error(d.dev));
-    bi[1].Offset = 16;
+    bi[1] = edml_gpu_binding(a, 16, c.in[1].total);
     CHECK(edml_operator_execute(gpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
               strstr(edml_device_last_error(d.dev), "does not fit the GPU buffer"), "%s", edml_device_last_error(d.dev));
     CHECK(ops_outputs_untouched(&c), "a rejected call wrote");
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
     edml_gpu_buffer *ix = upload(d.dev, &c.in[1]);
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &gpu) == EDML_STATUS_OK, "gather");
     ops_bindings(&c, bi, bo);
-    bi[1] = (EDML_BUFFER_BINDING){EDML_GPU(ix), 0, c.in[1].total};
+    bi[1] = edml_gpu_binding(ix, 0, c.in[1].total);
     ops_reset_outputs(&c);
     CHECK(edml_operator_execute(gpu, bi, 2, bo, 1, NULL) == EDML_STATUS_INDEX_OUT_OF_RANGE &&
               strstr(edml_device_last_error(d.dev), "IndicesTensor (in a GPU buffer): 1 index coordinates"),

@@ -15,6 +15,7 @@
 
 int diff_main(int argc, char **argv);
 int unit_main(void);
+int misuse_main(void);
 
 int main(int argc, char **argv)
 {
@@ -38,6 +39,7 @@ int main(int argc, char **argv)
         /* every backend this build and board have */
         size_t size = edml_device_size();
         void *arena = aligned_alloc(16, (size + 15) & ~(size_t)15);
+        if (arena) memset(arena, 0, size);
         edml_device *dev;
         edml_device_desc dd = {0};
         uint32_t mask = 0;
@@ -94,6 +96,9 @@ int main(int argc, char **argv)
     }
     int rc = unit_main();
     printf("%s unit tests\n", rc ? "FAIL" : "PASS");
+    rc ? failed++ : passed++;
+    rc = misuse_main();
+    printf("%s misuse tests\n", rc ? "FAIL" : "PASS");
     rc ? failed++ : passed++;
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

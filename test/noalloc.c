@@ -46,6 +46,7 @@ int main(void)
             tl_device d;
             d.size = 1 << 16;
             if (posix_memalign(&d.arena, 16, d.size)) abort();
+            memset(d.arena, 0, d.size);
             counting = 1;
             edml_device_desc dd = {0};
             edml_status s = edml_device_create(&dd, d.arena, d.size, &d.dev);

@@ -204,6 +204,7 @@ static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t bac
 {
     d->size = size;
     if (posix_memalign(&d->arena, 16, size)) abort();
+    memset(d->arena, 0, size);   /* written: edml_device_create reads its head (a live device?) */
     edml_device_desc dd = {0};
     dd.backends = backends ? backends : tl_backends_default;
     dd.inject_faults = tl_inject_faults;

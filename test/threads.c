@@ -1,14 +1,64 @@
-/* Concurrency: devices are independent. Several threads, each with its own
- * device, run every operator type at once and check every result.
- *   threads [--backend ref|neon|gles] [--threads N] [--rounds N]
+/* Concurrency. Devices are independent: several threads, each with its own
+ * device, run every operator type at once and check every result. With
+ * --shared they share one device instead, one operator each or one operator
+ * between them: every call either gives the right answer or is refused with
+ * EDML_STATUS_BUSY having written nothing.
+ *   threads [--backend ref|neon|gles] [--threads N] [--rounds N] [--shared]
  * Run under ThreadSanitizer by `make test` (CPU backends). */
 #include "ops.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 static edml_backend backend = EDML_BACKEND_REF;
 static int rounds = 200;
 static int errors[64];
+static int busy_calls[64], ok_calls[64];
+
+/* --shared: one device, and per operator type one operator all threads run */
+static tl_device shared_dev;
+static edml_operator *shared_ops[OPS_COUNT];
+
+/* Counts a refusal as busy (the caller retries after a yield); returns the status. */
+static edml_status until_not_busy(int id, edml_status s)
+{
+    if (s == EDML_STATUS_BUSY) busy_calls[id]++, sched_yield();
+    return s;
+}
+
+/* One execution on the shared device: right, or BUSY with nothing written. */
+static void shared_execute(int id, ops_case *c, edml_operator *op)
+{
+    ops_reset_outputs(c);
+    edml_status s = until_not_busy(id, ops_execute(c, op, NULL));
+    if (s == EDML_STATUS_BUSY) {
+        if (!ops_outputs_untouched(c)) errors[id]++;
+    } else if (s != EDML_STATUS_OK || !ops_outputs_match(c)) {
+        errors[id]++;
+    } else {
+        ok_calls[id]++;
+    }
+}
+
+static void *shared_worker(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    for (int r = 0; r < rounds; r++) {
+        for (int which = 0; which < OPS_COUNT; which++) {
+            ops_case c;
+            ops_make(&c, which);
+            shared_execute(id, &c, shared_ops[which]);   /* one operator, every thread */
+            edml_operator *own = NULL;                   /* an operator of its own, on the same device */
+            edml_status s;
+            while ((s = until_not_busy(id, edml_operator_create(shared_dev.dev, &c.desc, backend, &own))) == EDML_STATUS_BUSY) {}
+            if (s != EDML_STATUS_OK) errors[id]++;
+            else shared_execute(id, &c, own);
+            while (own && until_not_busy(id, edml_operator_destroy(own)) == EDML_STATUS_BUSY) {}
+            ops_free(&c);
+        }
+    }
+    return NULL;
+}
 
 static void *worker(void *arg)
 {
@@ -38,8 +88,10 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
     int n = 4;
+    bool shared = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--threads") && i + 1 < argc) n = atoi(argv[++i]);
+        if (!strcmp(argv[i], "--shared")) shared = true;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
             i++;
@@ -48,13 +100,36 @@ int main(int argc, char **argv)
         }
     }
     if (n > 64) n = 64;
+    if (shared) {
+        if (tl_device_make(&shared_dev, edml_device_size() + (1 << 18), EDML_BACKEND_BIT(backend)) != EDML_STATUS_OK) return 1;
+        for (int which = 0; which < OPS_COUNT; which++) {
+            ops_case c;
+            ops_make(&c, which);
+            if (edml_operator_create(shared_dev.dev, &c.desc, backend, &shared_ops[which]) != EDML_STATUS_OK) return 1;
+            ops_free(&c);
+        }
+    }
     pthread_t t[64];
-    for (int i = 0; i < n; i++) pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i);
-    int total = 0;
+    for (int i = 0; i < n; i++) pthread_create(&t[i], NULL, shared ? shared_worker : worker, (void *)(intptr_t)i);
+    int total = 0, busy = 0, ok = 0, starved = 0;
     for (int i = 0; i < n; i++) {
         pthread_join(t[i], NULL);
         total += errors[i];
+        busy += busy_calls[i];
+        ok += ok_calls[i];
+        starved += shared && ok_calls[i] == 0;
     }
-    printf("threads: %d threads x %d rounds x %d operators on %s: %d errors\n", n, rounds, OPS_COUNT, edml_backend_name(backend), total);
+    if (shared) {
+        char info[256];
+        bool gles_ok = backend != EDML_BACKEND_GLES || (edml_device_backends(shared_dev.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
+        printf("threads: %d threads sharing one device, %d rounds x %d operators x 2 on %s: %d right, %d refused as busy, "
+               "%d errors; %s\n", n, rounds, OPS_COUNT, edml_backend_name(backend), ok, busy, total,
+               edml_device_gles_info(shared_dev.dev, info, sizeof info));
+        total += starved + !gles_ok;
+        tl_device_free(&shared_dev);
+    } else {
+        printf("threads: %d threads x %d rounds x %d operators on %s: %d errors\n", n, rounds, OPS_COUNT,
+               edml_backend_name(backend), total);
+    }
     return total ? 1 : 0;
 }

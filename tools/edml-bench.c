@@ -380,6 +380,8 @@ int main(int argc, char **argv)
         make_workload(&w, wi, scale);
         size_t asz = edml_device_size() + (1 << 20);
         void *ar = aligned_alloc(16, asz);
+        if (!ar) return 1;
+        memset(ar, 0, asz);
         edml_device *d;
         edml_device_desc ddd = {0};
         ddd.backends = EDML_BACKEND_BIT(be);
@@ -396,6 +398,7 @@ int main(int argc, char **argv)
     if (iters < 10) iters = 10;
     size_t arena_size = edml_device_size() + (1 << 20);
     void *arena = aligned_alloc(16, arena_size);
+    if (arena) memset(arena, 0, arena_size);
     edml_device *dev;
     edml_device_desc dd = {0};
     dd.gpu_arena_bytes = 512ull << 20;
@@ -488,8 +491,8 @@ int main(int argc, char **argv)
                     g.available = false;
                     snprintf(g.note, sizeof g.note, "n/a: %s", edml_device_last_error(dev));
                 } else {
-                    for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){EDML_GPU(gin[k]), 0, w.in[k].bytes};
-                    for (int k = 0; k < w.nout; k++) bo[k] = (EDML_BUFFER_BINDING){EDML_GPU(gout[k]), 0, w.out[k].bytes};
+                    for (int k = 0; k < w.nin; k++) bi[k] = edml_gpu_binding(gin[k], 0, w.in[k].bytes);
+                    for (int k = 0; k < w.nout; k++) bo[k] = edml_gpu_binding(gout[k], 0, w.out[k].bytes);
                     edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
                     for (int k = 0; k < w.nout; k++) edml_gpu_buffer_read(gout[k], 0, w.out[k].host, w.out[k].bytes);
                     g.ok = same_outputs(&w, ref);

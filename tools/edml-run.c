@@ -36,6 +36,7 @@ int main(int argc, char **argv)
             /* the backends a default device has on this build and machine */
             size_t size = edml_device_size();
             void *arena = aligned_alloc(16, (size + 15) & ~(size_t)15);
+            if (arena) memset(arena, 0, size);
             edml_device *dev;
             edml_device_desc dd = {0};
             if (!arena || edml_device_create(&dd, arena, size, &dev) != EDML_STATUS_OK) return 2;

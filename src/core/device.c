@@ -1,4 +1,5 @@
-/* Devices: created at the start of the caller's arena. */
+/* Devices: created at the start of the caller's arena; every call holds its
+ * device for its duration (one thread at a time). */
 #include "internal.h"
 
 #include <stddef.h>
@@ -50,11 +51,44 @@ static void edmli_device_open_gles(edml_device *dev, uint32_t allowed)
 const char *edml_device_gles_info(const edml_device *dev, char *buf, size_t cap)
 {
     if (!buf || !cap) return "";
-    if (!dev || dev->magic != EDMLI_DEVICE_MAGIC) {
+    if (!dev || dev->magic != EDMLI_DEVICE_MAGIC || dev->self != dev) {
         edmli_format(buf, cap, "not a device");
         return buf;
     }
+    if (dev->gles && !(dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
+        edmli_format(buf, cap, "no GLES: %s; operators run on the CPU", dev->gles_reason);
+        return buf;
+    }
     return edmli_gles_device_info(dev, buf, cap);
+}
+
+/* A failed edml_device_create: its message goes to the descriptor's buffer
+ * and to the log, as there is no device to keep it. */
+static edml_status edmli_create_failed(const edml_device_desc *dd, const edmli_errbuf *e, edml_status s)
+{
+    if (dd->error_buffer && dd->error_buffer_bytes) edmli_format(dd->error_buffer, dd->error_buffer_bytes, "%s", e->text);
+    if (dd->log) dd->log(dd->log_user, s, e->text);
+    return s;
+}
+
+static void edmli_device_init(edml_device *dev, const edml_device_desc *dd, const edml_board *board, void *arena,
+                              size_t arena_size, uint32_t backends)
+{
+    memset(dev, 0, sizeof *dev);
+    dev->magic = EDMLI_DEVICE_MAGIC;
+    dev->self = dev;
+    atomic_init(&dev->busy, 0u);
+    dev->board = *board;
+    dev->backends = backends;
+    dev->gpu_arena_bytes = dd->gpu_arena_bytes ? dd->gpu_arena_bytes : (64u << 20);
+    dev->err.log = dd->log;
+    dev->err.log_user = dd->log_user;
+    dev->arena.base = (uint8_t *)arena;
+    dev->arena.size = arena_size;
+    dev->arena.head = edml_device_size();
+    dev->arena.high_water = dev->arena.head;
+    dev->faults = dd->inject_faults;
+    dev->gles_one_thread = dd->gles_one_thread != 0;
 }
 
 edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size,
@@ -62,38 +96,32 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
 {
     edml_device_desc dd = {0};
     if (desc) dd = *desc;
-    edmli_errbuf tmp = {{0}, dd.log, dd.log_user};
-    if (!device) return edmli_fail(&tmp, EDMLI_MSG_NULL_ARGUMENT, "device");
+    edmli_errbuf tmp = {{0}, NULL, NULL};
+    if (!device) return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_NULL_ARGUMENT, "device"));
     *device = NULL;
-    if (!arena) return edmli_fail(&tmp, EDMLI_MSG_NULL_ARGUMENT, "arena");
-    if ((uintptr_t)arena % EDMLI_ALIGN) return edmli_fail(&tmp, EDMLI_MSG_ARENA_MISALIGNED);
+    if (!arena) return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_NULL_ARGUMENT, "arena"));
+    if ((uintptr_t)arena % EDMLI_ALIGN) return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_ARENA_MISALIGNED));
     size_t need = edml_device_size();
     if (arena_size < need)
-        return edmli_fail(&tmp, EDMLI_MSG_ARENA_TOO_SMALL, "edml_device_create", need, arena_size,
-                          need - arena_size);
+        return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_ARENA_TOO_SMALL, "edml_device_create", need,
+                                                         arena_size, need - arena_size));
+    const edml_device *old = (const edml_device *)arena;
+    if (old->magic == EDMLI_DEVICE_MAGIC && old->self == old)
+        return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_DEVICE_LIVE));
 
     const edml_board *board = dd.board ? dd.board : edml_board_builtin();
     uint32_t built = edmli_backends_built(board);
     uint32_t allowed = dd.backends ? dd.backends : 0xffffffffu;
-    if ((allowed & built) == 0) return edmli_fail(&tmp, EDMLI_MSG_DEVICE_BACKENDS, dd.backends, built);
+    if ((allowed & built) == 0)
+        return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_DEVICE_BACKENDS, dd.backends, built));
 
     edml_device *dev = (edml_device *)arena;
-    memset(dev, 0, sizeof *dev);
-    dev->magic = EDMLI_DEVICE_MAGIC;
-    dev->board = *board;
-    dev->backends = allowed & built;
-    dev->gpu_arena_bytes = dd.gpu_arena_bytes ? dd.gpu_arena_bytes : (64u << 20);
-    dev->err = tmp;
-    dev->arena.base = (uint8_t *)arena;
-    dev->arena.size = arena_size;
-    dev->arena.head = need;
-    dev->arena.high_water = need;
-    dev->faults = dd.inject_faults;
-    dev->gles_one_thread = dd.gles_one_thread != 0;
+    edmli_device_init(dev, &dd, board, arena, arena_size, allowed & built);
     edmli_device_open_gles(dev, allowed);
     if (!dev->backends) { /* only GLES was allowed, and it did not start */
         dev->magic = 0;
-        return edmli_fail(&tmp, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+        dev->self = NULL;
+        return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason));
     }
     *device = dev;
     return EDML_STATUS_OK;
@@ -101,38 +129,43 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
 
 edml_status edml_device_destroy(edml_device *dev)
 {
-    if (!dev) return EDML_STATUS_INVALID_ARGUMENT;
-    if (dev->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
-    for (edmli_object *o = dev->last_obj; o; o = o->prev) {
-        if (o->is_gpu_buffer) ((edml_gpu_buffer *)((uint8_t *)o - offsetof(edml_gpu_buffer, obj)))->magic = 0;
-        else ((edml_operator *)((uint8_t *)o - offsetof(edml_operator, obj)))->magic = 0;
-    }
+    edml_status s = edmli_device_enter(dev);
+    if (s) return s;
+    for (edmli_object *o = dev->last_obj; o; o = o->prev) o->state = EDMLI_OBJECT_DEAD;
     edmli_gles_device_close(dev);
     dev->magic = 0;
+    dev->self = NULL;
+    atomic_store_explicit(&dev->busy, 0u, memory_order_release);
     return EDML_STATUS_OK;
 }
 
 const char *edml_device_last_error(const edml_device *dev)
 {
     if (!dev) return "device is NULL";
-    if (dev->magic != EDMLI_DEVICE_MAGIC) return "the device was destroyed or is not an edml device";
+    if (dev->magic != EDMLI_DEVICE_MAGIC || dev->self != dev) return "the device was destroyed or is not an edml device";
     return dev->err.text;
 }
 
 uint32_t edml_device_backends(const edml_device *dev)
 {
-    if (!dev || dev->magic != EDMLI_DEVICE_MAGIC) return 0;
+    if (!dev || dev->magic != EDMLI_DEVICE_MAGIC || dev->self != dev) return 0;
     return dev->backends;
 }
 
-edml_status edml_device_arena_stats(const edml_device *dev, edml_arena_stats *stats)
+edml_status edml_device_arena_stats(const edml_device *device, edml_arena_stats *stats)
 {
-    if (!dev || !stats) return EDML_STATUS_INVALID_ARGUMENT;
-    if (dev->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
-    stats->size = dev->arena.size;
-    stats->persistent = dev->arena.head;
-    stats->high_water = dev->arena.high_water;
-    return EDML_STATUS_OK;
+    edml_device *dev = (edml_device *)(uintptr_t)device;   /* held for the call: not const */
+    edml_status s = edmli_device_enter(dev);
+    if (s) return s;
+    if (!stats) {
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "stats");
+    } else {
+        stats->size = dev->arena.size;
+        stats->persistent = dev->arena.head;
+        stats->high_water = dev->arena.high_water;
+    }
+    edmli_device_leave(dev, s, true);
+    return s;
 }
 
 const char *edml_backend_name(edml_backend b)
@@ -156,112 +189,98 @@ const edmli_backend_ops *edmli_backend_ops_for(edml_backend b)
     }
 }
 
-void edmli_object_push(edml_device *dev, edmli_object *o, size_t mark)
+/* ---- holding a device, objects and their handles ------------------------------ */
+
+static bool edmli_device_valid(const edml_device *dev) { return dev->magic == EDMLI_DEVICE_MAGIC && dev->self == dev; }
+
+edml_status edmli_device_enter(edml_device *dev)
 {
+    if (!dev) return EDML_STATUS_INVALID_ARGUMENT;
+    if (!edmli_device_valid(dev)) return EDML_STATUS_INVALID_DEVICE;
+    if (atomic_exchange_explicit(&dev->busy, 1u, memory_order_acquire)) return EDML_STATUS_BUSY;
+    if (!edmli_device_valid(dev)) { /* destroyed while this call waited to look */
+        atomic_store_explicit(&dev->busy, 0u, memory_order_release);
+        return EDML_STATUS_INVALID_DEVICE;
+    }
+    dev->err.text[0] = '\0';
+    return EDML_STATUS_OK;
+}
+
+void edmli_device_leave(edml_device *dev, edml_status s, bool log)
+{
+    if (s != EDML_STATUS_OK && log && dev->err.log) dev->err.log(dev->err.log_user, s, dev->err.text);
+    atomic_store_explicit(&dev->busy, 0u, memory_order_release);
+}
+
+void *edmli_object_handle(const edmli_object *o)
+{
+    return (uint8_t *)(uintptr_t)o + (o->gen & EDMLI_HANDLE_GEN_MASK);
+}
+
+static edmli_object *edmli_object_at(const void *handle)
+{
+    return (edmli_object *)((uintptr_t)handle & ~(uintptr_t)EDMLI_HANDLE_GEN_MASK);
+}
+
+static const char *edmli_kind_name(edmli_object_kind kind)
+{
+    return kind == EDMLI_OBJ_OPERATOR ? "the operator" : "the GPU buffer";
+}
+
+/* A plausible object of `kind` (live or destroyed), read without trusting it further. */
+static bool edmli_object_plausible(const edmli_object *o, edmli_object_kind kind)
+{
+    return (o->state == EDMLI_OBJECT_LIVE || o->state == EDMLI_OBJECT_DEAD) && o->kind == (uint32_t)kind &&
+           o->device && (uintptr_t)o->device < (uintptr_t)o;
+}
+
+edml_status edmli_object_check(edml_device *dev, const void *handle, edmli_object_kind kind, edmli_object **out,
+                               const char *what)
+{
+    const char *name = what ? what : edmli_kind_name(kind);
+    if (!handle) return edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, name);
+    edmli_object *o = edmli_object_at(handle);
+    uintptr_t lo = (uintptr_t)dev->arena.base + edml_device_size(), hi = (uintptr_t)dev->arena.base + dev->arena.size;
+    if ((uintptr_t)o < lo || (uintptr_t)o >= hi || !edmli_object_plausible(o, kind) || o->device != dev)
+        return edmli_fail(&dev->err, EDMLI_MSG_OBJECT_FOREIGN, name);
+    if (o->state != EDMLI_OBJECT_LIVE) return edmli_fail(&dev->err, EDMLI_MSG_OBJECT_DESTROYED, name);
+    if ((o->gen & EDMLI_HANDLE_GEN_MASK) != ((uintptr_t)handle & EDMLI_HANDLE_GEN_MASK))
+        return edmli_fail(&dev->err, EDMLI_MSG_OBJECT_STALE, name);
+    *out = o;
+    return EDML_STATUS_OK;
+}
+
+edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, edmli_object **out)
+{
+    if (!handle) return EDML_STATUS_INVALID_ARGUMENT;
+    const edmli_object *o = edmli_object_at(handle);
+    if (!edmli_object_plausible(o, kind)) return EDML_STATUS_INVALID_DEVICE;   /* no device to tell */
+    edml_device *dev = o->device;
+    edml_status s = edmli_device_enter(dev);
+    if (s) return s;
+    s = edmli_object_check(dev, handle, kind, out, NULL);
+    if (s) edmli_device_leave(dev, s, true);
+    return s;
+}
+
+void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind, size_t mark)
+{
+    o->state = EDMLI_OBJECT_LIVE;
+    o->kind = (uint32_t)kind;
+    o->gen = dev->next_gen++;
+    o->device = dev;
     o->prev = dev->last_obj;
     o->arena_mark = mark;
-    o->destroyed = false;
     dev->last_obj = o;
 }
 
 void edmli_object_release(edml_device *dev, edmli_object *o)
 {
-    o->destroyed = true;
-    while (dev->last_obj && dev->last_obj->destroyed) {
+    o->state = EDMLI_OBJECT_DEAD;
+    while (dev->last_obj && dev->last_obj->state == EDMLI_OBJECT_DEAD) {
         edmli_object *top = dev->last_obj;
         dev->arena.head = top->arena_mark;
-        if (top->is_gpu_buffer) edmli_gles_buffer_release_to(dev, top->gpu_mark);
+        if (top->kind == EDMLI_OBJ_GPU_BUFFER) edmli_gles_buffer_release_to(dev, top->gpu_mark);
         dev->last_obj = top->prev;
     }
-}
-
-/* ---- GPU buffers ------------------------------------------------------------ */
-
-static edml_status edmli_check_gpu_buffer(const edml_gpu_buffer *b)
-{
-    if (!b) return EDML_STATUS_INVALID_ARGUMENT;
-    if (b->magic != EDMLI_GPU_BUFFER_MAGIC || b->obj.destroyed || !b->device || b->device->magic != EDMLI_DEVICE_MAGIC)
-        return EDML_STATUS_INVALID_DEVICE;
-    return EDML_STATUS_OK;
-}
-
-edml_status edml_gpu_buffer_create(edml_device *dev, UINT64 bytes, edml_gpu_buffer **out)
-{
-    if (!dev) return EDML_STATUS_INVALID_ARGUMENT;
-    if (dev->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
-    if (!out) return edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "buffer");
-    *out = NULL;
-    if (!(dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES)))
-        return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
-    size_t mark = dev->arena.head;
-    uint64_t gpu_mark = edmli_gles_buffer_mark(dev), offset;
-    void *mem;
-    edml_status s = edmli_arena_alloc(&dev->arena, &dev->err, "edml_gpu_buffer_create", sizeof(edml_gpu_buffer), &mem);
-    if (s) return s;
-    s = edmli_gles_buffer_reserve(dev, bytes, &offset);
-    if (s) {
-        dev->arena.head = mark;
-        return s;
-    }
-    edml_gpu_buffer *b = (edml_gpu_buffer *)mem;
-    memset(b, 0, sizeof *b);
-    b->magic = EDMLI_GPU_BUFFER_MAGIC;
-    b->device = dev;
-    b->gpu_offset = offset;
-    b->bytes = bytes;
-    b->obj.is_gpu_buffer = true;
-    b->obj.gpu_mark = gpu_mark;
-    edmli_object_push(dev, &b->obj, mark);
-    *out = b;
-    return EDML_STATUS_OK;
-}
-
-edml_status edml_gpu_buffer_destroy(edml_gpu_buffer *b)
-{
-    edml_status s = edmli_check_gpu_buffer(b);
-    if (s) return s;
-    edmli_object_release(b->device, &b->obj);
-    return EDML_STATUS_OK;
-}
-
-static edml_status edmli_gpu_range(edml_gpu_buffer *b, UINT64 offset, UINT64 bytes, const char *what)
-{
-    if (offset > b->bytes || bytes > b->bytes - offset) {
-        char m[120];
-        edmli_format(m, sizeof m, "%s of %llu bytes at %llu is outside the GPU buffer of %llu bytes", what,
-                     (unsigned long long)bytes, (unsigned long long)offset, (unsigned long long)b->bytes);
-        return edmli_fail(&b->device->err, EDMLI_MSG_GPU_RANGE, m);
-    }
-    return EDML_STATUS_OK;
-}
-
-edml_status edml_gpu_buffer_write(edml_gpu_buffer *b, UINT64 offset, const void *data, UINT64 bytes)
-{
-    edml_status s = edmli_check_gpu_buffer(b);
-    if (s) return s;
-    if (!data) return edmli_fail(&b->device->err, EDMLI_MSG_NULL_ARGUMENT, "data");
-    if ((s = edmli_gpu_range(b, offset, bytes, "a write"))) return s;
-    return edmli_gles_buffer_io(b->device, b->gpu_offset + offset, (void *)(uintptr_t)data, bytes, true);
-}
-
-edml_status edml_gpu_buffer_read(edml_gpu_buffer *b, UINT64 offset, void *data, UINT64 bytes)
-{
-    edml_status s = edmli_check_gpu_buffer(b);
-    if (s) return s;
-    if (!data) return edmli_fail(&b->device->err, EDMLI_MSG_NULL_ARGUMENT, "data");
-    if ((s = edmli_gpu_range(b, offset, bytes, "a read"))) return s;
-    return edmli_gles_buffer_io(b->device, b->gpu_offset + offset, data, bytes, false);
-}
-
-edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_gpu_buffer *src, UINT64 src_offset, UINT64 bytes)
-{
-    edml_status s = edmli_check_gpu_buffer(dst);
-    if (s) return s;
-    if ((s = edmli_check_gpu_buffer(src))) return s;
-    if (dst->device != src->device) return edmli_fail(&dst->device->err, EDMLI_MSG_GPU_RANGE, "the buffers belong to different devices");
-    if ((dst_offset | src_offset | bytes) % 4)
-        return edmli_fail(&dst->device->err, EDMLI_MSG_GPU_RANGE, "a copy's offsets and size must be multiples of 4");
-    if ((s = edmli_gpu_range(dst, dst_offset, bytes, "a copy"))) return s;
-    if ((s = edmli_gpu_range(src, src_offset, bytes, "a copy"))) return s;
-    return edmli_gles_buffer_copy(dst->device, dst->gpu_offset + dst_offset, src->gpu_offset + src_offset, bytes);
 }

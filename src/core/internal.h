@@ -7,6 +7,7 @@
 #include "messages.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,8 +42,9 @@ typedef struct edmli_errbuf {
     void *log_user;
 } edmli_errbuf;
 
-/* Formats message `id` (from messages.h) into the device's buffer, logs it
- * and returns its status. Supports %s %u %d %llu %lld %zu. */
+/* Formats message `id` (from messages.h) into the device's buffer and
+ * returns its status; the failing API call logs it when it returns
+ * (edmli_device_leave). Supports %s %u %d %x %llu %lld %zu. */
 edml_status edmli_fail(edmli_errbuf *e, edmli_msg_id id, ...);
 size_t edmli_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
 size_t edmli_format(char *dst, size_t cap, const char *fmt, ...)
@@ -118,32 +120,44 @@ typedef struct edmli_if_plan {
     uint32_t strides[4][EDMLI_MAX_DIMS];   /* condition, A, B, output */
 } edmli_if_plan;
 
-/* What the device arena holds above the device: operators and GPU-buffer
- * records, a stack; a released object's bytes come back when it is on top. */
+/* ---- objects and handles ----------------------------------------------------
+ * Operators and GPU-buffer records live in the device arena above the device,
+ * a stack: a released object's bytes come back when it is on top. Objects are
+ * 16-byte aligned and a handle is the object's address plus the low 4 bits of
+ * its generation (a per-device count), so that a handle to a destroyed object
+ * whose place a newer object took is refused instead of naming the newer one. */
+typedef enum edmli_object_kind {
+    EDMLI_OBJ_OPERATOR = 0x4f50u,     /* "OP" */
+    EDMLI_OBJ_GPU_BUFFER = 0x4742u    /* "GB" */
+} edmli_object_kind;
+
+#define EDMLI_OBJECT_LIVE 0x4a424f45u   /* "EOBJ" */
+#define EDMLI_OBJECT_DEAD 0x44414544u   /* "DEAD": destroyed */
+#define EDMLI_HANDLE_GEN_MASK 15u
+
 typedef struct edmli_object {
+    uint32_t state;                 /* EDMLI_OBJECT_LIVE or EDMLI_OBJECT_DEAD */
+    uint32_t kind;                  /* edmli_object_kind */
+    uint32_t gen;                   /* the handle carries gen & EDMLI_HANDLE_GEN_MASK */
+    edml_device *device;
     struct edmli_object *prev;
     size_t arena_mark;              /* device-arena head before the object */
     uint64_t gpu_mark;              /* GPU-arena persistent bytes before it (GPU buffers) */
-    bool destroyed;
-    bool is_gpu_buffer;
 } edmli_object;
 
 struct edml_gpu_buffer {
-    uint32_t magic;
     edmli_object obj;
-    edml_device *device;
     uint64_t gpu_offset;            /* in the GPU arena */
     uint64_t bytes;
 };
 
 struct edml_operator {
-    uint32_t magic;
     edmli_object obj;
     EDML_OPERATOR_TYPE type;
     edmli_op_kind kind;
     edml_backend backend;
     edml_backend requested;         /* what the caller asked for (AUTO allows falling back) */
-    edml_device *device;
+    bool index_oor_logged;          /* clamped indices are logged once per operator */
     uint32_t input_count, output_count;
     edmli_tensor inputs[EDMLI_MAX_INPUTS];
     edmli_tensor outputs[EDMLI_MAX_OUTPUTS];
@@ -240,26 +254,43 @@ void edmli_arena_release_scratch(edmli_arena *a);
 /* ---- devices -------------------------------------------------------------- */
 
 #define EDMLI_DEVICE_MAGIC 0x4c4d4445u   /* "EDML" */
-#define EDMLI_OPERATOR_MAGIC 0x504f4445u /* "EDOP" */
-#define EDMLI_GPU_BUFFER_MAGIC 0x42474445u /* "EDGB" */
-
-/* Pushes an object; releases it (and pops what is released from the top). */
-void edmli_object_push(edml_device *dev, edmli_object *o, size_t mark);
-void edmli_object_release(edml_device *dev, edmli_object *o);
 
 struct edml_device {
     uint32_t magic;
+    struct edml_device *self;   /* a device is live where it was created */
+    atomic_uint busy;           /* a call holds the device (one thread at a time) */
     edml_board board;
     uint32_t backends;          /* usable backends */
     uint64_t gpu_arena_bytes;
     edmli_arena arena;
     edmli_errbuf err;
     edmli_object *last_obj;
+    uint32_t next_gen;          /* generation of the next object */
     uint32_t faults;            /* injected, for tests */
     bool gles_one_thread;       /* the GL context stays current on the one calling thread */
     void *gles;                 /* the GLES backend's state, in the arena, or NULL */
     char gles_reason[200];      /* why GLES is not available, when it is not */
 };
+
+/* Every call on a device holds it: the device is checked and taken (BUSY
+ * when another thread holds it, with no message written: the message buffer
+ * belongs to that thread's call), its message cleared. Leaving logs the
+ * message of a failed call (unless `log` is false) and frees the device. */
+edml_status edmli_device_enter(edml_device *dev);
+void edmli_device_leave(edml_device *dev, edml_status s, bool log);
+
+/* The object a handle names, its device entered; a destroyed or stale
+ * handle fails with a message on its device where that is still live. */
+edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, edmli_object **out);
+/* The object a handle names on an entered device (e.g. a second buffer);
+ * `what` names it in messages (NULL: "the operator", "the GPU buffer"). */
+edml_status edmli_object_check(edml_device *dev, const void *handle, edmli_object_kind kind, edmli_object **out,
+                               const char *what);
+/* An object's handle; pushes an object (with the next generation); releases
+ * it (and pops what is released from the top). */
+void *edmli_object_handle(const edmli_object *o);
+void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind, size_t mark);
+void edmli_object_release(edml_device *dev, edmli_object *o);
 
 const edmli_backend_ops *edmli_backend_ops_for(edml_backend b);
 

@@ -6,12 +6,16 @@
 #define EDMLI_MESSAGES(X) \
     /* arguments and objects */ \
     X(NULL_ARGUMENT, INVALID_ARGUMENT, "%s is NULL") \
-    X(DEVICE_INVALID, INVALID_DEVICE, "the device was destroyed or is not an edml device") \
-    X(OPERATOR_INVALID, INVALID_DEVICE, "the operator was destroyed or is not an edml operator") \
+    X(OBJECT_DESTROYED, INVALID_DEVICE, "%s was destroyed") \
+    X(OBJECT_STALE, INVALID_DEVICE, "%s was destroyed: its handle is stale (a newer object took its place in the arena)") \
+    X(OBJECT_FOREIGN, INVALID_DEVICE, "%s is not one of this device's (another device's, or not an edml handle)") \
+    X(DEVICE_LIVE, INVALID_ARGUMENT, "the arena holds a live device (created there and not destroyed): destroy it with edml_device_destroy() first") \
     X(ARENA_MISALIGNED, INVALID_ARGUMENT, "the arena must be aligned to 16 bytes") \
     X(ARENA_TOO_SMALL, ARENA_TOO_SMALL, "%s needs %zu bytes of arena, %zu available: %zu missing") \
+    X(GPU_ARENA_TOO_SMALL, ARENA_TOO_SMALL, "%s needs %llu bytes of the GPU arena (edml_device_desc.gpu_arena_bytes), %llu available: %llu missing") \
     X(DEVICE_BACKENDS, INVALID_ARGUMENT, "edml_device_desc.backends is 0x%x: no backend of it is built in (built: 0x%x)") \
     X(BACKEND_UNKNOWN, INVALID_ARGUMENT, "backend is %u, not an edml_backend") \
+    X(SCRATCH_ADDRESS_SPACE, UNSUPPORTED, "%s on %s needs %llu bytes of scratch (TemporaryResourceSize), more than a %u-bit address space holds") \
     X(BACKEND_UNAVAILABLE, BACKEND_UNAVAILABLE, "backend %s is not available on this device: %s") \
     X(OPERATOR_TYPE, UNSUPPORTED, "EDML_OPERATOR_DESC.Type is %u: edml implements TOP_K, TOP_K1, GATHER_ND, GATHER_ND1, ARGMIN, ARGMAX and ELEMENT_WISE_IF") \
     X(OPERATOR_DESC_NULL, INVALID_DESCRIPTOR, "EDML_OPERATOR_DESC.Desc is NULL") \
@@ -35,6 +39,7 @@
     X(DTYPE_NOT_ALLOWED, INVALID_DESCRIPTOR, "%s.DataType is %s, expected %s") \
     X(SIZE_NOT_K, INVALID_DESCRIPTOR, "%s.Sizes[%u] is %u, expected K = %u") \
     X(SIZE_MISMATCH, INVALID_DESCRIPTOR, "%s.Sizes[%u] is %u, expected %s.Sizes[%u] = %u") \
+    X(IF_BROADCAST, INVALID_DESCRIPTOR, "%s.Sizes[%u] is 1, expected %u as %s.Sizes[%u]: the four tensors have the same Sizes; to broadcast %s, give it Sizes[%u] = %u and Strides[%u] = 0") \
     X(AXIS_RANGE, INVALID_DESCRIPTOR, "Axis is %u, expected less than InputTensor.DimensionCount = %u") \
     X(K_ZERO, INVALID_DESCRIPTOR, "K is 0, expected at least 1") \
     X(K_TOO_LARGE, INVALID_DESCRIPTOR, "K is %u, expected at most InputTensor.Sizes[%u] = %u") \
@@ -59,10 +64,12 @@
     X(BIND_WRAP, INVALID_BINDING, "binding of %s: Buffer + Offset + SizeInBytes wraps around the address space") \
     X(BIND_OVERLAP, INVALID_BINDING, "binding of %s overlaps the binding of %s") \
     X(TEMP_SMALL, INVALID_BINDING, "temporary binding: SizeInBytes is %llu, expected at least TemporaryResourceSize = %llu") \
-    X(TEMP_NULL, INVALID_BINDING, "temporary binding: Buffer is NULL") \
+    X(TEMP_GPU, INVALID_BINDING, "temporary binding: Offset %llu has EDML_GPU_BINDING_BIT (a GPU buffer's binding), but the temporary binding is host memory") \
+    X(BIND_ARENA, INVALID_BINDING, "binding of %s lies inside the device arena, which is edml's own memory (bind GPU buffers with edml_gpu_binding())") \
     X(BIND_GPU_CPU, INVALID_BINDING, "binding of %s is a GPU buffer, but the operator runs on %s (GPU buffers need gles)") \
     X(BIND_GPU_RANGE, INVALID_BINDING, "binding of %s: Offset %llu + TotalTensorSizeInBytes %llu does not fit the GPU buffer of %llu bytes") \
-    X(GPU_RANGE, INVALID_ARGUMENT, "%s") \
+    X(GPU_RANGE, INVALID_ARGUMENT, "%s of %llu bytes at %llu is outside the GPU buffer of %llu bytes") \
+    X(GPU_COPY_ALIGN, INVALID_ARGUMENT, "a copy's offsets and size must be multiples of 4") \
     /* data */ \
     X(INDEX_OOR_SIGNED, INDEX_OUT_OF_RANGE, "IndicesTensor element %llu (coordinate %u of its tuple) is %lld, outside [%lld, %u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range") \
     X(INDEX_OOR_UNSIGNED, INDEX_OUT_OF_RANGE, "IndicesTensor element %llu (coordinate %u of its tuple) is %llu, outside [0, %u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range") \

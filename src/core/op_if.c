@@ -1,6 +1,28 @@
 /* ELEMENT_WISE_IF: validation and planning. */
 #include "internal.h"
 
+/* The four tensors have one Sizes. Where they differ in a dimension, the
+ * size most of them have is taken as meant (the larger on a tie: a 1 is a
+ * broadcast attempt), and a tensor of size 1 there is told how DirectML
+ * broadcasts: full Sizes with a zero stride. */
+static edml_status edmli_if_sizes(edmli_errbuf *e, const char *const names[4], edmli_tensor *const t[4], uint32_t k)
+{
+    int want = 0, votes = 0;
+    for (int i = 0; i < 4; i++) {
+        int n = 0;
+        for (int j = 0; j < 4; j++) n += t[j]->sizes[k] == t[i]->sizes[k];
+        if (n > votes || (n == votes && t[i]->sizes[k] > t[want]->sizes[k])) want = i, votes = n;
+    }
+    const uint32_t size = t[want]->sizes[k];
+    for (int i = 0; i < 4; i++) {
+        if (t[i]->sizes[k] == size) continue;
+        if (t[i]->sizes[k] == 1 && i < 3)
+            return edmli_fail(e, EDMLI_MSG_IF_BROADCAST, names[i], k, size, names[want], k, names[i], k, size, k);
+        return edmli_fail(e, EDMLI_MSG_SIZE_MISMATCH, names[i], k, t[i]->sizes[k], names[want], k, size);
+    }
+    return EDML_STATUS_OK;
+}
+
 edml_status edmli_plan_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
 {
     const EDML_ELEMENT_WISE_IF_OPERATOR_DESC *d = (const EDML_ELEMENT_WISE_IF_OPERATOR_DESC *)desc->Desc;
@@ -15,12 +37,10 @@ edml_status edmli_plan_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_
         if (i < 3) op->input_names[i] = names[i];
     }
     op->output_names[0] = names[3];
-    for (int i = 1; i < 4; i++) {
+    for (int i = 1; i < 4; i++)
         if ((s = edmli_check_same_rank(e, names[i], t[i], names[0], t[0]))) return s;
-        for (uint32_t k = 0; k < t[0]->rank; k++)
-            if (t[i]->sizes[k] != t[0]->sizes[k])
-                return edmli_fail(e, EDMLI_MSG_SIZE_MISMATCH, names[i], k, t[i]->sizes[k], names[0], k, t[0]->sizes[k]);
-    }
+    for (uint32_t k = 0; k < t[0]->rank; k++)
+        if ((s = edmli_if_sizes(e, names, t, k))) return s;
     if (t[0]->dtype != EDML_TENSOR_DATA_TYPE_UINT8)
         return edmli_fail(e, EDMLI_MSG_DTYPE_NOT_ALLOWED, names[0], edmli_dtype_name(t[0]->dtype), "UINT8");
     for (int i = 2; i < 4; i++)

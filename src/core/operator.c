@@ -4,13 +4,6 @@
 #include <stddef.h>
 #include <string.h>
 
-static edml_status edmli_check_device(edml_device *dev)
-{
-    if (!dev) return EDML_STATUS_INVALID_ARGUMENT;
-    if (dev->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
-    return EDML_STATUS_OK;
-}
-
 static edml_status edmli_plan(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
 {
     memset(op, 0, sizeof *op);
@@ -73,13 +66,12 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
                                  edml_operator *op, edml_operator_sizes *sizes)
 {
     edmli_errbuf *e = &dev->err;
-    e->text[0] = '\0';
     if (!desc) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "desc");
     if ((unsigned)backend >= EDML_BACKEND_COUNT_) return edmli_fail(e, EDMLI_MSG_BACKEND_UNKNOWN, (unsigned)backend);
     edml_status s = edmli_plan(e, desc, op);
     if (s) return s;
     edml_backend b = backend;
-    op->device = dev;
+    op->obj.device = dev;
     if (b == EDML_BACKEND_AUTO) {
         b = edmli_choose(dev, op);
     } else if (!(dev->backends & EDML_BACKEND_BIT(b))) {
@@ -101,7 +93,10 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     op->backend = b;
     op->requested = backend;
     op->temp_bytes = ops->temp_bytes ? ops->temp_bytes(op) : 0;
-    op->device = dev;
+    /* a 32-bit board cannot address every size a 64-bit one can */
+    if ((uint64_t)(size_t)op->temp_bytes != op->temp_bytes)
+        return edmli_fail(e, EDMLI_MSG_SCRATCH_ADDRESS_SPACE, edmli_op_name(op->type), edml_backend_name(b),
+                          (unsigned long long)op->temp_bytes, (unsigned)(sizeof(size_t) * 8));
     sizes->persistent_bytes = edmli_align_up(sizeof(edml_operator), EDMLI_ALIGN);
     sizes->temporary_bytes = (size_t)op->temp_bytes;
     sizes->backend = b;
@@ -111,66 +106,89 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
 edml_status edml_operator_query(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
                                 edml_operator_sizes *sizes)
 {
-    edml_status s = edmli_check_device(dev);
+    edml_status s = edmli_device_enter(dev);
     if (s) return s;
-    if (!sizes) return edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "sizes");
     edml_operator op;
-    return edmli_prepare(dev, desc, backend, &op, sizes);
+    if (!sizes) s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "sizes");
+    else s = edmli_prepare(dev, desc, backend, &op, sizes);
+    edmli_device_leave(dev, s, true);
+    return s;
 }
 
-edml_status edml_operator_create(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
-                                 edml_operator **out)
+static edml_status edmli_create(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
+                                edml_operator **out)
 {
-    edml_status s = edmli_check_device(dev);
-    if (s) return s;
-    if (!out) return edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "op");
-    *out = NULL;
     edml_operator op;
     edml_operator_sizes sizes;
-    s = edmli_prepare(dev, desc, backend, &op, &sizes);
+    edml_status s = edmli_prepare(dev, desc, backend, &op, &sizes);
     if (s) return s;
     size_t mark = dev->arena.head;
     void *mem;
     s = edmli_arena_alloc(&dev->arena, &dev->err, "edml_operator_create", sizes.persistent_bytes, &mem);
     if (s) return s;
-    op.magic = EDMLI_OPERATOR_MAGIC;
     memcpy(mem, &op, sizeof op);
-    edmli_object_push(dev, &((edml_operator *)mem)->obj, mark);
-    *out = (edml_operator *)mem;
+    edmli_object_push(dev, &((edml_operator *)mem)->obj, EDMLI_OBJ_OPERATOR, mark);
+    *out = (edml_operator *)edmli_object_handle(&((edml_operator *)mem)->obj);
     return EDML_STATUS_OK;
 }
 
-static edml_status edmli_check_op(const edml_operator *op)
+edml_status edml_operator_create(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
+                                 edml_operator **out)
 {
-    if (!op) return EDML_STATUS_INVALID_ARGUMENT;
-    if (op->magic != EDMLI_OPERATOR_MAGIC || op->obj.destroyed) return EDML_STATUS_INVALID_DEVICE;
-    if (!op->device || op->device->magic != EDMLI_DEVICE_MAGIC) return EDML_STATUS_INVALID_DEVICE;
-    return EDML_STATUS_OK;
-}
-
-edml_status edml_operator_destroy(edml_operator *op)
-{
-    edml_status s = edmli_check_op(op);
+    edml_status s = edmli_device_enter(dev);
     if (s) return s;
-    edmli_object_release(op->device, &op->obj);
-    return EDML_STATUS_OK;
+    if (!out) s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "op");
+    else *out = NULL, s = edmli_create(dev, desc, backend, out);
+    edmli_device_leave(dev, s, true);
+    return s;
 }
 
-edml_backend edml_operator_backend(const edml_operator *op)
+/* The operator a handle names, its device held by this call. */
+static edml_status edmli_op_enter(const edml_operator *handle, edml_operator **op)
 {
-    return edmli_check_op(op) ? EDML_BACKEND_AUTO : op->backend;
+    edmli_object *o;
+    edml_status s = edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, &o);
+    *op = s ? NULL : (edml_operator *)o;
+    return s;
 }
 
-edml_status edml_operator_get_binding_properties(const edml_operator *op, EDML_BINDING_PROPERTIES *props)
+edml_status edml_operator_destroy(edml_operator *handle)
 {
-    edml_status s = edmli_check_op(op);
+    edml_operator *op;
+    edml_status s = edmli_op_enter(handle, &op);
     if (s) return s;
-    if (!props) return edmli_fail(&op->device->err, EDMLI_MSG_NULL_ARGUMENT, "props");
-    props->RequiredDescriptorCount = 0;
-    props->TemporaryResourceSize = op->temp_bytes;
-    props->PersistentResourceSize = 0;
-    return EDML_STATUS_OK;
+    edml_device *dev = op->obj.device;
+    edmli_object_release(dev, &op->obj);
+    edmli_device_leave(dev, s, true);
+    return s;
 }
+
+edml_backend edml_operator_backend(const edml_operator *handle)
+{
+    edml_operator *op;
+    if (edmli_op_enter(handle, &op)) return EDML_BACKEND_AUTO;
+    edml_backend b = op->backend;
+    edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
+    return b;
+}
+
+edml_status edml_operator_get_binding_properties(const edml_operator *handle, EDML_BINDING_PROPERTIES *props)
+{
+    edml_operator *op;
+    edml_status s = edmli_op_enter(handle, &op);
+    if (s) return s;
+    if (!props) {
+        s = edmli_fail(&op->obj.device->err, EDMLI_MSG_NULL_ARGUMENT, "props");
+    } else {
+        props->RequiredDescriptorCount = 0;
+        props->TemporaryResourceSize = op->temp_bytes;
+        props->PersistentResourceSize = 0;
+    }
+    edmli_device_leave(op->obj.device, s, true);
+    return s;
+}
+
+/* ---- bindings ------------------------------------------------------------------- */
 
 /* One bound tensor: [start, start + bytes) in host memory or in the GPU arena. */
 typedef struct edmli_range {
@@ -179,48 +197,60 @@ typedef struct edmli_range {
     bool gpu;
 } edmli_range;
 
-static edml_status edmli_bind(const edml_operator *op, edmli_errbuf *e, const char *name, const EDML_BUFFER_BINDING *b,
-                              const edmli_tensor *t, edmli_range *r)
-{
-    r->bytes = t->total_bytes;
-    /* a GPU buffer of this device? (addresses compared, nothing unknown read) */
-    const edml_gpu_buffer *g = NULL;
-    for (const edmli_object *o = op->device->last_obj; o && b->Buffer; o = o->prev)
-        if (o->is_gpu_buffer && !o->destroyed &&
-            (const void *)((const uint8_t *)o - offsetof(edml_gpu_buffer, obj)) == b->Buffer)
-            g = (const edml_gpu_buffer *)b->Buffer;
-    if (g) {
-        if (op->backend != EDML_BACKEND_GLES)
-            return edmli_fail(e, EDMLI_MSG_BIND_GPU_CPU, name, edml_backend_name(op->backend));
-        uint32_t al = t->elem_size < 4 ? 4 : t->elem_size;
-        if (b->Offset % al) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, al);
-        if (b->SizeInBytes < t->total_bytes)
-            return edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes,
-                              (unsigned long long)t->total_bytes);
-        if (b->Offset > g->bytes || t->total_bytes > g->bytes - b->Offset)
-            return edmli_fail(e, EDMLI_MSG_BIND_GPU_RANGE, name, (unsigned long long)b->Offset,
-                              (unsigned long long)t->total_bytes, (unsigned long long)g->bytes);
-        r->start = (uintptr_t)(g->gpu_offset + b->Offset);
-        r->gpu = true;
-        return EDML_STATUS_OK;
-    }
-    if (!b->Buffer) return edmli_fail(e, EDMLI_MSG_BIND_NULL, name);
-    uintptr_t base = (uintptr_t)b->Buffer;
-    if (b->Offset > UINTPTR_MAX - base || b->SizeInBytes > UINTPTR_MAX - base - b->Offset)
-        return edmli_fail(e, EDMLI_MSG_BIND_WRAP, name);
-    uintptr_t start = base + (uintptr_t)b->Offset;
-    if (start % t->elem_size) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, t->elem_size);
-    if (b->SizeInBytes < t->total_bytes)
-        return edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes,
-                          (unsigned long long)t->total_bytes);
-    r->start = start;
-    r->gpu = false;
-    return EDML_STATUS_OK;
-}
-
 static bool edmli_overlap(const edmli_range *a, const edmli_range *b)
 {
     return a->gpu == b->gpu && a->start < b->start + b->bytes && b->start < a->start + a->bytes;
+}
+
+/* Host memory: Buffer + Offset, aligned, SizeInBytes from there without
+ * wrapping, and outside the device arena (the library's own memory: a
+ * destroyed GPU buffer's record is there). The size is checked by the caller. */
+static edml_status edmli_bind_host(const edml_device *dev, edmli_errbuf *e, const char *name,
+                                   const EDML_BUFFER_BINDING *b, uint64_t bytes, uint32_t align, edmli_range *r)
+{
+    if (!b->Buffer) return edmli_fail(e, EDMLI_MSG_BIND_NULL, name);
+    uintptr_t base = (uintptr_t)b->Buffer;
+    if (b->Offset > UINTPTR_MAX - base) return edmli_fail(e, EDMLI_MSG_BIND_WRAP, name);
+    uintptr_t start = base + (uintptr_t)b->Offset;
+    if (b->SizeInBytes > UINTPTR_MAX - start) return edmli_fail(e, EDMLI_MSG_BIND_WRAP, name);
+    const edmli_range arena = {(uintptr_t)dev->arena.base, dev->arena.size, false};
+    *r = (edmli_range){start, bytes, false};
+    if (edmli_overlap(r, &arena)) return edmli_fail(e, EDMLI_MSG_BIND_ARENA, name);
+    if (start % align) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, align);
+    return EDML_STATUS_OK;
+}
+
+/* A GPU buffer of this device (edml_gpu_binding()), for GLES operators. */
+static edml_status edmli_bind_gpu(const edml_operator *op, edmli_errbuf *e, const char *name,
+                                  const EDML_BUFFER_BINDING *b, const edmli_tensor *t, edmli_range *r)
+{
+    edml_device *dev = op->obj.device;
+    char what[80];
+    edmli_format(what, sizeof what, "the GPU buffer bound to %s", name);
+    edmli_object *o;
+    if (edmli_object_check(dev, b->Buffer, EDMLI_OBJ_GPU_BUFFER, &o, what)) return EDML_STATUS_INVALID_BINDING;
+    const edml_gpu_buffer *g = (const edml_gpu_buffer *)o;
+    const uint64_t offset = b->Offset & ~EDML_GPU_BINDING_BIT;
+    if (op->backend != EDML_BACKEND_GLES) return edmli_fail(e, EDMLI_MSG_BIND_GPU_CPU, name, edml_backend_name(op->backend));
+    uint32_t al = t->elem_size < 4 ? 4 : t->elem_size;
+    if (offset % al) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, al);
+    if (b->SizeInBytes < t->total_bytes)
+        return edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes, (unsigned long long)t->total_bytes);
+    if (offset > g->bytes || t->total_bytes > g->bytes - offset)
+        return edmli_fail(e, EDMLI_MSG_BIND_GPU_RANGE, name, (unsigned long long)offset, (unsigned long long)t->total_bytes,
+                          (unsigned long long)g->bytes);
+    *r = (edmli_range){(uintptr_t)(g->gpu_offset + offset), t->total_bytes, true};
+    return EDML_STATUS_OK;
+}
+
+static edml_status edmli_bind(const edml_operator *op, edmli_errbuf *e, const char *name, const EDML_BUFFER_BINDING *b,
+                              const edmli_tensor *t, edmli_range *r)
+{
+    if (b->Offset & EDML_GPU_BINDING_BIT) return edmli_bind_gpu(op, e, name, b, t, r);
+    edml_status s = edmli_bind_host(op->obj.device, e, name, b, t->total_bytes, t->elem_size, r);
+    if (!s && b->SizeInBytes < t->total_bytes)
+        s = edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes, (unsigned long long)t->total_bytes);
+    return s;
 }
 
 static bool edmli_same_layout(const edmli_tensor *a, const edmli_tensor *b)
@@ -231,13 +261,90 @@ static bool edmli_same_layout(const edmli_tensor *a, const edmli_tensor *b)
     return true;
 }
 
+/* Every input and output bound, outputs overlapping nothing (but
+ * ELEMENT_WISE_IF's output on exactly A or B). */
+static edml_status edmli_bind_all(const edml_operator *op, edmli_errbuf *e, const EDML_BUFFER_BINDING *inputs,
+                                  const EDML_BUFFER_BINDING *outputs, edmli_range *in_r, edmli_range *out_r,
+                                  edmli_exec *ex)
+{
+    edml_status s;
+    for (uint32_t i = 0; i < op->input_count; i++) {
+        if ((s = edmli_bind(op, e, op->input_names[i], &inputs[i], &op->inputs[i], &in_r[i]))) return s;
+        ex->in[i] = in_r[i].gpu ? NULL : (const uint8_t *)in_r[i].start;
+        ex->in_gpu[i] = in_r[i].gpu ? (uint64_t)in_r[i].start : EDMLI_HOST;
+    }
+    for (uint32_t o = 0; o < op->output_count; o++) {
+        if ((s = edmli_bind(op, e, op->output_names[o], &outputs[o], &op->outputs[o], &out_r[o]))) return s;
+        ex->out[o] = out_r[o].gpu ? NULL : (uint8_t *)out_r[o].start;
+        ex->out_gpu[o] = out_r[o].gpu ? (uint64_t)out_r[o].start : EDMLI_HOST;
+        for (uint32_t i = 0; i < op->input_count; i++) {
+            if (!edmli_overlap(&out_r[o], &in_r[i])) continue;
+            bool in_place = op->kind == EDMLI_OP_IF && i >= 1 && out_r[o].start == in_r[i].start &&
+                            edmli_same_layout(&op->outputs[o], &op->inputs[i]);
+            if (!in_place) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, op->output_names[o], op->input_names[i]);
+        }
+        for (uint32_t p = 0; p < o; p++)
+            if (edmli_overlap(&out_r[o], &out_r[p]))
+                return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, op->output_names[o], op->output_names[p]);
+    }
+    return EDML_STATUS_OK;
+}
+
+/* Scratch: the temporary binding (host memory, checked as the tensors are,
+ * overlapping none of them) or the free top of the device arena. */
+static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, const EDML_BUFFER_BINDING *temporary,
+                                   const edmli_range *in_r, const edmli_range *out_r, edmli_exec *ex, bool *from_arena)
+{
+    edml_device *dev = op->obj.device;
+    const char *name = "the temporary buffer";
+    *from_arena = false;
+    if (!op->temp_bytes) return EDML_STATUS_OK;
+    if (!temporary) {
+        void *p;
+        edml_status s = edmli_arena_scratch(&dev->arena, e, (size_t)op->temp_bytes, &p);
+        ex->scratch = (uint8_t *)p;
+        *from_arena = s == EDML_STATUS_OK;
+        return s;
+    }
+    if (temporary->Offset & EDML_GPU_BINDING_BIT) return edmli_fail(e, EDMLI_MSG_TEMP_GPU, (unsigned long long)temporary->Offset);
+    edmli_range tr;
+    edml_status s = edmli_bind_host(dev, e, name, temporary, op->temp_bytes, EDMLI_ALIGN, &tr);
+    if (s) return s;
+    if (temporary->SizeInBytes < op->temp_bytes)
+        return edmli_fail(e, EDMLI_MSG_TEMP_SMALL, (unsigned long long)temporary->SizeInBytes,
+                          (unsigned long long)op->temp_bytes);
+    for (uint32_t i = 0; i < op->input_count; i++)
+        if (edmli_overlap(&tr, &in_r[i])) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, name, op->input_names[i]);
+    for (uint32_t o = 0; o < op->output_count; o++)
+        if (edmli_overlap(&tr, &out_r[o])) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, name, op->output_names[o]);
+    ex->scratch = (uint8_t *)tr.start;
+    return EDML_STATUS_OK;
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+/* An AUTO operator on the CPU after GLES could not run it. */
+static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edml_status gles_status, bool for_good)
+{
+    edml_device *dev = op->obj.device;
+    edml_backend cpu = edmli_cpu_backend(dev);
+    char msg[EDMLI_MESSAGE_BYTES];
+    edmli_format(msg, sizeof msg, "%s: GLES could not run it (%s); %s on %s", edmli_op_name(op->type), ex->err->text,
+                 for_good ? "this device continues" : "this call runs", edml_backend_name(cpu));
+    if (ex->err->log) ex->err->log(ex->err->log_user, gles_status, msg);
+    if (for_good) op->backend = cpu;
+    ex->err->text[0] = '\0';
+    return edmli_backend_ops_for(cpu)->kernels[op->kind](op, ex);
+}
+
 /* Runs the kernel. A GLES failure on an operator created with AUTO moves the
- * device to its CPU backend for good, with the reason logged; a GLES
- * operator asked for by name fails with the status instead. Nothing has been
- * written to the outputs when a GLES submission fails. */
+ * device to its CPU backend for good, with the reason logged, and a full GPU
+ * arena moves this call; a GLES operator asked for by name fails with the
+ * status instead. Nothing has been written to the outputs when a GLES
+ * submission fails. */
 static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
 {
-    edml_device *dev = op->device;
+    edml_device *dev = op->obj.device;
     const uint32_t gles = EDML_BACKEND_BIT(EDML_BACKEND_GLES);
     if (op->backend == EDML_BACKEND_GLES && !(dev->backends & gles)) {
         if (op->requested != EDML_BACKEND_AUTO)
@@ -250,87 +357,42 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
     if (resident && op->backend != EDML_BACKEND_GLES)
         return edmli_fail(ex->err, EDMLI_MSG_BIND_GPU_CPU, "a tensor", edml_backend_name(op->backend));
     edml_status s = edmli_backend_ops_for(op->backend)->kernels[op->kind](op, ex);
-    if (s != EDML_STATUS_BACKEND_FAILED || op->backend != EDML_BACKEND_GLES) return s;
-    edmli_format(dev->gles_reason, sizeof dev->gles_reason, "it failed: %s", ex->err->text);
-    dev->backends &= ~gles;
+    if (op->backend != EDML_BACKEND_GLES || (s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL)) return s;
+    const bool failed = s == EDML_STATUS_BACKEND_FAILED;   /* else the GPU arena was full */
+    if (failed) {
+        edmli_format(dev->gles_reason, sizeof dev->gles_reason, "it failed: %s", ex->err->text);
+        dev->backends &= ~gles;
+    }
     if (op->requested != EDML_BACKEND_AUTO || resident) return s;   /* GPU data cannot move to the CPU */
-    op->backend = edmli_cpu_backend(dev);
-    char msg[EDMLI_MESSAGE_BYTES];
-    edmli_format(msg, sizeof msg, "GLES failed (%s); this device continues on %s", ex->err->text, edml_backend_name(op->backend));
-    if (ex->err->log) ex->err->log(ex->err->log_user, EDML_STATUS_BACKEND_FAILED, msg);
-    ex->err->text[0] = '\0';
-    return edmli_backend_ops_for(op->backend)->kernels[op->kind](op, ex);
+    return edmli_run_on_cpu(op, ex, s, failed);
 }
 
-edml_status edml_operator_execute(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
+edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                   const EDML_BUFFER_BINDING *outputs, UINT outputCount,
                                   const EDML_BUFFER_BINDING *temporary)
 {
-    edml_status s = edmli_check_op(op);
+    edml_operator *op;
+    edml_status s = edmli_op_enter(handle, &op);
     if (s) return s;
-    edml_device *dev = op->device;
+    edml_device *dev = op->obj.device;
     edmli_errbuf *e = &dev->err;
-    e->text[0] = '\0';
-    if (inputCount != op->input_count) return edmli_fail(e, EDMLI_MSG_BIND_COUNT, "inputCount", inputCount, op->input_count);
-    if (outputCount != op->output_count)
-        return edmli_fail(e, EDMLI_MSG_BIND_COUNT, "outputCount", outputCount, op->output_count);
-    if (!inputs) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "inputs");
-    if (!outputs) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
-
     edmli_range in_r[EDMLI_MAX_INPUTS], out_r[EDMLI_MAX_OUTPUTS];
     edmli_exec ex;
     memset(&ex, 0, sizeof ex);
     ex.err = e;
-    for (uint32_t i = 0; i < op->input_count; i++) {
-        s = edmli_bind(op, e, op->input_names[i], &inputs[i], &op->inputs[i], &in_r[i]);
-        if (s) return s;
-        ex.in[i] = in_r[i].gpu ? NULL : (const uint8_t *)in_r[i].start;
-        ex.in_gpu[i] = in_r[i].gpu ? (uint64_t)in_r[i].start : EDMLI_HOST;
-    }
-    for (uint32_t o = 0; o < op->output_count; o++) {
-        s = edmli_bind(op, e, op->output_names[o], &outputs[o], &op->outputs[o], &out_r[o]);
-        if (s) return s;
-        ex.out[o] = out_r[o].gpu ? NULL : (uint8_t *)out_r[o].start;
-        ex.out_gpu[o] = out_r[o].gpu ? (uint64_t)out_r[o].start : EDMLI_HOST;
-        for (uint32_t i = 0; i < op->input_count; i++) {
-            if (!edmli_overlap(&out_r[o], &in_r[i])) continue;
-            bool in_place = op->kind == EDMLI_OP_IF && i >= 1 && out_r[o].start == in_r[i].start &&
-                            edmli_same_layout(&op->outputs[o], &op->inputs[i]);
-            if (!in_place) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, op->output_names[o], op->input_names[i]);
-        }
-        for (uint32_t p = 0; p < o; p++)
-            if (edmli_overlap(&out_r[o], &out_r[p]))
-                return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, op->output_names[o], op->output_names[p]);
-    }
-
     bool arena_scratch = false;
-    if (op->temp_bytes) {
-        if (temporary) {
-            if (!temporary->Buffer) return edmli_fail(e, EDMLI_MSG_TEMP_NULL);
-            uintptr_t base = (uintptr_t)temporary->Buffer;
-            if (temporary->Offset > UINTPTR_MAX - base - temporary->SizeInBytes)
-                return edmli_fail(e, EDMLI_MSG_BIND_WRAP, "the temporary buffer");
-            uintptr_t aligned = base + (uintptr_t)temporary->Offset;
-            if (aligned % EDMLI_ALIGN) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, "the temporary buffer", EDMLI_ALIGN);
-            if (temporary->SizeInBytes < op->temp_bytes)
-                return edmli_fail(e, EDMLI_MSG_TEMP_SMALL, (unsigned long long)temporary->SizeInBytes,
-                                  (unsigned long long)op->temp_bytes);
-            edmli_range tr = {aligned, op->temp_bytes, false};
-            for (uint32_t i = 0; i < op->input_count; i++)
-                if (edmli_overlap(&tr, &in_r[i])) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, "the temporary buffer", op->input_names[i]);
-            for (uint32_t o = 0; o < op->output_count; o++)
-                if (edmli_overlap(&tr, &out_r[o])) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, "the temporary buffer", op->output_names[o]);
-            ex.scratch = (uint8_t *)aligned;
-        } else {
-            void *p;
-            s = edmli_arena_scratch(&dev->arena, e, (size_t)op->temp_bytes, &p);
-            if (s) return s;
-            ex.scratch = (uint8_t *)p;
-            arena_scratch = true;
-        }
-    }
-
-    s = edmli_run(op, &ex);
+    if (inputCount != op->input_count) s = edmli_fail(e, EDMLI_MSG_BIND_COUNT, "inputCount", inputCount, op->input_count);
+    else if (outputCount != op->output_count)
+        s = edmli_fail(e, EDMLI_MSG_BIND_COUNT, "outputCount", outputCount, op->output_count);
+    else if (!inputs) s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "inputs");
+    else if (!outputs) s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
+    if (!s) s = edmli_bind_all(op, e, inputs, outputs, in_r, out_r, &ex);
+    if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch);
+    if (!s) s = edmli_run(op, &ex);
     if (arena_scratch) edmli_arena_release_scratch(&dev->arena);
+    /* clamped indices come back every call, but are logged once per operator */
+    bool log = s != EDML_STATUS_INDEX_OUT_OF_RANGE || !op->index_oor_logged;
+    if (s == EDML_STATUS_INDEX_OUT_OF_RANGE) op->index_oor_logged = true;
+    edmli_device_leave(dev, s, log);
     return s;
 }

@@ -9,22 +9,44 @@ const char *edml_version(void)
     return EDMLI_STR(EDML_VERSION_MAJOR) "." EDMLI_STR(EDML_VERSION_MINOR) "." EDMLI_STR(EDML_VERSION_PATCH);
 }
 
+/* Every status: its name and what it means, in one list. */
+#define EDMLI_STATUSES(X)                                                                                         \
+    X(OK, "success")                                                                                              \
+    X(INVALID_ARGUMENT, "a NULL pointer or a bad argument to an edml function")                                   \
+    X(INVALID_DESCRIPTOR, "a descriptor breaks a constraint of its operator")                                     \
+    X(UNSUPPORTED, "valid in DirectML, but not supported by edml")                                                \
+    X(ARENA_TOO_SMALL, "the arena (or the GPU arena) is too small")                                               \
+    X(INVALID_BINDING, "a bound buffer is NULL, misaligned, too short, overlapping, or not this device's")         \
+    X(INDEX_OUT_OF_RANGE, "GatherND clamped an index that was out of range; the output is written")               \
+    X(BACKEND_UNAVAILABLE, "the backend asked for is not built, allowed or working")                              \
+    X(BACKEND_FAILED, "the backend failed while running (e.g. a GL error); the outputs are untouched")            \
+    X(INVALID_DEVICE, "the device, operator or GPU buffer was destroyed or is not edml's")                        \
+    X(BUSY, "the device is in use by another thread's call (one call at a time per device); nothing was done")
+
+typedef struct edmli_status_def {
+    const char *name, *meaning;
+} edmli_status_def;
+
+static const edmli_status_def edmli_status_defs[EDML_STATUS_COUNT_] = {
+#define EDMLI_STATUS_DEF(id, meaning) [EDML_STATUS_##id] = {"EDML_STATUS_" #id, meaning},
+    EDMLI_STATUSES(EDMLI_STATUS_DEF)
+#undef EDMLI_STATUS_DEF
+};
+
+#define EDMLI_STATUS_ONE(id, meaning) +1
+_Static_assert(0 EDMLI_STATUSES(EDMLI_STATUS_ONE) == EDML_STATUS_COUNT_, "every edml_status is in EDMLI_STATUSES");
+#undef EDMLI_STATUS_ONE
+
 const char *edml_status_string(edml_status status)
 {
-    static const char *const names[EDML_STATUS_COUNT_] = {
-        "EDML_STATUS_OK",
-        "EDML_STATUS_INVALID_ARGUMENT",
-        "EDML_STATUS_INVALID_DESCRIPTOR",
-        "EDML_STATUS_UNSUPPORTED",
-        "EDML_STATUS_ARENA_TOO_SMALL",
-        "EDML_STATUS_INVALID_BINDING",
-        "EDML_STATUS_INDEX_OUT_OF_RANGE",
-        "EDML_STATUS_BACKEND_UNAVAILABLE",
-        "EDML_STATUS_BACKEND_FAILED",
-        "EDML_STATUS_INVALID_DEVICE",
-    };
     if ((unsigned)status >= EDML_STATUS_COUNT_) return "EDML_STATUS_UNKNOWN";
-    return names[status];
+    return edmli_status_defs[status].name;
+}
+
+const char *edml_status_message(edml_status status)
+{
+    if ((unsigned)status >= EDML_STATUS_COUNT_) return "not an edml_status";
+    return edmli_status_defs[status].meaning;
 }
 
 typedef struct edmli_msg_def {
@@ -114,7 +136,6 @@ edml_status edmli_fail(edmli_errbuf *e, edmli_msg_id id, ...)
         va_start(ap, id);
         edmli_vformat(e->text, sizeof e->text, d->format, ap);
         va_end(ap);
-        if (e->log) e->log(e->log_user, d->status, e->text);
     }
     return d->status;
 }

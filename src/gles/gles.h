@@ -38,7 +38,7 @@ extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
 #define EDMLI_GLES_FENCE_TIMEOUT_NS 5000000000ull
 #define EDMLI_GLES_UNITS_PER_DISPATCH (1u << 22)   /* keeps each dispatch short (V3D: 500 ms watchdog) */
 #define EDMLI_GLES_GROUPS_PER_DISPATCH 4096u
-#define EDMLI_GLES_READBACK_BYTES (4u << 20)   /* downloads go through it in pieces */
+#define EDMLI_GLES_READBACK_BYTES (4u << 20)   /* the readback buffer's first size; it grows */
 
 typedef struct edmli_gles {
     edmli_port_gl port;
@@ -51,6 +51,7 @@ typedef struct edmli_gles {
     uint64_t max_ssbo;         /* largest bindable storage block */
     uint32_t ssbo_align;
     unsigned arena_buf, params_buf, readback_buf;   /* readback: the only buffer ever mapped */
+    uint64_t readback_bytes;
     uint64_t arena_bytes;
     uint64_t persistent;       /* GPU arena bytes held by edml_gpu_buffers, from the low end */
     unsigned prog[EDMLI_GLES_PROG_COUNT];
@@ -62,12 +63,23 @@ typedef struct edmli_gles {
 bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
 void edmli_gles_close(edmli_gles *g);
 
-/* One execution: staging in the GPU arena's free top, parameter slots. */
+/* GPU-arena bytes a submission copies to the host once it is complete. */
+typedef struct edmli_gles_fetch_req {
+    uint32_t offset;
+    uint8_t *host;
+    uint64_t bytes;
+} edmli_gles_fetch_req;
+#define EDMLI_GLES_MAX_FETCHES (EDMLI_MAX_OUTPUTS + 1)   /* the outputs and a status word */
+
+/* One execution: staging in the GPU arena's free top, parameter slots, the
+ * host copies to make at the end. */
 typedef struct edmli_gles_run {
     edmli_gles *g;
     edmli_errbuf *err;
     uint64_t top;              /* staging grows down from here */
     uint32_t slot;
+    uint32_t nfetches;
+    edmli_gles_fetch_req fetches[EDMLI_GLES_MAX_FETCHES];
     uint32_t words[EDMLI_GLES_PARAM_WORDS];
 } edmli_gles_run;
 
@@ -91,13 +103,11 @@ bool edmli_gles_packed(const edmli_tensor *t);
  * split into short dispatches, with r->words as parameters. */
 void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups);
 void edmli_gles_barrier(edmli_gles_run *r);
-/* Ends the submission: one fence, waited for with a timeout; GL errors. */
+/* Copies GPU-arena bytes to the host when the submission is complete. */
+void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes);
+/* Ends the submission: one fence, waited for with a timeout; GL errors;
+ * then every fetch, the host written only if all of it succeeded. */
 edml_status edmli_gles_finish(edmli_gles_run *r);
-/* Copies GPU arena bytes back to the host (after edmli_gles_finish). */
-edml_status edmli_gles_download(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes);
-/* Downloads an output tensor into its host binding: only the addressed bytes
- * of a packed tensor; the whole buffer (uploaded before) otherwise. */
-edml_status edmli_gles_download_tensor(edmli_gles_run *r, const edmli_tensor *t, uint32_t offset, uint8_t *host);
 /* Places an output: packed ones need no upload; strided ones are uploaded so
  * that bytes no element covers keep their values. */
 edml_status edmli_gles_place_output(edmli_gles_run *r, const edmli_tensor *t, const uint8_t *host, uint32_t *offset);
@@ -105,10 +115,9 @@ edml_status edmli_gles_place_output(edmli_gles_run *r, const edmli_tensor *t, co
 edml_status edmli_gles_fail(edmli_gles_run *r, const char *what);
 
 /* An operator's tensors: resident ones are used in place; host ones are
- * staged (inputs uploaded; outputs downloaded by edmli_gles_output_done). */
+ * staged (inputs uploaded; outputs fetched by edmli_gles_finish). */
 edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i, uint32_t *offset);
 edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t *offset);
-edml_status edmli_gles_output_done(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t offset);
 
 /* Why the GLES backend cannot run this operator, or NULL. */
 const char *edmli_gles_unsupported(const edml_operator *op, const edmli_gles *g, char *buf, size_t cap);

@@ -52,9 +52,11 @@ edml_status edmli_gles_buffer_reserve(edml_device *dev, uint64_t bytes, uint64_t
     edmli_gles *g = (edmli_gles *)dev->gles;
     uint64_t need = (bytes + 15) & ~(uint64_t)15;
     uint64_t have = g->arena_bytes - g->persistent;
-    if (need > have || need < bytes)
-        return edmli_fail(&dev->err, EDMLI_MSG_ARENA_TOO_SMALL, "edml_gpu_buffer_create (the GPU arena)", (size_t)need,
-                          (size_t)have, (size_t)(need - have));
+    if (need > have || need < bytes) {
+        uint64_t want = need < bytes ? bytes : need;   /* rounding up wrapped: the size asked for */
+        return edmli_fail(&dev->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "edml_gpu_buffer_create", (unsigned long long)want,
+                          (unsigned long long)have, (unsigned long long)(want - have));
+    }
     *offset = g->persistent;
     g->persistent += need;
     return EDML_STATUS_OK;
@@ -82,11 +84,21 @@ edml_status edmli_gles_buffer_io(edml_device *dev, uint64_t offset, void *host, 
             gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
             gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, host);
         }
+        if (!write) edmli_gles_fetch(&r, (uint32_t)offset, host, bytes);
         s = edmli_gles_finish(&r);
-        if (!s && !write) s = edmli_gles_download(&r, (uint32_t)offset, host, bytes);
     }
     edmli_gles_release(g);
     return s;
+}
+
+/* One copy dispatch of `bytes` (16-byte vectors where everything is 16-aligned). */
+static void edmli_gles_copy_dispatch(edmli_gles_run *r, uint64_t dst, uint64_t src, uint64_t bytes)
+{
+    const bool vec = ((src | dst | bytes) & 15) == 0;
+    r->words[0] = (uint32_t)src;
+    r->words[1] = (uint32_t)dst;
+    r->words[2] = vec;
+    edmli_gles_dispatch(r, EDMLI_GLES_PROG_COPY, (uint32_t)(bytes / (vec ? 16 : 4)), false);
 }
 
 edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src, uint64_t bytes)
@@ -95,12 +107,19 @@ edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src,
     if (!g) return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
     edmli_gles_run r;
     edml_status s = edmli_gles_begin(&r, g, &dev->err);
+    if (!s && dst < src + bytes && src < dst + bytes && dst != src) {
+        /* overlapping ranges (memmove): through the free top of the GPU arena,
+         * as the invocations of one copy run in no particular order */
+        uint32_t tmp;
+        s = edmli_gles_alloc(&r, bytes, &tmp);
+        if (!s) {
+            edmli_gles_copy_dispatch(&r, tmp, src, bytes);
+            edmli_gles_barrier(&r);
+            src = tmp;
+        }
+    }
     if (!s) {
-        const bool vec = ((src | dst | bytes) & 15) == 0;
-        r.words[0] = (uint32_t)src;
-        r.words[1] = (uint32_t)dst;
-        r.words[2] = vec;
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_COPY, (uint32_t)(bytes / (vec ? 16 : 4)), false);
+        edmli_gles_copy_dispatch(&r, dst, src, bytes);
         s = edmli_gles_finish(&r);
     }
     edmli_gles_release(g);

@@ -116,6 +116,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     gl->glGenBuffers(1, &g->readback_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)EDMLI_GLES_READBACK_BYTES, NULL, EDMLI_GL_STREAM_READ);
+    g->readback_bytes = EDMLI_GLES_READBACK_BYTES;
     gl->glGenBuffers(1, &g->params_buf);
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
     gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * EDMLI_GLES_PARAM_WORDS * 4u),

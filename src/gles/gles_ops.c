@@ -7,9 +7,11 @@
 #include <string.h>
 
 #define EDMLI_GLES_TOPK_FOLD 8u   /* lists a TopK merge pass folds into one */
-#define EDMLI_GLES_STATE(op) ((edmli_gles *)(op)->device->gles)
+#define EDMLI_GLES_STATE(op) ((edmli_gles *)(op)->obj.device->gles)
 
-static uint64_t edmli_align16(uint64_t v) { return (v + 15) & ~(uint64_t)15; }
+/* Saturating: a TotalTensorSizeInBytes near 2^64 must not wrap to a small staging size. */
+static uint64_t edmli_align16(uint64_t v) { return v > UINT64_MAX - 15 ? UINT64_MAX : (v + 15) & ~(uint64_t)15; }
+static uint64_t edmli_add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 /* TopK with a small K along a strided axis, or along a packed one of short
  * rows (a workgroup per row of a few elements would leave nearly all its
@@ -120,22 +122,22 @@ static uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_g
 static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles *g)
 {
     uint64_t b = 0;
-    for (uint32_t i = 0; i < op->input_count; i++) b += edmli_align16(op->inputs[i].total_bytes);
-    for (uint32_t o = 0; o < op->output_count; o++) b += edmli_align16(op->outputs[o].total_bytes);
+    for (uint32_t i = 0; i < op->input_count; i++) b = edmli_add_sat(b, edmli_align16(op->inputs[i].total_bytes));
+    for (uint32_t o = 0; o < op->output_count; o++) b = edmli_add_sat(b, edmli_align16(op->outputs[o].total_bytes));
     if (op->kind == EDMLI_OP_TOPK) {
         uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size, chunks = edmli_gles_topk_chunks(op);
-        b += edmli_align16(rows * op->plan.topk.k * 4);
-        if (chunks > 1) b += edmli_align16(rows * chunks * op->plan.topk.k * 12);
+        b = edmli_add_sat(b, edmli_align16(rows * op->plan.topk.k * 4));
+        if (chunks > 1) b = edmli_add_sat(b, edmli_align16(rows * chunks * op->plan.topk.k * 12));
         if (chunks > EDMLI_GLES_TOPK_FOLD)
-            b += edmli_align16(rows * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD) * op->plan.topk.k * 12);
+            b = edmli_add_sat(b, edmli_align16(rows * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD) * op->plan.topk.k * 12));
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
         /* whichever kernel the run-time alignment picks */
         edmli_gles_reduce_shape plain = edmli_gles_reduce_shape_of(op, g, false);
         edmli_gles_reduce_shape vec = edmli_gles_reduce_shape_of(op, g, op->inputs[0].elem_size == 4);
         uint64_t ac, vc, a = edmli_gles_reduce_scratch(op, &plain, &ac), v = edmli_gles_reduce_scratch(op, &vec, &vc);
-        b += a + ac > v + vc ? a + ac : v + vc;
+        b = edmli_add_sat(b, a + ac > v + vc ? a + ac : v + vc);
     } else if (op->kind == EDMLI_OP_GATHER_ND) {
-        b += 16;
+        b = edmli_add_sat(b, 16);
     }
     return b;
 }
@@ -195,8 +197,7 @@ edml_status edmli_gles_if(const edml_operator *op, const edmli_exec *ex)
     r.words[92] = period;
     uint32_t units = vec ? (uint32_t)((op->outputs[0].elem_count + per - 1) / per) : edmli_gles_output_units(&op->outputs[0]);
     edmli_gles_dispatch(&r, EDMLI_GLES_PROG_IF, units, false);
-    if ((s = edmli_gles_finish(&r))) return s;
-    return edmli_gles_output_done(&r, op, ex, 0, off[3]);
+    return edmli_gles_finish(&r);
 }
 
 /* ---- GatherND -------------------------------------------------------------- */
@@ -256,10 +257,9 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     r.words[190] = vec;
     uint32_t units = vec ? (uint32_t)(op->outputs[0].elem_count * es / 16) : edmli_gles_output_units(&op->outputs[0]);
     edmli_gles_dispatch(&r, EDMLI_GLES_PROG_GATHER_ND, units, false);
-    if ((s = edmli_gles_finish(&r))) return s;
     uint32_t status[2];
-    if ((s = edmli_gles_download(&r, off_status, status, sizeof status))) return s;
-    if ((s = edmli_gles_output_done(&r, op, ex, 0, off_out))) return s;
+    edmli_gles_fetch(&r, off_status, status, sizeof status);
+    if ((s = edmli_gles_finish(&r))) return s;
     if (!status[0]) return EDML_STATUS_OK;
     /* the GPU counted clamped coordinates: the host words the status as the
      * reference does, from the same indices (read back when resident) */
@@ -347,8 +347,7 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
         edmli_gles_barrier(&r);
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, (outs + gs->local / G - 1) / (gs->local / G), true);
     }
-    if ((s = edmli_gles_finish(&r))) return s;
-    return edmli_gles_output_done(&r, op, ex, 0, off_out);
+    return edmli_gles_finish(&r);
 }
 
 /* ---- TopK ------------------------------------------------------------------ */
@@ -435,10 +434,7 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
         r.words[54] = o == 1;
         edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_OUT, edmli_gles_output_units(&op->outputs[o]), false);
     }
-    if ((s = edmli_gles_finish(&r))) return s;
-    for (uint32_t o = 0; o < 2; o++)
-        if ((s = edmli_gles_output_done(&r, op, ex, o, off_out[o]))) return s;
-    return EDML_STATUS_OK;
+    return edmli_gles_finish(&r);
 }
 
 /* ---- the table ------------------------------------------------------------- */

@@ -15,6 +15,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->err = err;
     r->top = g->arena_bytes;
     r->slot = 0;
+    r->nfetches = 0;
     if (!g->current) {
         if (!edmli_port_gl_make_current(&g->port)) return edmli_gles_fail(r, "eglMakeCurrent failed");
         g->current = g->one_thread;
@@ -32,12 +33,11 @@ void edmli_gles_release(edmli_gles *g)
 
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
 {
-    uint64_t need = (bytes + 15) & ~(uint64_t)15;
-    if (need > r->top || r->top - need < r->g->persistent) {
-        uint64_t have = r->top > r->g->persistent ? r->top - r->g->persistent : 0;
-        return edmli_fail(r->err, EDMLI_MSG_ARENA_TOO_SMALL, "the GPU arena (edml_device_desc.gpu_arena_bytes)",
-                          (size_t)need, (size_t)have, (size_t)(need - have));
-    }
+    const uint64_t have = r->top > r->g->persistent ? r->top - r->g->persistent : 0;
+    const uint64_t need = bytes > UINT64_MAX - 15 ? UINT64_MAX : (bytes + 15) & ~(uint64_t)15;
+    if (need > have)
+        return edmli_fail(r->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "staging of edml_operator_execute",
+                          (unsigned long long)need, (unsigned long long)have, (unsigned long long)(need - have));
     r->top -= need;
     *offset = (uint32_t)r->top;
     return EDML_STATUS_OK;
@@ -144,7 +144,7 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
 
 void edmli_gles_barrier(edmli_gles_run *r) { r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT); }
 
-edml_status edmli_gles_finish(edmli_gles_run *r)
+static edml_status edmli_gles_wait(edmli_gles_run *r)
 {
     edmli_gl *gl = &r->g->port.gl;
     gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
@@ -165,27 +165,50 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
     return EDML_STATUS_OK;
 }
 
-edml_status edmli_gles_download(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes)
+void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes)
 {
-    edmli_gl *gl = &r->g->port.gl;
-    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, r->g->arena_buf);
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, r->g->readback_buf);
-    for (uint64_t done = 0; done < bytes;) {
-        uint64_t n = bytes - done < EDMLI_GLES_READBACK_BYTES ? bytes - done : EDMLI_GLES_READBACK_BYTES;
-        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)(offset + done), 0, (intptr_t)n);
-        const void *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)n, EDMLI_GL_MAP_READ_BIT);
-        if (!p) return edmli_gles_fail(r, "glMapBufferRange failed");
-        memcpy((uint8_t *)host + done, p, (size_t)n);
-        gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
-        done += n;
+    edmli_gles_fetch_req *f = &r->fetches[r->nfetches++];
+    f->offset = offset;
+    f->host = (uint8_t *)host;
+    f->bytes = bytes;
+}
+
+/* The fetches, through the readback buffer (grown to hold them all, the only
+ * buffer ever mapped): one mapping, and the host written only once it
+ * succeeded, so that a failure writes nothing. */
+static edml_status edmli_gles_fetch_all(edmli_gles_run *r)
+{
+    edmli_gles *g = r->g;
+    edmli_gl *gl = &g->port.gl;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < r->nfetches; i++) total += (r->fetches[i].bytes + 15) & ~(uint64_t)15;
+    if (!total) return EDML_STATUS_OK;
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
+    if (total > g->readback_bytes) {
+        g->readback_bytes = 0;
+        gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)total, NULL, EDMLI_GL_STREAM_READ);
+        if (gl->glGetError() != EDMLI_GL_NO_ERROR) return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
+        g->readback_bytes = total;
     }
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
+    for (uint64_t i = 0, at = 0; i < r->nfetches; at += (r->fetches[i].bytes + 15) & ~(uint64_t)15, i++)
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)r->fetches[i].offset,
+                                (intptr_t)at, (intptr_t)r->fetches[i].bytes);
+    const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
+    if (!p || (g->faults & EDML_FAULT_MAP)) {
+        if (p) gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
+        return edmli_gles_fail(r, (g->faults & EDML_FAULT_MAP) ? "glMapBufferRange failed (fault injected)" : "glMapBufferRange failed");
+    }
+    for (uint64_t i = 0, at = 0; i < r->nfetches; at += (r->fetches[i].bytes + 15) & ~(uint64_t)15, i++)
+        memcpy(r->fetches[i].host, p + at, (size_t)r->fetches[i].bytes);
+    gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
     return EDML_STATUS_OK;
 }
 
-edml_status edmli_gles_download_tensor(edmli_gles_run *r, const edmli_tensor *t, uint32_t offset, uint8_t *host)
+edml_status edmli_gles_finish(edmli_gles_run *r)
 {
-    uint64_t bytes = edmli_gles_packed(t) ? t->elem_count * t->elem_size : t->total_bytes;
-    return edmli_gles_download(r, offset, host, bytes);
+    edml_status s = edmli_gles_wait(r);
+    return s ? s : edmli_gles_fetch_all(r);
 }
 
 edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i, uint32_t *offset)
@@ -203,11 +226,10 @@ edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const 
         *offset = (uint32_t)ex->out_gpu[o];
         return EDML_STATUS_OK;
     }
-    return edmli_gles_place_output(r, &op->outputs[o], ex->out[o], offset);
-}
-
-edml_status edmli_gles_output_done(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t offset)
-{
-    if (ex->out_gpu[o] != EDMLI_HOST) return EDML_STATUS_OK;
-    return edmli_gles_download_tensor(r, &op->outputs[o], offset, ex->out[o]);
+    const edmli_tensor *t = &op->outputs[o];
+    edml_status s = edmli_gles_place_output(r, t, ex->out[o], offset);
+    if (s) return s;
+    /* a packed tensor: the addressed bytes; else the whole buffer (uploaded before) */
+    edmli_gles_fetch(r, *offset, ex->out[o], edmli_gles_packed(t) ? t->elem_count * t->elem_size : t->total_bytes);
+    return EDML_STATUS_OK;
 }

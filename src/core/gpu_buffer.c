@@ -1,0 +1,111 @@
+/* GPU buffers: tensors that stay in the GPU arena between operators. Each
+ * has a record in the device arena (an object, like an operator) and bytes
+ * in the GPU arena (from its low end). */
+#include "internal.h"
+
+#include <string.h>
+
+edml_status edml_gpu_buffer_create(edml_device *dev, UINT64 bytes, edml_gpu_buffer **out)
+{
+    edml_status s = edmli_device_enter(dev);
+    if (s) return s;
+    if (!out) {
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "buffer");
+    } else if (*out = NULL, !(dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
+        s = edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
+    } else {
+        size_t mark = dev->arena.head;
+        uint64_t gpu_mark = edmli_gles_buffer_mark(dev), offset = 0;
+        void *mem = NULL;
+        s = edmli_arena_alloc(&dev->arena, &dev->err, "edml_gpu_buffer_create", sizeof(edml_gpu_buffer), &mem);
+        if (!s) s = edmli_gles_buffer_reserve(dev, bytes, &offset);
+        if (s) {
+            dev->arena.head = mark;
+        } else {
+            edml_gpu_buffer *b = (edml_gpu_buffer *)mem;
+            memset(b, 0, sizeof *b);
+            b->gpu_offset = offset;
+            b->bytes = bytes;
+            b->obj.gpu_mark = gpu_mark;
+            edmli_object_push(dev, &b->obj, EDMLI_OBJ_GPU_BUFFER, mark);
+            *out = (edml_gpu_buffer *)edmli_object_handle(&b->obj);
+        }
+    }
+    edmli_device_leave(dev, s, true);
+    return s;
+}
+
+static edml_status edmli_gpu_enter(edml_gpu_buffer *handle, edml_gpu_buffer **b)
+{
+    edmli_object *o;
+    edml_status s = edmli_object_enter(handle, EDMLI_OBJ_GPU_BUFFER, &o);
+    *b = s ? NULL : (edml_gpu_buffer *)o;
+    return s;
+}
+
+edml_status edml_gpu_buffer_destroy(edml_gpu_buffer *handle)
+{
+    edml_gpu_buffer *b;
+    edml_status s = edmli_gpu_enter(handle, &b);
+    if (s) return s;
+    edml_device *dev = b->obj.device;
+    edmli_object_release(dev, &b->obj);
+    edmli_device_leave(dev, s, true);
+    return s;
+}
+
+static edml_status edmli_gpu_range(edml_gpu_buffer *b, UINT64 offset, UINT64 bytes, const char *what)
+{
+    if (offset > b->bytes || bytes > b->bytes - offset)
+        return edmli_fail(&b->obj.device->err, EDMLI_MSG_GPU_RANGE, what, (unsigned long long)bytes,
+                          (unsigned long long)offset, (unsigned long long)b->bytes);
+    return EDML_STATUS_OK;
+}
+
+/* A write (host to buffer) or a read (buffer to host). */
+static edml_status edmli_gpu_io(edml_gpu_buffer *handle, UINT64 offset, void *data, UINT64 bytes, bool write)
+{
+    edml_gpu_buffer *b;
+    edml_status s = edmli_gpu_enter(handle, &b);
+    if (s) return s;
+    edml_device *dev = b->obj.device;
+    if (!data) s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "data");
+    else s = edmli_gpu_range(b, offset, bytes, write ? "a write" : "a read");
+    if (!s) s = edmli_gles_buffer_io(dev, b->gpu_offset + offset, data, bytes, write);
+    edmli_device_leave(dev, s, true);
+    return s;
+}
+
+edml_status edml_gpu_buffer_write(edml_gpu_buffer *b, UINT64 offset, const void *data, UINT64 bytes)
+{
+    return edmli_gpu_io(b, offset, (void *)(uintptr_t)data, bytes, true);
+}
+
+edml_status edml_gpu_buffer_read(edml_gpu_buffer *b, UINT64 offset, void *data, UINT64 bytes)
+{
+    return edmli_gpu_io(b, offset, data, bytes, false);
+}
+
+edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst_handle, UINT64 dst_offset, edml_gpu_buffer *src_handle,
+                                 UINT64 src_offset, UINT64 bytes)
+{
+    edml_gpu_buffer *dst;
+    edml_status s = edmli_gpu_enter(dst_handle, &dst);
+    if (s) return s;
+    edml_device *dev = dst->obj.device;
+    edmli_object *o = NULL;
+    s = edmli_object_check(dev, src_handle, EDMLI_OBJ_GPU_BUFFER, &o, "the source GPU buffer");
+    edml_gpu_buffer *src = (edml_gpu_buffer *)o;
+    if (!s && (dst_offset | src_offset | bytes) % 4) s = edmli_fail(&dev->err, EDMLI_MSG_GPU_COPY_ALIGN);
+    if (!s) s = edmli_gpu_range(dst, dst_offset, bytes, "a copy");
+    if (!s) s = edmli_gpu_range(src, src_offset, bytes, "a copy");
+    if (!s) s = edmli_gles_buffer_copy(dev, dst->gpu_offset + dst_offset, src->gpu_offset + src_offset, bytes);
+    edmli_device_leave(dev, s, true);
+    return s;
+}
+
+EDML_BUFFER_BINDING edml_gpu_binding(edml_gpu_buffer *buffer, UINT64 offset, UINT64 bytes)
+{
+    EDML_BUFFER_BINDING b = {buffer, offset | EDML_GPU_BINDING_BIT, bytes};
+    return b;
+}
