@@ -6,8 +6,15 @@ int main(void)
 {
     static _Alignas(16) uint8_t arena[8192];      /* all the memory edml will use */
     edml_device *dev;
+    char why[200] = "";
     edml_device_desc dd = {0};                    /* zero: defaults (built-in board, every backend) */
-    if (edml_device_create(&dd, arena, sizeof arena, &dev) != EDML_STATUS_OK) return 1;
+    dd.error_buffer = why, dd.error_buffer_bytes = sizeof why;
+    if (edml_device_create(&dd, arena, sizeof arena, &dev) != EDML_STATUS_OK) {
+        printf("device: %s\n", why);
+        return 1;
+    }
+    char gpu[256];
+    printf("GPU: %s\n", edml_device_gles_info(dev, gpu, sizeof gpu));
 
     float scores[8] = {0.1f, 0.7f, -2.0f, 0.7f, 3.5f, 0.0f, 1.25f, -0.5f};
     float values[3];

@@ -5,8 +5,10 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 typedef edmli_egl_display (*edmli_egl_get_platform_display_fn)(unsigned, void *, const intptr_t *);
@@ -32,6 +34,20 @@ static bool edmli_has_ext(const char *list, const char *name)
     return false;
 }
 
+/* A statically linked program has no dynamic loader: glibc's dlopen there
+ * loads a second C library beside the built-in one and crashes in libEGL.
+ * No loader mapped the program (AT_BASE is 0) and it asks for none (no
+ * PT_INTERP; a program started as `ld.so ./prog` has one). */
+static bool edmli_port_static_program(void)
+{
+    if (getauxval(AT_BASE) != 0) return false;
+    const ElfW(Phdr) *ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+    size_t n = (size_t)getauxval(AT_PHNUM);
+    for (size_t i = 0; ph && i < n; i++)
+        if (ph[i].p_type == PT_INTERP) return false;
+    return true;
+}
+
 /* dlsym without the object-to-function-pointer cast warning */
 static void *edmli_sym(void *lib, const char *name) { return lib ? dlsym(lib, name) : NULL; }
 
@@ -41,6 +57,11 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
     p->drm_fd = -1;
     if (faults & EDMLI_FAULT_NO_GL) {
         snprintf(why, cap, "libEGL.so.1 not loaded (fault injected)");
+        return false;
+    }
+    if (edmli_port_static_program()) {
+        snprintf(why, cap, "statically linked program: GLES needs a dynamically linked C library to load the GPU "
+                           "driver; link dynamically, or build edml with PORT=none");
         return false;
     }
     p->egl_lib = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
