@@ -22,7 +22,6 @@ AR := $(CROSS_COMPILE)ar
 endif
 NM ?= $(CROSS_COMPILE)nm
 
-BUILD ?= build/$(BOARD)
 PREFIX ?= /usr/local
 DESTDIR ?=
 CFLAGS ?= -O2 -g
@@ -48,6 +47,9 @@ PORT ?= $(BOARD_PORT)
 ifeq ($(wildcard port/$(PORT)/.),)
 $(error unknown PORT '$(PORT)'; ports: $(notdir $(wildcard port/*/)))
 endif
+# The build folder names the board, and the port where it is not the board's,
+# so that one configuration's objects never end up in another's archive.
+BUILD ?= build/$(BOARD)$(if $(filter-out $(BOARD_PORT),$(PORT)),-port-$(PORT))
 ifeq ($(PORT),none)
 LIB_SRC_GLES := src/core/backend_gles_off.c
 PORT_LIBS :=
@@ -66,7 +68,7 @@ LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) port/edml_port.h boards/$(BOARD)/caps.h
 
 TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo
-TESTS := $(BUILD)/test/unit $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu \
+TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu \
          $(BUILD)/examples/topk
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
@@ -114,6 +116,11 @@ $(BUILD)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
+# A fully static program (firmware images often are): GLES is off there, with its reason.
+$(BUILD)/examples/%-static: examples/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -static -o $@ $< $(LIB) $(TOOL_LIBS)
+
 $(BUILD)/test/noalloc: test/noalloc.c test/testlib.h test/ops.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) $(WRAP) -o $@ $< $(LIB) $(TOOL_LIBS)
@@ -122,7 +129,7 @@ $(BUILD)/test/noalloc: test/noalloc.c test/testlib.h test/ops.h $(LIB)
 # (PORT=none: reference and NEON); `test-image-gl` links libc dynamically so
 # that it can load the board's EGL/GLES drivers (every backend).
 CASES := $(sort $(wildcard test/cases/*.case))
-IMAGE_SRC := test/image.c test/diff.c test/unit.c tools/case.c $(BUILD)/gen/cases.c
+IMAGE_SRC := test/image.c test/diff.c test/unit.c test/misuse.c tools/case.c $(BUILD)/gen/cases.c
 .PHONY: test-image test-image-gl
 ifeq ($(PORT),none)
 test-image: $(BUILD)/edml-test
@@ -169,14 +176,16 @@ SOAK_CYCLES ?= 100000
 soak: tests
 	@for b in ref neon gles; do $(BUILD)/test/diff --soak --backend $$b --iters $(SOAK_CYCLES) --seed 21 || exit 1; done
 
-# Installs what the build and tests need on a Debian machine, when missing.
+# Installs what the build and tests need on a Debian machine, when missing
+# (make demo: only what the demo needs).
 setup:
-	@sh toolchain/setup-host
+	@sh toolchain/setup-host test
 
 test: setup
 	@sh test/run-all.sh
 
-demo: setup
+demo:
+	@sh toolchain/setup-host demo
 	@$(MAKE) --no-print-directory BOARD=host all
 	@sh tools/demo.sh
 
@@ -198,17 +207,21 @@ clean:
 	rm -rf build
 
 help:
-	@echo "make [BOARD=<board>] [CROSS_COMPILE=<prefix>] [target]"
+	@echo "make [BOARD=<board>] [PORT=linux|none] [CROSS_COMPILE=<prefix>] [VARIABLE=value...] [target]"
 	@echo "targets:"
-	@echo "  all       $(BUILD)/libedml.a and $(BUILD)/edml-run (default)"
-	@echo "  test      every test: installs what it lacks, then test/run-all.sh"
-	@echo "  demo      the examples of the DirectML pages on every available backend"
-	@echo "  install   edml.h, libedml.a and edml.pc under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
-	@echo "  setup     install missing Debian packages (toolchain/setup-host)"
-	@echo "  fuzz      libFuzzer targets for FUZZ_SECONDS each (default 600)"
-	@echo "  soak      SOAK_CYCLES random create/execute cycles per backend (default 100000)"
-	@echo "  bench     edml-bench: every workload of shared/spec/bench.md on every backend"
-	@echo "  bench-insns  instructions per element under qemu-aarch64, reference vs NEON"
-	@echo "  clean     remove build/"
-	@echo "variables: BOARD (default host), PORT (linux or none), CROSS_COMPILE, CC, AR, CFLAGS, LDFLAGS, PREFIX, DESTDIR, BUILD"
+	@echo "  all           the library and the tools in $(BUILD)/ (the default)"
+	@echo "  test          every test, installing what it lacks; ends with N passed, N failed"
+	@echo "  demo          a detector's post-processing on every backend, then the DirectML pages' examples"
+	@echo "  bench         edml-bench: every workload on every backend, JSON in $(BUILD)/bench.json"
+	@echo "  bench-insns   instructions per element under qemu-aarch64 (rpi4), reference against NEON"
+	@echo "  test-image    one static program with every test vector built in, to copy to a board"
+	@echo "  test-image-gl the same, dynamically linked, with the GLES backend"
+	@echo "  install       edml.h, libedml.a and edml.pc under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
+	@echo "  fuzz          the libFuzzer targets, FUZZ_SECONDS each (default 600)"
+	@echo "  soak          SOAK_CYCLES create/execute/destroy cycles per backend (default 100000)"
+	@echo "  setup         installs missing Debian packages (toolchain/setup-host)"
+	@echo "  clean         removes build/"
+	@echo "  help          this list, the variables and the boards"
+	@echo "variables: BOARD (default host), PORT (the board's: linux or none), CROSS_COMPILE, CC, AR, CFLAGS, LDFLAGS,"
+	@echo "           BUILD (default build/<board>, build/<board>-port-<port> for another port), PREFIX, DESTDIR"
 	@echo "boards: $(BOARDS)"

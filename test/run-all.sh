@@ -35,6 +35,7 @@ step "build host (gcc -Werror)" make -j"$J" BOARD=host all tests test-image
 step "no-allocation proof: nm over libedml.a" sh test/check-nm.sh nm $H/libedml.a
 step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
 step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
+step "misuse: stale and foreign handles, live arenas, re-entry, bindings, messages, GPU arena" $H/test/misuse
 step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
 step "GLES faults injected: fallback and statuses" $H/test/faults
 step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
@@ -51,9 +52,15 @@ for b in ref neon; do
     done
 done
 step "test image on host" $H/edml-test
-step "demo pipeline: identical detections on every backend" $H/edml-demo
+step "make demo: compact, identical detections, installs only the demo's packages" sh test/check-demo.sh
 step "threads: 4 devices at once (neon)" $H/test/threads --backend neon
 step "threads: 4 devices at once (gles)" $H/test/threads --backend gles --rounds 10
+for b in ref neon gles; do
+    r=100; [ $b = gles ] && r=10
+    step "threads: 2 threads on one device ($b): right or BUSY" $H/test/threads --shared --threads 2 --backend $b --rounds $r
+done
+step "static program (host, Mesa present): GLES off with its reason, NEON answers" sh test/check-static.sh host
+step "README, edml.h, examples/topk.c and make help agree" sh test/check-docs.sh
 for b in ref neon gles; do
     n=2000; [ $b = gles ] && n=300
     step "soak: $n cycles on $b, arena given back" $H/test/diff --soak --backend $b --iters $n --seed 21
@@ -69,8 +76,9 @@ if [ "$quick" != 1 ]; then
     # 3. AddressSanitizer + UndefinedBehaviorSanitizer over the whole suite.
     S=build/host-asan
     SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-    step "build host (clang ASan+UBSan)" make -j"$J" BOARD=host CC=clang BUILD=$S CFLAGS="-O1 -g $SAN" LDFLAGS="$SAN" all build/host-asan/test/unit build/host-asan/test/diff
+    step "build host (clang ASan+UBSan)" make -j"$J" BOARD=host CC=clang BUILD=$S CFLAGS="-O1 -g $SAN" LDFLAGS="$SAN" all $S/test/unit $S/test/misuse $S/test/diff
     step "unit tests (ASan+UBSan)" $S/test/unit
+    step "misuse (ASan+UBSan)" $S/test/misuse
     for b in ref neon; do
         step "vectors on $b (ASan+UBSan)" sh test/run-cases.sh $S/edml-run $b
         step "differential test $b (ASan+UBSan)" $S/test/diff --backend $b --seed 7 --iters 3000
@@ -81,6 +89,7 @@ if [ "$quick" != 1 ]; then
     step "build host (clang ThreadSanitizer)" make -j"$J" BOARD=host CC=clang BUILD=$T CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" $T/test/threads
     for b in ref neon; do
         step "threads under ThreadSanitizer ($b)" env TSAN_OPTIONS=halt_on_error=1 $T/test/threads --backend $b --rounds 50
+        step "2 threads on one device under ThreadSanitizer ($b)" env TSAN_OPTIONS=halt_on_error=1 $T/test/threads --shared --threads 2 --backend $b --rounds 50
     done
 
     # valgrind memcheck over the host suite (reference and NEON through SIMDe).
@@ -105,6 +114,8 @@ if [ "$quick" != 1 ]; then
         step "$board test image under qemu (neon, ref)" toolchain/run $board build/$board/edml-test --backend neon --backend ref --iters 2000 --seed 11
         step "$board edml-run vectors under qemu (neon)" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
     done
+    step "static AArch64 program under qemu, arm64 Mesa present: GLES off with its reason" sh test/check-static.sh rpi4
+    step "PORT=none and PORT=linux build and install apart (rpi4)" sh test/check-build-config.sh rpi4
     # the GL path as AArch64 code: arm64 Mesa (llvmpipe) under qemu-aarch64
     if [ "$(uname -m)" = x86_64 ]; then
         step "build rpi4 GL test image" make -j"$J" BOARD=rpi4 test-image-gl

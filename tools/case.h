@@ -13,6 +13,9 @@
 
 #define CASE_MAX_TENSORS 4     /* operands of one operator */
 #define CASE_MSG 512
+/* Sizes a file may give: more than a tensor may have, so that the library
+ * (not the parser) refuses DimensionCount 0 or 9 with its message. */
+#define CASE_MAX_DIMS 16
 
 typedef struct case_tensor {
     const char *name;          /* member name, e.g. "OutputValueTensor" */
@@ -20,8 +23,8 @@ typedef struct case_tensor {
     int line;                  /* line of the header */
     EDML_TENSOR_DATA_TYPE dtype;
     UINT rank;
-    UINT sizes[EDML_TENSOR_DIMENSION_COUNT_MAX];
-    UINT strides[EDML_TENSOR_DIMENSION_COUNT_MAX];
+    UINT sizes[CASE_MAX_DIMS];
+    UINT strides[CASE_MAX_DIMS];
     bool has_strides, has_total;
     UINT64 total_bytes;        /* TotalTensorSizeInBytes, or its default */
     uint8_t *data;             /* total_bytes: input contents or expected output */

@@ -144,13 +144,17 @@ int main(void)
     }
     size_t arena_size = edml_device_size() + 64 * 1024;
     void *arena = aligned_alloc(16, arena_size);
+    if (!arena) return 1;
+    memset(arena, 0, arena_size);
     edml_device *dev;
     edml_device_desc dd = {0};
     if (edml_device_create(&dd, arena, arena_size, &dev) != EDML_STATUS_OK) return 1;
     char info[300];
     printf("edml demo: YOLO post-processing of {1,%u,%u} predictions (synthetic, fixed seed)\n", N, C);
     printf("  ArgMax(classes) -> If(objectness > 0.5, objectness, -inf) -> TopK(%u) -> GatherND(boxes)\n", KEEP);
-    printf("board %s; %s\n", edml_board_builtin()->name, edml_device_gles_info(dev, info, sizeof info));
+    printf("board %s; GPU: %s\n\n", edml_board_builtin()->name, edml_device_gles_info(dev, info, sizeof info));
+    printf("%-8s %-18s %-18s %-18s %-18s %10s  %s\n", "backend", "ArgMax", "ElementWiseIf", "TopK", "GatherND", "total",
+           "detections");
     static result res[EDML_BACKEND_COUNT_];
     int nres = 0, first = -1;
     bool same = true;
@@ -158,25 +162,35 @@ int main(void)
         edml_backend be = b == EDML_BACKEND_COUNT_ ? EDML_BACKEND_AUTO : (edml_backend)b;
         if (be != EDML_BACKEND_AUTO && !(edml_device_backends(dev) & EDML_BACKEND_BIT(be))) continue;
         result *r = &res[nres];
-        printf("\n== backend %s ==\n", edml_backend_name(be));
         if (!run(dev, be, pred, r)) { same = false; continue; }
         run(dev, be, pred, r);   /* the second run is timed warm */
-        static const char *const steps[4] = {"ArgMax", "ElementWiseIf", "TopK", "GatherND"};
-        for (int i = 0; i < 4; i++)
-            printf("  %-14s on %-4s %8.3f ms\n", steps[i], edml_backend_name(r->step_backend[i]), r->step_ms[i]);
+        double total = 0;
+        printf("%-8s", edml_backend_name(be));
+        for (int i = 0; i < 4; i++) {
+            char cell[32];
+            snprintf(cell, sizeof cell, "%.3f ms (%s)", r->step_ms[i], edml_backend_name(r->step_backend[i]));
+            printf(" %-18s", cell);
+            total += r->step_ms[i];
+        }
         int valid = 0;
         for (UINT k = 0; k < KEEP; k++) valid += !isinf(r->score[k]);
-        printf("  %d confident detections of %u kept; the best 5:\n", valid, KEEP);
-        for (UINT k = 0; k < 5; k++)
-            printf("    #%u candidate %5u class %2u score %.4f box (%.1f, %.1f, %.1f, %.1f)\n", k, r->idx[k], r->cls[k],
-                   r->score[k], r->box[k][0], r->box[k][1], r->box[k][2], r->box[k][3]);
+        bool equal = first < 0 || (!memcmp(r->score, res[first].score, sizeof r->score) &&
+                                   !memcmp(r->idx, res[first].idx, sizeof r->idx) &&
+                                   !memcmp(r->box, res[first].box, sizeof r->box) &&
+                                   !memcmp(r->cls, res[first].cls, sizeof r->cls));
+        printf(" %7.3f ms  %d kept%s\n", total, valid, first < 0 ? "" : equal ? ", identical" : ", DIFFERENT");
+        same = same && equal;
         if (first < 0) first = nres;
-        else if (memcmp(r->score, res[first].score, sizeof r->score) || memcmp(r->idx, res[first].idx, sizeof r->idx) ||
-                 memcmp(r->box, res[first].box, sizeof r->box) || memcmp(r->cls, res[first].cls, sizeof r->cls))
-            same = false;
         nres++;
     }
-    printf("\ndetections identical on every backend: %s\n", same ? "yes" : "NO");
+    if (first >= 0) {
+        const result *r = &res[first];
+        printf("\nthe best 5 detections:\n");
+        for (UINT k = 0; k < 5; k++)
+            printf("  #%u candidate %5u class %2u score %.4f box (%.1f, %.1f, %.1f, %.1f)\n", k, r->idx[k], r->cls[k],
+                   r->score[k], r->box[k][0], r->box[k][1], r->box[k][2], r->box[k][3]);
+    }
+    printf("detections identical on every backend: %s\n", same ? "yes" : "NO");
     edml_device_destroy(dev);
     free(arena);
     free(pred);
