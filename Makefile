@@ -29,7 +29,7 @@ LDFLAGS ?=
 
 WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=c11 $(WARN) -Iinclude $(BOARD_CFLAGS)
-LIB_CFLAGS := $(BASE_CFLAGS) -Isrc -Iport -Iboards/$(BOARD) $(CFLAGS)
+LIB_CFLAGS := $(BASE_CFLAGS) -Wconversion -Wsign-conversion -Isrc -Iport -Iboards/$(BOARD) $(CFLAGS)
 TOOL_CFLAGS := $(BASE_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools -Itest $(CFLAGS)
 TOOL_LIBS = -lm $(PORT_LIBS) $(BOARD_LDLIBS)
 
