@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench-insns: instructions executed per element under qemu-aarch64 (the
-# qemu plugin of shared/tools/insncount.c), reference vs NEON, for each
-# workload of shared/spec/bench.md at a reduced size. Each figure is
+# qemu plugin tools/insncount.c), reference vs NEON, for each workload of
+# docs/bench.md at a reduced size. Each figure is
 # (instructions with N calls - with 0 calls) / (N x elements): repeatable,
 # unlike wall time under emulation. Memory stalls are not in it.
 set -e
@@ -9,8 +9,7 @@ cd "$(dirname "$0")/.."
 board=${BOARD:-rpi4}
 scale=${INSN_SCALE:-0.02}
 calls=${INSN_CALLS:-2}
-src=${EDML_SHARED:-../shared}/tools/insncount.c
-[ -f "$src" ] || { echo "bench-insns: $src not found (EDML_SHARED=path/to/shared)"; exit 1; }
+src=tools/insncount.c
 mkdir -p build/insns
 [ build/insns/libinsncount.so -nt "$src" ] || gcc -O2 -shared -fPIC -fvisibility=hidden "$src" -o build/insns/libinsncount.so
 make -s BOARD=$board PORT=none BUILD=build/$board/static build/$board/static/edml-bench >/dev/null

@@ -1,4 +1,4 @@
-/* The .case format (shared/spec/case-format.md): parse, build descriptors,
+/* The .case format (docs/case-format.md): parse, build descriptors,
  * run through edml, print and compare. Used by edml-run and the tests; it
  * allocates with malloc (tools may, the library may not). */
 #ifndef EDML_CASE_H

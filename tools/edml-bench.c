@@ -1,4 +1,4 @@
-/* edml-bench: the workloads of shared/spec/bench.md on every backend.
+/* edml-bench: the workloads of docs/bench.md on every backend.
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
  *              [--scale F] [--crossover] [--list]

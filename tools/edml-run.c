@@ -1,4 +1,4 @@
-/* edml-run: runs .case files (shared/spec/case-format.md) through edml. */
+/* edml-run: runs .case files (docs/case-format.md) through edml. */
 #include "case.h"
 
 #include <stdio.h>
