@@ -60,7 +60,7 @@ PORT_LIBS := -ldl
 endif
 SHADERS := shaders/common.glsl shaders/output.glsl $(sort $(wildcard shaders/*.comp))
 
-CORE_SRC := $(filter-out src/core/backend_%.c,$(wildcard src/core/*.c))
+CORE_SRC := $(filter-out src/core/backend_%.c,$(wildcard src/core/*.c)) $(wildcard src/cpu/*.c)
 REF_SRC := $(wildcard src/ref/*.c)
 LIB_SRC := $(CORE_SRC) $(REF_SRC) $(LIB_SRC_NEON) $(LIB_SRC_GLES) $(wildcard port/$(PORT)/*.c) port/clock_posix.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)

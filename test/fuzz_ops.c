@@ -88,9 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     UINT axes[10];
     union {
         EDML_TOP_K1_OPERATOR_DESC topk;
-        EDML_GATHER_ND1_OPERATOR_DESC gather;
-        EDML_ARGMIN_OPERATOR_DESC arg;
-        EDML_ELEMENT_WISE_IF_OPERATOR_DESC iff;
+        EDML_GATHER_ND1_OPERATOR_DESC gather_nd;
+        EDML_ARGMIN_OPERATOR_DESC argreduce;
+        EDML_ELEMENT_WISE_IF_OPERATOR_DESC elementwise_if;
     } u;
     EDML_OPERATOR_DESC desc;
     int nin, nout;
@@ -113,13 +113,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(os, t[0].sizes, sizeof os);
         for (UINT i = 0; i < na && i < 10; i++) if (axes[i] < 9) os[axes[i]] = 1;
         make_tensor(&r, &t[1], take(&r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : types[take(&r, 12)], rank, os);
-        u.arg = (EDML_ARGMIN_OPERATOR_DESC){&t[0].d, &t[1].d, na, take(&r, 16) ? axes : NULL, (EDML_AXIS_DIRECTION)take(&r, 3)};
+        u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){&t[0].d, &t[1].d, na, take(&r, 16) ? axes : NULL, (EDML_AXIS_DIRECTION)take(&r, 3)};
         desc = (EDML_OPERATOR_DESC){take(&r, 2) ? EDML_OPERATOR_ARGMIN : EDML_OPERATOR_ARGMAX, &u};
         nin = 1, nout = 1;
     } else if (kind == 2) {
         make_tensor(&r, &t[1], take(&r, 2) ? EDML_TENSOR_DATA_TYPE_INT32 : types[take(&r, 12)], rank, NULL);
         make_tensor(&r, &t[2], dt, rank, NULL);
-        u.gather = (EDML_GATHER_ND1_OPERATOR_DESC){&t[0].d, &t[1].d, &t[2].d, take(&r, rank + 1), take(&r, rank + 1),
+        u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){&t[0].d, &t[1].d, &t[2].d, take(&r, rank + 1), take(&r, rank + 1),
                                                    take(&r, rank + 1)};
         desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND1, &u};
         nin = 2, nout = 1;
@@ -127,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         make_tensor(&r, &t[1], take(&r, 4) ? EDML_TENSOR_DATA_TYPE_UINT8 : types[take(&r, 12)], rank, t[0].sizes);
         make_tensor(&r, &t[2], dt, rank, t[0].sizes);
         make_tensor(&r, &t[3], dt, rank, t[0].sizes);
-        u.iff = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&t[1].d, &t[0].d, &t[2].d, &t[3].d};
+        u.elementwise_if = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&t[1].d, &t[0].d, &t[2].d, &t[3].d};
         desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &u};
         nin = 3, nout = 1;
     }

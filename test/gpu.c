@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 
     /* misuse */
     ops_case c;
-    ops_make(&c, OPS_IF);
+    ops_make(&c, OPS_ELEMENTWISE_IF);
     edml_gpu_buffer *a = upload(d.dev, &c.in[1]);
     edml_operator *cpu, *gpu;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_NEON, &cpu) == EDML_STATUS_OK, "neon op");

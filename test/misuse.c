@@ -258,7 +258,7 @@ static void gpu_buffer_handles(void)
         return;
     }
     ops_case c;
-    ops_make(&c, OPS_IF);
+    ops_make(&c, OPS_ELEMENTWISE_IF);
     edml_operator *cpu, *gpu;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_NEON, &cpu) == EDML_STATUS_OK, "neon op");
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &gpu) == EDML_STATUS_OK, "gles op");
@@ -352,7 +352,7 @@ static void gpu_arena_and_readback(void)
         return;
     }
     ops_case c;
-    ops_make(&c, OPS_IF);
+    ops_make(&c, OPS_ELEMENTWISE_IF);
     edml_operator *autop, *named;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &autop) == EDML_STATUS_OK &&
               edml_operator_backend(autop) == EDML_BACKEND_GLES, "auto on gles");

@@ -5,7 +5,7 @@
 
 #include "testlib.h"
 
-enum { OPS_TOPK, OPS_TOPK0, OPS_GATHER, OPS_GATHER0, OPS_ARGMIN, OPS_ARGMAX, OPS_IF, OPS_COUNT };
+enum { OPS_TOPK, OPS_TOPK0, OPS_GATHER, OPS_GATHER0, OPS_ARGMIN, OPS_ARGMAX, OPS_ELEMENTWISE_IF, OPS_COUNT };
 
 typedef struct ops_case {
     const char *name;
@@ -16,10 +16,10 @@ typedef struct ops_case {
     union {
         EDML_TOP_K1_OPERATOR_DESC topk;
         EDML_TOP_K_OPERATOR_DESC topk0;
-        EDML_GATHER_ND1_OPERATOR_DESC gather;
-        EDML_GATHER_ND_OPERATOR_DESC gather0;
-        EDML_ARGMIN_OPERATOR_DESC arg;
-        EDML_ELEMENT_WISE_IF_OPERATOR_DESC iff;
+        EDML_GATHER_ND1_OPERATOR_DESC gather_nd;
+        EDML_GATHER_ND_OPERATOR_DESC gather_nd0;
+        EDML_ARGMIN_OPERATOR_DESC argreduce;
+        EDML_ELEMENT_WISE_IF_OPERATOR_DESC elementwise_if;
     } u;
     EDML_OPERATOR_DESC desc;
 } ops_case;
@@ -88,7 +88,7 @@ static inline void ops_make(ops_case *c, int which)
             ops_tensor(&c->in[1], EDML_TENSOR_DATA_TYPE_UINT32, 4, si, gix);
             ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 4, so, NULL);
             ops_expect(c, 0, gout);
-            c->u.gather = (EDML_GATHER_ND1_OPERATOR_DESC){&c->in[0].d, &c->in[1].d, &c->out[0].d, 3, 3, 1};
+            c->u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){&c->in[0].d, &c->in[1].d, &c->out[0].d, 3, 3, 1};
             c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND1, &c->u};
         } else {
             c->name = "GATHER_ND";
@@ -96,7 +96,7 @@ static inline void ops_make(ops_case *c, int which)
             ops_tensor(&c->in[1], EDML_TENSOR_DATA_TYPE_UINT32, 2, s21, g0ix);
             ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s22, NULL);
             ops_expect(c, 0, g0out);
-            c->u.gather0 = (EDML_GATHER_ND_OPERATOR_DESC){&c->in[0].d, &c->in[1].d, &c->out[0].d, 2, 2};
+            c->u.gather_nd0 = (EDML_GATHER_ND_OPERATOR_DESC){&c->in[0].d, &c->in[1].d, &c->out[0].d, 2, 2};
             c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND, &c->u};
         }
         break;
@@ -110,7 +110,7 @@ static inline void ops_make(ops_case *c, int which)
         ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_UINT32, 2, s13, NULL);
         ops_expect(c, 0, which == OPS_ARGMIN ? amin : amax);
         c->axes[0] = 0;
-        c->u.arg = (EDML_ARGMIN_OPERATOR_DESC){&c->in[0].d, &c->out[0].d, 1, c->axes, EDML_AXIS_DIRECTION_INCREASING};
+        c->u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){&c->in[0].d, &c->out[0].d, 1, c->axes, EDML_AXIS_DIRECTION_INCREASING};
         c->desc = (EDML_OPERATOR_DESC){which == OPS_ARGMIN ? EDML_OPERATOR_ARGMIN : EDML_OPERATOR_ARGMAX, &c->u};
         break;
     }
@@ -125,7 +125,7 @@ static inline void ops_make(ops_case *c, int which)
         ops_tensor(&c->in[2], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s22, b);
         ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s22, NULL);
         ops_expect(c, 0, o);
-        c->u.iff = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&c->in[0].d, &c->in[1].d, &c->in[2].d, &c->out[0].d};
+        c->u.elementwise_if = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&c->in[0].d, &c->in[1].d, &c->in[2].d, &c->out[0].d};
         c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &c->u};
         break;
     }

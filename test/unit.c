@@ -218,7 +218,7 @@ static void test_lifecycle(void)
 static void test_tensor_desc(void)
 {
     ops_case c;
-    ops_make(&c, OPS_IF);
+    ops_make(&c, OPS_ELEMENTWISE_IF);
     tl_device d;
     tl_device_make(&d, 1 << 16, 0);
     edml_operator *op;
@@ -274,7 +274,7 @@ static void test_tensor_desc(void)
 static void test_bindings(void)
 {
     ops_case c;
-    ops_make(&c, OPS_IF);
+    ops_make(&c, OPS_ELEMENTWISE_IF);
     tl_device d;
     tl_device_make(&d, 1 << 16, 0);
     edml_operator *op;

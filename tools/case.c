@@ -755,21 +755,21 @@ static void build_desc(edml_case *c)
         c->u.topk0 = (EDML_TOP_K_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k};
         break;
     case EDML_OPERATOR_TOP_K1:
-        c->u.topk1 = (EDML_TOP_K1_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k, c->direction};
+        c->u.topk = (EDML_TOP_K1_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k, c->direction};
         break;
     case EDML_OPERATOR_GATHER_ND:
-        c->u.gather0 = (EDML_GATHER_ND_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims, c->indices_dims};
+        c->u.gather_nd0 = (EDML_GATHER_ND_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims, c->indices_dims};
         break;
     case EDML_OPERATOR_GATHER_ND1:
-        c->u.gather1 = (EDML_GATHER_ND1_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims,
+        c->u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims,
                                                        c->indices_dims, c->batch_dims};
         break;
     case EDML_OPERATOR_ARGMIN:
     case EDML_OPERATOR_ARGMAX:
-        c->u.arg = (EDML_ARGMIN_OPERATOR_DESC){in0, &c->outputs[0].desc, c->axis_count, c->axes, c->direction};
+        c->u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){in0, &c->outputs[0].desc, c->axis_count, c->axes, c->direction};
         break;
     default:
-        c->u.iff = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->inputs[2].desc, &c->outputs[0].desc};
+        c->u.elementwise_if = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->inputs[2].desc, &c->outputs[0].desc};
         break;
     }
     c->desc.Type = c->op;

@@ -51,11 +51,11 @@ typedef struct edml_case {
     /* descriptor storage */
     union {
         EDML_TOP_K_OPERATOR_DESC topk0;
-        EDML_TOP_K1_OPERATOR_DESC topk1;
-        EDML_GATHER_ND_OPERATOR_DESC gather0;
-        EDML_GATHER_ND1_OPERATOR_DESC gather1;
-        EDML_ARGMIN_OPERATOR_DESC arg;
-        EDML_ELEMENT_WISE_IF_OPERATOR_DESC iff;
+        EDML_TOP_K1_OPERATOR_DESC topk;
+        EDML_GATHER_ND_OPERATOR_DESC gather_nd0;
+        EDML_GATHER_ND1_OPERATOR_DESC gather_nd;
+        EDML_ARGMIN_OPERATOR_DESC argreduce;
+        EDML_ELEMENT_WISE_IF_OPERATOR_DESC elementwise_if;
     } u;
     EDML_OPERATOR_DESC desc;
 } edml_case;

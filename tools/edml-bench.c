@@ -125,9 +125,9 @@ typedef struct workload {
     UINT axes[2];
     union {
         EDML_TOP_K1_OPERATOR_DESC topk;
-        EDML_GATHER_ND1_OPERATOR_DESC gather;
-        EDML_ARGMIN_OPERATOR_DESC arg;
-        EDML_ELEMENT_WISE_IF_OPERATOR_DESC iff;
+        EDML_GATHER_ND1_OPERATOR_DESC gather_nd;
+        EDML_ARGMIN_OPERATOR_DESC argreduce;
+        EDML_ELEMENT_WISE_IF_OPERATOR_DESC elementwise_if;
     } u;
     EDML_OPERATOR_DESC desc;
     uint64_t bytes;          /* each input element read once, each output element written once */
@@ -166,7 +166,7 @@ static void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, con
     fill_uniform(&w->in[0]);
     tensor_init(&w->out[0], EDML_TENSOR_DATA_TYPE_UINT32, rank, out_sizes, NULL);
     memcpy(w->axes, axes, naxes * sizeof(UINT));
-    w->u.arg = (EDML_ARGMIN_OPERATOR_DESC){&w->in[0].d, &w->out[0].d, naxes, w->axes, EDML_AXIS_DIRECTION_INCREASING};
+    w->u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){&w->in[0].d, &w->out[0].d, naxes, w->axes, EDML_AXIS_DIRECTION_INCREASING};
     w->desc = (EDML_OPERATOR_DESC){type, &w->u};
 }
 
@@ -188,7 +188,7 @@ static void gather_workload(workload *w, UINT rank, const UINT *in_sizes, const 
     for (UINT j = 0; j < T; j++) ranges[j] = in_sizes[batch + j];
     fill_indices(&w->in[1], ranges, T);
     tensor_init(&w->out[0], EDML_TENSOR_DATA_TYPE_FLOAT32, rank, out_sizes, NULL);
-    w->u.gather = (EDML_GATHER_ND1_OPERATOR_DESC){&w->in[0].d, &w->in[1].d, &w->out[0].d, rank, rank, batch};
+    w->u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){&w->in[0].d, &w->in[1].d, &w->out[0].d, rank, rank, batch};
     w->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND1, &w->u};
 }
 
@@ -202,7 +202,7 @@ static void if_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rank, const 
     fill_uniform(&w->in[1]);
     fill_uniform(&w->in[2]);
     tensor_init(&w->out[0], dt, rank, sizes, NULL);
-    w->u.iff = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&w->in[0].d, &w->in[1].d, &w->in[2].d, &w->out[0].d};
+    w->u.elementwise_if = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&w->in[0].d, &w->in[1].d, &w->in[2].d, &w->out[0].d};
     w->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &w->u};
 }
 

@@ -70,7 +70,7 @@ typedef enum edmli_op_kind {
     EDMLI_OP_TOPK,
     EDMLI_OP_GATHER_ND,
     EDMLI_OP_ARGREDUCE,
-    EDMLI_OP_IF,
+    EDMLI_OP_ELEMENTWISE_IF,
     EDMLI_OP_KIND_COUNT
 } edmli_op_kind;
 
@@ -85,7 +85,7 @@ typedef struct edmli_topk_plan {
     EDML_AXIS_DIRECTION direction;
 } edmli_topk_plan;
 
-typedef struct edmli_gather_plan {
+typedef struct edmli_gather_nd_plan {
     uint32_t input_dims, indices_dims, batch_dims;
     uint32_t tuple;                 /* T: coordinates per index tuple */
     /* Loop dims over (batch, positions): sizes and strides in indices/output/input. */
@@ -104,7 +104,7 @@ typedef struct edmli_gather_plan {
     uint32_t slice_sizes[EDMLI_MAX_DIMS];
     uint32_t slice_in_strides[EDMLI_MAX_DIMS];
     uint32_t slice_out_strides[EDMLI_MAX_DIMS];
-} edmli_gather_plan;
+} edmli_gather_nd_plan;
 
 typedef struct edmli_argreduce_plan {
     bool is_max;
@@ -113,12 +113,12 @@ typedef struct edmli_argreduce_plan {
     uint64_t reduce_count;          /* elements in each reduced set */
 } edmli_argreduce_plan;
 
-typedef struct edmli_if_plan {
+typedef struct edmli_elementwise_if_plan {
     /* Dims coalesced where all four tensors are contiguous together. */
     uint32_t rank;
     uint32_t sizes[EDMLI_MAX_DIMS];
     uint32_t strides[4][EDMLI_MAX_DIMS];   /* condition, A, B, output */
-} edmli_if_plan;
+} edmli_elementwise_if_plan;
 
 /* ---- objects and handles ----------------------------------------------------
  * Operators and GPU-buffer records live in the device arena above the device,
@@ -166,9 +166,9 @@ struct edml_operator {
     uint64_t temp_bytes;
     union {
         edmli_topk_plan topk;
-        edmli_gather_plan gather;
-        edmli_argreduce_plan reduce;
-        edmli_if_plan iff;
+        edmli_gather_nd_plan gather_nd;
+        edmli_argreduce_plan argreduce;
+        edmli_elementwise_if_plan elementwise_if;
     } plan;
 };
 
@@ -176,7 +176,7 @@ struct edml_operator {
 edml_status edmli_plan_topk(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
 edml_status edmli_plan_gather_nd(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
 edml_status edmli_plan_argreduce(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
-edml_status edmli_plan_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
+edml_status edmli_plan_elementwise_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
 
 /* ---- execution ------------------------------------------------------------ */
 
@@ -221,18 +221,6 @@ void edmli_gles_buffer_release_to(edml_device *dev, uint64_t mark);
 uint64_t edmli_gles_buffer_mark(const edml_device *dev);
 edml_status edmli_gles_buffer_io(edml_device *dev, uint64_t offset, void *host, uint64_t bytes, bool write);
 edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src, uint64_t bytes);
-
-/* ---- order keys (shared by every CPU backend) ----------------------------- */
-
-/* Loads n elements (stride in bytes) as 64-bit keys whose unsigned order is
- * the semantics page's order: integers as integers, -0 == +0, every NaN equal
- * and above +inf (NaN key is UINT64_MAX). */
-typedef void (*edmli_keys_fn)(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys);
-edmli_keys_fn edmli_keys_for(EDML_TENSOR_DATA_TYPE t);
-#define EDMLI_NAN_KEY UINT64_MAX
-
-/* Stores an index into an index tensor element of type t. */
-void edmli_store_index(uint8_t *p, EDML_TENSOR_DATA_TYPE t, uint64_t v);
 
 /* ---- arena ---------------------------------------------------------------- */
 

@@ -50,9 +50,9 @@ edml_status edmli_plan_argreduce(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc
                           "INT32, INT64, UINT32 or UINT64");
     }
     if ((s = edmli_check_output_layout(e, "OutputTensor", out))) return s;
-    op->plan.reduce.is_max = desc->Type == EDML_OPERATOR_ARGMAX;
-    op->plan.reduce.direction = d->AxisDirection;
-    op->plan.reduce.axis_mask = mask;
-    op->plan.reduce.reduce_count = count;
+    op->plan.argreduce.is_max = desc->Type == EDML_OPERATOR_ARGMAX;
+    op->plan.argreduce.direction = d->AxisDirection;
+    op->plan.argreduce.axis_mask = mask;
+    op->plan.argreduce.reduce_count = count;
     return EDML_STATUS_OK;
 }

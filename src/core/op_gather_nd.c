@@ -74,7 +74,7 @@ edml_status edmli_plan_gather_nd(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc
     }
     if ((s = edmli_check_output_layout(e, "OutputTensor", out))) return s;
 
-    edmli_gather_plan *g = &op->plan.gather;
+    edmli_gather_nd_plan *g = &op->plan.gather_nd;
     g->input_dims = in_dc;
     g->indices_dims = ix_dc;
     g->batch_dims = B;

@@ -15,7 +15,7 @@ static edml_status edmli_plan(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, e
     case EDML_OPERATOR_GATHER_ND1: op->kind = EDMLI_OP_GATHER_ND; break;
     case EDML_OPERATOR_ARGMIN:
     case EDML_OPERATOR_ARGMAX: op->kind = EDMLI_OP_ARGREDUCE; break;
-    case EDML_OPERATOR_ELEMENT_WISE_IF: op->kind = EDMLI_OP_IF; break;
+    case EDML_OPERATOR_ELEMENT_WISE_IF: op->kind = EDMLI_OP_ELEMENTWISE_IF; break;
     default: return edmli_fail(e, EDMLI_MSG_OPERATOR_TYPE, (unsigned)desc->Type);
     }
     if (!desc->Desc) return edmli_fail(e, EDMLI_MSG_OPERATOR_DESC_NULL);
@@ -23,7 +23,7 @@ static edml_status edmli_plan(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, e
     case EDMLI_OP_TOPK: return edmli_plan_topk(e, desc, op);
     case EDMLI_OP_GATHER_ND: return edmli_plan_gather_nd(e, desc, op);
     case EDMLI_OP_ARGREDUCE: return edmli_plan_argreduce(e, desc, op);
-    default: return edmli_plan_if(e, desc, op);
+    default: return edmli_plan_elementwise_if(e, desc, op);
     }
 }
 
@@ -53,7 +53,7 @@ static edml_backend edmli_choose(const edml_device *dev, const edml_operator *op
         for (uint32_t i = 0; i < op->input_count; i++) if (op->inputs[i].elem_count > n) n = op->inputs[i].elem_count;
         for (uint32_t o = 0; o < op->output_count; o++) if (op->outputs[o].elem_count > n) n = op->outputs[o].elem_count;
         /* copy-like work moves every byte through the host<->GPU transfers */
-        bool copy_like = op->kind == EDMLI_OP_IF || (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather.slice_rank > 0);
+        bool copy_like = op->kind == EDMLI_OP_ELEMENTWISE_IF || (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.slice_rank > 0);
         bool big = n >= (copy_like ? dev->board.gpu_min_elements_copy : dev->board.gpu_min_elements);
         if (op->kind == EDMLI_OP_TOPK) big = big && op->plan.topk.axis_size >= dev->board.gpu_topk_min_row;
         if (big) return EDML_BACKEND_GLES;
@@ -279,7 +279,7 @@ static edml_status edmli_bind_all(const edml_operator *op, edmli_errbuf *e, cons
         ex->out_gpu[o] = out_r[o].gpu ? (uint64_t)out_r[o].start : EDMLI_HOST;
         for (uint32_t i = 0; i < op->input_count; i++) {
             if (!edmli_overlap(&out_r[o], &in_r[i])) continue;
-            bool in_place = op->kind == EDMLI_OP_IF && i >= 1 && out_r[o].start == in_r[i].start &&
+            bool in_place = op->kind == EDMLI_OP_ELEMENTWISE_IF && i >= 1 && out_r[o].start == in_r[i].start &&
                             edmli_same_layout(&op->outputs[o], &op->inputs[i]);
             if (!in_place) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, op->output_names[o], op->input_names[i]);
         }

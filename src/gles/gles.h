@@ -8,7 +8,7 @@
 /* Programs: one per kernel variant (shaders/<file>.comp); `out`: it writes an
  * output tensor through shaders/output.glsl. */
 #define EDMLI_GLES_PROGRAMS(X) \
-    X(IF, if, 1) \
+    X(ELEMENTWISE_IF, elementwise_if, 1) \
     X(GATHER_ND, gather_nd, 1) \
     X(ARGREDUCE, argreduce, 1) \
     X(ARGREDUCE_PARTIAL, argreduce_partial, 1) \
@@ -119,10 +119,38 @@ edml_status edmli_gles_fail(edmli_gles_run *r, const char *what);
 edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i, uint32_t *offset);
 edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t *offset);
 
+#define EDMLI_GLES_TOPK_FOLD 8u   /* lists a TopK merge pass folds into one */
+#define EDMLI_GLES_STATE(op) ((edmli_gles *)(op)->obj.device->gles)
+
+/* Saturating: a TotalTensorSizeInBytes near 2^64 must not wrap to a small staging size. */
+static inline uint64_t edmli_align16(uint64_t v) { return v > UINT64_MAX - 15 ? UINT64_MAX : (v + 15) & ~(uint64_t)15; }
+static inline uint64_t edmli_add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* TopK: the chunks a row per invocation takes, or 0 for a workgroup per row. */
+uint32_t edmli_gles_topk_chunks(const edml_operator *op);
+
+/* How ArgMin/ArgMax splits its sets, by kernel (each one's comment says more).
+ * `vec`: 32-bit elements that can be read as 16-byte vectors.
+ * - argreduce_partial along the packed last axis (long sets): G threads per
+ *   (output, chunk), the output's last chunk to finish merging;
+ * - argreduce_cols with `vec` along one strided reduced dim of 64 rows or
+ *   more: U units of four outputs a workgroup, G invocations a unit, chunks
+ *   of 4 G B rows, a unit group's last chunk to finish merging;
+ * - argreduce along a strided axis: an invocation per (output, chunk), or
+ *   per four outputs with `vec`, then argreduce_final with several chunks. */
+typedef struct edmli_gles_reduce_shape {
+    edmli_gles_prog prog;
+    bool along_last;
+    uint32_t lanes, chunks, chunk_len, G, U, groups, batches;
+} edmli_gles_reduce_shape;
+
+edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, const edmli_gles *g, bool vec);
+uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_reduce_shape *sh, uint64_t *counter_bytes);
+
 /* Why the GLES backend cannot run this operator, or NULL. */
 const char *edmli_gles_unsupported(const edml_operator *op, const edmli_gles *g, char *buf, size_t cap);
 
-edml_status edmli_gles_if(const edml_operator *op, const edmli_exec *ex);
+edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex);

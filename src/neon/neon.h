@@ -12,8 +12,7 @@
 
 #include <string.h>
 
-#include "../core/internal.h"
-#include "../core/iter.h"
+#include "../cpu/cpu.h"
 #include "../ref/ref.h"
 
 /* True if any lane is set (AArch64 has a horizontal max; ARMv7 folds pairs). */
@@ -80,7 +79,7 @@ static inline bool edmli_neon_key32(EDML_TENSOR_DATA_TYPE t) { return edml_data_
 
 edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex);
-edml_status edmli_neon_if(const edml_operator *op, const edmli_exec *ex);
+edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex);
 
 #endif

@@ -137,7 +137,7 @@ static inline uint32x4_t edmli_neon_red_keys(const edmli_neon_red *r, const uint
 
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
 {
-    const edmli_argreduce_plan *p = &op->plan.reduce;
+    const edmli_argreduce_plan *p = &op->plan.argreduce;
     const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
     const uint32_t last_dim = ti->rank - 1;
     if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4)

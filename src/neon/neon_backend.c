@@ -2,12 +2,12 @@
  * whose packed runs go through memcpy (NEON in every Arm C library). */
 #include "neon.h"
 
-edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex) { return edmli_ref_gather_nd(op, ex); }
+edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex) { return edmli_cpu_gather_nd(op, ex); }
 
 static uint64_t edmli_neon_temp_bytes(const edml_operator *op)
 {
     /* TopK: 4 heaps for rows side by side */
-    if (op->kind == EDMLI_OP_TOPK) return 4u * (uint64_t)op->plan.topk.k * sizeof(edmli_topk_entry);
+    if (op->kind == EDMLI_OP_TOPK) return 4u * edmli_topk_heap_bytes(op);
     return 0;
 }
 
@@ -17,7 +17,7 @@ const edmli_backend_ops edmli_neon_backend = {
         [EDMLI_OP_TOPK] = edmli_neon_topk,
         [EDMLI_OP_GATHER_ND] = edmli_neon_gather_nd,
         [EDMLI_OP_ARGREDUCE] = edmli_neon_argreduce,
-        [EDMLI_OP_IF] = edmli_neon_if,
+        [EDMLI_OP_ELEMENTWISE_IF] = edmli_neon_elementwise_if,
     },
     .temp_bytes = edmli_neon_temp_bytes,
 };

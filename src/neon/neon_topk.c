@@ -21,9 +21,9 @@ static inline void edmli_neon_offer(edmli_topk_entry *heap, uint32_t k, edmli_ke
 static void edmli_neon_topk_fill(edmli_topk_entry *heap, uint32_t k, edmli_keys_fn keys_of, const uint8_t *p,
                                  int64_t stride, uint64_t flip)
 {
-    uint64_t keys[EDMLI_REF_CHUNK];
+    uint64_t keys[EDMLI_CPU_CHUNK];
     for (uint32_t i = 0, count = 0; i < k;) {
-        uint32_t m = k - i < EDMLI_REF_CHUNK ? k - i : EDMLI_REF_CHUNK;
+        uint32_t m = k - i < EDMLI_CPU_CHUNK ? k - i : EDMLI_CPU_CHUNK;
         keys_of(p + (int64_t)i * stride, stride, m, keys);
         count = edmli_topk_select(heap, k, count, keys, m, i, flip);
         i += m;
@@ -152,7 +152,7 @@ edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
         if (!side) {
             topk_row(op, in, heap);
             edmli_topk_drain(heap, p->k);
-            edmli_topk_write(op, ex, heap, in, val, idx);
+            edmli_topk_write(op, heap, in, val, idx);
             continue;
         }
         const uint32_t cols = ti->sizes[last];
@@ -164,7 +164,7 @@ edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
             for (uint32_t j = 0; j < 4; j++) {
                 edmli_topk_entry *h = heap + (uint64_t)j * p->k;
                 edmli_topk_drain(h, p->k);
-                edmli_topk_write(op, ex, h, col + j * ti->elem_size, val + (c0 + j) * vs, idx + (c0 + j) * xs);
+                edmli_topk_write(op, h, col + j * ti->elem_size, val + (c0 + j) * vs, idx + (c0 + j) * xs);
             }
         }
     }

@@ -1,11 +1,9 @@
 /* ArgMin and ArgMax, reference: one pass over each reduced set with keys. */
-#include "../core/internal.h"
-#include "../core/iter.h"
 #include "ref.h"
 
 edml_status edmli_ref_argreduce(const edml_operator *op, const edmli_exec *ex)
 {
-    const edmli_argreduce_plan *p = &op->plan.reduce;
+    const edmli_argreduce_plan *p = &op->plan.argreduce;
     const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
     const uint32_t elem2[2] = {ti->elem_size, to->elem_size};
     edmli_odo outer, inner;
@@ -28,7 +26,7 @@ edml_status edmli_ref_argreduce(const edml_operator *op, const edmli_exec *ex)
     const uint32_t run = ti->sizes[last];
     const int64_t step = (int64_t)ti->strides[last] * ti->elem_size;
     const uint64_t inner_n = edmli_odo_count(&inner);
-    uint64_t keys[EDMLI_REF_CHUNK];
+    uint64_t keys[EDMLI_CPU_CHUNK];
     for (uint64_t r = 0, rows = edmli_odo_count(&outer); r < rows; r++, edmli_odo_next(&outer)) {
         const uint8_t *base = ex->in[0] + outer.off[0];
         uint64_t best = 0, best_i = 0, flat = 0;
@@ -37,8 +35,8 @@ edml_status edmli_ref_argreduce(const edml_operator *op, const edmli_exec *ex)
         for (uint32_t d = 0; d < inner.rank; d++) inner.idx[d] = 0;
         for (uint64_t s = 0; s < inner_n; s++, edmli_odo_next(&inner)) {
             const uint8_t *p0 = base + inner.off[0];
-            for (uint32_t i = 0; i < run; i += EDMLI_REF_CHUNK) {
-                uint32_t n = run - i < EDMLI_REF_CHUNK ? run - i : EDMLI_REF_CHUNK;
+            for (uint32_t i = 0; i < run; i += EDMLI_CPU_CHUNK) {
+                uint32_t n = run - i < EDMLI_CPU_CHUNK ? run - i : EDMLI_CPU_CHUNK;
                 keys_of(p0 + i * step, step, n, keys);
                 for (uint32_t j = 0; j < n; j++, flat++) {
                     uint64_t k = keys[j];

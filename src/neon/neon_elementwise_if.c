@@ -92,18 +92,18 @@ static uint32_t edmli_neon_if_8(const edmli_neon_if_run *r, uint32_t n)
     return i;
 }
 
-edml_status edmli_neon_if(const edml_operator *op, const edmli_exec *ex)
+edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex)
 {
-    const edmli_if_plan *p = &op->plan.iff;
+    const edmli_elementwise_if_plan *p = &op->plan.elementwise_if;
     const uint32_t es = op->inputs[1].elem_size, last = p->rank - 1, n = p->sizes[last];
     const uint32_t sc = p->strides[0][last], sa = p->strides[1][last], sb = p->strides[2][last], so = p->strides[3][last];
     const int64_t st[4] = {sc, (int64_t)sa * es, (int64_t)sb * es, (int64_t)so * es};
     const bool vector = so == 1 && sc <= 1 && sa <= 1 && sb <= 1;
     uint32_t (*run)(const edmli_neon_if_run *, uint32_t) =
         es == 1 ? edmli_neon_if_1 : es == 2 ? edmli_neon_if_2 : es == 4 ? edmli_neon_if_4 : edmli_neon_if_8;
-    const edmli_if_run_fn tail = edmli_if_run_for(es);
+    const edmli_elementwise_if_run_fn tail = edmli_elementwise_if_run_for(es);
     edmli_odo o;
-    edmli_if_outer(op, &o);
+    edmli_elementwise_if_outer(op, &o);
     for (uint64_t r = 0, rows = edmli_odo_count(&o); r < rows; r++, edmli_odo_next(&o)) {
         const uint8_t *c = ex->in[0] + o.off[0], *a = ex->in[1] + o.off[1], *b = ex->in[2] + o.off[2];
         uint8_t *out = ex->out[0] + o.off[3];

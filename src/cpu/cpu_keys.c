@@ -1,6 +1,6 @@
 /* Order keys: every data type as a uint64 whose unsigned order is the order
  * of the semantics page, and index stores. */
-#include "internal.h"
+#include "cpu.h"
 
 #include <string.h>
 

@@ -23,7 +23,7 @@ static edml_status edmli_if_sizes(edmli_errbuf *e, const char *const names[4], e
     return EDML_STATUS_OK;
 }
 
-edml_status edmli_plan_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
+edml_status edmli_plan_elementwise_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
 {
     const EDML_ELEMENT_WISE_IF_OPERATOR_DESC *d = (const EDML_ELEMENT_WISE_IF_OPERATOR_DESC *)desc->Desc;
     static const char *const names[4] = {"ConditionTensor", "ATensor", "BTensor", "OutputTensor"};
@@ -50,7 +50,7 @@ edml_status edmli_plan_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_
     if ((s = edmli_check_output_layout(e, names[3], t[3]))) return s;
 
     /* Drop size-1 dims and merge neighbours that are contiguous in all four. */
-    edmli_if_plan *p = &op->plan.iff;
+    edmli_elementwise_if_plan *p = &op->plan.elementwise_if;
     p->rank = 0;
     for (uint32_t k = 0; k < t[0]->rank; k++) {
         uint32_t n = t[0]->sizes[k];

@@ -1,0 +1,75 @@
+/* What the CPU backends share (src/ref/, src/neon/, and GLES's host-side
+ * index scan): order keys, the odometer over strided tensors, TopK's bounded
+ * heap, GatherND's index handling and ElementWiseIf's runs. */
+#ifndef EDMLI_CPU_H
+#define EDMLI_CPU_H
+
+#include "../core/internal.h"
+#include "iter.h"
+
+/* Elements converted to keys at a time (a stack array of this many keys). */
+#define EDMLI_CPU_CHUNK 256u
+
+/* ---- order keys ------------------------------------------------------------ */
+
+/* Loads n elements (stride in bytes) as 64-bit keys whose unsigned order is
+ * the order of docs/semantics.md: integers as integers, -0 == +0, every NaN
+ * equal and above +inf (NaN key is UINT64_MAX). */
+typedef void (*edmli_keys_fn)(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys);
+edmli_keys_fn edmli_keys_for(EDML_TENSOR_DATA_TYPE t);
+#define EDMLI_NAN_KEY UINT64_MAX
+
+/* Stores an index into an index tensor element of type t. */
+void edmli_store_index(uint8_t *p, EDML_TENSOR_DATA_TYPE t, uint64_t v);
+
+/* ---- TopK: a bounded heap of (key, index) ------------------------------------ */
+
+typedef struct edmli_topk_entry {
+    uint64_t key;
+    uint32_t idx;
+    uint32_t pad;
+} edmli_topk_entry;
+
+/* Offers n keys (indices first_index..) to a heap of `count` <= k entries that
+ * keeps the k largest keys ^ flip, earlier index first on ties; returns the new count. */
+uint32_t edmli_topk_select(edmli_topk_entry *heap, uint32_t k, uint32_t count, const uint64_t *keys,
+                           uint32_t n, uint32_t first_index, uint64_t flip);
+/* Sorts a full heap of k in place, best first. */
+void edmli_topk_drain(edmli_topk_entry *heap, uint32_t k);
+/* Writes the sorted k entries' values (copied from the input) and indices. */
+void edmli_topk_write(const edml_operator *op, const edmli_topk_entry *best, const uint8_t *in, uint8_t *val,
+                      uint8_t *idx);
+/* Scratch of one heap of K entries. */
+uint64_t edmli_topk_heap_bytes(const edml_operator *op);
+
+/* ---- GatherND ------------------------------------------------------------------ */
+
+/* The first index out of range, and how many were. */
+typedef struct edmli_gather_oor {
+    uint64_t count;
+    uint64_t element;     /* flat position of the first bad index element */
+    uint32_t coord;
+    int64_t value;
+    uint64_t uvalue;
+    bool is_unsigned;
+} edmli_gather_oor;
+/* Reads and clamps one index tuple, returning the input byte offset; counts
+ * and records the first bad index. */
+int64_t edmli_gather_tuple_offset(const edml_operator *op, const uint8_t *tuple, uint64_t element_base,
+                                  edmli_gather_oor *oor);
+edml_status edmli_gather_report(const edml_operator *op, const edmli_exec *ex, const edmli_gather_oor *oor);
+/* GatherND on the CPU: row copies through memcpy (NEON in every Arm C library). */
+edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex);
+/* Scans the indices only and reports as edmli_cpu_gather_nd would. */
+edml_status edmli_gather_check(const edml_operator *op, const edmli_exec *ex);
+
+/* ---- ElementWiseIf ---------------------------------------------------------------- */
+
+/* An odometer over the plan's dims but the innermost (condition, A, B,
+ * output), and the scalar run of n elements (strides in bytes). */
+void edmli_elementwise_if_outer(const edml_operator *op, edmli_odo *o);
+typedef void (*edmli_elementwise_if_run_fn)(const uint8_t *c, const uint8_t *a, const uint8_t *b, uint8_t *o, uint32_t n,
+                                            const int64_t *st);
+edmli_elementwise_if_run_fn edmli_elementwise_if_run_for(uint32_t elem_size);
+
+#endif /* EDMLI_CPU_H */

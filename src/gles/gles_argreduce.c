@@ -1,0 +1,154 @@
+/* ArgMin and ArgMax on the GPU: the kernel and its split of the sets by the
+ * reduced axes and the alignment of the data. */
+#include "gles.h"
+
+#include <string.h>
+
+static uint32_t edmli_pow2_at_least(uint64_t v, uint32_t cap)
+{
+    uint32_t p2 = 1;
+    while (p2 < v && p2 < cap) p2 *= 2;
+    return p2;
+}
+
+edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, const edmli_gles *g, bool vec)
+{
+    const edmli_argreduce_plan *p = &op->plan.argreduce;
+    const uint32_t outs = (uint32_t)op->outputs[0].elem_count, last = op->inputs[0].rank - 1, local = g->local;
+    uint32_t reduced = 0;
+    for (uint32_t d = 0; d < op->inputs[0].rank; d++) reduced += (p->axis_mask >> d) & 1;
+    edmli_gles_reduce_shape sh = {0};
+    /* a workgroup per set only pays for long sets along the packed last axis */
+    sh.along_last = ((p->axis_mask >> last) & 1) && p->reduce_count >= 4u * local;
+    sh.lanes = vec && !sh.along_last && outs % 4 == 0 ? 4u : 1u;
+    const uint32_t units = outs / sh.lanes;
+    sh.groups = outs;
+    if (vec && !sh.along_last && reduced == 1 && p->reduce_count >= 64) {
+        sh.prog = EDMLI_GLES_PROG_ARGREDUCE_COLS;
+        /* at least 16 units (256 bytes of a row) a workgroup where there are;
+         * four batches, more where a set would take over G / 4 chunks (the
+         * merge takes one chunk's slots an invocation) */
+        sh.G = edmli_pow2_at_least((p->reduce_count + 15) / 16, local / edmli_pow2_at_least(units, 16));
+        if (sh.G < 4) sh.G = 4;   /* U * 4 slots: at most LOCAL */
+        sh.U = local / sh.G;
+        const uint64_t max_rows = (uint64_t)4 * sh.G * (sh.G / 4);
+        sh.batches = (uint32_t)((p->reduce_count + max_rows - 1) / max_rows);
+        if (sh.batches < 4) sh.batches = 4;
+        sh.chunk_len = 4 * sh.G * sh.batches;
+        sh.chunks = (uint32_t)((p->reduce_count + sh.chunk_len - 1) / sh.chunk_len);
+        sh.groups = (units + sh.U - 1) / sh.U;
+        return sh;
+    }
+    sh.prog = sh.along_last ? EDMLI_GLES_PROG_ARGREDUCE_PARTIAL : EDMLI_GLES_PROG_ARGREDUCE;
+    /* long sets: chunks of 32 * local elements (fewer chunks to count and
+     * merge than 8 * local: argmin_all 0.068 -> 0.065 ms on the H100) */
+    uint32_t unit_chunk = sh.along_last ? local * 32u : 64u;
+    uint32_t want = sh.along_last ? (outs >= 2048 ? 1 : 2048 / outs) : (units >= 65536 ? 1 : 65536 / units);
+    uint32_t chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
+    if (chunks > want) chunks = want;
+    if (chunks == 0) chunks = 1;
+    sh.chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
+    if (vec && sh.along_last) sh.chunk_len = (sh.chunk_len + 3) & ~3u;
+    sh.chunks = (uint32_t)((p->reduce_count + sh.chunk_len - 1) / sh.chunk_len);
+    if (sh.along_last) {
+        /* G threads a pair, about 64 elements each */
+        sh.G = 32;
+        while (sh.G < local && (uint64_t)sh.G * 64 < sh.chunk_len) sh.G *= 2;
+        sh.U = local / sh.G;
+    }
+    return sh;
+}
+
+/* GPU-arena scratch of an ArgMin/ArgMax shape: the chunks' results (the
+ * return value), and in `counter_bytes` a zero word per output or unit group
+ * for the kernels whose last chunk to finish merges (uploaded each call: the
+ * scratch is shared with other operators). */
+uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_reduce_shape *sh, uint64_t *counter_bytes)
+{
+    *counter_bytes = 0;
+    if (sh->chunks <= 1) return 0;
+    const uint64_t outs = op->outputs[0].elem_count;
+    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE) return edmli_align16(outs * sh->chunks * 12);   /* argreduce_final merges */
+    *counter_bytes = edmli_align16((uint64_t)sh->groups * 4);
+    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS) return edmli_align16((uint64_t)sh->groups * sh->chunks * sh->U * 4 * 8);
+    return edmli_align16(outs * sh->chunks * 12);
+}
+
+edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
+{
+    edmli_gles_run r;
+    edmli_gles *gs = EDMLI_GLES_STATE(op);
+    edml_status s = edmli_gles_begin(&r, gs, ex->err);
+    if (s) return s;
+    const edmli_argreduce_plan *p = &op->plan.argreduce;
+    const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
+    uint32_t off_in, off_out;
+    if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
+    if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
+    memset(r.words, 0, sizeof r.words);
+    edmli_gles_tensor_params(&r, 0, ti, off_in);
+    edmli_gles_tensor_params(&r, 20, to, off_out);
+    uint32_t R = 0, Kd = 0;
+    for (uint32_t d = 0; d < ti->rank; d++) {
+        if ((p->axis_mask >> d) & 1) {
+            r.words[41 + R] = ti->sizes[d];
+            r.words[49 + R] = ti->strides[d];
+            R++;
+        } else {
+            r.words[58 + Kd] = ti->sizes[d];
+            r.words[66 + Kd] = ti->strides[d];
+            Kd++;
+        }
+    }
+    r.words[40] = R;
+    r.words[57] = Kd;
+    r.words[74] = p->is_max;
+    r.words[75] = p->direction == EDML_AXIS_DIRECTION_DECREASING;
+    r.words[76] = (uint32_t)p->reduce_count;
+    const uint32_t outs = (uint32_t)to->elem_count;
+    const bool along_last = edmli_gles_reduce_shape_of(op, gs, false).along_last;
+    bool packed = true;
+    uint64_t stride = 1;
+    for (uint32_t j = R; j-- > 0;) {
+        if (r.words[41 + j] > 1 && r.words[49 + j] != stride) packed = false;
+        stride *= r.words[41 + j];
+    }
+    /* 16-byte loads of 32-bit elements: every set (along the last axis) or
+     * four neighbouring outputs (along a strided one) start 16-byte aligned */
+    bool vec = ti->elem_size == 4 && (off_in & 15u) == 0;
+    if (along_last) vec = vec && packed && p->reduce_count % 4 == 0;
+    else vec = vec && Kd > 0 && r.words[66 + Kd - 1] == 1 && r.words[58 + Kd - 1] % 4 == 0;
+    for (uint32_t d = 0; d < Kd; d++) vec = vec && (r.words[66 + d] % 4 == 0 || (!along_last && d == Kd - 1));
+    for (uint32_t d = 0; d < R && !along_last; d++) vec = vec && r.words[49 + d] % 4 == 0;
+    const edmli_gles_reduce_shape sh = edmli_gles_reduce_shape_of(op, gs, vec);
+    uint32_t off_scratch = 0, off_count = 0;
+    uint64_t count_bytes;
+    const uint64_t scratch = edmli_gles_reduce_scratch(op, &sh, &count_bytes);
+    if (scratch && (s = edmli_gles_alloc(&r, scratch, &off_scratch))) return s;
+    if (count_bytes && (s = edmli_gles_alloc_zero(&r, count_bytes, &off_count))) return s;
+    r.words[77] = sh.chunks;
+    r.words[78] = sh.chunk_len;
+    r.words[79] = off_scratch;
+    r.words[80] = packed;
+    r.words[81] = outs;
+    r.words[82] = sh.G;
+    r.words[83] = outs * sh.chunks;
+    r.words[84] = sh.along_last ? vec : sh.lanes == 4;   /* argreduce_partial: vectors; argreduce: four outputs */
+    r.words[85] = off_count;
+    r.words[87] = sh.U;
+    r.words[88] = sh.batches;
+    r.words[89] = sh.groups;
+    if (sh.prog == EDMLI_GLES_PROG_ARGREDUCE_COLS) edmli_gles_dispatch(&r, sh.prog, sh.groups * sh.chunks, true);
+    else if (sh.along_last) edmli_gles_dispatch(&r, sh.prog, (outs * sh.chunks + sh.U - 1) / sh.U, true);
+    else edmli_gles_dispatch(&r, sh.prog, outs / sh.lanes * sh.chunks, false);
+    if (sh.chunks > 1 && sh.prog == EDMLI_GLES_PROG_ARGREDUCE) {
+        /* argreduce_final: G threads an output, a power of two, at most the chunks */
+        uint32_t G = 1;
+        while (G * 2 <= sh.chunks && G < gs->local) G *= 2;
+        r.words[84] = G;
+        edmli_gles_barrier(&r);
+        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, (outs + gs->local / G - 1) / (gs->local / G), true);
+    }
+    return edmli_gles_finish(&r);
+}
+

@@ -1,0 +1,46 @@
+/* ElementWiseIf on the GPU: output-driven, 16 bytes an invocation where A,
+ * B and the output are packed and aligned. */
+#include "gles.h"
+
+#include <string.h>
+
+edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec *ex)
+{
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, EDMLI_GLES_STATE(op), ex->err);
+    if (s) return s;
+    const edmli_elementwise_if_plan *pl = &op->plan.elementwise_if;
+    uint32_t off[4];
+    for (uint32_t i = 0; i < 3 && !s; i++) s = edmli_gles_input(&r, op, ex, i, &off[i]);
+    if (!s) s = edmli_gles_output(&r, op, ex, 0, &off[3]);
+    if (s) return s;
+    /* the core's coalesced dims, for every tensor */
+    memset(r.words, 0, sizeof r.words);
+    for (int i = 0; i < 4; i++) {
+        edmli_tensor v = i < 3 ? op->inputs[i] : op->outputs[0];
+        v.rank = pl->rank;
+        for (uint32_t d = 0; d < pl->rank; d++) v.sizes[d] = pl->sizes[d], v.strides[d] = pl->strides[i][d];
+        edmli_gles_tensor_params(&r, 20u * (uint32_t)i, &v, off[i]);
+        if (i == 3) edmli_gles_inverse_params(&r, 80, &v);
+    }
+    r.words[89] = edmli_gles_packed(&op->outputs[0]);
+    r.words[90] = (uint32_t)op->outputs[0].elem_count;
+    /* vectors: A, B and the output packed and 16-byte aligned; the condition
+     * packed, or repeating along the last coalesced dim (strides {0, 1}) */
+    const uint32_t es = op->outputs[0].elem_size, per = 16u / es;
+    bool vec = ((off[1] | off[2] | off[3]) & 15u) == 0 && (off[0] & (es == 1 ? 15u : 3u)) == 0;
+    for (uint32_t i = 1; i < 4; i++) {
+        uint64_t stride = 1;
+        for (uint32_t d = pl->rank; d-- > 0; stride *= pl->sizes[d]) vec = vec && pl->strides[i][d] == stride;
+    }
+    uint32_t period = 0;
+    if (pl->rank == 2 && pl->strides[0][0] == 0 && pl->strides[0][1] == 1) period = pl->sizes[1];
+    else vec = vec && (pl->rank == 1 && pl->strides[0][0] == 1);
+    vec = vec && period % per == 0;
+    r.words[91] = vec;
+    r.words[92] = period;
+    uint32_t units = vec ? (uint32_t)((op->outputs[0].elem_count + per - 1) / per) : edmli_gles_output_units(&op->outputs[0]);
+    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ELEMENTWISE_IF, units, false);
+    return edmli_gles_finish(&r);
+}
+
