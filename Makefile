@@ -29,17 +29,8 @@ LDFLAGS ?=
 
 WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=c11 $(WARN) -Iinclude $(BOARD_CFLAGS)
-LIB_CFLAGS := $(BASE_CFLAGS) -Wconversion -Wsign-conversion -Isrc -Iport -Iboards/$(BOARD) $(CFLAGS)
 TOOL_CFLAGS := $(BASE_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools -Itest $(CFLAGS)
 TOOL_LIBS = -lm $(PORT_LIBS) $(BOARD_LDLIBS)
-
-# NEON: native on Arm, through SIMDe elsewhere (a test vehicle, not a speed claim).
-NEON_SRC := $(wildcard src/neon/*.c)
-ifeq ($(BOARD_NEON),1)
-LIB_SRC_NEON := $(NEON_SRC) src/core/backend_neon_on.c
-else
-LIB_SRC_NEON := src/core/backend_neon_off.c
-endif
 
 # The port: linux (EGL/GLES loaded at run time, the GLES backend) or none
 # (no GL at all: fully static images).
@@ -50,19 +41,26 @@ endif
 # The build folder names the board, and the port where it is not the board's,
 # so that one configuration's objects never end up in another's archive.
 BUILD ?= build/$(BOARD)$(if $(filter-out $(BOARD_PORT),$(PORT)),-port-$(PORT))
-ifeq ($(PORT),none)
-LIB_SRC_GLES := src/core/backend_gles_off.c
-PORT_LIBS :=
-else
-LIB_SRC_GLES := $(wildcard src/gles/*.c)
+
+# The backends: the reference always; NEON where the board has it (natively
+# on Arm, through SIMDe elsewhere: a test vehicle, not a speed claim); GLES
+# unless PORT=none. src/backends.c lists them for the core.
+WITH_NEON := $(if $(filter 1,$(BOARD_NEON)),1,0)
+WITH_GLES := $(if $(filter none,$(PORT)),0,1)
+BACKEND_SRC := $(wildcard src/ref/*.c) $(if $(filter 1,$(WITH_NEON)),$(wildcard src/neon/*.c)) \
+               $(if $(filter 1,$(WITH_GLES)),$(wildcard src/gles/*.c))
+ifeq ($(WITH_GLES),1)
 LIB_GEN_OBJ := $(BUILD)/obj/gen/shaders.o
 PORT_LIBS := -ldl
+else
+PORT_LIBS :=
 endif
+LIB_CFLAGS := $(BASE_CFLAGS) -Wconversion -Wsign-conversion -Isrc -Iport -Iboards/$(BOARD) \
+              -DEDMLI_WITH_NEON=$(WITH_NEON) -DEDMLI_WITH_GLES=$(WITH_GLES) $(CFLAGS)
 SHADERS := shaders/common.glsl shaders/output.glsl $(sort $(wildcard shaders/*.comp))
 
-CORE_SRC := $(filter-out src/core/backend_%.c,$(wildcard src/core/*.c)) $(wildcard src/cpu/*.c)
-REF_SRC := $(wildcard src/ref/*.c)
-LIB_SRC := $(CORE_SRC) $(REF_SRC) $(LIB_SRC_NEON) $(LIB_SRC_GLES) $(wildcard port/$(PORT)/*.c) port/clock_posix.c
+LIB_SRC := $(wildcard src/core/*.c) $(wildcard src/cpu/*.c) src/backends.c $(BACKEND_SRC) $(wildcard port/$(PORT)/*.c) \
+           port/clock_posix.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)
 LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) port/edml_port.h boards/$(BOARD)/caps.h
@@ -82,7 +80,14 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
-$(BUILD)/gen/shaders.c: $(SHADERS) tools/embed-shaders.sh
+# Generated sources also depend on their list of files, rewritten only when
+# it changes (a renamed shader or case has an old date).
+.PHONY: FORCE
+$(BUILD)/gen/%.list: FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(if $(filter shaders,$*),$(SHADERS),$(CASES))" | cmp -s - $@ || echo "$(if $(filter shaders,$*),$(SHADERS),$(CASES))" > $@
+
+$(BUILD)/gen/shaders.c: $(SHADERS) tools/embed-shaders.sh $(BUILD)/gen/shaders.list
 	@mkdir -p $(dir $@)
 	sh tools/embed-shaders.sh $(SHADERS) > $@
 
@@ -140,7 +145,7 @@ test-image:
 endif
 test-image-gl: $(BUILD)/edml-test-gl
 
-$(BUILD)/gen/cases.c: $(CASES) test/embed-cases.sh
+$(BUILD)/gen/cases.c: $(CASES) test/embed-cases.sh $(BUILD)/gen/cases.list
 	@mkdir -p $(dir $@)
 	sh test/embed-cases.sh $(CASES) > $@
 

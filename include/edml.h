@@ -451,7 +451,11 @@ edml_status edml_device_destroy(edml_device *device);
 /** The message of the device's last call, "" when it succeeded. */
 const char *edml_device_last_error(const edml_device *device);
 
-/** One line on the device's GPU: "GLES 3.2 Mesa 22.3.6 on llvmpipe (surfaceless
+/** One line on a backend of the device: what it found (its GPU, for GLES), or
+ *  why it is not available. Written into buf (of cap bytes), returned. */
+const char *edml_device_backend_info(const edml_device *device, edml_backend backend, char *buf, size_t cap);
+
+/** edml_device_backend_info() of EDML_BACKEND_GLES. One line on the device's GPU: "GLES 3.2 Mesa 22.3.6 on llvmpipe (surfaceless
  *  display, config-less context), 1024 invocations a workgroup", or why the
  *  GLES backend is not available. Written into buf (of cap bytes), returned. */
 const char *edml_device_gles_info(const edml_device *device, char *buf, size_t cap);

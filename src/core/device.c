@@ -1,5 +1,6 @@
-/* Devices: created at the start of the caller's arena; every call holds its
- * device for its duration (one thread at a time). */
+/* Devices: created at the start of the caller's arena, with the state of
+ * each backend after it; every call holds its device for its duration (one
+ * thread at a time). */
 #include "internal.h"
 
 #include <stddef.h>
@@ -7,59 +8,65 @@
 
 size_t edml_device_size(void)
 {
-    return edmli_align_up(sizeof(struct edml_device), EDMLI_ALIGN) + edmli_align_up(edmli_gles_device_bytes(), EDMLI_ALIGN);
+    size_t n = edmli_align_up(sizeof(struct edml_device), EDMLI_ALIGN);
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if (edmli_backends[b] && edmli_backends[b]->state_bytes)
+            n += edmli_align_up(edmli_backends[b]->state_bytes(), EDMLI_ALIGN);
+    return n;
 }
 
-static uint32_t edmli_backends_built(const edml_board *board)
+static uint32_t edmli_backends_built(void)
 {
-    uint32_t m = EDML_BACKEND_BIT(EDML_BACKEND_REF);
-    if (edmli_neon_backend_ptr && board->has_neon) m |= EDML_BACKEND_BIT(EDML_BACKEND_NEON);
-    if (edmli_gles_backend_ptr) m |= EDML_BACKEND_BIT(EDML_BACKEND_GLES);
+    uint32_t m = 0;
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if (edmli_backends[b]) m |= EDML_BACKEND_BIT(b);
     return m;
 }
 
-/* The GLES backend: probed now; any failure leaves the CPU backends, with
- * the reason logged and kept for edml_device_gles_info(). */
-static void edmli_device_open_gles(edml_device *dev, uint32_t allowed)
+/* Each backend built and allowed opens on the device, its state placed after
+ * the device in the order of edml_device_size(); one that cannot says why
+ * (kept for edml_device_backend_info(), and logged). */
+static void edmli_device_open_backends(edml_device *dev, uint32_t allowed)
 {
-    const uint32_t bit = EDML_BACKEND_BIT(EDML_BACKEND_GLES);
-    dev->backends &= ~bit;
-    if (!edmli_gles_backend_ptr) {
-        edmli_gles_device_open(dev, NULL, dev->gles_reason, sizeof dev->gles_reason);
-        return;
+    uint8_t *state = dev->arena.base + edmli_align_up(sizeof(struct edml_device), EDMLI_ALIGN);
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++) {
+        const edmli_backend *be = edmli_backends[b];
+        const size_t bytes = be && be->state_bytes ? edmli_align_up(be->state_bytes(), EDMLI_ALIGN) : 0;
+        char *why = dev->why[b];
+        const size_t cap = sizeof dev->why[b];
+        if (!be) {
+            edmli_format(why, cap, "%s", edmli_backend_not_built[b] ? edmli_backend_not_built[b] : "not a backend");
+        } else if (!(allowed & EDML_BACKEND_BIT(b))) {
+            edmli_format(why, cap, "edml_device_desc.backends does not allow it");
+        } else if (be->open && !be->open(dev, bytes ? state : NULL, why, cap)) {
+            char msg[EDMLI_MESSAGE_BYTES];
+            edmli_format(msg, sizeof msg, "%s backend not available%s: %s", edmli_backend_title((edml_backend)b),
+                         be->on_cpu ? "" : ", operators run on the CPU", why);
+            if (dev->err.log) dev->err.log(dev->err.log_user, EDML_STATUS_BACKEND_UNAVAILABLE, msg);
+        } else {
+            dev->backends |= EDML_BACKEND_BIT(b);
+            dev->state[b] = bytes ? state : NULL;
+        }
+        state += bytes;
     }
-    if (!(allowed & bit)) {
-        edmli_format(dev->gles_reason, sizeof dev->gles_reason, "edml_device_desc.backends does not allow it");
-        return;
-    }
-    if (!dev->board.has_gpu) {
-        edmli_format(dev->gles_reason, sizeof dev->gles_reason, "board %s has no GLES 3.1 GPU (boards/%s/caps.h)",
-                     dev->board.name, dev->board.name);
-        return;
-    }
-    void *state = dev->arena.base + edmli_align_up(sizeof(struct edml_device), EDMLI_ALIGN);
-    if (!edmli_gles_device_open(dev, state, dev->gles_reason, sizeof dev->gles_reason)) {
-        char msg[EDMLI_MESSAGE_BYTES];
-        edmli_format(msg, sizeof msg, "GLES backend not available, operators run on the CPU: %s", dev->gles_reason);
-        if (dev->err.log) dev->err.log(dev->err.log_user, EDML_STATUS_BACKEND_UNAVAILABLE, msg);
-        return;
-    }
-    dev->gles = state;
-    dev->backends |= bit;
 }
 
-const char *edml_device_gles_info(const edml_device *dev, char *buf, size_t cap)
+const char *edml_device_backend_info(const edml_device *dev, edml_backend b, char *buf, size_t cap)
 {
     if (!buf || !cap) return "";
     if (!dev || dev->magic != EDMLI_DEVICE_MAGIC || dev->self != dev) {
         edmli_format(buf, cap, "not a device");
-        return buf;
+    } else if (b <= EDML_BACKEND_AUTO || b >= EDML_BACKEND_COUNT_) {
+        edmli_format(buf, cap, "not a backend");
+    } else if (!(dev->backends & EDML_BACKEND_BIT(b))) {
+        edmli_format(buf, cap, "no %s: %s%s", edmli_backend_title(b), dev->why[b],
+                     edmli_backends[b] && !edmli_backends[b]->on_cpu ? "; operators run on the CPU" : "");
+    } else if (edmli_backends[b]->info) {
+        return edmli_backends[b]->info(dev, dev->state[b], buf, cap);
+    } else {
+        edmli_format(buf, cap, "%s on the CPU", edmli_backend_title(b));
     }
-    if (dev->gles && !(dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
-        edmli_format(buf, cap, "no GLES: %s; operators run on the CPU", dev->gles_reason);
-        return buf;
-    }
-    return edmli_gles_device_info(dev, buf, cap);
+    return buf;
 }
 
 /* A failed edml_device_create: its message goes to the descriptor's buffer
@@ -72,23 +79,23 @@ static edml_status edmli_create_failed(const edml_device_desc *dd, const edmli_e
 }
 
 static void edmli_device_init(edml_device *dev, const edml_device_desc *dd, const edml_board *board, void *arena,
-                              size_t arena_size, uint32_t backends)
+                              size_t arena_size)
 {
     memset(dev, 0, sizeof *dev);
     dev->magic = EDMLI_DEVICE_MAGIC;
     dev->self = dev;
     atomic_init(&dev->busy, 0u);
     dev->board = *board;
-    dev->backends = backends;
-    dev->gpu_arena_bytes = dd->gpu_arena_bytes ? dd->gpu_arena_bytes : (64u << 20);
+    dev->desc = *dd;
+    dev->desc.board = &dev->board;
+    dev->desc.error_buffer = NULL;
+    dev->desc.error_buffer_bytes = 0;
     dev->err.log = dd->log;
     dev->err.log_user = dd->log_user;
     dev->arena.base = (uint8_t *)arena;
     dev->arena.size = arena_size;
     dev->arena.head = edml_device_size();
     dev->arena.high_water = dev->arena.head;
-    dev->faults = dd->inject_faults;
-    dev->gles_one_thread = dd->gles_one_thread != 0;
 }
 
 edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size,
@@ -110,18 +117,21 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
         return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_DEVICE_LIVE));
 
     const edml_board *board = dd.board ? dd.board : edml_board_builtin();
-    uint32_t built = edmli_backends_built(board);
-    uint32_t allowed = dd.backends ? dd.backends : 0xffffffffu;
+    const uint32_t built = edmli_backends_built();
+    const uint32_t allowed = dd.backends ? dd.backends : 0xffffffffu;
     if ((allowed & built) == 0)
         return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_DEVICE_BACKENDS, dd.backends, built));
 
     edml_device *dev = (edml_device *)arena;
-    edmli_device_init(dev, &dd, board, arena, arena_size, allowed & built);
-    edmli_device_open_gles(dev, allowed);
-    if (!dev->backends) { /* only GLES was allowed, and it did not start */
+    edmli_device_init(dev, &dd, board, arena, arena_size);
+    edmli_device_open_backends(dev, allowed);
+    if (!dev->backends) { /* none of those allowed opened: the first one's reason */
+        int b = 0;
+        while (!(allowed & built & EDML_BACKEND_BIT(b))) b++;
+        edmli_fail(&tmp, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name((edml_backend)b), dev->why[b]);
         dev->magic = 0;
         dev->self = NULL;
-        return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason));
+        return edmli_create_failed(&dd, &tmp, EDML_STATUS_BACKEND_UNAVAILABLE);
     }
     *device = dev;
     return EDML_STATUS_OK;
@@ -132,7 +142,8 @@ edml_status edml_device_destroy(edml_device *dev)
     edml_status s = edmli_device_enter(dev);
     if (s) return s;
     for (edmli_object *o = dev->last_obj; o; o = o->prev) o->state = EDMLI_OBJECT_DEAD;
-    edmli_gles_device_close(dev);
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if (dev->state[b] && edmli_backends[b]->close) edmli_backends[b]->close(dev, dev->state[b]);
     dev->magic = 0;
     dev->self = NULL;
     atomic_store_explicit(&dev->busy, 0u, memory_order_release);
@@ -168,25 +179,26 @@ edml_status edml_device_arena_stats(const edml_device *device, edml_arena_stats 
     return s;
 }
 
-const char *edml_backend_name(edml_backend b)
+const edmli_backend *edmli_device_backend(const edml_device *dev, edml_backend b)
 {
-    switch (b) {
-    case EDML_BACKEND_AUTO: return "auto";
-    case EDML_BACKEND_REF: return "ref";
-    case EDML_BACKEND_NEON: return "neon";
-    case EDML_BACKEND_GLES: return "gles";
-    default: return NULL;
-    }
+    return b > EDML_BACKEND_AUTO && b < EDML_BACKEND_COUNT_ && (dev->backends & EDML_BACKEND_BIT(b)) ? edmli_backends[b]
+                                                                                                   : NULL;
 }
 
-const edmli_backend_ops *edmli_backend_ops_for(edml_backend b)
+edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind)
 {
-    switch (b) {
-    case EDML_BACKEND_REF: return &edmli_ref_backend;
-    case EDML_BACKEND_NEON: return edmli_neon_backend_ptr;
-    case EDML_BACKEND_GLES: return edmli_gles_backend_ptr;
-    default: return NULL;
+    for (int b = EDML_BACKEND_COUNT_ - 1; b > EDML_BACKEND_REF; b--) {
+        const edmli_backend *be = edmli_device_backend(dev, (edml_backend)b);
+        if (be && be->on_cpu && be->kernels[kind]) return (edml_backend)b;
     }
+    return EDML_BACKEND_REF;   /* the reference has every kernel */
+}
+
+edml_backend edmli_buffer_backend(void)
+{
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if (edmli_backends[b] && edmli_backends[b]->buffers) return (edml_backend)b;
+    return EDML_BACKEND_COUNT_;
 }
 
 /* ---- holding a device, objects and their handles ------------------------------ */
@@ -280,7 +292,10 @@ void edmli_object_release(edml_device *dev, edmli_object *o)
     while (dev->last_obj && dev->last_obj->state == EDMLI_OBJECT_DEAD) {
         edmli_object *top = dev->last_obj;
         dev->arena.head = top->arena_mark;
-        if (top->kind == EDMLI_OBJ_GPU_BUFFER) edmli_gles_buffer_release_to(dev, top->gpu_mark);
+        if (top->kind == EDMLI_OBJ_GPU_BUFFER) {
+            const edml_backend b = edmli_buffer_backend();
+            edmli_backends[b]->buffers->release_to(dev->state[b], top->gpu_mark);
+        }
         dev->last_obj = top->prev;
     }
 }

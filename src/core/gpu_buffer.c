@@ -1,36 +1,58 @@
 /* GPU buffers: tensors that stay in the GPU arena between operators. Each
  * has a record in the device arena (an object, like an operator) and bytes
- * in the GPU arena (from its low end). */
+ * in the memory of the backend that keeps them (edmli_buffer_hooks). */
 #include "internal.h"
 
 #include <string.h>
+
+/* The backend keeping GPU buffers, where the device has it. */
+static const edmli_buffer_hooks *edmli_buffers(edml_device *dev, void **state, edml_status *s)
+{
+    const edml_backend b = edmli_buffer_backend();
+    if (b == EDML_BACKEND_COUNT_) {
+        *s = edmli_fail(&dev->err, EDMLI_MSG_NO_GPU_BUFFERS);
+        return NULL;
+    }
+    if (!(dev->backends & EDML_BACKEND_BIT(b))) {
+        *s = edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), dev->why[b]);
+        return NULL;
+    }
+    *state = dev->state[b];
+    *s = EDML_STATUS_OK;
+    return edmli_backends[b]->buffers;
+}
+
+static edml_status edmli_gpu_create(edml_device *dev, UINT64 bytes, edml_gpu_buffer **out)
+{
+    void *state = NULL;
+    edml_status s;
+    const edmli_buffer_hooks *hooks = edmli_buffers(dev, &state, &s);
+    if (s) return s;
+    size_t mark = dev->arena.head;
+    uint64_t gpu_mark = hooks->mark(state), offset = 0;
+    void *mem = NULL;
+    s = edmli_arena_alloc(&dev->arena, &dev->err, "edml_gpu_buffer_create", sizeof(edml_gpu_buffer), &mem);
+    if (!s) s = hooks->reserve(dev, state, bytes, &offset);
+    if (s) {
+        dev->arena.head = mark;
+        return s;
+    }
+    edml_gpu_buffer *b = (edml_gpu_buffer *)mem;
+    memset(b, 0, sizeof *b);
+    b->gpu_offset = offset;
+    b->bytes = bytes;
+    b->obj.gpu_mark = gpu_mark;
+    edmli_object_push(dev, &b->obj, EDMLI_OBJ_GPU_BUFFER, mark);
+    *out = (edml_gpu_buffer *)edmli_object_handle(&b->obj);
+    return EDML_STATUS_OK;
+}
 
 edml_status edml_gpu_buffer_create(edml_device *dev, UINT64 bytes, edml_gpu_buffer **out)
 {
     edml_status s = edmli_device_enter(dev);
     if (s) return s;
-    if (!out) {
-        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "buffer");
-    } else if (*out = NULL, !(dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
-        s = edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
-    } else {
-        size_t mark = dev->arena.head;
-        uint64_t gpu_mark = edmli_gles_buffer_mark(dev), offset = 0;
-        void *mem = NULL;
-        s = edmli_arena_alloc(&dev->arena, &dev->err, "edml_gpu_buffer_create", sizeof(edml_gpu_buffer), &mem);
-        if (!s) s = edmli_gles_buffer_reserve(dev, bytes, &offset);
-        if (s) {
-            dev->arena.head = mark;
-        } else {
-            edml_gpu_buffer *b = (edml_gpu_buffer *)mem;
-            memset(b, 0, sizeof *b);
-            b->gpu_offset = offset;
-            b->bytes = bytes;
-            b->obj.gpu_mark = gpu_mark;
-            edmli_object_push(dev, &b->obj, EDMLI_OBJ_GPU_BUFFER, mark);
-            *out = (edml_gpu_buffer *)edmli_object_handle(&b->obj);
-        }
-    }
+    if (!out) s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "buffer");
+    else *out = NULL, s = edmli_gpu_create(dev, bytes, out);
     edmli_device_leave(dev, s, true);
     return s;
 }
@@ -71,7 +93,9 @@ static edml_status edmli_gpu_io(edml_gpu_buffer *handle, UINT64 offset, void *da
     edml_device *dev = b->obj.device;
     if (!data) s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "data");
     else s = edmli_gpu_range(b, offset, bytes, write ? "a write" : "a read");
-    if (!s) s = edmli_gles_buffer_io(dev, b->gpu_offset + offset, data, bytes, write);
+    void *state = NULL;
+    const edmli_buffer_hooks *hooks = s ? NULL : edmli_buffers(dev, &state, &s);
+    if (!s) s = hooks->io(dev, state, b->gpu_offset + offset, data, bytes, write);
     edmli_device_leave(dev, s, true);
     return s;
 }
@@ -99,7 +123,9 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst_handle, UINT64 dst_offset,
     if (!s && (dst_offset | src_offset | bytes) % 4) s = edmli_fail(&dev->err, EDMLI_MSG_GPU_COPY_ALIGN);
     if (!s) s = edmli_gpu_range(dst, dst_offset, bytes, "a copy");
     if (!s) s = edmli_gpu_range(src, src_offset, bytes, "a copy");
-    if (!s) s = edmli_gles_buffer_copy(dev, dst->gpu_offset + dst_offset, src->gpu_offset + src_offset, bytes);
+    void *state = NULL;
+    const edmli_buffer_hooks *hooks = s ? NULL : edmli_buffers(dev, &state, &s);
+    if (!s) s = hooks->copy(dev, state, dst->gpu_offset + dst_offset, src->gpu_offset + src_offset, bytes);
     edmli_device_leave(dev, s, true);
     return s;
 }

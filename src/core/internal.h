@@ -1,10 +1,11 @@
-/* Internal declarations shared by core and the backends. Internal names start
- * with edmli_; a backend's own start with edmli_ref_, edmli_neon_, edmli_gles_. */
+/* Internal declarations shared by the core and the backends. Internal names
+ * start with edmli_; a backend's own with edmli_<backend>_. */
 #ifndef EDMLI_INTERNAL_H
 #define EDMLI_INTERNAL_H
 
 #include "edml.h"
 #include "messages.h"
+#include "ops.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -12,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define EDMLI_MAX_DIMS EDML_TENSOR_DIMENSION_COUNT_MAX
 #define EDMLI_ALIGN 16u
 #define EDMLI_MESSAGE_BYTES 320u
 
@@ -42,16 +42,19 @@ typedef struct edmli_errbuf {
     void *log_user;
 } edmli_errbuf;
 
-/* Formats message `id` (from messages.h) into the device's buffer and
- * returns its status; the failing API call logs it when it returns
- * (edmli_device_leave). Supports %s %u %d %x %llu %lld %zu. */
-edml_status edmli_fail(edmli_errbuf *e, edmli_msg_id id, ...);
-size_t edmli_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
-size_t edmli_format(char *dst, size_t cap, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+#define EDMLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define EDMLI_PRINTF(f, a)
 #endif
-    ;
+
+/* Formats a message of messages.h (edmli_fail(e, EDMLI_MSG_X, ...): its
+ * status and format) into the device's buffer and returns the status; the
+ * failing API call logs it when it returns (edmli_device_leave). */
+edml_status edmli_fail(edmli_errbuf *e, edml_status status, const char *format, ...) EDMLI_PRINTF(3, 4);
+size_t edmli_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
+/* snprintf for %s %u %d %x %llu %lld %zu, with no C library. */
+size_t edmli_format(char *dst, size_t cap, const char *fmt, ...) EDMLI_PRINTF(3, 4);
 
 /* Validates one tensor member; `name` is the member name used in messages. */
 edml_status edmli_tensor_from_desc(edmli_errbuf *e, const char *name,
@@ -63,62 +66,6 @@ edml_status edmli_check_output_layout(edmli_errbuf *e, const char *name, const e
 /* RANK_MISMATCH unless t has ref's DimensionCount. */
 edml_status edmli_check_same_rank(edmli_errbuf *e, const char *name, const edmli_tensor *t,
                                   const char *ref_name, const edmli_tensor *ref);
-
-/* ---- operators ------------------------------------------------------------ */
-
-typedef enum edmli_op_kind {
-    EDMLI_OP_TOPK,
-    EDMLI_OP_GATHER_ND,
-    EDMLI_OP_ARGREDUCE,
-    EDMLI_OP_ELEMENTWISE_IF,
-    EDMLI_OP_KIND_COUNT
-} edmli_op_kind;
-
-/* Largest operand counts of any operator. */
-#define EDMLI_MAX_INPUTS 3
-#define EDMLI_MAX_OUTPUTS 2
-
-typedef struct edmli_topk_plan {
-    uint32_t axis;
-    uint32_t k;
-    uint32_t axis_size;
-    EDML_AXIS_DIRECTION direction;
-} edmli_topk_plan;
-
-typedef struct edmli_gather_nd_plan {
-    uint32_t input_dims, indices_dims, batch_dims;
-    uint32_t tuple;                 /* T: coordinates per index tuple */
-    /* Loop dims over (batch, positions): sizes and strides in indices/output/input. */
-    uint32_t outer_rank;
-    uint32_t outer_sizes[2 * EDMLI_MAX_DIMS];
-    uint32_t outer_idx_strides[2 * EDMLI_MAX_DIMS];
-    uint32_t outer_out_strides[2 * EDMLI_MAX_DIMS];
-    uint32_t outer_in_strides[2 * EDMLI_MAX_DIMS];   /* 0 for position dims */
-    /* The tuple's coordinates address these input dims. */
-    uint32_t coord_sizes[EDMLI_MAX_DIMS];
-    uint32_t coord_strides[EDMLI_MAX_DIMS];
-    uint32_t coord_dims[EDMLI_MAX_DIMS];             /* input dim number, for messages */
-    uint32_t tuple_stride;                           /* indices stride between coordinates */
-    /* The copied slice: the input dims after the tuple's. */
-    uint32_t slice_rank;
-    uint32_t slice_sizes[EDMLI_MAX_DIMS];
-    uint32_t slice_in_strides[EDMLI_MAX_DIMS];
-    uint32_t slice_out_strides[EDMLI_MAX_DIMS];
-} edmli_gather_nd_plan;
-
-typedef struct edmli_argreduce_plan {
-    bool is_max;
-    EDML_AXIS_DIRECTION direction;
-    uint32_t axis_mask;             /* bit d set: input dim d is reduced */
-    uint64_t reduce_count;          /* elements in each reduced set */
-} edmli_argreduce_plan;
-
-typedef struct edmli_elementwise_if_plan {
-    /* Dims coalesced where all four tensors are contiguous together. */
-    uint32_t rank;
-    uint32_t sizes[EDMLI_MAX_DIMS];
-    uint32_t strides[4][EDMLI_MAX_DIMS];   /* condition, A, B, output */
-} edmli_elementwise_if_plan;
 
 /* ---- objects and handles ----------------------------------------------------
  * Operators and GPU-buffer records live in the device arena above the device,
@@ -151,6 +98,9 @@ struct edml_gpu_buffer {
     uint64_t bytes;
 };
 
+/* Bytes a backend may keep per operator, derived once at creation. */
+#define EDMLI_BACKEND_PLAN_BYTES 128u
+
 struct edml_operator {
     edmli_object obj;
     EDML_OPERATOR_TYPE type;
@@ -165,18 +115,19 @@ struct edml_operator {
     const char *output_names[EDMLI_MAX_OUTPUTS];
     uint64_t temp_bytes;
     union {
-        edmli_topk_plan topk;
-        edmli_gather_nd_plan gather_nd;
-        edmli_argreduce_plan argreduce;
-        edmli_elementwise_if_plan elementwise_if;
+#define EDMLI_PLAN_FIELD(KIND, name) edmli_##name##_plan name;
+        EDMLI_OPS(EDMLI_PLAN_FIELD)
+#undef EDMLI_PLAN_FIELD
     } plan;
+    /* what the backend derived at creation (its own layout, see the backend) */
+    _Alignas(16) uint8_t backend_plan[EDMLI_BACKEND_PLAN_BYTES];
 };
 
-/* Validates `desc` and fills `op` (not its backend). */
-edml_status edmli_plan_topk(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
-edml_status edmli_plan_gather_nd(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
-edml_status edmli_plan_argreduce(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
-edml_status edmli_plan_elementwise_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
+/* Validates `desc` and fills `op` (not its backend): one function a kind. */
+#define EDMLI_PLAN_DECL(KIND, name) \
+    edml_status edmli_plan_##name(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
+EDMLI_OPS(EDMLI_PLAN_DECL)
+#undef EDMLI_PLAN_DECL
 
 /* ---- execution ------------------------------------------------------------ */
 
@@ -193,34 +144,44 @@ typedef struct edmli_exec {
 
 typedef edml_status (*edmli_kernel_fn)(const edml_operator *op, const edmli_exec *ex);
 
-/* A backend: a kernel per operator kind and how much scratch it wants. */
-typedef struct edmli_backend_ops {
-    const char *name;
+/* ---- backends ------------------------------------------------------------
+ * What the core knows of a backend; hooks it does not need are NULL. The
+ * backends of a build are listed in src/backends.c; the core names none. */
+
+/* GPU buffers: tensors a backend keeps in its own memory between operators. */
+typedef struct edmli_buffer_hooks {
+    edml_status (*reserve)(edml_device *dev, void *state, uint64_t bytes, uint64_t *offset);
+    uint64_t (*mark)(const void *state);
+    void (*release_to)(void *state, uint64_t mark);
+    edml_status (*io)(edml_device *dev, void *state, uint64_t offset, void *host, uint64_t bytes, bool write);
+    edml_status (*copy)(edml_device *dev, void *state, uint64_t dst, uint64_t src, uint64_t bytes);
+} edmli_buffer_hooks;
+
+typedef struct edmli_backend {
+    bool on_cpu;   /* runs on the calling CPU: the backends of last resort */
+    /* a kernel per operator kind; NULL: the backend lacks that operator */
     edmli_kernel_fn kernels[EDMLI_OP_KIND_COUNT];
-    /* Scratch for one execution of a planned operator. */
+    /* host scratch of one execution (TemporaryResourceSize) */
     uint64_t (*temp_bytes)(const edml_operator *op);
-    /* Why this backend cannot run a planned operator (NULL: it can). Optional. */
-    const char *(*unsupported)(const edml_operator *op, char *buf, size_t cap);
-} edmli_backend_ops;
+    /* derives op->backend_plan at creation; or says (in buf) why it cannot run op */
+    const char *(*plan)(const edml_device *dev, edml_operator *op, char *buf, size_t cap);
+    /* AUTO: whether this backend (not on the CPU) should take the operator */
+    bool (*wants)(const edml_device *dev, const edml_operator *op);
+    /* its state on a device: bytes (in the device arena), open (false: not
+     * available, why in `why`), close, one line on what it found */
+    size_t (*state_bytes)(void);
+    bool (*open)(edml_device *dev, void *state, char *why, size_t cap);
+    void (*close)(edml_device *dev, void *state);
+    const char *(*info)(const edml_device *dev, const void *state, char *buf, size_t cap);
+    const edmli_buffer_hooks *buffers;
+} edmli_backend;
 
-extern const edmli_backend_ops edmli_ref_backend;
-/* NULL when the build has no NEON backend (src/core/backend_neon_*.c). */
-extern const edmli_backend_ops *const edmli_neon_backend_ptr;
-/* NULL when the build has no GLES backend (src/core/backend_gles_off.c). */
-extern const edmli_backend_ops *const edmli_gles_backend_ptr;
-
-/* The GLES backend's device state (src/gles/); provided by every build. */
-size_t edmli_gles_device_bytes(void);
-bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap);
-void edmli_gles_device_close(edml_device *dev);
-const char *edmli_gles_device_info(const edml_device *dev, char *buf, size_t cap);
-bool edmli_gles_device_is_software(const edml_device *dev);
-/* GPU buffers: GPU-arena bytes from the low end, their data, copies. */
-edml_status edmli_gles_buffer_reserve(edml_device *dev, uint64_t bytes, uint64_t *offset);
-void edmli_gles_buffer_release_to(edml_device *dev, uint64_t mark);
-uint64_t edmli_gles_buffer_mark(const edml_device *dev);
-edml_status edmli_gles_buffer_io(edml_device *dev, uint64_t offset, void *host, uint64_t bytes, bool write);
-edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src, uint64_t bytes);
+/* The backends of this build by edml_backend, NULL where not built
+ * (src/backends.c); and why one is not built. */
+extern const edmli_backend *const edmli_backends[EDML_BACKEND_COUNT_];
+extern const char *const edmli_backend_not_built[EDML_BACKEND_COUNT_];
+/* A backend's title in messages ("reference" for ref). */
+const char *edmli_backend_title(edml_backend b);
 
 /* ---- arena ---------------------------------------------------------------- */
 
@@ -248,16 +209,14 @@ struct edml_device {
     struct edml_device *self;   /* a device is live where it was created */
     atomic_uint busy;           /* a call holds the device (one thread at a time) */
     edml_board board;
+    edml_device_desc desc;      /* as created (board, log and error buffer aside): the backends read it */
     uint32_t backends;          /* usable backends */
-    uint64_t gpu_arena_bytes;
     edmli_arena arena;
     edmli_errbuf err;
     edmli_object *last_obj;
     uint32_t next_gen;          /* generation of the next object */
-    uint32_t faults;            /* injected, for tests */
-    bool gles_one_thread;       /* the GL context stays current on the one calling thread */
-    void *gles;                 /* the GLES backend's state, in the arena, or NULL */
-    char gles_reason[200];      /* why GLES is not available, when it is not */
+    void *state[EDML_BACKEND_COUNT_];                      /* each backend's, in the arena, or NULL */
+    char why[EDML_BACKEND_COUNT_][EDMLI_MESSAGE_BYTES / 2];   /* why one is not available */
 };
 
 /* Every call on a device holds it: the device is checked and taken (BUSY
@@ -280,7 +239,12 @@ void *edmli_object_handle(const edmli_object *o);
 void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind, size_t mark);
 void edmli_object_release(edml_device *dev, edmli_object *o);
 
-const edmli_backend_ops *edmli_backend_ops_for(edml_backend b);
+/* The device's backend b when it is available, else NULL. */
+const edmli_backend *edmli_device_backend(const edml_device *dev, edml_backend b);
+/* The best backend on the CPU the device has for an operator kind. */
+edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind);
+/* The backend keeping GPU buffers, built on this library (available or not). */
+edml_backend edmli_buffer_backend(void);
 
 /* ---- small helpers -------------------------------------------------------- */
 

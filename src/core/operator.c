@@ -4,61 +4,97 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The kind of each of DirectML's operator types, and the validation of each kind. */
+static bool edmli_kind_of(EDML_OPERATOR_TYPE type, edmli_op_kind *kind)
+{
+    switch (type) {
+#define EDMLI_KIND_CASE(TYPE, KIND, ins, outs) \
+    case EDML_OPERATOR_##TYPE: *kind = EDMLI_OP_##KIND; return true;
+        EDMLI_OP_TYPES(EDMLI_KIND_CASE)
+#undef EDMLI_KIND_CASE
+    default: return false;
+    }
+}
+
+typedef edml_status (*edmli_plan_fn)(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
+static const edmli_plan_fn edmli_plans[EDMLI_OP_KIND_COUNT] = {
+#define EDMLI_PLAN_ENTRY(KIND, name) [EDMLI_OP_##KIND] = edmli_plan_##name,
+    EDMLI_OPS(EDMLI_PLAN_ENTRY)
+#undef EDMLI_PLAN_ENTRY
+};
+
+#define EDMLI_TYPE_NAME(TYPE, KIND, ins, outs) " " #TYPE
+
 static edml_status edmli_plan(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
 {
     memset(op, 0, sizeof *op);
     op->type = desc->Type;
-    switch (desc->Type) {
-    case EDML_OPERATOR_TOP_K:
-    case EDML_OPERATOR_TOP_K1: op->kind = EDMLI_OP_TOPK; break;
-    case EDML_OPERATOR_GATHER_ND:
-    case EDML_OPERATOR_GATHER_ND1: op->kind = EDMLI_OP_GATHER_ND; break;
-    case EDML_OPERATOR_ARGMIN:
-    case EDML_OPERATOR_ARGMAX: op->kind = EDMLI_OP_ARGREDUCE; break;
-    case EDML_OPERATOR_ELEMENT_WISE_IF: op->kind = EDMLI_OP_ELEMENTWISE_IF; break;
-    default: return edmli_fail(e, EDMLI_MSG_OPERATOR_TYPE, (unsigned)desc->Type);
-    }
+    if (!edmli_kind_of(desc->Type, &op->kind))
+        return edmli_fail(e, EDMLI_MSG_OPERATOR_TYPE, (unsigned)desc->Type, EDMLI_OP_TYPES(EDMLI_TYPE_NAME));
     if (!desc->Desc) return edmli_fail(e, EDMLI_MSG_OPERATOR_DESC_NULL);
-    switch (op->kind) {
-    case EDMLI_OP_TOPK: return edmli_plan_topk(e, desc, op);
-    case EDMLI_OP_GATHER_ND: return edmli_plan_gather_nd(e, desc, op);
-    case EDMLI_OP_ARGREDUCE: return edmli_plan_argreduce(e, desc, op);
-    default: return edmli_plan_elementwise_if(e, desc, op);
-    }
+    return edmli_plans[op->kind](e, desc, op);
 }
 
-static const char *edmli_unavailable_reason(const edml_device *dev, edml_backend b)
-{
-    if (b == EDML_BACKEND_NEON && !edmli_neon_backend_ptr) return "this library was built without NEON kernels";
-    if (b == EDML_BACKEND_NEON && !dev->board.has_neon) return "the board description says it has no NEON";
-    if (b == EDML_BACKEND_GLES) return dev->gles_reason;
-    return "edml_device_desc.backends does not allow it";
-}
-
-/* The best CPU backend the device has. */
-static edml_backend edmli_cpu_backend(const edml_device *dev)
-{
-    return (dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_NEON)) ? EDML_BACKEND_NEON : EDML_BACKEND_REF;
-}
-
-/* AUTO: the GPU for work above the board's thresholds (a GPU submission
- * costs tens of microseconds and a trip through memory), else the CPU. */
+/* AUTO: a backend off the CPU that wants the operator (its thresholds: a GPU
+ * submission costs tens of microseconds and a trip through memory), else the
+ * best on the CPU. */
 static edml_backend edmli_choose(const edml_device *dev, const edml_operator *op)
 {
-    /* a software rasterizer (Mesa's llvmpipe) runs shaders on the CPU it would
-     * take from the NEON kernels: measured slower on every workload */
-    if ((dev->backends & EDML_BACKEND_BIT(EDML_BACKEND_GLES)) &&
-        (dev->board.gpu_software_ok || !edmli_gles_device_is_software(dev))) {
-        uint64_t n = 0;
-        for (uint32_t i = 0; i < op->input_count; i++) if (op->inputs[i].elem_count > n) n = op->inputs[i].elem_count;
-        for (uint32_t o = 0; o < op->output_count; o++) if (op->outputs[o].elem_count > n) n = op->outputs[o].elem_count;
-        /* copy-like work moves every byte through the host<->GPU transfers */
-        bool copy_like = op->kind == EDMLI_OP_ELEMENTWISE_IF || (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.slice_rank > 0);
-        bool big = n >= (copy_like ? dev->board.gpu_min_elements_copy : dev->board.gpu_min_elements);
-        if (op->kind == EDMLI_OP_TOPK) big = big && op->plan.topk.axis_size >= dev->board.gpu_topk_min_row;
-        if (big) return EDML_BACKEND_GLES;
+    for (int b = EDML_BACKEND_COUNT_ - 1; b > EDML_BACKEND_AUTO; b--) {
+        const edmli_backend *be = edmli_device_backend(dev, (edml_backend)b);
+        if (be && !be->on_cpu && be->kernels[op->kind] && be->wants && be->wants(dev, op)) return (edml_backend)b;
     }
-    return edmli_cpu_backend(dev);
+    return edmli_cpu_backend(dev, op->kind);
+}
+
+/* Why backend b cannot run the planned operator (its plan derived), or NULL. */
+static const char *edmli_cannot_run(const edml_device *dev, edml_backend b, edml_operator *op, char *buf, size_t cap)
+{
+    const edmli_backend *be = edmli_backends[b];
+    if (!be->kernels[op->kind]) {
+        edmli_format(buf, cap, "it has no kernel for %s", edmli_op_name(op->type));
+        return buf;
+    }
+    return be->plan ? be->plan(dev, op, buf, cap) : NULL;
+}
+
+/* Scratch: the backend's, and for one off the CPU the CPU's too (an AUTO
+ * operator falls back to it). */
+static uint64_t edmli_temp_bytes(const edml_device *dev, const edml_operator *op)
+{
+    const edmli_backend *be = edmli_backends[op->backend];
+    uint64_t n = be->temp_bytes ? be->temp_bytes(op) : 0;
+    if (!be->on_cpu) {
+        const edmli_backend *cpu = edmli_backends[edmli_cpu_backend(dev, op->kind)];
+        uint64_t c = cpu->temp_bytes ? cpu->temp_bytes(op) : 0;
+        if (c > n) n = c;
+    }
+    return n;
+}
+
+/* The backend of an operator: the one asked for, or AUTO's choice, which
+ * moves to the CPU (and says so) where the chosen one cannot run it. */
+static edml_status edmli_place(edml_device *dev, edml_backend backend, edml_operator *op)
+{
+    edmli_errbuf *e = &dev->err;
+    edml_backend b = backend;
+    if (b == EDML_BACKEND_AUTO) b = edmli_choose(dev, op);
+    else if (!(dev->backends & EDML_BACKEND_BIT(b)))
+        return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), dev->why[b]);
+    char why[EDMLI_MESSAGE_BYTES / 2];
+    const char *no = edmli_cannot_run(dev, b, op, why, sizeof why);
+    if (no && backend != EDML_BACKEND_AUTO) return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), no);
+    if (no) {
+        char msg[EDMLI_MESSAGE_BYTES];
+        const edml_backend cpu = edmli_cpu_backend(dev, op->kind);
+        edmli_format(msg, sizeof msg, "%s runs on %s: the %s backend cannot: %s", edmli_op_name(op->type),
+                     edml_backend_name(cpu), edmli_backend_title(b), no);
+        if (e->log) e->log(e->log_user, EDML_STATUS_OK, msg);
+        b = cpu;
+    }
+    op->backend = b;
+    op->requested = backend;
+    return EDML_STATUS_OK;
 }
 
 /* Plans into `op` and fills `sizes`; shared by query and create. */
@@ -70,36 +106,16 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     if ((unsigned)backend >= EDML_BACKEND_COUNT_) return edmli_fail(e, EDMLI_MSG_BACKEND_UNKNOWN, (unsigned)backend);
     edml_status s = edmli_plan(e, desc, op);
     if (s) return s;
-    edml_backend b = backend;
     op->obj.device = dev;
-    if (b == EDML_BACKEND_AUTO) {
-        b = edmli_choose(dev, op);
-    } else if (!(dev->backends & EDML_BACKEND_BIT(b))) {
-        return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), edmli_unavailable_reason(dev, b));
-    }
-    const edmli_backend_ops *ops = edmli_backend_ops_for(b);
-    char why[160];
-    const char *no = ops->unsupported ? ops->unsupported(op, why, sizeof why) : NULL;
-    if (no && backend != EDML_BACKEND_AUTO) return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), no);
-    if (no) {
-        /* AUTO moves to the CPU, and says so */
-        char msg[EDMLI_MESSAGE_BYTES];
-        b = edmli_cpu_backend(dev);
-        edmli_format(msg, sizeof msg, "%s runs on %s: the GLES backend cannot: %s", edmli_op_name(op->type),
-                     edml_backend_name(b), no);
-        if (e->log) e->log(e->log_user, EDML_STATUS_OK, msg);
-        ops = edmli_backend_ops_for(b);
-    }
-    op->backend = b;
-    op->requested = backend;
-    op->temp_bytes = ops->temp_bytes ? ops->temp_bytes(op) : 0;
+    if ((s = edmli_place(dev, backend, op))) return s;
+    op->temp_bytes = edmli_temp_bytes(dev, op);
     /* a 32-bit board cannot address every size a 64-bit one can */
     if ((uint64_t)(size_t)op->temp_bytes != op->temp_bytes)
-        return edmli_fail(e, EDMLI_MSG_SCRATCH_ADDRESS_SPACE, edmli_op_name(op->type), edml_backend_name(b),
+        return edmli_fail(e, EDMLI_MSG_SCRATCH_ADDRESS_SPACE, edmli_op_name(op->type), edml_backend_name(op->backend),
                           (unsigned long long)op->temp_bytes, (unsigned)(sizeof(size_t) * 8));
     sizes->persistent_bytes = edmli_align_up(sizeof(edml_operator), EDMLI_ALIGN);
     sizes->temporary_bytes = (size_t)op->temp_bytes;
-    sizes->backend = b;
+    sizes->backend = op->backend;
     return EDML_STATUS_OK;
 }
 
@@ -220,7 +236,8 @@ static edml_status edmli_bind_host(const edml_device *dev, edmli_errbuf *e, cons
     return EDML_STATUS_OK;
 }
 
-/* A GPU buffer of this device (edml_gpu_binding()), for GLES operators. */
+/* A GPU buffer of this device (edml_gpu_binding()), for the operators of
+ * the backend that keeps them. */
 static edml_status edmli_bind_gpu(const edml_operator *op, edmli_errbuf *e, const char *name,
                                   const EDML_BUFFER_BINDING *b, const edmli_tensor *t, edmli_range *r)
 {
@@ -231,7 +248,8 @@ static edml_status edmli_bind_gpu(const edml_operator *op, edmli_errbuf *e, cons
     if (edmli_object_check(dev, b->Buffer, EDMLI_OBJ_GPU_BUFFER, &o, what)) return EDML_STATUS_INVALID_BINDING;
     const edml_gpu_buffer *g = (const edml_gpu_buffer *)o;
     const uint64_t offset = b->Offset & ~EDML_GPU_BINDING_BIT;
-    if (op->backend != EDML_BACKEND_GLES) return edmli_fail(e, EDMLI_MSG_BIND_GPU_CPU, name, edml_backend_name(op->backend));
+    if (op->backend != edmli_buffer_backend())
+        return edmli_fail(e, EDMLI_MSG_BIND_GPU_CPU, name, edml_backend_name(op->backend));
     uint32_t al = t->elem_size < 4 ? 4 : t->elem_size;
     if (offset % al) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, al);
     if (b->SizeInBytes < t->total_bytes)
@@ -323,45 +341,47 @@ static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, con
 
 /* ---- running ------------------------------------------------------------------ */
 
-/* An AUTO operator on the CPU after GLES could not run it. */
-static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edml_status gles_status, bool for_good)
+/* An AUTO operator on the CPU after its backend could not run it. */
+static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edml_status status, bool for_good)
 {
     edml_device *dev = op->obj.device;
-    edml_backend cpu = edmli_cpu_backend(dev);
+    const edml_backend cpu = edmli_cpu_backend(dev, op->kind), was = op->backend;
     char msg[EDMLI_MESSAGE_BYTES];
-    edmli_format(msg, sizeof msg, "%s: GLES could not run it (%s); %s on %s", edmli_op_name(op->type), ex->err->text,
-                 for_good ? "this device continues" : "this call runs", edml_backend_name(cpu));
-    if (ex->err->log) ex->err->log(ex->err->log_user, gles_status, msg);
+    edmli_format(msg, sizeof msg, "%s: %s could not run it (%s); %s on %s", edmli_op_name(op->type),
+                 edmli_backend_title(was), ex->err->text, for_good ? "this device continues" : "this call runs",
+                 edml_backend_name(cpu));
+    if (ex->err->log) ex->err->log(ex->err->log_user, status, msg);
     if (for_good) op->backend = cpu;
     ex->err->text[0] = '\0';
-    return edmli_backend_ops_for(cpu)->kernels[op->kind](op, ex);
+    return edmli_backends[cpu]->kernels[op->kind](op, ex);
 }
 
-/* Runs the kernel. A GLES failure on an operator created with AUTO moves the
- * device to its CPU backend for good, with the reason logged, and a full GPU
- * arena moves this call; a GLES operator asked for by name fails with the
- * status instead. Nothing has been written to the outputs when a GLES
- * submission fails. */
+/* Runs the kernel. A failure of a backend off the CPU (a GL error, a fence
+ * that timed out) on an operator created with AUTO takes that backend off
+ * the device for good, with the reason logged, and the operator reruns on
+ * the CPU; its own memory running out (the GPU arena full) moves this call
+ * only. An operator that asked for the backend by name fails with the status
+ * instead. Such a backend writes no output when it fails. */
 static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
 {
     edml_device *dev = op->obj.device;
-    const uint32_t gles = EDML_BACKEND_BIT(EDML_BACKEND_GLES);
-    if (op->backend == EDML_BACKEND_GLES && !(dev->backends & gles)) {
+    if (!(dev->backends & EDML_BACKEND_BIT(op->backend))) {   /* lost since creation */
         if (op->requested != EDML_BACKEND_AUTO)
-            return edmli_fail(ex->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
-        op->backend = edmli_cpu_backend(dev);
+            return edmli_fail(ex->err, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(op->backend), dev->why[op->backend]);
+        op->backend = edmli_cpu_backend(dev, op->kind);
     }
     bool resident = false;
     for (uint32_t i = 0; i < op->input_count; i++) resident |= ex->in_gpu[i] != EDMLI_HOST;
     for (uint32_t o = 0; o < op->output_count; o++) resident |= ex->out_gpu[o] != EDMLI_HOST;
-    if (resident && op->backend != EDML_BACKEND_GLES)
+    if (resident && op->backend != edmli_buffer_backend())
         return edmli_fail(ex->err, EDMLI_MSG_BIND_GPU_CPU, "a tensor", edml_backend_name(op->backend));
-    edml_status s = edmli_backend_ops_for(op->backend)->kernels[op->kind](op, ex);
-    if (op->backend != EDML_BACKEND_GLES || (s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL)) return s;
-    const bool failed = s == EDML_STATUS_BACKEND_FAILED;   /* else the GPU arena was full */
+    const edmli_backend *be = edmli_backends[op->backend];
+    edml_status s = be->kernels[op->kind](op, ex);
+    if (be->on_cpu || (s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL)) return s;
+    const bool failed = s == EDML_STATUS_BACKEND_FAILED;   /* else its own memory ran out */
     if (failed) {
-        edmli_format(dev->gles_reason, sizeof dev->gles_reason, "it failed: %s", ex->err->text);
-        dev->backends &= ~gles;
+        edmli_format(dev->why[op->backend], sizeof dev->why[op->backend], "it failed: %s", ex->err->text);
+        dev->backends &= ~EDML_BACKEND_BIT(op->backend);
     }
     if (op->requested != EDML_BACKEND_AUTO || resident) return s;   /* GPU data cannot move to the CPU */
     return edmli_run_on_cpu(op, ex, s, failed);

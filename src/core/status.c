@@ -49,17 +49,6 @@ const char *edml_status_message(edml_status status)
     return edmli_status_defs[status].meaning;
 }
 
-typedef struct edmli_msg_def {
-    edml_status status;
-    const char *format;
-} edmli_msg_def;
-
-static const edmli_msg_def edmli_msg_defs[EDMLI_MSG_COUNT] = {
-#define EDMLI_MSG_DEF(id, st, fmt) {EDML_STATUS_##st, fmt},
-    EDMLI_MESSAGES(EDMLI_MSG_DEF)
-#undef EDMLI_MSG_DEF
-};
-
 typedef struct edmli_out {
     char *dst;
     size_t cap, len;
@@ -128,14 +117,13 @@ size_t edmli_format(char *dst, size_t cap, const char *fmt, ...)
     return n;
 }
 
-edml_status edmli_fail(edmli_errbuf *e, edmli_msg_id id, ...)
+edml_status edmli_fail(edmli_errbuf *e, edml_status status, const char *format, ...)
 {
-    const edmli_msg_def *d = &edmli_msg_defs[id];
     if (e) {
         va_list ap;
-        va_start(ap, id);
-        edmli_vformat(e->text, sizeof e->text, d->format, ap);
+        va_start(ap, format);
+        edmli_vformat(e->text, sizeof e->text, format, ap);
         va_end(ap);
     }
-    return d->status;
+    return status;
 }

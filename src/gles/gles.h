@@ -120,7 +120,8 @@ edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const e
 edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t *offset);
 
 #define EDMLI_GLES_TOPK_FOLD 8u   /* lists a TopK merge pass folds into one */
-#define EDMLI_GLES_STATE(op) ((edmli_gles *)(op)->obj.device->gles)
+#define EDMLI_GLES_STATE(op) ((edmli_gles *)(op)->obj.device->state[EDML_BACKEND_GLES])
+#define EDMLI_GLES_DEFAULT_ARENA_BYTES (64ull << 20)
 
 /* Saturating: a TotalTensorSizeInBytes near 2^64 must not wrap to a small staging size. */
 static inline uint64_t edmli_align16(uint64_t v) { return v > UINT64_MAX - 15 ? UINT64_MAX : (v + 15) & ~(uint64_t)15; }
@@ -147,8 +148,13 @@ typedef struct edmli_gles_reduce_shape {
 edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, const edmli_gles *g, bool vec);
 uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_reduce_shape *sh, uint64_t *counter_bytes);
 
-/* Why the GLES backend cannot run this operator, or NULL. */
-const char *edmli_gles_unsupported(const edml_operator *op, const edmli_gles *g, char *buf, size_t cap);
+/* The device hooks (gles_device.c) and GPU buffers (gles_buffers.c). */
+size_t edmli_gles_state_bytes(void);
+bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap);
+void edmli_gles_device_close(edml_device *dev, void *state);
+const char *edmli_gles_device_info(const edml_device *dev, const void *state, char *buf, size_t cap);
+bool edmli_gles_is_software(const edmli_gles *g);
+extern const edmli_buffer_hooks edmli_gles_buffers;
 
 edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex);

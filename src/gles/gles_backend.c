@@ -1,127 +1,98 @@
-/* The GLES backend as the core sees it: device state and the backend table. */
+/* The GLES backend as the core sees it: which operators it can run, with
+ * how much GPU arena, which ones AUTO gives it, and its table. */
 #include "gles.h"
 
 #include <string.h>
 
-extern const edmli_backend_ops edmli_gles_backend;
-const edmli_backend_ops *const edmli_gles_backend_ptr = &edmli_gles_backend;
-
-size_t edmli_gles_device_bytes(void) { return sizeof(edmli_gles); }
-
-bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap)
+/* GPU-arena bytes one execution stages (ArgMin/ArgMax scratch: the larger
+ * of the two kernels the run-time alignment can pick). */
+static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles *g)
 {
-    if (!edmli_gles_open((edmli_gles *)state, dev, dev->faults, why, cap)) return false;
-    edmli_gles *g = (edmli_gles *)state;
-    /* the context is made current for each call, on the calling thread, and
-     * released after it unless one thread makes every call */
-    g->one_thread = dev->gles_one_thread;
-    g->current = false;
-    g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
-    return true;
+    uint64_t b = 0;
+    for (uint32_t i = 0; i < op->input_count; i++) b = edmli_add_sat(b, edmli_align16(op->inputs[i].total_bytes));
+    for (uint32_t o = 0; o < op->output_count; o++) b = edmli_add_sat(b, edmli_align16(op->outputs[o].total_bytes));
+    if (op->kind == EDMLI_OP_TOPK) {
+        uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size, chunks = edmli_gles_topk_chunks(op);
+        b = edmli_add_sat(b, edmli_align16(rows * op->plan.topk.k * 4));
+        if (chunks > 1) b = edmli_add_sat(b, edmli_align16(rows * chunks * op->plan.topk.k * 12));
+        if (chunks > EDMLI_GLES_TOPK_FOLD)
+            b = edmli_add_sat(b, edmli_align16(rows * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD) * op->plan.topk.k * 12));
+    } else if (op->kind == EDMLI_OP_ARGREDUCE) {
+        /* whichever kernel the run-time alignment picks */
+        edmli_gles_reduce_shape plain = edmli_gles_reduce_shape_of(op, g, false);
+        edmli_gles_reduce_shape vec = edmli_gles_reduce_shape_of(op, g, op->inputs[0].elem_size == 4);
+        uint64_t ac, vc, a = edmli_gles_reduce_scratch(op, &plain, &ac), v = edmli_gles_reduce_scratch(op, &vec, &vc);
+        b = edmli_add_sat(b, a + ac > v + vc ? a + ac : v + vc);
+    } else if (op->kind == EDMLI_OP_GATHER_ND) {
+        b = edmli_add_sat(b, 16);
+    }
+    return b;
 }
 
-void edmli_gles_device_close(edml_device *dev)
+/* Why this GPU cannot run the operator (K above what TopK's kernel holds,
+ * more staging than the GPU arena has free), or NULL. */
+static const char *edmli_gles_plan(const edml_device *dev, edml_operator *op, char *buf, size_t cap)
 {
-    if (dev->gles) edmli_gles_close((edmli_gles *)dev->gles);
-    dev->gles = NULL;
-}
-
-bool edmli_gles_device_is_software(const edml_device *dev)
-{
-    const edmli_gles *g = (const edmli_gles *)dev->gles;
-    return g && (strstr(g->renderer, "llvmpipe") || strstr(g->renderer, "softpipe") || strstr(g->renderer, "SwiftShader"));
-}
-
-const char *edmli_gles_device_info(const edml_device *dev, char *buf, size_t cap)
-{
-    const edmli_gles *g = (const edmli_gles *)dev->gles;
-    if (!g) {
-        edmli_format(buf, cap, "no GLES: %s", dev->gles_reason);
+    const edmli_gles *g = (const edmli_gles *)dev->state[EDML_BACKEND_GLES];
+    if (op->kind == EDMLI_OP_TOPK && op->plan.topk.k > g->sort_max) {
+        edmli_format(buf, cap, "K = %u is above the %u this GPU's TopK kernel holds in shared memory", op->plan.topk.k,
+                     g->sort_max);
         return buf;
     }
-    edmli_format(buf, cap, "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena",
-                 g->renderer, g->port.display_kind, g->port.context_kind, g->local,
-                 (unsigned long long)(g->arena_bytes >> 20));
-    return buf;
-}
-
-/* ---- GPU buffers: the persistent low end of the GPU arena ------------------ */
-
-edml_status edmli_gles_buffer_reserve(edml_device *dev, uint64_t bytes, uint64_t *offset)
-{
-    edmli_gles *g = (edmli_gles *)dev->gles;
-    uint64_t need = (bytes + 15) & ~(uint64_t)15;
-    uint64_t have = g->arena_bytes - g->persistent;
-    if (need > have || need < bytes) {
-        uint64_t want = need < bytes ? bytes : need;   /* rounding up wrapped: the size asked for */
-        return edmli_fail(&dev->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "edml_gpu_buffer_create", (unsigned long long)want,
-                          (unsigned long long)have, (unsigned long long)(want - have));
+    uint64_t need = edmli_gles_stage_bytes(op, g), have = g->arena_bytes - g->persistent;
+    if (need > have) {
+        edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (edml_device_desc.gpu_arena_bytes)",
+                     (unsigned long long)need, (unsigned long long)have);
+        return buf;
     }
-    *offset = g->persistent;
-    g->persistent += need;
-    return EDML_STATUS_OK;
+    return NULL;
 }
 
-uint64_t edmli_gles_buffer_mark(const edml_device *dev)
+/* AUTO: the GPU for work above the board's thresholds (a submission costs
+ * tens of microseconds and a trip through memory), never a software
+ * rasterizer (Mesa's llvmpipe runs shaders on the CPU it would take from the
+ * NEON kernels: measured slower on every workload) unless the board allows. */
+static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op)
 {
-    return dev->gles ? ((const edmli_gles *)dev->gles)->persistent : 0;
+    const edmli_gles *g = (const edmli_gles *)dev->state[EDML_BACKEND_GLES];
+    if (!dev->board.gpu_software_ok && edmli_gles_is_software(g)) return false;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < op->input_count; i++) n = op->inputs[i].elem_count > n ? op->inputs[i].elem_count : n;
+    for (uint32_t o = 0; o < op->output_count; o++) n = op->outputs[o].elem_count > n ? op->outputs[o].elem_count : n;
+    /* copy-like work moves every byte through the host<->GPU transfers */
+    const bool copy_like = op->kind == EDMLI_OP_ELEMENTWISE_IF ||
+                           (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.slice_rank > 0);
+    if (n < (copy_like ? dev->board.gpu_min_elements_copy : dev->board.gpu_min_elements)) return false;
+    return op->kind != EDMLI_OP_TOPK || op->plan.topk.axis_size >= dev->board.gpu_topk_min_row;
 }
 
-void edmli_gles_buffer_release_to(edml_device *dev, uint64_t mark)
-{
-    if (dev->gles) ((edmli_gles *)dev->gles)->persistent = mark;
-}
-
-edml_status edmli_gles_buffer_io(edml_device *dev, uint64_t offset, void *host, uint64_t bytes, bool write)
-{
-    edmli_gles *g = (edmli_gles *)dev->gles;
-    if (!g) return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
-    edmli_gles_run r;
-    edml_status s = edmli_gles_begin(&r, g, &dev->err);
-    if (!s) {
-        if (write) {
-            edmli_gl *gl = &g->port.gl;
-            gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
-            gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, host);
-        }
-        if (!write) edmli_gles_fetch(&r, (uint32_t)offset, host, bytes);
-        s = edmli_gles_finish(&r);
+/* Each kernel leaves the context current on no thread, so that the next
+ * call may come from another thread (unless one thread makes every call). */
+#define EDMLI_GLES_RELEASING(name)                                                        \
+    static edml_status name##_released(const edml_operator *op, const edmli_exec *ex)   \
+    {                                                                                     \
+        edml_status s = name(op, ex);                                                     \
+        edmli_gles_release(EDMLI_GLES_STATE(op));                                         \
+        return s;                                                                         \
     }
-    edmli_gles_release(g);
-    return s;
-}
+EDMLI_GLES_RELEASING(edmli_gles_topk)
+EDMLI_GLES_RELEASING(edmli_gles_gather_nd)
+EDMLI_GLES_RELEASING(edmli_gles_argreduce)
+EDMLI_GLES_RELEASING(edmli_gles_elementwise_if)
 
-/* One copy dispatch of `bytes` (16-byte vectors where everything is 16-aligned). */
-static void edmli_gles_copy_dispatch(edmli_gles_run *r, uint64_t dst, uint64_t src, uint64_t bytes)
-{
-    const bool vec = ((src | dst | bytes) & 15) == 0;
-    r->words[0] = (uint32_t)src;
-    r->words[1] = (uint32_t)dst;
-    r->words[2] = vec;
-    edmli_gles_dispatch(r, EDMLI_GLES_PROG_COPY, (uint32_t)(bytes / (vec ? 16 : 4)), false);
-}
-
-edml_status edmli_gles_buffer_copy(edml_device *dev, uint64_t dst, uint64_t src, uint64_t bytes)
-{
-    edmli_gles *g = (edmli_gles *)dev->gles;
-    if (!g) return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_UNAVAILABLE, "gles", dev->gles_reason);
-    edmli_gles_run r;
-    edml_status s = edmli_gles_begin(&r, g, &dev->err);
-    if (!s && dst < src + bytes && src < dst + bytes && dst != src) {
-        /* overlapping ranges (memmove): through the free top of the GPU arena,
-         * as the invocations of one copy run in no particular order */
-        uint32_t tmp;
-        s = edmli_gles_alloc(&r, bytes, &tmp);
-        if (!s) {
-            edmli_gles_copy_dispatch(&r, tmp, src, bytes);
-            edmli_gles_barrier(&r);
-            src = tmp;
-        }
-    }
-    if (!s) {
-        edmli_gles_copy_dispatch(&r, dst, src, bytes);
-        s = edmli_gles_finish(&r);
-    }
-    edmli_gles_release(g);
-    return s;
-}
+const edmli_backend edmli_gles_backend = {
+    .on_cpu = false,
+    .plan = edmli_gles_plan,
+    .wants = edmli_gles_wants,
+    .state_bytes = edmli_gles_state_bytes,
+    .open = edmli_gles_device_open,
+    .close = edmli_gles_device_close,
+    .info = edmli_gles_device_info,
+    .buffers = &edmli_gles_buffers,
+    .kernels = {
+        [EDMLI_OP_TOPK] = edmli_gles_topk_released,
+        [EDMLI_OP_GATHER_ND] = edmli_gles_gather_nd_released,
+        [EDMLI_OP_ARGREDUCE] = edmli_gles_argreduce_released,
+        [EDMLI_OP_ELEMENTWISE_IF] = edmli_gles_elementwise_if_released,
+    },
+};

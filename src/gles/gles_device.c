@@ -105,7 +105,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
         }
 
     /* The GPU arena: one buffer for every tensor and scratch area. */
-    g->arena_bytes = dev->gpu_arena_bytes;
+    g->arena_bytes = dev->desc.gpu_arena_bytes ? dev->desc.gpu_arena_bytes : EDMLI_GLES_DEFAULT_ARENA_BYTES;
     if (g->arena_bytes > g->max_ssbo) g->arena_bytes = g->max_ssbo & ~(uint64_t)15;
     /* The arena is never mapped, so that drivers keep it in GPU memory (NVIDIA
      * moves a buffer mapped for reading to system memory); downloads copy
@@ -149,4 +149,46 @@ void edmli_gles_close(edmli_gles *g)
     edmli_port_gl_close(&g->port);
     memset(g->prog, 0, sizeof g->prog);
     g->arena_buf = g->params_buf = g->readback_buf = 0;
+}
+
+/* ---- the device hooks ------------------------------------------------------- */
+
+size_t edmli_gles_state_bytes(void) { return sizeof(edmli_gles); }
+
+/* GL, the programs and the GPU arena, where the board has a GPU; the context
+ * is then made current for each call, on the calling thread, and released
+ * after it unless one thread makes every call (gles_one_thread). */
+bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap)
+{
+    if (!dev->board.has_gpu) {
+        edmli_format(why, cap, "board %s has no GLES 3.1 GPU (boards/%s/caps.h)", dev->board.name, dev->board.name);
+        return false;
+    }
+    edmli_gles *g = (edmli_gles *)state;
+    if (!edmli_gles_open(g, dev, dev->desc.inject_faults, why, cap)) return false;
+    g->one_thread = dev->desc.gles_one_thread != 0;
+    g->current = false;
+    g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
+    return true;
+}
+
+void edmli_gles_device_close(edml_device *dev, void *state)
+{
+    (void)dev;
+    edmli_gles_close((edmli_gles *)state);
+}
+
+bool edmli_gles_is_software(const edmli_gles *g)
+{
+    return strstr(g->renderer, "llvmpipe") || strstr(g->renderer, "softpipe") || strstr(g->renderer, "SwiftShader");
+}
+
+const char *edmli_gles_device_info(const edml_device *dev, const void *state, char *buf, size_t cap)
+{
+    (void)dev;
+    const edmli_gles *g = (const edmli_gles *)state;
+    edmli_format(buf, cap, "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena",
+                 g->renderer, g->port.display_kind, g->port.context_kind, g->local,
+                 (unsigned long long)(g->arena_bytes >> 20));
+    return buf;
 }

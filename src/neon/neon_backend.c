@@ -11,8 +11,18 @@ static uint64_t edmli_neon_temp_bytes(const edml_operator *op)
     return 0;
 }
 
-const edmli_backend_ops edmli_neon_backend = {
-    .name = "neon",
+/* Only where the board description says the CPU has NEON. */
+static bool edmli_neon_open(edml_device *dev, void *state, char *why, size_t cap)
+{
+    (void)state;
+    if (dev->board.has_neon) return true;
+    edmli_format(why, cap, "board %s says its CPU has no NEON (boards/%s/caps.h)", dev->board.name, dev->board.name);
+    return false;
+}
+
+const edmli_backend edmli_neon_backend = {
+    .on_cpu = true,
+    .open = edmli_neon_open,
     .kernels = {
         [EDMLI_OP_TOPK] = edmli_neon_topk,
         [EDMLI_OP_GATHER_ND] = edmli_neon_gather_nd,

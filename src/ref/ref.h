@@ -5,9 +5,9 @@
 
 #include "../cpu/cpu.h"
 
-edml_status edmli_ref_topk(const edml_operator *op, const edmli_exec *ex);
-edml_status edmli_ref_gather_nd(const edml_operator *op, const edmli_exec *ex);
-edml_status edmli_ref_argreduce(const edml_operator *op, const edmli_exec *ex);
-edml_status edmli_ref_elementwise_if(const edml_operator *op, const edmli_exec *ex);
+/* edmli_ref_<name> for every operator of src/core/ops.h */
+#define EDMLI_REF_DECL(KIND, name) edml_status edmli_ref_##name(const edml_operator *op, const edmli_exec *ex);
+EDMLI_OPS(EDMLI_REF_DECL)
+#undef EDMLI_REF_DECL
 
 #endif /* EDMLI_REF_H */

@@ -1,0 +1,84 @@
+/* GPU buffers: the persistent low end of the GPU arena (staging for an
+ * execution grows down from its top), their data and copies. */
+#include "gles.h"
+
+static edml_status edmli_gles_buffer_reserve(edml_device *dev, void *state, uint64_t bytes, uint64_t *offset)
+{
+    edmli_gles *g = (edmli_gles *)state;
+    uint64_t need = (bytes + 15) & ~(uint64_t)15;
+    uint64_t have = g->arena_bytes - g->persistent;
+    if (need > have || need < bytes) {
+        uint64_t want = need < bytes ? bytes : need;   /* rounding up wrapped: the size asked for */
+        return edmli_fail(&dev->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "edml_gpu_buffer_create", (unsigned long long)want,
+                          (unsigned long long)have, (unsigned long long)(want - have));
+    }
+    *offset = g->persistent;
+    g->persistent += need;
+    return EDML_STATUS_OK;
+}
+
+static uint64_t edmli_gles_buffer_mark(const void *state) { return ((const edmli_gles *)state)->persistent; }
+
+static void edmli_gles_buffer_release_to(void *state, uint64_t mark) { ((edmli_gles *)state)->persistent = mark; }
+
+static edml_status edmli_gles_buffer_io(edml_device *dev, void *state, uint64_t offset, void *host, uint64_t bytes,
+                                        bool write)
+{
+    edmli_gles *g = (edmli_gles *)state;
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, g, &dev->err);
+    if (!s) {
+        if (write) {
+            edmli_gl *gl = &g->port.gl;
+            gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
+            gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, host);
+        } else {
+            edmli_gles_fetch(&r, (uint32_t)offset, host, bytes);
+        }
+        s = edmli_gles_finish(&r);
+    }
+    edmli_gles_release(g);
+    return s;
+}
+
+/* One copy dispatch of `bytes` (16-byte vectors where everything is 16-aligned). */
+static void edmli_gles_copy_dispatch(edmli_gles_run *r, uint64_t dst, uint64_t src, uint64_t bytes)
+{
+    const bool vec = ((src | dst | bytes) & 15) == 0;
+    r->words[0] = (uint32_t)src;
+    r->words[1] = (uint32_t)dst;
+    r->words[2] = vec;
+    edmli_gles_dispatch(r, EDMLI_GLES_PROG_COPY, (uint32_t)(bytes / (vec ? 16 : 4)), false);
+}
+
+static edml_status edmli_gles_buffer_copy(edml_device *dev, void *state, uint64_t dst, uint64_t src, uint64_t bytes)
+{
+    edmli_gles *g = (edmli_gles *)state;
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, g, &dev->err);
+    if (!s && dst < src + bytes && src < dst + bytes && dst != src) {
+        /* overlapping ranges (memmove): through the free top of the GPU arena,
+         * as the invocations of one copy run in no particular order */
+        uint32_t tmp;
+        s = edmli_gles_alloc(&r, bytes, &tmp);
+        if (!s) {
+            edmli_gles_copy_dispatch(&r, tmp, src, bytes);
+            edmli_gles_barrier(&r);
+            src = tmp;
+        }
+    }
+    if (!s) {
+        edmli_gles_copy_dispatch(&r, dst, src, bytes);
+        s = edmli_gles_finish(&r);
+    }
+    edmli_gles_release(g);
+    return s;
+}
+
+const edmli_buffer_hooks edmli_gles_buffers = {
+    .reserve = edmli_gles_buffer_reserve,
+    .mark = edmli_gles_buffer_mark,
+    .release_to = edmli_gles_buffer_release_to,
+    .io = edmli_gles_buffer_io,
+    .copy = edmli_gles_buffer_copy,
+};
