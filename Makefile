@@ -63,9 +63,9 @@ LIB_SRC := $(wildcard src/core/*.c) $(wildcard src/cpu/*.c) src/backends.c $(BAC
            port/clock_posix.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)
 LIB := $(BUILD)/libedml.a
-HEADERS := include/edml.h $(wildcard src/*/*.h) port/edml_port.h boards/$(BOARD)/caps.h
+HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.h boards/$(BOARD)/caps.h
 
-TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo
+TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude)
 TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu \
          $(BUILD)/examples/topk
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
@@ -109,6 +109,10 @@ $(BUILD)/edml-run: $(BUILD)/tools/edml-run.o $(BUILD)/tools/case.o $(LIB)
 
 $(BUILD)/edml-demo: $(BUILD)/tools/edml-demo.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
+
+# The GLSL prelude of a kernel, as the GLES backend writes it (test/check-shaders.sh).
+$(BUILD)/gles-prelude: tools/gles-prelude.c $(LIB) $(HEADERS)
+	$(CC) $(LIB_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
 $(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)

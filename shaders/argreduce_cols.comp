@@ -1,21 +1,18 @@
-// ArgMin/ArgMax along a strided axis (one reduced dim, stride p[49]) of
-// 32-bit elements, with 16-byte loads: a unit is four neighbouring outputs,
-// a 16-byte vector a row. A workgroup holds U units side by side (its
-// neighbouring invocations read neighbouring vectors of a row) and G
-// invocations a unit, each taking four rows a batch, all four loads in
-// flight, for B batches: a workgroup covers 4 * G * B rows (a chunk) of its
-// units. Its invocations then meet in two rounds of shared-memory atomics
-// (the best key, then the first or last row holding it), not a tree. With
-// several chunks (at most LOCAL / (4 U)) each workgroup writes its (key,
-// index) pairs to scratch and the last of a unit group's workgroups to finish
-// merges them in the same pass; neighbouring workgroups take neighbouring
-// units of the same rows.
-// Input tensor 0, output 20. p[57] kept dims; p[58+d] sizes; p[66+d] input
-// strides; p[49] the reduced stride; p[74] ArgMax; p[75] keep the last of
-// equals; p[76] rows per set; p[77] chunks; p[78] rows per chunk; p[79]
-// scratch byte offset; p[81] outputs; p[82] G; p[85] byte offset of a
-// counter per unit group (zero before the pass); p[87] U; p[88] B; p[89]
-// unit groups. G and U are powers of two, G * U is LOCAL and G >= 4.
+// ArgMin/ArgMax along a strided axis (one reduced dim) of 32-bit elements,
+// with 16-byte loads: a unit is four neighbouring outputs, a 16-byte vector
+// a row. A workgroup holds U units (prm_units) side by side (its neighbouring
+// invocations read neighbouring vectors of a row) and G invocations
+// (prm_group_threads) a unit, each taking four rows a batch, all four loads
+// in flight, for B batches (prm_batches): a workgroup covers 4 * G * B rows
+// (a chunk) of its units. Its invocations then meet in two rounds of
+// shared-memory atomics (the best key, then the first or last row holding
+// it), not a tree. With several chunks (at most LOCAL / (4 U)) each
+// workgroup writes its (key, index) pairs to scratch and the last of a unit
+// group's workgroups to finish (counted at prm_counter_offset) merges them
+// in the same pass; neighbouring workgroups take neighbouring units of the
+// same rows. G and U are powers of two, G * U is LOCAL and G >= 4.
+EDMLI_PARAMS(edmli_argreduce_prm);
+
 shared uint s_top[LOCAL];
 shared uint s_idx[LOCAL];
 shared bool s_merge;
@@ -49,9 +46,10 @@ void slots_offer(uint q, uint key, uint idx, bool live, bool last) {
 }
 
 void main() {
-    uint l = gl_LocalInvocationID.x, G = p[82], U = p[87], chunks = p[77], groups = p[89];
-    bool last = p[75] != 0u, invert = p[74] == 0u;
-    uint nslots = U * 4u, units = p[81] / 4u;
+    uint l = gl_LocalInvocationID.x, G = prm_group_threads, U = prm_units, chunks = prm_chunks;
+    uint groups = prm_unit_groups;
+    bool last = prm_keep_last != 0u, invert = prm_is_max == 0u;
+    uint nslots = U * 4u, units = prm_outputs / 4u;
     uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     bool live_wg = gid < u_count;
     uint wg = u_base + gid, ug = wg % groups, c = wg / groups;
@@ -60,11 +58,11 @@ void main() {
     bool live = live_wg && unit < units;
     slots_reset(l, nslots, last);
 
-    uint dt = t_dtype(0u), o = (live ? unit : 0u) * 4u, st = p[49];
-    uint a = (t_base(0u) >> 4) + (arg_set_base(o) >> 2);
-    uint begin = c * p[78], end = min(p[76], begin + p[78]);
+    uint dt = prm_data_dtype, o = (live ? unit : 0u) * 4u, st = prm_reduced_strides(0u);
+    uint a = (prm_data_offset >> 4) + (dims_offset(prm_kept_at, o) >> 2);
+    uint begin = c * prm_chunk_elements, end = min(prm_set_elements, begin + prm_chunk_elements);
     uvec4 top = uvec4(0u), idx = uvec4(last ? 0u : NONE);
-    for (uint b = 0u; b < p[88]; b++) {
+    for (uint b = 0u; b < prm_batches; b++) {
         // rows begin + 4 G b + t + k G, k < 4; past the end, the chunk's
         // last row again (a duplicate never changes the result)
         uvec4 r = min(uvec4(begin + 4u * G * b + t) + uvec4(0u, 1u, 2u, 3u) * G, uvec4(end - 1u));
@@ -86,14 +84,14 @@ void main() {
         if (t == 0u && live) {
             for (uint j = 0u; j < 4u; j++) {
                 g_result = s_idx[slot * 4u + j];
-                write_output(20u, 0u, o + j, 0u, true);
+                write_output(prm_result_at, o + j, true);
             }
         }
         return;
     }
     // Several chunks: this chunk's pairs to scratch; the unit group's last
-    // workgroup to finish (counted at p[85]) merges every chunk's.
-    uint scr = p[79] >> 2;
+    // workgroup to finish (counted at prm_counter_offset) merges every chunk's.
+    uint scr = prm_scratch_offset >> 2;
     if (t == 0u && live) {
         for (uint j = 0u; j < 4u; j++) {
             uint e = scr + ((ug * chunks + c) * nslots + slot * 4u + j) * 2u;
@@ -103,7 +101,7 @@ void main() {
     }
     memoryBarrierBuffer();
     barrier();
-    if (l == 0u) s_merge = live_wg && atomicAdd(m[(p[85] >> 2) + ug], 1u) == chunks - 1u;
+    if (l == 0u) s_merge = live_wg && atomicAdd(m[(prm_counter_offset >> 2) + ug], 1u) == chunks - 1u;
     barrier();
     if (!s_merge) return;
     slots_reset(l, nslots, last);
@@ -116,6 +114,6 @@ void main() {
     slots_offer(q, bk, bi, has, last);
     if (l < nslots && mine) {
         g_result = s_idx[q];
-        write_output(20u, 0u, (ug * U + q / 4u) * 4u + q % 4u, 0u, true);
+        write_output(prm_result_at, (ug * U + q / 4u) * 4u + q % 4u, true);
     }
 }

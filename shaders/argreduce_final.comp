@@ -1,8 +1,9 @@
-// ArgMin/ArgMax, second pass: G threads (p[84], a power of two dividing
-// LOCAL) per output merge its chunks' results in shared memory, each thread
-// walking its chunks in order; a workgroup holds LOCAL / G outputs.
-// Output tensor 20; p[75] keep last; p[77] chunks per output; p[79] scratch;
-// p[81] outputs.
+// ArgMin/ArgMax, second pass: prm_merge_threads threads (G, a power of two
+// dividing LOCAL) per output merge its chunks' results in shared memory,
+// each thread walking its chunks in order; a workgroup holds LOCAL / G
+// outputs.
+EDMLI_PARAMS(edmli_argreduce_prm);
+
 shared uvec2 s_key[LOCAL];
 shared uint s_idx[LOCAL];
 
@@ -10,17 +11,17 @@ uint g_result;
 uvec2 compute(uint li) { return uvec2(g_result, 0u); }
 
 void main() {
-    uint G = p[84], per_group = LOCAL / G;
+    uint G = prm_merge_threads, per_group = LOCAL / G;
     uint t = gl_LocalInvocationID.x % G, l = gl_LocalInvocationID.x;
     uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     uint o = (u_base + gid) * per_group + l / G;
-    bool live = gid < u_count && o < p[81], last = p[75] != 0u;
-    uint chunks = p[77];
+    bool live = gid < u_count && o < prm_outputs, last = prm_keep_last != 0u;
+    uint chunks = prm_chunks;
     uvec2 best = uvec2(0u);
     uint best_i = NONE;   // no chunk yet (every thread of a live output gets one)
     if (live) {
         for (uint c = t; c < chunks; c += G) {
-            uint w = (p[79] >> 2) + (o * chunks + c) * 3u;
+            uint w = (prm_scratch_offset >> 2) + (o * chunks + c) * 3u;
             uvec2 k = uvec2(m[w], m[w + 1u]);
             if (best_i == NONE || key_gt(k, best) || (last && key_eq(k, best))) { best = k; best_i = m[w + 2u]; }
         }
@@ -37,6 +38,6 @@ void main() {
     }
     if (t == 0u && live) {
         g_result = s_idx[l];
-        write_output(20u, 0u, o, 0u, true);
+        write_output(prm_result_at, o, true);
     }
 }

@@ -1,16 +1,13 @@
 // ArgMin/ArgMax along the packed last axis, large reduced sets: G threads
-// (p[82], a power of two dividing LOCAL) per (output, chunk of its set)
-// reduce the chunk in shared memory; a workgroup holds LOCAL / G such pairs.
-// With one chunk per output the result is the output element; otherwise
-// each chunk's (key high, key low, index) goes to scratch and the output's
-// last chunk to finish merges them (one pass, no argreduce_final.comp).
-// Input tensor 0, output 20. p[40] reduced dims R; p[41+d] sizes; p[49+d]
-// input strides; p[57] kept dims; p[58+d] sizes; p[66+d] input strides;
-// p[74] ArgMax; p[75] keep last; p[76] elements per set; p[77] chunks per
-// output; p[78] elements per chunk; p[79] scratch byte offset; p[80] 1 when
-// the set is one dense run; p[83] pairs; p[84] 1: 16-byte vectors of 32-bit
-// elements (sets and chunks whole vectors, 16-byte aligned); p[85] byte
-// offset of the outputs' chunk counters (zero before the pass).
+// (prm_group_threads, a power of two dividing LOCAL) per (output, chunk of
+// its set) reduce the chunk in shared memory; a workgroup holds LOCAL / G
+// such pairs. With one chunk per output the result is the output element;
+// otherwise each chunk's (key high, key low, index) goes to scratch and the
+// output's last chunk to finish (counted at prm_counter_offset) merges them
+// (one pass, no argreduce_final.comp). With prm_vectors, 16-byte vectors of
+// 32-bit elements (sets and chunks whole vectors, 16-byte aligned).
+EDMLI_PARAMS(edmli_argreduce_prm);
+
 shared uvec2 s_key[LOCAL];
 shared uint s_idx[LOCAL];
 shared bool s_any[LOCAL];
@@ -55,21 +52,21 @@ void reduce_pairs(uint l, uint t, uint G, bool last) {
 }
 
 void main() {
-    uint G = p[82], per_group = LOCAL / G;
+    uint G = prm_group_threads, per_group = LOCAL / G;
     uint t = gl_LocalInvocationID.x % G, slot = gl_LocalInvocationID.x / G;
     uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     uint g = (u_base + gid) * per_group + slot;          // the (output, chunk) pair
-    bool live = gid < u_count && g < p[83];
-    uint chunks = p[77], o = live ? g / chunks : 0u, c = live ? g % chunks : 0u;
-    uint base = arg_set_base(o);
-    uint dt = t_dtype(0u), es = t_es(0u);
-    bool invert = p[74] == 0u, last = p[75] != 0u, dense = p[80] != 0u;
-    uint begin = c * p[78], end = live ? min(p[76], begin + p[78]) : 0u;
+    bool live = gid < u_count && g < prm_pairs;
+    uint chunks = prm_chunks, o = live ? g / chunks : 0u, c = live ? g % chunks : 0u;
+    uint base = dims_offset(prm_kept_at, o);
+    uint dt = prm_data_dtype, es = prm_data_elem_size;
+    bool invert = prm_is_max == 0u, last = prm_keep_last != 0u, dense = prm_dense != 0u;
+    uint begin = c * prm_chunk_elements, end = live ? min(prm_set_elements, begin + prm_chunk_elements) : 0u;
     found = false;
     best = uvec2(0u);
     best_i = 0u;
-    if (p[84] != 0u) {
-        uint a = (t_base(0u) >> 4) + (base >> 2), s = begin + 4u * t, step = 4u * G;
+    if (prm_vectors != 0u) {
+        uint a = (prm_data_offset >> 4) + (base >> 2), s = begin + 4u * t, step = 4u * G;
         for (; s + step < end; s += 2u * step) {   // two loads in flight
             uvec4 v0 = m4[a + (s >> 2)], v1 = m4[a + ((s + step) >> 2)];
             offer4(key4(dt, invert, v0), s, last);
@@ -78,18 +75,8 @@ void main() {
         if (s < end) offer4(key4(dt, invert, m4[a + (s >> 2)]), s, last);
     } else {
         for (uint s = begin + t; s < end; s += G) {
-            uint off;
-            if (dense) off = base + s;
-            else {
-                off = base;
-                uint r = s;
-                for (uint d = p[40]; d-- > 0u;) {
-                    uint sz = p[41u + d];
-                    off += (r % sz) * p[49u + d];
-                    r /= sz;
-                }
-            }
-            offer(min_key(dt, invert, ld_elem(t_base(0u) + off * es, es)), s, last);
+            uint off = dense ? base + s : base + dims_offset(prm_reduced_at, s);
+            offer(min_key(dt, invert, ld_elem(prm_data_offset + off * es, es)), s, last);
         }
     }
     uint l = gl_LocalInvocationID.x;
@@ -97,19 +84,20 @@ void main() {
     if (chunks == 1u) {
         if (t == 0u && live) {
             g_result = s_idx[l];
-            write_output(20u, 0u, o, 0u, true);
+            write_output(prm_result_at, o, true);
         }
         return;
     }
     // Several chunks: each writes its result; the output's last chunk to
-    // finish (counted at p[85]) merges them all, so no second pass is needed.
-    uint w = (p[79] >> 2) + g * 3u;
+    // finish (counted at prm_counter_offset) merges them all, so no second
+    // pass is needed.
+    uint w = (prm_scratch_offset >> 2) + g * 3u;
     if (t == 0u && live) {
         mc[w] = s_key[l].x;
         mc[w + 1u] = s_key[l].y;
         mc[w + 2u] = s_idx[l];
         memoryBarrierBuffer();
-        s_any[l] = atomicAdd(m[(p[85] >> 2) + o], 1u) == chunks - 1u;
+        s_any[l] = atomicAdd(m[(prm_counter_offset >> 2) + o], 1u) == chunks - 1u;
     }
     barrier();
     bool mine = live && s_any[l - t];
@@ -118,7 +106,7 @@ void main() {
     best_i = 0u;
     found = false;
     for (uint cc = t; mine && cc < chunks; cc += G) {
-        uint x = (p[79] >> 2) + (o * chunks + cc) * 3u;
+        uint x = (prm_scratch_offset >> 2) + (o * chunks + cc) * 3u;
         uvec2 k = uvec2(mc[x], mc[x + 1u]);
         uint i = mc[x + 2u];
         if (!found || arg_better(k, i, best, best_i, last)) { best = k; best_i = i; found = true; }
@@ -126,6 +114,6 @@ void main() {
     reduce_pairs(l, t, G, last);
     if (t == 0u && mine) {
         g_result = s_idx[l];
-        write_output(20u, 0u, o, 0u, true);
+        write_output(prm_result_at, o, true);
     }
 }

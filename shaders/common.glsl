@@ -1,8 +1,9 @@
-// Shared by every kernel, after the prelude (version, LOCAL, SORT_MAX).
-// Memory: p[] holds the dispatch's parameters, m[] is the device's GPU arena.
-// A tensor's parameters (20 words at T): base byte offset, data type, element
-// size, rank, sizes[8], strides[8] (elements).
-layout(std430, binding = 0) readonly buffer Params { uint p[]; };
+// Shared by every kernel, after the prelude the GLES backend writes
+// (src/gles/gles_params.c: version, LOCAL, SORT_MAX, the parameter block and
+// the accessors of the kernel's struct of shaders/params.h, prm_<member>). A
+// kernel names its struct with EDMLI_PARAMS(edmli_<type>_prm), which compiles
+// only where that is the struct the backend fills for it. m[] is the
+// device's GPU arena.
 layout(std430, binding = 1) buffer Mem { uint m[]; };
 // The same arena as 16-byte vectors, for kernels whose tensors are 16-byte
 // aligned: one load or store moves four words.
@@ -15,13 +16,6 @@ uniform uint u_count;    // units in this dispatch
 const uint NONE = 0xffffffffu;
 const uint DT_FLOAT32 = 1u, DT_FLOAT16 = 2u, DT_UINT32 = 3u, DT_UINT16 = 4u, DT_UINT8 = 5u, DT_INT32 = 6u,
            DT_INT16 = 7u, DT_INT8 = 8u, DT_FLOAT64 = 9u, DT_UINT64 = 10u, DT_INT64 = 11u;
-
-uint t_base(uint T) { return p[T]; }
-uint t_dtype(uint T) { return p[T + 1u]; }
-uint t_es(uint T) { return p[T + 2u]; }
-uint t_rank(uint T) { return p[T + 3u]; }
-uint t_size(uint T, uint d) { return p[T + 4u + d]; }
-uint t_stride(uint T, uint d) { return p[T + 12u + d]; }
 
 // The unit (element, word or row) this invocation handles; NONE past the end.
 uint unit_id() {
@@ -44,15 +38,28 @@ uvec2 ld_elem(uint off, uint es) {   // (low word, high word)
     return es == 8u ? uvec2(m[off >> 2], m[(off >> 2) + 1u]) : uvec2(ld_bits(off, es), 0u);
 }
 
-// Byte offset of the element at logical row-major index `li` of tensor T.
+// Helpers over a nested struct of the parameters, given its word offset
+// (prm_<member>_at; *_at constants below are its members' offsets).
+// t_offset: the byte offset of logical (row-major) element li of tensor T.
 uint t_offset(uint T, uint li) {
     uint off = 0u;
-    for (uint d = t_rank(T); d-- > 0u;) {
-        uint s = t_size(T, d);
-        off += (li % s) * t_stride(T, d);
+    for (uint d = prm_words[T + TENSOR_rank]; d-- > 0u;) {
+        uint s = prm_words[T + TENSOR_sizes + d];
+        off += (li % s) * prm_words[T + TENSOR_strides + d];
         li /= s;
     }
-    return t_base(T) + off * t_es(T);
+    return prm_words[T + TENSOR_offset] + off * prm_words[T + TENSOR_elem_size];
+}
+// dims_offset: the element offset of position `index` of an odometer over
+// the dims D (where an output's set, or a row, starts).
+uint dims_offset(uint D, uint index) {
+    uint off = 0u;
+    for (uint d = prm_words[D + DIMS_WALK_count]; d-- > 0u;) {
+        uint s = prm_words[D + DIMS_WALK_sizes + d];
+        off += (index % s) * prm_words[D + DIMS_WALK_strides + d];
+        index /= s;
+    }
+    return off;
 }
 
 // Order keys as (high, low): integers as integers, -0 == +0, every NaN equal
@@ -87,30 +94,6 @@ bool is_float(uint dt) { return dt == DT_FLOAT16 || dt == DT_FLOAT32 || dt == DT
 bool key_gt(uvec2 a, uvec2 b) { return a.x > b.x || (a.x == b.x && a.y > b.y); }
 bool key_eq(uvec2 a, uvec2 b) { return a.x == b.x && a.y == b.y; }
 
-// Output-driven writing. The unit is a logical element when elements are 4 or
-// 8 bytes, else one 32-bit word of the output buffer, all of whose elements
-// this invocation owns. Where the output is strided the word's slots are
-// mapped back to logical indices through the strides sorted downwards (at
-// INV: count, then dims); slots no element maps to keep their bytes.
-uint inverse_map(uint T, uint INV, uint e) {   // e: element slot -> logical li or NONE
-    uint coord[8];
-    for (uint d = 0u; d < 8u; d++) coord[d] = 0u;
-    uint rem = e;
-    uint n = p[INV];
-    for (uint k = 0u; k < n; k++) {
-        uint d = p[INV + 1u + k];
-        uint s = t_stride(T, d);
-        uint c = rem / s;
-        if (c >= t_size(T, d)) return NONE;
-        coord[d] = c;
-        rem -= c * s;
-    }
-    if (rem != 0u) return NONE;
-    uint li = 0u;
-    for (uint d = 0u; d < t_rank(T); d++) li = li * t_size(T, d) + coord[d];
-    return li;
-}
-
 // ArgMin/ArgMax keys: ArgMin inverts the order, NaN stays above everything.
 uvec2 min_key(uint dt, bool invert, uvec2 v) {
     uvec2 k = key_of(dt, v);
@@ -131,17 +114,6 @@ uvec4 key4(uint dt, bool invert, uvec4 v) {
     }
     k = dt == DT_INT32 ? v ^ 0x80000000u : v;
     return invert ? ~k : k;
-}
-// ArgMin/ArgMax: element offset of output o's set in the input (kept dims:
-// p[57] of them, p[58+d] sizes, p[66+d] input strides).
-uint arg_set_base(uint o) {
-    uint base = 0u, rem = o;
-    for (uint d = p[57]; d-- > 0u;) {
-        uint s = p[58u + d];
-        base += (rem % s) * p[66u + d];
-        rem /= s;
-    }
-    return base;
 }
 // ArgMin/ArgMax results (key, index) in any order: the larger key, then the
 // first index (the last with `last`).

@@ -1,15 +1,16 @@
-// ElementWiseIf: Output = Condition != 0 ? A : B, bit for bit.
-// Tensors (the core's coalesced dims): condition 0, A 20, B 40, output 60;
-// output's sorted dims at 80; p[89] dense; p[90] elements.
-// p[91] 1: vectors. A, B and the output are packed and 16-byte aligned; each
-// invocation writes 16 bytes (16 / element size elements) by masking A's and
-// B's words with its condition bytes, which are packed too or repeat with
-// period p[92] (condition strides {0, 1}). The last, partial vector falls
-// back to one element (or one output word) at a time.
+// ElementWiseIf: Output = Condition != 0 ? A : B, bit for bit, over the
+// core's coalesced dims. With prm_vectors, A, B and the output are packed and
+// 16-byte aligned; each invocation writes 16 bytes (16 / element size
+// elements) by masking A's and B's words with its condition bytes, which are
+// packed too or repeat with period prm_cond_period (condition strides
+// {0, 1}). The last, partial vector falls back to one element (or one output
+// word) at a time.
+EDMLI_PARAMS(edmli_elementwise_if_prm);
+
 uvec2 compute(uint li) {
-    uint c = ld_bits(t_offset(0u, li), 1u);
-    uint T = c != 0u ? 20u : 40u;
-    return ld_elem(t_offset(T, li), t_es(T));
+    uint c = ld_bits(t_offset(prm_cond_at, li), 1u);
+    uint T = c != 0u ? prm_a_at : prm_b_at;   // one walk of A's or B's strides, not both
+    return ld_elem(t_offset(T, li), prm_words[T + TENSOR_elem_size]);
 }
 
 // 0xff in each byte of c that is not zero
@@ -22,17 +23,17 @@ uint byte_mask(uint c, uint b) { return ((c >> (b * 8u)) & 0xffu) != 0u ? 0xffff
 void main() {
     uint u = unit_id();
     if (u == NONE) return;
-    if (p[91] == 0u) {
-        write_output(60u, 80u, u, p[90], p[89] != 0u);
+    if (prm_vectors == 0u) {
+        write_output(prm_result_at, u, prm_result_dense != 0u);
         return;
     }
-    uint es = t_es(60u), per = 16u / es, n = p[90], e0 = u * per;
-    if (e0 + per > n) {   // the tail: output units as in the element path
+    uint es = prm_result_t_elem_size, per = 16u / es, n = prm_result_elements, e0 = u * per;
+    if (e0 + per > n) {   // the tail: output units as in the element path (the output is dense)
         uint first = es >= 4u ? e0 : e0 * es / 4u, end = es >= 4u ? n : (n * es + 3u) / 4u;
-        for (uint v = first; v < end; v++) write_output(60u, 80u, v, n, true);
+        for (uint v = first; v < end; v++) write_output(prm_result_at, v, true);
         return;
     }
-    uint ci = t_base(0u) + (p[92] != 0u ? e0 % p[92] : e0);
+    uint ci = prm_cond_offset + (prm_cond_period != 0u ? e0 % prm_cond_period : e0);
     uvec4 cv = es == 1u ? m4[ci >> 4] : uvec4(m[ci >> 2], es == 2u ? m[(ci >> 2) + 1u] : 0u, 0u, 0u);
     if (es == 8u) cv.x >>= (ci & 3u) * 8u;
     uvec4 mask;
@@ -43,6 +44,6 @@ void main() {
         mask = a * 0xffffu | b * 0xffff0000u;
     } else if (es == 4u) mask = uvec4(byte_mask(cv.x, 0u), byte_mask(cv.x, 1u), byte_mask(cv.x, 2u), byte_mask(cv.x, 3u));
     else mask = uvec4(byte_mask(cv.x, 0u), byte_mask(cv.x, 0u), byte_mask(cv.x, 1u), byte_mask(cv.x, 1u));
-    uvec4 a = m4[(t_base(20u) >> 4) + u], b = m4[(t_base(40u) >> 4) + u];
-    m4[(t_base(60u) >> 4) + u] = (a & mask) | (b & ~mask);
+    uvec4 a = m4[(prm_a_offset >> 4) + u], b = m4[(prm_b_offset >> 4) + u];
+    m4[(prm_result_t_offset >> 4) + u] = (a & mask) | (b & ~mask);
 }

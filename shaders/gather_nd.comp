@@ -1,32 +1,30 @@
 // GatherND: output element -> (batch, position, slice) coordinates -> index
 // tuple -> clamped input coordinates. Out-of-range coordinates are counted
 // once per tuple (by the slice's first element) with the first one's
-// position, for the host to report as the reference backend does.
-// Tensors: input 0, indices 20, output 40; output's sorted dims at 60; p[69]
-// dense; p[70] elements; p[71] list length L; p[72 + 4j ..]: size, indices
-// stride, input stride, kind (0 batch, 1 position, 2 slice) of entry j;
-// p[170] tuple size T; p[171] tuple stride; p[172+j] coordinate sizes;
-// p[180+j] coordinate input strides; p[188] status byte offset; p[189]
-// elements per slice; p[190] 1: vectors (output packed, slices contiguous,
-// every slice start 16-byte aligned: an invocation copies 16 bytes).
+// position, at prm_status_offset, for the host to report as the reference
+// backend does. prm_dims walks the output: each dim's size, its stride in
+// the indices and in the data, and its kind (0 batch, 1 index position, 2
+// slice). With prm_vectors (the output packed, slices contiguous, every
+// slice start 16-byte aligned) an invocation copies 16 bytes.
+EDMLI_PARAMS(edmli_gather_nd_prm);
 
-// Input element index of output element `li`; counts clamped coordinates.
+// Data element index of output element `li`; counts clamped coordinates.
 uint input_index(uint li) {
     uint rem = li, ixo = 0u, ino = 0u;
     bool first = true;
-    for (uint j = p[71]; j-- > 0u;) {
-        uint s = p[72u + 4u * j];
+    for (uint j = prm_dim_count; j-- > 0u;) {
+        uint s = prm_dims_size(j);
         uint c = rem % s;
         rem /= s;
-        ixo += c * p[73u + 4u * j];
-        ino += c * p[74u + 4u * j];
-        if (p[75u + 4u * j] == 2u && c != 0u) first = false;
+        ixo += c * prm_dims_indices_stride(j);
+        ino += c * prm_dims_data_stride(j);
+        if (prm_dims_kind(j) == 2u && c != 0u) first = false;
     }
-    uint ies = t_es(20u), dt = t_dtype(20u);
-    uint q = t_base(20u) + ixo * ies;
-    uint pos = li / p[189];
-    for (uint k = 0u; k < p[170]; k++, q += p[171] * ies) {
-        uint size = p[172u + k];
+    uint ies = prm_indices_elem_size, dt = prm_indices_dtype;
+    uint q = prm_indices_offset + ixo * ies;
+    uint pos = li / prm_slice_elements;
+    for (uint k = 0u; k < prm_tuple; k++, q += prm_tuple_stride * ies) {
+        uint size = prm_coord_sizes(k);
         uint lo = m[q >> 2], hi = ies == 8u ? m[(q >> 2) + 1u] : 0u;
         uint w;
         bool bad;
@@ -44,24 +42,24 @@ uint input_index(uint li) {
             w = bad ? size - 1u : lo;
         }
         if (bad && first) {
-            uint st = p[188] >> 2;
+            uint st = prm_status_offset >> 2;
             atomicAdd(m[st], 1u);
-            atomicMin(m[st + 1u], pos * p[170] + k);
+            atomicMin(m[st + 1u], pos * prm_tuple + k);
         }
-        ino += w * p[180u + k];
+        ino += w * prm_coord_strides(k);
     }
     return ino;
 }
 
-uvec2 compute(uint li) { return ld_elem(t_base(0u) + input_index(li) * t_es(0u), t_es(0u)); }
+uvec2 compute(uint li) { return ld_elem(prm_data_offset + input_index(li) * prm_data_elem_size, prm_data_elem_size); }
 
 void main() {
     uint u = unit_id();
     if (u == NONE) return;
-    if (p[190] != 0u) {
-        uint ino = input_index(u * (16u / t_es(0u)));
-        m4[(t_base(40u) >> 4) + u] = m4[(t_base(0u) + ino * t_es(0u)) >> 4];
+    if (prm_vectors != 0u) {
+        uint ino = input_index(u * (16u / prm_data_elem_size));
+        m4[(prm_result_t_offset >> 4) + u] = m4[(prm_data_offset + ino * prm_data_elem_size) >> 4];
         return;
     }
-    write_output(40u, 60u, u, p[70], p[69] != 0u);
+    write_output(prm_result_at, u, prm_result_dense != 0u);
 }

@@ -1,5 +1,5 @@
 // TopK, selection: a workgroup per row writes the row's K winning indices,
-// best first (larger key, then smaller index), to scratch.
+// best first (larger key, then smaller index), at prm_winners_offset_
 // Rows up to SORT_MAX long: a bitonic sort in shared memory. Longer rows:
 // first a threshold, the K-th best of the threads' own best keys (at least
 // K elements reach it: those threads' bests); when at most SORT_MAX elements
@@ -9,9 +9,8 @@
 // above it and the first ties (in index order) are gathered, then sorted.
 // K <= SORT_MAX. Rows of 32-bit elements along a packed axis are read as
 // 16-byte vectors where aligned.
-// Input tensor 0. p[40] kept dims; p[41+d] sizes; p[49+d] input strides;
-// p[57] axis size n; p[58] axis stride; p[59] K; p[60] 1 for INCREASING;
-// p[61] winners byte offset; p[62] 1 for 64-bit keys.
+EDMLI_PARAMS(edmli_topk_prm);
+
 shared uvec2 s_key[SORT_MAX];
 shared uint s_idx[SORT_MAX];
 shared uint s_hist[256 * 8];   // 8 copies of the histogram: fewer threads on one counter
@@ -21,17 +20,17 @@ shared uint s_var[4];
 uint g_base;
 
 uvec2 rkey(uint i) {
-    uint dt = t_dtype(0u), es = t_es(0u);
-    uvec2 k = key_of(dt, ld_elem(t_base(0u) + (g_base + i * p[58]) * es, es));
-    if (p[60] != 0u) k = ~k;
-    if (p[62] == 0u) k.x = 0u;
+    uint dt = prm_data_dtype, es = prm_data_elem_size;
+    uvec2 k = key_of(dt, ld_elem(prm_data_offset + (g_base + i * prm_axis_stride) * es, es));
+    if (prm_increasing != 0u) k = ~k;
+    if (prm_wide_keys == 0u) k.x = 0u;
     return k;
 }
 
 // Keys of the row's elements 4q .. 4q + 3 (vector reads: see main).
 uvec4 rkey4(uint q) {
-    uvec4 k = key4(t_dtype(0u), false, m4[((t_base(0u) >> 2) + g_base) / 4u + q]);
-    return p[60] != 0u ? ~k : k;
+    uvec4 k = key4(prm_data_dtype, false, m4[((prm_data_offset >> 2) + g_base) / 4u + q]);
+    return prm_increasing != 0u ? ~k : k;
 }
 
 bool better(uint a, uint b) {   // shared entries a and b
@@ -68,14 +67,8 @@ void main() {
     uint row = group_id();
     if (row == NONE) return;
     uint t = gl_LocalInvocationID.x;
-    uint rem = row;
-    g_base = 0u;
-    for (uint d = p[40]; d-- > 0u;) {
-        uint s = p[41u + d];
-        g_base += (rem % s) * p[49u + d];
-        rem /= s;
-    }
-    uint n = p[57], K = p[59];
+    g_base = dims_offset(prm_kept_at, row);
+    uint n = prm_axis_size, K = prm_k;
     uint filled;
     if (n <= uint(SORT_MAX)) {
         for (uint i = t; i < n; i += LOCAL) { s_key[i] = rkey(i); s_idx[i] = i; }
@@ -83,7 +76,7 @@ void main() {
     } else {
         filled = NONE;
         // vectors: 32-bit elements along a packed axis, the row 16-byte aligned
-        bool vec = p[58] == 1u && t_es(0u) == 4u && (((t_base(0u) >> 2) + g_base) & 3u) == 0u;
+        bool vec = prm_axis_stride == 1u && prm_data_elem_size == 4u && (((prm_data_offset >> 2) + g_base) & 3u) == 0u;
         uint nv = vec ? n / 4u : 0u;
         if (K <= LOCAL && LOCAL <= uint(SORT_MAX)) {
             uvec2 top = uvec2(0u);   // no element: the lowest key, which every element reaches
@@ -124,7 +117,7 @@ void main() {
     if (filled == NONE) {
         uvec2 prefix = uvec2(0u), mask = uvec2(0u);
         uint need = K;
-        for (uint pass = p[62] != 0u ? 0u : 4u; pass < 8u; pass++) {
+        for (uint pass = prm_wide_keys != 0u ? 0u : 4u; pass < 8u; pass++) {
             for (uint i = t; i < 2048u; i += LOCAL) s_hist[i] = 0u;
             barrier();
             uint sh = (3u - (pass & 3u)) * 8u;
@@ -194,6 +187,6 @@ void main() {
     for (uint i = filled + t; i < n2; i += LOCAL) { s_key[i] = uvec2(0u); s_idx[i] = NONE; }
     barrier();
     bitonic(n2);
-    uint w = (p[61] >> 2) + row * K;
+    uint w = (prm_winners_offset >> 2) + row * K;
     for (uint j = t; j < K; j += LOCAL) m[w + j] = s_idx[j];
 }

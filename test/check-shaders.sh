@@ -1,26 +1,36 @@
 #!/bin/sh
-# Every kernel, as the GLES backend assembles it (prelude, common.glsl,
-# output.glsl for kernels that write through it, the .comp), checked offline
-# by glslangValidator as GLSL ES 3.10, for 256 and 1024 invocations.
+# Every kernel, as the GLES backend assembles it (the prelude it writes,
+# with the accessors of the kernel's parameter struct: tools/gles-prelude;
+# common.glsl; output.glsl for kernels that write through it; the .comp),
+# checked offline by glslangValidator as GLSL ES 3.10, for 256 and 1024
+# invocations. A kernel whose EDMLI_PARAMS() names another struct than the
+# one the backend fills for it does not compile. No numbered parameter
+# slots: the shaders read the parameters by name only.
 set -e
 command -v glslangValidator >/dev/null || { echo "glslangValidator missing: run toolchain/setup-host"; exit 1; }
+prelude=${1:-build/host/gles-prelude}
+[ -x "$prelude" ] || { echo "$prelude missing: make it first"; exit 1; }
+if grep -n 'prm_words\[[0-9]\|p\[[0-9]' shaders/*.comp shaders/*.glsl; then
+    echo "FAIL: numbered parameter words in shaders/ (read them by name, prm_<member>)"
+    exit 1
+fi
 t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
 n=0
 for f in shaders/*.comp; do
+    name=$(basename "$f" .comp)
     for local in 256 1024; do
-        out=$t/$(basename "$f" .comp)_$local.comp
-        printf '#version 310 es\nprecision highp float;\nprecision highp int;\n#define LOCAL %uu\n#define SORT_MAX 1024u\nlayout(local_size_x = %u) in;\n' $local $local > "$out"
+        out=$t/${name}_$local.comp
+        "$prelude" "$name" $local > "$out"
         cat shaders/common.glsl >> "$out"
         grep -q '^uvec2 compute(' "$f" && cat shaders/output.glsl >> "$out"
         cat "$f" >> "$out"
         if ! glslangValidator -S comp "$out" > "$t/log" 2>&1; then
             echo "FAIL $f (LOCAL $local):"
             cat "$t/log"
-            rm -rf "$t"
             exit 1
         fi
         n=$((n + 1))
     done
 done
-rm -rf "$t"
-echo "glslangValidator: $n shader builds valid GLSL ES 3.10"
+echo "glslangValidator: $n shader builds valid GLSL ES 3.10, each reading the parameter struct its C side fills"

@@ -5,26 +5,49 @@
 #include "../core/internal.h"
 #include "edml_port.h"
 
-/* Programs: one per kernel variant (shaders/<file>.comp); `out`: it writes an
- * output tensor through shaders/output.glsl. */
-#define EDMLI_GLES_PROGRAMS(X) \
-    X(ELEMENTWISE_IF, elementwise_if, 1) \
-    X(GATHER_ND, gather_nd, 1) \
-    X(ARGREDUCE, argreduce, 1) \
-    X(ARGREDUCE_PARTIAL, argreduce_partial, 1) \
-    X(ARGREDUCE_FINAL, argreduce_final, 1) \
-    X(ARGREDUCE_COLS, argreduce_cols, 1) \
-    X(TOPK_SELECT, topk_select, 0) \
-    X(TOPK_THREAD, topk_thread, 0) \
-    X(TOPK_OUT, topk_out, 1) \
-    X(COPY, copy, 0)
+/* The kernels' parameter structs (shaders/params.h): edmli_<type>_prm. */
+#include "../../shaders/params.h"
+#define EDMLI_PRM_W(name) uint32_t name;
+#define EDMLI_PRM_A(name, n) uint32_t name[n];
+#define EDMLI_PRM_S(type, name) edmli_##type##_prm name;
+#define EDMLI_PRM_SA(type, name, n) edmli_##type##_prm name[n];
+#define EDMLI_PRM_STRUCT(type, LIST)                                      \
+    typedef struct edmli_##type##_prm {                                   \
+        LIST(EDMLI_PRM_W, EDMLI_PRM_A, EDMLI_PRM_S, EDMLI_PRM_SA)         \
+    } edmli_##type##_prm;
+EDMLI_PRM_TYPES(EDMLI_PRM_STRUCT)
+#undef EDMLI_PRM_STRUCT
+_Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124 &&
+                   sizeof(edmli_dims_walk_prm) == 68 && sizeof(edmli_gather_dim_prm) == 16,
+               "parameter structs are words only, laid out as std430 lays them out");
+
+/* Programs: one per kernel variant (shaders/<file>.comp): `out`, it writes an
+ * output tensor through shaders/output.glsl; the parameter struct it reads
+ * (edmli_<prm>_prm: its EDMLI_PARAMS() line must name it, or it does not
+ * compile). */
+#define EDMLI_GLES_PROGRAMS(X)                                   \
+    X(ELEMENTWISE_IF, elementwise_if, 1, elementwise_if)         \
+    X(GATHER_ND, gather_nd, 1, gather_nd)                        \
+    X(ARGREDUCE, argreduce, 1, argreduce)                        \
+    X(ARGREDUCE_PARTIAL, argreduce_partial, 1, argreduce)        \
+    X(ARGREDUCE_FINAL, argreduce_final, 1, argreduce)            \
+    X(ARGREDUCE_COLS, argreduce_cols, 1, argreduce)              \
+    X(TOPK_SELECT, topk_select, 0, topk)                         \
+    X(TOPK_THREAD, topk_thread, 0, topk)                         \
+    X(TOPK_OUT, topk_out, 1, topk_out)                           \
+    X(COPY, copy, 0, copy)
 
 typedef enum edmli_gles_prog {
-#define EDMLI_GLES_PROG_ENUM(id, file, out) EDMLI_GLES_PROG_##id,
+#define EDMLI_GLES_PROG_ENUM(id, file, out, prm) EDMLI_GLES_PROG_##id,
     EDMLI_GLES_PROGRAMS(EDMLI_GLES_PROG_ENUM)
 #undef EDMLI_GLES_PROG_ENUM
     EDMLI_GLES_PROG_COUNT
 } edmli_gles_prog;
+
+/* The GLSL a kernel starts with: version, workgroup size, the parameter
+ * block and the accessors of its struct (shaders/params.h). */
+size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_max, char *buf, size_t cap);
+#define EDMLI_GLES_PRELUDE_BYTES 8192u   /* on the stack while compiling, at device creation */
 
 /* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
 extern const char edmli_gles_src_common[];
@@ -33,7 +56,7 @@ extern const unsigned char edmli_gles_src_writes_output[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
 
-#define EDMLI_GLES_PARAM_WORDS 256u        /* words of parameters per dispatch */
+#define EDMLI_GLES_PARAM_BYTES 1024u       /* a dispatch's parameter slot: any struct, offset-aligned */
 #define EDMLI_GLES_PARAM_SLOTS 16u
 #define EDMLI_GLES_FENCE_TIMEOUT_NS 5000000000ull
 #define EDMLI_GLES_UNITS_PER_DISPATCH (1u << 22)   /* keeps each dispatch short (V3D: 500 ms watchdog) */
@@ -80,7 +103,6 @@ typedef struct edmli_gles_run {
     uint32_t slot;
     uint32_t nfetches;
     edmli_gles_fetch_req fetches[EDMLI_GLES_MAX_FETCHES];
-    uint32_t words[EDMLI_GLES_PARAM_WORDS];
 } edmli_gles_run;
 
 edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err);
@@ -92,16 +114,27 @@ edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset
 edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uint8_t *host, uint32_t *offset);
 /* Room for `bytes` in the GPU arena, set to zero before the next dispatch. */
 edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *offset);
-/* Writes tensor parameters at word T of r->words. */
-void edmli_gles_tensor_params(edmli_gles_run *r, uint32_t T, const edmli_tensor *t, uint32_t offset);
-/* Sorted-dims table of an output (for mapping words back), at word INV. */
-void edmli_gles_inverse_params(edmli_gles_run *r, uint32_t INV, const edmli_tensor *t);
+/* A tensor's parameters (its GPU-arena byte offset given), and an output's
+ * (with its dims sorted by falling stride, for mapping words back). */
+edmli_tensor_prm edmli_gles_tensor_prm(const edmli_tensor *t, uint32_t offset);
+edmli_output_prm edmli_gles_output_prm(const edmli_tensor *t, uint32_t offset);
 /* Units an output-driven kernel runs: elements (4- and 8-byte types) or words. */
 uint32_t edmli_gles_output_units(const edmli_tensor *t);
 bool edmli_gles_packed(const edmli_tensor *t);
 /* Dispatches `prog` over `units` (invocations, or workgroups when `groups`),
- * split into short dispatches, with r->words as parameters. */
-void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups);
+ * split into short dispatches, with its parameters; through the typed
+ * edmli_gles_run_<program>() below. */
+void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups, const void *prm,
+                         size_t bytes);
+#define EDMLI_GLES_RUN_FN(id, file, out, type)                                                                 \
+    static inline void edmli_gles_run_##file(edmli_gles_run *r, const edmli_##type##_prm *prm, uint32_t units,  \
+                                             bool groups)                                                        \
+    {                                                                                                            \
+        _Static_assert(sizeof(edmli_##type##_prm) <= EDMLI_GLES_PARAM_BYTES, "a parameter slot holds its struct"); \
+        edmli_gles_dispatch(r, EDMLI_GLES_PROG_##id, units, groups, prm, sizeof *prm);                           \
+    }
+EDMLI_GLES_PROGRAMS(EDMLI_GLES_RUN_FN)
+#undef EDMLI_GLES_RUN_FN
 void edmli_gles_barrier(edmli_gles_run *r);
 /* Copies GPU-arena bytes to the host when the submission is complete. */
 void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes);
@@ -147,6 +180,20 @@ typedef struct edmli_gles_reduce_shape {
 
 edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, const edmli_gles *g, bool vec);
 uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_reduce_shape *sh, uint64_t *counter_bytes);
+
+/* What the backend derives once, when an operator is created
+ * (op->backend_plan): the GPU-arena bytes an execution stages; TopK's
+ * chunks a row (0: a workgroup per row); ArgMin's shapes without and with
+ * 16-byte loads, and whether the layout allows those (with an aligned input). */
+typedef struct edmli_gles_plan {
+    uint64_t stage_bytes;
+    uint32_t topk_chunks;
+    bool reduce_vec_layout;
+    edmli_gles_reduce_shape reduce[2];
+} edmli_gles_plan;
+_Static_assert(sizeof(edmli_gles_plan) <= EDMLI_BACKEND_PLAN_BYTES, "the GLES plan fits an operator's backend plan");
+#define EDMLI_GLES_PLAN(op) ((const edmli_gles_plan *)(const void *)(op)->backend_plan)
+void edmli_gles_plan_argreduce(const edml_operator *op, const edmli_gles *g, edmli_gles_plan *plan);
 
 /* The device hooks (gles_device.c) and GPU buffers (gles_buffers.c). */
 size_t edmli_gles_state_bytes(void);

@@ -74,81 +74,98 @@ uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_red
     return edmli_align16(outs * sh->chunks * 12);
 }
 
+/* The reduced and the kept dims, as the kernels walk them. */
+static void edmli_gles_reduce_dims(const edml_operator *op, edmli_argreduce_prm *prm)
+{
+    const edmli_tensor *ti = &op->inputs[0];
+    for (uint32_t d = 0; d < ti->rank; d++) {
+        edmli_dims_walk_prm *dims = ((op->plan.argreduce.axis_mask >> d) & 1) ? &prm->reduced : &prm->kept;
+        dims->sizes[dims->count] = ti->sizes[d];
+        dims->strides[dims->count] = ti->strides[d];
+        dims->count++;
+    }
+}
+
+/* The reduced dims are one packed run. */
+static bool edmli_gles_reduce_dense(const edmli_dims_walk_prm *reduced)
+{
+    uint64_t stride = 1;
+    for (uint32_t j = reduced->count; j-- > 0;) {
+        if (reduced->sizes[j] > 1 && reduced->strides[j] != stride) return false;
+        stride *= reduced->sizes[j];
+    }
+    return true;
+}
+
+/* Whether the layout allows 16-byte loads of 32-bit elements: every set
+ * (along the last axis) or four neighbouring outputs (along a strided one)
+ * start 16-byte aligned when the input does. */
+static bool edmli_gles_reduce_vec_layout(const edml_operator *op, const edmli_argreduce_prm *prm, bool along_last)
+{
+    const edmli_dims_walk_prm *kept = &prm->kept, *reduced = &prm->reduced;
+    const uint32_t Kd = kept->count;
+    bool vec = op->inputs[0].elem_size == 4;
+    if (along_last) vec = vec && edmli_gles_reduce_dense(reduced) && op->plan.argreduce.reduce_count % 4 == 0;
+    else vec = vec && Kd > 0 && kept->strides[Kd - 1] == 1 && kept->sizes[Kd - 1] % 4 == 0;
+    for (uint32_t d = 0; d < Kd; d++) vec = vec && (kept->strides[d] % 4 == 0 || (!along_last && d == Kd - 1));
+    for (uint32_t d = 0; d < reduced->count && !along_last; d++) vec = vec && reduced->strides[d] % 4 == 0;
+    return vec;
+}
+
+void edmli_gles_plan_argreduce(const edml_operator *op, const edmli_gles *g, edmli_gles_plan *plan)
+{
+    edmli_argreduce_prm dims = {0};
+    edmli_gles_reduce_dims(op, &dims);
+    plan->reduce[0] = edmli_gles_reduce_shape_of(op, g, false);
+    plan->reduce_vec_layout = edmli_gles_reduce_vec_layout(op, &dims, plan->reduce[0].along_last);
+    plan->reduce[1] = edmli_gles_reduce_shape_of(op, g, plan->reduce_vec_layout);
+}
+
 edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
 {
     edmli_gles_run r;
     edmli_gles *gs = EDMLI_GLES_STATE(op);
+    const edmli_gles_plan *plan = EDMLI_GLES_PLAN(op);
     edml_status s = edmli_gles_begin(&r, gs, ex->err);
     if (s) return s;
     const edmli_argreduce_plan *p = &op->plan.argreduce;
-    const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
     uint32_t off_in, off_out;
     if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
     if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
-    memset(r.words, 0, sizeof r.words);
-    edmli_gles_tensor_params(&r, 0, ti, off_in);
-    edmli_gles_tensor_params(&r, 20, to, off_out);
-    uint32_t R = 0, Kd = 0;
-    for (uint32_t d = 0; d < ti->rank; d++) {
-        if ((p->axis_mask >> d) & 1) {
-            r.words[41 + R] = ti->sizes[d];
-            r.words[49 + R] = ti->strides[d];
-            R++;
-        } else {
-            r.words[58 + Kd] = ti->sizes[d];
-            r.words[66 + Kd] = ti->strides[d];
-            Kd++;
-        }
-    }
-    r.words[40] = R;
-    r.words[57] = Kd;
-    r.words[74] = p->is_max;
-    r.words[75] = p->direction == EDML_AXIS_DIRECTION_DECREASING;
-    r.words[76] = (uint32_t)p->reduce_count;
-    const uint32_t outs = (uint32_t)to->elem_count;
-    const bool along_last = edmli_gles_reduce_shape_of(op, gs, false).along_last;
-    bool packed = true;
-    uint64_t stride = 1;
-    for (uint32_t j = R; j-- > 0;) {
-        if (r.words[41 + j] > 1 && r.words[49 + j] != stride) packed = false;
-        stride *= r.words[41 + j];
-    }
-    /* 16-byte loads of 32-bit elements: every set (along the last axis) or
-     * four neighbouring outputs (along a strided one) start 16-byte aligned */
-    bool vec = ti->elem_size == 4 && (off_in & 15u) == 0;
-    if (along_last) vec = vec && packed && p->reduce_count % 4 == 0;
-    else vec = vec && Kd > 0 && r.words[66 + Kd - 1] == 1 && r.words[58 + Kd - 1] % 4 == 0;
-    for (uint32_t d = 0; d < Kd; d++) vec = vec && (r.words[66 + d] % 4 == 0 || (!along_last && d == Kd - 1));
-    for (uint32_t d = 0; d < R && !along_last; d++) vec = vec && r.words[49 + d] % 4 == 0;
-    const edmli_gles_reduce_shape sh = edmli_gles_reduce_shape_of(op, gs, vec);
-    uint32_t off_scratch = 0, off_count = 0;
+    edmli_argreduce_prm prm = {.data = edmli_gles_tensor_prm(&op->inputs[0], off_in),
+                               .result = edmli_gles_output_prm(&op->outputs[0], off_out),
+                               .is_max = p->is_max,
+                               .keep_last = p->direction == EDML_AXIS_DIRECTION_DECREASING,
+                               .set_elements = (uint32_t)p->reduce_count,
+                               .outputs = (uint32_t)op->outputs[0].elem_count};
+    edmli_gles_reduce_dims(op, &prm);
+    /* 16-byte loads where the layout allows and the input is 16-byte aligned */
+    const bool vec = plan->reduce_vec_layout && (off_in & 15u) == 0;
+    const edmli_gles_reduce_shape *sh = &plan->reduce[vec];
     uint64_t count_bytes;
-    const uint64_t scratch = edmli_gles_reduce_scratch(op, &sh, &count_bytes);
-    if (scratch && (s = edmli_gles_alloc(&r, scratch, &off_scratch))) return s;
-    if (count_bytes && (s = edmli_gles_alloc_zero(&r, count_bytes, &off_count))) return s;
-    r.words[77] = sh.chunks;
-    r.words[78] = sh.chunk_len;
-    r.words[79] = off_scratch;
-    r.words[80] = packed;
-    r.words[81] = outs;
-    r.words[82] = sh.G;
-    r.words[83] = outs * sh.chunks;
-    r.words[84] = sh.along_last ? vec : sh.lanes == 4;   /* argreduce_partial: vectors; argreduce: four outputs */
-    r.words[85] = off_count;
-    r.words[87] = sh.U;
-    r.words[88] = sh.batches;
-    r.words[89] = sh.groups;
-    if (sh.prog == EDMLI_GLES_PROG_ARGREDUCE_COLS) edmli_gles_dispatch(&r, sh.prog, sh.groups * sh.chunks, true);
-    else if (sh.along_last) edmli_gles_dispatch(&r, sh.prog, (outs * sh.chunks + sh.U - 1) / sh.U, true);
-    else edmli_gles_dispatch(&r, sh.prog, outs / sh.lanes * sh.chunks, false);
-    if (sh.chunks > 1 && sh.prog == EDMLI_GLES_PROG_ARGREDUCE) {
+    const uint64_t scratch = edmli_gles_reduce_scratch(op, sh, &count_bytes);
+    if (scratch && (s = edmli_gles_alloc(&r, scratch, &prm.scratch_offset))) return s;
+    if (count_bytes && (s = edmli_gles_alloc_zero(&r, count_bytes, &prm.counter_offset))) return s;
+    prm.chunks = sh->chunks;
+    prm.chunk_elements = sh->chunk_len;
+    prm.dense = edmli_gles_reduce_dense(&prm.reduced);
+    prm.pairs = prm.outputs * sh->chunks;
+    prm.group_threads = sh->G;
+    prm.vectors = sh->along_last && vec;
+    prm.four_outputs = sh->lanes == 4;
+    prm.units = sh->U;
+    prm.batches = sh->batches;
+    prm.unit_groups = sh->groups;
+    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS) edmli_gles_run_argreduce_cols(&r, &prm, sh->groups * sh->chunks, true);
+    else if (sh->along_last) edmli_gles_run_argreduce_partial(&r, &prm, (prm.pairs + sh->U - 1) / sh->U, true);
+    else edmli_gles_run_argreduce(&r, &prm, prm.outputs / sh->lanes * sh->chunks, false);
+    if (sh->chunks > 1 && sh->prog == EDMLI_GLES_PROG_ARGREDUCE) {
         /* argreduce_final: G threads an output, a power of two, at most the chunks */
         uint32_t G = 1;
-        while (G * 2 <= sh.chunks && G < gs->local) G *= 2;
-        r.words[84] = G;
+        while (G * 2 <= sh->chunks && G < gs->local) G *= 2;
+        prm.merge_threads = G;
         edmli_gles_barrier(&r);
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ARGREDUCE_FINAL, (outs + gs->local / G - 1) / (gs->local / G), true);
+        edmli_gles_run_argreduce_final(&r, &prm, (prm.outputs + gs->local / G - 1) / (gs->local / G), true);
     }
     return edmli_gles_finish(&r);
 }
-

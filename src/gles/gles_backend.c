@@ -6,22 +6,21 @@
 
 /* GPU-arena bytes one execution stages (ArgMin/ArgMax scratch: the larger
  * of the two kernels the run-time alignment can pick). */
-static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles *g)
+static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles_plan *plan)
 {
     uint64_t b = 0;
     for (uint32_t i = 0; i < op->input_count; i++) b = edmli_add_sat(b, edmli_align16(op->inputs[i].total_bytes));
     for (uint32_t o = 0; o < op->output_count; o++) b = edmli_add_sat(b, edmli_align16(op->outputs[o].total_bytes));
     if (op->kind == EDMLI_OP_TOPK) {
-        uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size, chunks = edmli_gles_topk_chunks(op);
+        const uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size, chunks = plan->topk_chunks;
+        const uint64_t lists = rows * op->plan.topk.k * 12;
         b = edmli_add_sat(b, edmli_align16(rows * op->plan.topk.k * 4));
-        if (chunks > 1) b = edmli_add_sat(b, edmli_align16(rows * chunks * op->plan.topk.k * 12));
+        if (chunks > 1) b = edmli_add_sat(b, edmli_align16(lists * chunks));
         if (chunks > EDMLI_GLES_TOPK_FOLD)
-            b = edmli_add_sat(b, edmli_align16(rows * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD) * op->plan.topk.k * 12));
+            b = edmli_add_sat(b, edmli_align16(lists * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD)));
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
-        /* whichever kernel the run-time alignment picks */
-        edmli_gles_reduce_shape plain = edmli_gles_reduce_shape_of(op, g, false);
-        edmli_gles_reduce_shape vec = edmli_gles_reduce_shape_of(op, g, op->inputs[0].elem_size == 4);
-        uint64_t ac, vc, a = edmli_gles_reduce_scratch(op, &plain, &ac), v = edmli_gles_reduce_scratch(op, &vec, &vc);
+        uint64_t ac, vc, a = edmli_gles_reduce_scratch(op, &plan->reduce[0], &ac);
+        uint64_t v = edmli_gles_reduce_scratch(op, &plan->reduce[1], &vc);
         b = edmli_add_sat(b, a + ac > v + vc ? a + ac : v + vc);
     } else if (op->kind == EDMLI_OP_GATHER_ND) {
         b = edmli_add_sat(b, 16);
@@ -29,20 +28,26 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles
     return b;
 }
 
-/* Why this GPU cannot run the operator (K above what TopK's kernel holds,
- * more staging than the GPU arena has free), or NULL. */
-static const char *edmli_gles_plan(const edml_device *dev, edml_operator *op, char *buf, size_t cap)
+/* Derives the operator's plan (kernel shapes, staging) once, at creation;
+ * or says why this GPU cannot run it: K above what TopK's kernel holds, more
+ * staging than the GPU arena has free. */
+static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op, char *buf, size_t cap)
 {
     const edmli_gles *g = (const edmli_gles *)dev->state[EDML_BACKEND_GLES];
+    edmli_gles_plan *plan = (edmli_gles_plan *)(void *)op->backend_plan;
+    memset(plan, 0, sizeof *plan);
     if (op->kind == EDMLI_OP_TOPK && op->plan.topk.k > g->sort_max) {
         edmli_format(buf, cap, "K = %u is above the %u this GPU's TopK kernel holds in shared memory", op->plan.topk.k,
                      g->sort_max);
         return buf;
     }
-    uint64_t need = edmli_gles_stage_bytes(op, g), have = g->arena_bytes - g->persistent;
-    if (need > have) {
+    if (op->kind == EDMLI_OP_TOPK) plan->topk_chunks = edmli_gles_topk_chunks(op);
+    if (op->kind == EDMLI_OP_ARGREDUCE) edmli_gles_plan_argreduce(op, g, plan);
+    plan->stage_bytes = edmli_gles_stage_bytes(op, plan);
+    const uint64_t have = g->arena_bytes - g->persistent;
+    if (plan->stage_bytes > have) {
         edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (edml_device_desc.gpu_arena_bytes)",
-                     (unsigned long long)need, (unsigned long long)have);
+                     (unsigned long long)plan->stage_bytes, (unsigned long long)have);
         return buf;
     }
     return NULL;
@@ -82,7 +87,7 @@ EDMLI_GLES_RELEASING(edmli_gles_elementwise_if)
 
 const edmli_backend edmli_gles_backend = {
     .on_cpu = false,
-    .plan = edmli_gles_plan,
+    .plan = edmli_gles_plan_op,
     .wants = edmli_gles_wants,
     .state_bytes = edmli_gles_state_bytes,
     .open = edmli_gles_device_open,

@@ -44,11 +44,8 @@ static edml_status edmli_gles_buffer_io(edml_device *dev, void *state, uint64_t 
 /* One copy dispatch of `bytes` (16-byte vectors where everything is 16-aligned). */
 static void edmli_gles_copy_dispatch(edmli_gles_run *r, uint64_t dst, uint64_t src, uint64_t bytes)
 {
-    const bool vec = ((src | dst | bytes) & 15) == 0;
-    r->words[0] = (uint32_t)src;
-    r->words[1] = (uint32_t)dst;
-    r->words[2] = vec;
-    edmli_gles_dispatch(r, EDMLI_GLES_PROG_COPY, (uint32_t)(bytes / (vec ? 16 : 4)), false);
+    const edmli_copy_prm prm = {(uint32_t)src, (uint32_t)dst, ((src | dst | bytes) & 15) == 0};
+    edmli_gles_run_copy(r, &prm, (uint32_t)(bytes / (prm.vectors ? 16 : 4)), false);
 }
 
 static edml_status edmli_gles_buffer_copy(edml_device *dev, void *state, uint64_t dst, uint64_t src, uint64_t bytes)

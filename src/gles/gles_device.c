@@ -30,11 +30,12 @@ static bool edmli_gles_built(edmli_gl *gl, unsigned obj, bool program, const cha
 static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
 {
     edmli_gl *gl = &g->port.gl;
-    char prelude[256];
-    edmli_format(prelude, sizeof prelude,
-                 "#version 310 es\nprecision highp float;\nprecision highp int;\n#define LOCAL %uu\n#define SORT_MAX %uu\n"
-                 "layout(local_size_x = %u) in;\n",
-                 g->local, g->sort_max, g->local);
+    char prelude[EDMLI_GLES_PRELUDE_BYTES];
+    if (edmli_gles_prelude(id, g->local, g->sort_max, prelude, sizeof prelude) >= sizeof prelude) {
+        edmli_format(why, cap, "the prelude of %s.comp is longer than %u bytes", edmli_gles_src_name[id],
+                     EDMLI_GLES_PRELUDE_BYTES);
+        return false;
+    }
     const char *src[4] = {prelude, edmli_gles_src_common, edmli_gles_src_output, edmli_gles_src[id]};
     if (!edmli_gles_src_writes_output[id]) src[2] = "";
     if (g->faults & EDML_FAULT_SHADER_COMPILE) src[3] = "void main() { this does not compile; }\n";
@@ -119,7 +120,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     g->readback_bytes = EDMLI_GLES_READBACK_BYTES;
     gl->glGenBuffers(1, &g->params_buf);
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
-    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * EDMLI_GLES_PARAM_WORDS * 4u),
+    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * EDMLI_GLES_PARAM_BYTES),
                      NULL, EDMLI_GL_DYNAMIC_DRAW);
     unsigned err = gl->glGetError();
     if (err == EDMLI_GL_OUT_OF_MEMORY || (faults & EDML_FAULT_OUT_OF_MEMORY)) {

@@ -2,8 +2,6 @@
  * B and the output are packed and aligned. */
 #include "gles.h"
 
-#include <string.h>
-
 edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec *ex)
 {
     edmli_gles_run r;
@@ -15,16 +13,18 @@ edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec 
     if (!s) s = edmli_gles_output(&r, op, ex, 0, &off[3]);
     if (s) return s;
     /* the core's coalesced dims, for every tensor */
-    memset(r.words, 0, sizeof r.words);
-    for (int i = 0; i < 4; i++) {
-        edmli_tensor v = i < 3 ? op->inputs[i] : op->outputs[0];
-        v.rank = pl->rank;
-        for (uint32_t d = 0; d < pl->rank; d++) v.sizes[d] = pl->sizes[d], v.strides[d] = pl->strides[i][d];
-        edmli_gles_tensor_params(&r, 20u * (uint32_t)i, &v, off[i]);
-        if (i == 3) edmli_gles_inverse_params(&r, 80, &v);
+    edmli_tensor v[4];
+    for (uint32_t i = 0; i < 4; i++) {
+        v[i] = i < 3 ? op->inputs[i] : op->outputs[0];
+        v[i].rank = pl->rank;
+        for (uint32_t d = 0; d < pl->rank; d++) v[i].sizes[d] = pl->sizes[d], v[i].strides[d] = pl->strides[i][d];
     }
-    r.words[89] = edmli_gles_packed(&op->outputs[0]);
-    r.words[90] = (uint32_t)op->outputs[0].elem_count;
+    edmli_elementwise_if_prm prm = {.cond = edmli_gles_tensor_prm(&v[0], off[0]),
+                                    .a = edmli_gles_tensor_prm(&v[1], off[1]),
+                                    .b = edmli_gles_tensor_prm(&v[2], off[2]),
+                                    .result = edmli_gles_output_prm(&v[3], off[3])};
+    prm.result.dense = edmli_gles_packed(&op->outputs[0]);
+    prm.result.elements = (uint32_t)op->outputs[0].elem_count;
     /* vectors: A, B and the output packed and 16-byte aligned; the condition
      * packed, or repeating along the last coalesced dim (strides {0, 1}) */
     const uint32_t es = op->outputs[0].elem_size, per = 16u / es;
@@ -36,11 +36,11 @@ edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec 
     uint32_t period = 0;
     if (pl->rank == 2 && pl->strides[0][0] == 0 && pl->strides[0][1] == 1) period = pl->sizes[1];
     else vec = vec && (pl->rank == 1 && pl->strides[0][0] == 1);
-    vec = vec && period % per == 0;
-    r.words[91] = vec;
-    r.words[92] = period;
-    uint32_t units = vec ? (uint32_t)((op->outputs[0].elem_count + per - 1) / per) : edmli_gles_output_units(&op->outputs[0]);
-    edmli_gles_dispatch(&r, EDMLI_GLES_PROG_ELEMENTWISE_IF, units, false);
+    prm.vectors = vec && period % per == 0;
+    prm.cond_period = period;
+    const uint32_t units = prm.vectors ? (uint32_t)((op->outputs[0].elem_count + per - 1) / per)
+                                       : edmli_gles_output_units(&op->outputs[0]);
+    edmli_gles_run_elementwise_if(&r, &prm, units, false);
     return edmli_gles_finish(&r);
 }
 

@@ -84,32 +84,30 @@ edml_status edmli_gles_place_output(edmli_gles_run *r, const edmli_tensor *t, co
     return edmli_gles_place(r, t, edmli_gles_packed(t) ? NULL : host, offset);
 }
 
-void edmli_gles_tensor_params(edmli_gles_run *r, uint32_t T, const edmli_tensor *t, uint32_t offset)
+edmli_tensor_prm edmli_gles_tensor_prm(const edmli_tensor *t, uint32_t offset)
 {
-    uint32_t *w = r->words + T;
-    w[0] = offset;
-    w[1] = (uint32_t)t->dtype;
-    w[2] = t->elem_size;
-    w[3] = t->rank;
-    for (uint32_t d = 0; d < 8; d++) {
-        w[4 + d] = d < t->rank ? t->sizes[d] : 1;
-        w[12 + d] = d < t->rank ? t->strides[d] : 0;
+    edmli_tensor_prm p = {.offset = offset, .dtype = (uint32_t)t->dtype, .elem_size = t->elem_size, .rank = t->rank};
+    for (uint32_t d = 0; d < EDMLI_PRM_DIMS; d++) {
+        p.sizes[d] = d < t->rank ? t->sizes[d] : 1;
+        p.strides[d] = d < t->rank ? t->strides[d] : 0;
     }
+    return p;
 }
 
-void edmli_gles_inverse_params(edmli_gles_run *r, uint32_t INV, const edmli_tensor *t)
+edmli_output_prm edmli_gles_output_prm(const edmli_tensor *t, uint32_t offset)
 {
-    uint32_t n = 0, *order = r->words + INV + 1;
-    for (uint32_t d = 0; d < t->rank; d++) {
+    edmli_output_prm p = {.t = edmli_gles_tensor_prm(t, offset), .dense = edmli_gles_packed(t),
+                          .elements = (uint32_t)t->elem_count};
+    for (uint32_t d = 0; d < t->rank; d++) {   /* dims of size > 1, strides falling */
         if (t->sizes[d] == 1) continue;
-        uint32_t j = n++;
-        while (j > 0 && t->strides[order[j - 1]] < t->strides[d]) {
-            order[j] = order[j - 1];
+        uint32_t j = p.order_count++;
+        while (j > 0 && t->strides[p.order[j - 1]] < t->strides[d]) {
+            p.order[j] = p.order[j - 1];
             j--;
         }
-        order[j] = d;
+        p.order[j] = d;
     }
-    r->words[INV] = n;
+    return p;
 }
 
 uint32_t edmli_gles_output_units(const edmli_tensor *t)
@@ -118,15 +116,15 @@ uint32_t edmli_gles_output_units(const edmli_tensor *t)
     return (uint32_t)((t->total_bytes + 3) / 4);
 }
 
-void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups)
+void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups, const void *prm,
+                         size_t bytes)
 {
     edmli_gles *g = r->g;
     edmli_gl *gl = &g->port.gl;
-    uint32_t slot = r->slot++ % EDMLI_GLES_PARAM_SLOTS;
-    const intptr_t bytes = EDMLI_GLES_PARAM_WORDS * 4;
+    const intptr_t at = (intptr_t)((r->slot++ % EDMLI_GLES_PARAM_SLOTS) * EDMLI_GLES_PARAM_BYTES);
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
-    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)slot * bytes, bytes, r->words);
-    gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, (intptr_t)slot * bytes, bytes);
+    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, at, (intptr_t)bytes, prm);
+    gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, at, (intptr_t)bytes);
     gl->glUseProgram(g->prog[prog]);
     /* short dispatches: each covers at most a bounded amount of work */
     uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;

@@ -3,8 +3,6 @@
  * strided axes, with merge passes; then the outputs. */
 #include "gles.h"
 
-#include <string.h>
-
 /* TopK with a small K along a strided axis, or along a packed one of short
  * rows (a workgroup per row of a few elements would leave nearly all its
  * invocations idle: 250000 rows of 2 took 115 s on llvmpipe): a row per
@@ -24,6 +22,39 @@ uint32_t edmli_gles_topk_chunks(const edml_operator *op)
     return (p->axis_size + len - 1) / len;
 }
 
+/* A row per invocation in `chunks` chunks, then merge passes folding
+ * EDMLI_GLES_TOPK_FOLD lists into one, between two areas, until one list
+ * (the winners) is left. */
+static edml_status edmli_gles_topk_threads(edmli_gles_run *r, edmli_topk_prm *prm, uint32_t chunks)
+{
+    const uint32_t rows = prm->rows, len = (prm->axis_size + chunks - 1) / chunks;
+    const uint64_t list_bytes = (uint64_t)rows * prm->k * 12u;
+    edml_status s;
+    uint32_t off_lists = prm->winners_offset, off_next = prm->winners_offset;
+    if (chunks > 1 && (s = edmli_gles_alloc(r, list_bytes * chunks, &off_lists))) return s;
+    if (chunks > EDMLI_GLES_TOPK_FOLD &&
+        (s = edmli_gles_alloc(r, list_bytes * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD), &off_next)))
+        return s;
+    prm->chunks = chunks;
+    prm->chunk_elements = len;
+    prm->lists_offset = off_lists;
+    edmli_gles_run_topk_thread(r, prm, rows * chunks, false);
+    prm->merge_pass = 1;
+    prm->fold = EDMLI_GLES_TOPK_FOLD;
+    for (uint32_t lists = chunks; lists > 1;) {
+        const uint32_t groups = (lists + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD;
+        edmli_gles_barrier(r);
+        prm->chunks = lists;
+        prm->merged_offset = off_next;
+        edmli_gles_run_topk_thread(r, prm, rows * groups, false);
+        lists = groups;
+        prm->chunk_elements *= EDMLI_GLES_TOPK_FOLD;
+        off_next = prm->lists_offset;
+        prm->lists_offset = prm->merged_offset;
+    }
+    return EDML_STATUS_OK;
+}
+
 edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
 {
     edmli_gles_run r;
@@ -31,81 +62,40 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
     if (s) return s;
     const edmli_topk_plan *p = &op->plan.topk;
     const edmli_tensor *ti = &op->inputs[0];
-    const uint32_t rows = (uint32_t)(ti->elem_count / p->axis_size);
-    uint32_t off_in, off_out[2], off_win;
+    uint32_t off_in, off_out[2];
     if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
     for (uint32_t o = 0; o < 2; o++)
         if ((s = edmli_gles_output(&r, op, ex, o, &off_out[o]))) return s;
-    if ((s = edmli_gles_alloc(&r, (uint64_t)rows * p->k * 4u, &off_win))) return s;
-    memset(r.words, 0, sizeof r.words);
-    edmli_gles_tensor_params(&r, 0, ti, off_in);
-    uint32_t Kd = 0;
+    edmli_topk_prm prm = {.data = edmli_gles_tensor_prm(ti, off_in),
+                          .axis_size = p->axis_size,
+                          .axis_stride = ti->strides[p->axis],
+                          .k = p->k,
+                          .increasing = p->direction == EDML_AXIS_DIRECTION_INCREASING,
+                          .wide_keys = ti->elem_size == 8,
+                          .rows = (uint32_t)(ti->elem_count / p->axis_size)};
+    if ((s = edmli_gles_alloc(&r, (uint64_t)prm.rows * p->k * 4u, &prm.winners_offset))) return s;
     for (uint32_t d = 0; d < ti->rank; d++) {
         if (d == p->axis) continue;
-        r.words[41 + Kd] = ti->sizes[d];
-        r.words[49 + Kd] = ti->strides[d];
-        Kd++;
+        prm.kept.sizes[prm.kept.count] = ti->sizes[d];
+        prm.kept.strides[prm.kept.count++] = ti->strides[d];
     }
-    r.words[40] = Kd;
-    r.words[57] = p->axis_size;
-    r.words[58] = ti->strides[p->axis];
-    r.words[59] = p->k;
-    r.words[60] = p->direction == EDML_AXIS_DIRECTION_INCREASING;
-    r.words[61] = off_win;
-    r.words[62] = ti->elem_size == 8;
     /* a small K along a strided axis (reads coalesced across rows) or short
      * packed rows: a row per invocation; otherwise a row per workgroup */
-    const uint32_t chunks = edmli_gles_topk_chunks(op);
+    const uint32_t chunks = EDMLI_GLES_PLAN(op)->topk_chunks;
     if (chunks) {
-        uint32_t len = (p->axis_size + chunks - 1) / chunks;
-        uint32_t off_lists = off_win;
-        if (chunks > 1 && (s = edmli_gles_alloc(&r, (uint64_t)rows * chunks * p->k * 12u, &off_lists))) return s;
-        r.words[63] = 0;
-        r.words[64] = rows;
-        r.words[65] = chunks;
-        r.words[66] = len;
-        r.words[67] = off_lists;
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_THREAD, rows * chunks, false);
-        /* merge passes: EDMLI_GLES_TOPK_FOLD lists into one, between two
-         * areas, until one list (the winners) is left */
-        uint32_t lists = chunks, span = len, off_in_lists = off_lists, off_out_lists = off_lists;
-        if (chunks > EDMLI_GLES_TOPK_FOLD) {
-            uint32_t second = (chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD;
-            if ((s = edmli_gles_alloc(&r, (uint64_t)rows * second * p->k * 12u, &off_out_lists))) return s;
-        }
-        while (lists > 1) {
-            uint32_t groups = (lists + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD;
-            edmli_gles_barrier(&r);
-            r.words[63] = 1;
-            r.words[65] = lists;
-            r.words[66] = span;
-            r.words[67] = off_in_lists;
-            r.words[68] = EDMLI_GLES_TOPK_FOLD;
-            r.words[69] = off_out_lists;
-            edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_THREAD, rows * groups, false);
-            lists = groups;
-            span *= EDMLI_GLES_TOPK_FOLD;
-            uint32_t t = off_in_lists;
-            off_in_lists = off_out_lists;
-            off_out_lists = t;
-        }
+        if ((s = edmli_gles_topk_threads(&r, &prm, chunks))) return s;
     } else {
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_SELECT, rows, true);
+        edmli_gles_run_topk_select(&r, &prm, prm.rows, true);
     }
     edmli_gles_barrier(&r);
-    for (int o = 0; o < 2; o++) {
-        memset(r.words, 0, sizeof r.words);
-        edmli_gles_tensor_params(&r, 0, ti, off_in);
-        edmli_gles_tensor_params(&r, 20, &op->outputs[o], off_out[o]);
-        edmli_gles_inverse_params(&r, 40, &op->outputs[o]);
-        r.words[49] = edmli_gles_packed(&op->outputs[o]);
-        r.words[50] = (uint32_t)op->outputs[o].elem_count;
-        r.words[51] = p->axis;
-        r.words[52] = p->k;
-        r.words[53] = off_win;
-        r.words[54] = o == 1;
-        edmli_gles_dispatch(&r, EDMLI_GLES_PROG_TOPK_OUT, edmli_gles_output_units(&op->outputs[o]), false);
+    for (uint32_t o = 0; o < 2; o++) {
+        const edmli_topk_out_prm out = {.data = prm.data,
+                                        .result = edmli_gles_output_prm(&op->outputs[o], off_out[o]),
+                                        .axis = p->axis,
+                                        .k = p->k,
+                                        .winners_offset = prm.winners_offset,
+                                        .indices = o == 1};
+        edmli_gles_run_topk_out(&r, &out, edmli_gles_output_units(&op->outputs[o]), false);
     }
     return edmli_gles_finish(&r);
 }
-

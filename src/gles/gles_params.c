@@ -1,0 +1,104 @@
+/* The GLSL prelude of each kernel: version and workgroup size, the parameter
+ * block as one unsized array of words, and named accessors into it for the
+ * kernel's parameter struct, written from the member lists of
+ * shaders/params.h with the offsets the C compiler gives the same structs:
+ *   #define prm_k prm_words[27u]                 a word
+ *   #define prm_coord_sizes(i) prm_words[170u + (i)]   an array
+ *   #define prm_data_at 0u                       a nested struct's word offset
+ *   #define prm_data_rank prm_words[3u]          ... and its members
+ *   #define prm_dims_size(i) prm_words[72u + 4u * (i)]   an array of structs
+ * and, for the helpers of shaders/common.glsl, the offsets of the nested
+ * structs' members: TENSOR_rank 3u, OUTPUT_t 0u, DIMS_WALK_sizes 1u ... */
+#include "gles.h"
+
+#include <stddef.h>
+
+typedef struct edmli_text {
+    char *buf;
+    size_t cap, len;
+} edmli_text;
+
+static void edmli_text_add(edmli_text *t, const char *fmt, const char *path, const char *name, uint32_t a, uint32_t b)
+{
+    t->len += edmli_format(t->len < t->cap ? t->buf + t->len : NULL, t->len < t->cap ? t->cap - t->len : 0, fmt, path,
+                           name, a, b);
+}
+
+/* Accessors of one struct's members, the struct at word `base` of the block
+ * (`stride` words apart when it is an element of an array: the accessors
+ * then take the element's index). */
+#define EDMLI_EMIT_W(name)                                                                                       \
+    edmli_text_add(t, stride ? "#define %s_%s(j) prm_words[%uu + %uu * (j)]\n" : "#define %s_%s prm_words[%uu]\n", \
+                   path, #name, base + (uint32_t)(offsetof(T, name) / 4), stride);
+#define EDMLI_EMIT_A(name, n)                                                                                  \
+    edmli_text_add(t, "#define %s_%s(i) prm_words[%uu + (i)]\n", path, #name, base + (uint32_t)(offsetof(T, name) / 4), 0);
+#define EDMLI_EMIT_S(type, name)                                                                  \
+    {                                                                                             \
+        char sub[96];                                                                             \
+        const uint32_t at = base + (uint32_t)(offsetof(T, name) / 4);                             \
+        edmli_format(sub, sizeof sub, "%s_%s", path, #name);                                      \
+        edmli_text_add(t, "#define %s_at%s %uu\n", sub, "", at, 0);                               \
+        edmli_prm_emit_##type(t, sub, at, 0);                                                     \
+    }
+#define EDMLI_EMIT_SA(type, name, n)                                                              \
+    {                                                                                             \
+        char sub[96];                                                                             \
+        edmli_format(sub, sizeof sub, "%s_%s", path, #name);                                      \
+        edmli_prm_emit_##type(t, sub, base + (uint32_t)(offsetof(T, name) / 4),                   \
+                              (uint32_t)(sizeof(edmli_##type##_prm) / 4));                        \
+    }
+#define EDMLI_EMIT_FN(type, LIST)                                                                              \
+    static void edmli_prm_emit_##type(edmli_text *t, const char *path, uint32_t base, uint32_t stride)         \
+    {                                                                                                          \
+        typedef edmli_##type##_prm T;                                                                          \
+        (void)t, (void)path, (void)base, (void)stride;                                                         \
+        LIST(EDMLI_EMIT_W, EDMLI_EMIT_A, EDMLI_EMIT_S, EDMLI_EMIT_SA)                                          \
+    }
+EDMLI_PRM_TYPES(EDMLI_EMIT_FN)
+
+/* Member offsets of the structs the shared helpers walk (no accessor: the
+ * helpers add them to a struct's word offset). */
+#define EDMLI_OFF_W(name) edmli_text_add(t, "#define %s_%s %uu\n", path, #name, (uint32_t)(offsetof(T, name) / 4), 0);
+#define EDMLI_OFF_A(name, n) EDMLI_OFF_W(name)
+#define EDMLI_OFF_S(type, name) EDMLI_OFF_W(name)
+#define EDMLI_OFF_SA(type, name, n) EDMLI_OFF_W(name)
+#define EDMLI_OFFSETS(type, PATH, LIST)                                        \
+    {                                                                          \
+        typedef edmli_##type##_prm T;                                          \
+        const char *path = PATH;                                               \
+        LIST(EDMLI_OFF_W, EDMLI_OFF_A, EDMLI_OFF_S, EDMLI_OFF_SA)              \
+    }
+
+static void edmli_prm_helpers(edmli_text *t)
+{
+    EDMLI_OFFSETS(tensor, "TENSOR", EDMLI_PRM_TENSOR)
+    EDMLI_OFFSETS(output, "OUTPUT", EDMLI_PRM_OUTPUT)
+    EDMLI_OFFSETS(dims_walk, "DIMS_WALK", EDMLI_PRM_DIMS_WALK)
+}
+
+typedef void (*edmli_prm_emit_fn)(edmli_text *t, const char *path, uint32_t base, uint32_t stride);
+
+static const struct {
+    edmli_prm_emit_fn emit;
+    const char *type;
+} edmli_prm_of[EDMLI_GLES_PROG_COUNT] = {
+#define EDMLI_PRM_OF(id, file, out, type) {edmli_prm_emit_##type, "edmli_" #type "_prm"},
+    EDMLI_GLES_PROGRAMS(EDMLI_PRM_OF)
+#undef EDMLI_PRM_OF
+};
+
+size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_max, char *buf, size_t cap)
+{
+    edmli_text t = {buf, cap, 0};
+    t.len = edmli_format(buf, cap,
+                         "#version 310 es\nprecision highp float;\nprecision highp int;\n#define LOCAL %uu\n"
+                         "#define SORT_MAX %uu\nlayout(local_size_x = %u) in;\n"
+                         "layout(std430, binding = 0) readonly buffer Params { uint prm_words[]; };\n",
+                         local, sort_max, local);
+    /* EDMLI_PARAMS(name) compiles only where name is this kernel's struct */
+    edmli_text_add(&t, "#define %s%s 1u\n#define EDMLI_PARAMS(T) const uint edmli_params_named = T\n",
+                   edmli_prm_of[prog].type, "", 0, 0);
+    edmli_prm_helpers(&t);
+    edmli_prm_of[prog].emit(&t, "prm", 0, 0);
+    return t.len;
+}
