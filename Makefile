@@ -59,8 +59,7 @@ LIB_CFLAGS := $(BASE_CFLAGS) -Wconversion -Wsign-conversion -Isrc -Iport -Iboard
               -DEDMLI_WITH_NEON=$(WITH_NEON) -DEDMLI_WITH_GLES=$(WITH_GLES) $(CFLAGS)
 SHADERS := shaders/common.glsl shaders/output.glsl $(sort $(wildcard shaders/*.comp))
 
-LIB_SRC := $(wildcard src/core/*.c) $(wildcard src/cpu/*.c) src/backends.c $(BACKEND_SRC) $(wildcard port/$(PORT)/*.c) \
-           port/clock_posix.c
+LIB_SRC := $(wildcard src/core/*.c) $(wildcard src/cpu/*.c) src/backends.c $(BACKEND_SRC) $(wildcard port/$(PORT)/*.c)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)
 LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.h boards/$(BOARD)/caps.h

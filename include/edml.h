@@ -365,8 +365,6 @@ typedef struct edml_board {
     uint32_t has_neon;             /**< 1 if the NEON backend is built and usable */
     uint32_t has_fp16_arith;       /**< 1 if the CPU has half-precision arithmetic */
     uint32_t has_gpu;              /**< 1 if the board may have a GLES 3.1 GPU */
-    uint32_t l1d_bytes;            /**< L1 data cache per core */
-    uint32_t l2_bytes;             /**< last-level cache */
     uint32_t gpu_min_elements;     /**< auto: reductions (TopK, ArgMin/ArgMax) and point gathers
                                         with fewer input elements stay on the CPU */
     uint32_t gpu_min_elements_copy;/**< auto: the same for copy-like work (ElementWiseIf, GatherND

@@ -1,7 +1,7 @@
-/* The platform layer: loading EGL and OpenGL ES at run time, a GLES 3.1
- * context, and a clock. The library talks to the platform only through this
- * header; port/linux/ implements it with dlopen, port/none/ builds without GL
- * (for fully static images).
+/* The platform layer: loading EGL and OpenGL ES at run time and a GLES 3.1
+ * context. The library talks to the platform only through this header;
+ * port/linux/ implements it with dlopen, port/none/ builds without GL (for
+ * fully static images).
  *
  * Constants and function types are declared here (from the Khronos
  * registry), so building needs no EGL or GLES headers. */
@@ -22,7 +22,6 @@ typedef struct edmli_gl_sync *GLsync_;
 
 #define EDMLI_EGL_NONE 0x3038
 #define EDMLI_EGL_EXTENSIONS 0x3055
-#define EDMLI_EGL_VENDOR 0x3053
 #define EDMLI_EGL_OPENGL_ES_API 0x30A0
 #define EDMLI_EGL_CONTEXT_MAJOR_VERSION 0x3098
 #define EDMLI_EGL_CONTEXT_MINOR_VERSION 0x30FB
@@ -38,15 +37,12 @@ typedef struct edmli_gl_sync *GLsync_;
 
 #define EDMLI_GL_NO_ERROR 0
 #define EDMLI_GL_OUT_OF_MEMORY 0x0505
-#define EDMLI_GL_VENDOR 0x1F00
 #define EDMLI_GL_RENDERER 0x1F01
-#define EDMLI_GL_VERSION 0x1F02
 #define EDMLI_GL_COMPUTE_SHADER 0x91B9
 #define EDMLI_GL_COMPILE_STATUS 0x8B81
 #define EDMLI_GL_LINK_STATUS 0x8B82
 #define EDMLI_GL_SHADER_STORAGE_BUFFER 0x90D2
 #define EDMLI_GL_DYNAMIC_DRAW 0x88E8
-#define EDMLI_GL_DYNAMIC_READ 0x88E9
 #define EDMLI_GL_STREAM_READ 0x88E1
 #define EDMLI_GL_DYNAMIC_COPY 0x88EA
 #define EDMLI_GL_COPY_READ_BUFFER 0x8F36
@@ -101,9 +97,7 @@ typedef struct edmli_gl_sync *GLsync_;
     X(GLsync_, glFenceSync, (GLenum_ condition, GLbitfield_ flags)) \
     X(GLenum_, glClientWaitSync, (GLsync_ sync, GLbitfield_ flags, uint64_t timeout)) \
     X(void, glDeleteSync, (GLsync_ sync)) \
-    X(void, glFlush, (void)) \
-    X(void, glCopyBufferSubData, (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size)) \
-    X(void, glFinish, (void))
+    X(void, glCopyBufferSubData, (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size))
 
 typedef struct edmli_gl {
 #define EDMLI_GL_FN(ret, name, params) ret (*name) params;
@@ -115,36 +109,25 @@ typedef struct edmli_gl {
 #define EDMLI_FAULT_NO_GL 0x1u
 #define EDMLI_FAULT_CONTEXT 0x2u
 
-/* A GLES 3.1 context. */
+/* A GLES 3.1 context: the GL entry points and what the port found; the
+ * rest (libraries, display, context, surface) is the port's own. */
+#define EDMLI_PORT_GL_WORDS 32
 typedef struct edmli_port_gl {
-    void *egl_lib, *gles_lib, *gbm_lib;
-    void *gbm_device;
-    int drm_fd;
-    edmli_egl_display display;
-    edmli_egl_context context;
-    edmli_egl_surface surface;       /* a 1x1 pbuffer when neither config-less nor surfaceless worked */
+    edmli_gl gl;
     const char *display_kind;        /* "EGL device", "GBM /dev/dri/renderD128", "surfaceless", "default" */
     const char *context_kind;        /* "config-less", "surfaceless", "pbuffer" */
-    edmli_gl gl;
-    /* EGL entry points */
-    void *(*eglGetProcAddress)(const char *);
-    unsigned (*eglMakeCurrent)(edmli_egl_display, edmli_egl_surface, edmli_egl_surface, edmli_egl_context);
-    unsigned (*eglDestroyContext)(edmli_egl_display, edmli_egl_context);
-    unsigned (*eglDestroySurface)(edmli_egl_display, edmli_egl_surface);
-    unsigned (*eglTerminate)(edmli_egl_display);
-    unsigned (*eglReleaseThread)(void);
+    void *impl[EDMLI_PORT_GL_WORDS]; /* the port's */
 } edmli_port_gl;
 
 /* Loads EGL and GLES, finds a display (EGL device platform, GBM on a render
  * node, surfaceless Mesa, the default display, in that order) and creates a
- * GLES 3.1 context (config-less, surfaceless, 1x1 pbuffer, in that order).
- * On failure returns false with the reason in `why`. */
+ * GLES 3.1 context (config-less, surfaceless, 1x1 pbuffer, in that order),
+ * current on the calling thread. On failure returns false with the reason
+ * in `why`. */
 bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap);
-/* Makes the context current on the calling thread. */
+/* Makes the context current on the calling thread; releases it from it. */
 bool edmli_port_gl_make_current(edmli_port_gl *p);
+void edmli_port_gl_release(edmli_port_gl *p);
 void edmli_port_gl_close(edmli_port_gl *p);
-
-/* Monotonic time in nanoseconds. */
-uint64_t edmli_port_now_ns(void);
 
 #endif

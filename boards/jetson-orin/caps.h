@@ -4,10 +4,9 @@
 #define EDML_BOARD_HAS_NEON 1
 #define EDML_BOARD_HAS_FP16_ARITH 1
 #define EDML_BOARD_HAS_GPU 1
-#define EDML_BOARD_L1D_BYTES 65536
-#define EDML_BOARD_L2_BYTES 4194304
 /* AUTO thresholds: estimates until measured on the board (edml-bench --crossover) */
 #define EDML_BOARD_GPU_MIN_ELEMENTS 262144
 #define EDML_BOARD_GPU_MIN_ELEMENTS_COPY 262144
+#define EDML_BOARD_GPU_SOFTWARE_OK 0 /* AUTO never picks a software GPU (llvmpipe): measured slower than the CPU */
 #define EDML_BOARD_GPU_TOPK_MIN_ROW 16384
 #define EDML_BOARD_GPU_WORKGROUP 0 /* 0: by GPU (256 on V3D, 1024 elsewhere) */

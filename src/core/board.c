@@ -8,12 +8,10 @@ static const edml_board edmli_builtin_board = {
     .has_neon = EDML_BOARD_HAS_NEON,
     .has_fp16_arith = EDML_BOARD_HAS_FP16_ARITH,
     .has_gpu = EDML_BOARD_HAS_GPU,
-    .l1d_bytes = EDML_BOARD_L1D_BYTES,
-    .l2_bytes = EDML_BOARD_L2_BYTES,
     .gpu_min_elements = EDML_BOARD_GPU_MIN_ELEMENTS,
     .gpu_min_elements_copy = EDML_BOARD_GPU_MIN_ELEMENTS_COPY,
     .gpu_topk_min_row = EDML_BOARD_GPU_TOPK_MIN_ROW,
-    .gpu_software_ok = 0,
+    .gpu_software_ok = EDML_BOARD_GPU_SOFTWARE_OK,
     .gpu_workgroup = EDML_BOARD_GPU_WORKGROUP,
 };
 

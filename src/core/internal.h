@@ -248,6 +248,14 @@ edml_backend edmli_buffer_backend(void);
 
 /* ---- small helpers -------------------------------------------------------- */
 
+/* A kernel body written once and specialised by its constant arguments
+ * (data type, tie rule) where it is inlined. */
+#if defined(__GNUC__)
+#define EDMLI_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define EDMLI_ALWAYS_INLINE static inline
+#endif
+
 static inline size_t edmli_align_up(size_t v, size_t a) { return (v + (a - 1)) & ~(a - 1); }
 
 #endif /* EDMLI_INTERNAL_H */

@@ -72,7 +72,7 @@ typedef struct edmli_gles {
     uint32_t sort_max;         /* longest row the bitonic sort takes; largest K */
     uint32_t max_groups_x;
     uint64_t max_ssbo;         /* largest bindable storage block */
-    uint32_t ssbo_align;
+    uint32_t param_stride;     /* bytes between parameter slots: a slot, rounded to the binding offset alignment */
     unsigned arena_buf, params_buf, readback_buf;   /* readback: the only buffer ever mapped */
     uint64_t readback_bytes;
     uint64_t arena_bytes;

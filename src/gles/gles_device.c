@@ -97,7 +97,8 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     while (g->sort_max > 64 && g->sort_max * 12u + 8192u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
     g->max_groups_x = groups > 0 ? (uint32_t)groups : 65535u;
     g->max_ssbo = (uint64_t)(uint32_t)ssbo;
-    g->ssbo_align = align > 0 ? (uint32_t)align : 256u;
+    const uint32_t al = align > 0 ? (uint32_t)align : 256u;   /* glBindBufferRange offsets are multiples of it */
+    g->param_stride = (EDMLI_GLES_PARAM_BYTES + al - 1) / al * al;
 
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
         if (!edmli_gles_compile(g, (edmli_gles_prog)id, why, cap)) {
@@ -120,7 +121,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     g->readback_bytes = EDMLI_GLES_READBACK_BYTES;
     gl->glGenBuffers(1, &g->params_buf);
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
-    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * EDMLI_GLES_PARAM_BYTES),
+    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * g->param_stride),
                      NULL, EDMLI_GL_DYNAMIC_DRAW);
     unsigned err = gl->glGetError();
     if (err == EDMLI_GL_OUT_OF_MEMORY || (faults & EDML_FAULT_OUT_OF_MEMORY)) {
@@ -140,7 +141,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
 void edmli_gles_close(edmli_gles *g)
 {
     edmli_gl *gl = &g->port.gl;
-    if (g->port.context && edmli_port_gl_make_current(&g->port)) {
+    if (edmli_port_gl_make_current(&g->port)) {
         for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
             if (g->prog[id]) gl->glDeleteProgram(g->prog[id]);
         if (g->arena_buf) gl->glDeleteBuffers(1, &g->arena_buf);
@@ -169,7 +170,7 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     if (!edmli_gles_open(g, dev, dev->desc.inject_faults, why, cap)) return false;
     g->one_thread = dev->desc.gles_one_thread != 0;
     g->current = false;
-    g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
+    edmli_port_gl_release(&g->port);
     return true;
 }
 

@@ -28,7 +28,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
 
 void edmli_gles_release(edmli_gles *g)
 {
-    if (!g->one_thread) g->port.eglMakeCurrent(g->port.display, NULL, NULL, NULL);
+    if (!g->one_thread) edmli_port_gl_release(&g->port);
 }
 
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
@@ -121,7 +121,7 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
 {
     edmli_gles *g = r->g;
     edmli_gl *gl = &g->port.gl;
-    const intptr_t at = (intptr_t)((r->slot++ % EDMLI_GLES_PARAM_SLOTS) * EDMLI_GLES_PARAM_BYTES);
+    const intptr_t at = (intptr_t)((r->slot++ % EDMLI_GLES_PARAM_SLOTS) * g->param_stride);
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
     gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, at, (intptr_t)bytes, prm);
     gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, at, (intptr_t)bytes);

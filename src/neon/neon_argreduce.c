@@ -57,52 +57,59 @@ static uint32_t edmli_neon_merge(uint32x4_t best, uint32x4_t bidx, bool any_v, u
     return bi;
 }
 
-/* One reduced set, horizontally: a function per data type and tie rule, so
- * that the key conversion and the compare are straight-line code. */
-#define EDMLI_NEON_REDUCE_SET(name, DT, LAST)                                                         \
-    static uint32_t name(edmli_neon_red *r, const uint8_t *base)                                      \
-    {                                                                                                 \
-        static const uint32_t lanes[4] = {0, 1, 2, 3};                                                \
-        const uint32x4_t lane = vld1q_u32(lanes), four = vdupq_n_u32(4);                              \
-        const uint32x4_t inv = vdupq_n_u32(r->invert ? 0xffffffffu : 0);                              \
-        const uint32x4_t keepnan = vdupq_n_u32(r->invert && r->is_float ? 0xffffffffu : 0);           \
-        const uint32_t es = edml_data_type_size(DT);                                                  \
-        uint32x4_t best = vdupq_n_u32(0), bidx = vdupq_n_u32(0);                                      \
-        uint32_t sbest = 0, sidx = 0, flat = 0;                                                       \
-        bool any_v = false, any_s = false;                                                            \
-        uint64_t sets = edmli_odo_count(&r->inner);                                                   \
-        r->inner.off[0] = 0;                                                                          \
-        for (uint64_t s = 0; s < sets; s++, edmli_odo_next(&r->inner)) {                              \
-            const uint8_t *p = base + r->inner.off[0];                                                \
-            uint32_t i = 0;                                                                           \
-            if (r->run >= 4) {                                                                        \
-                uint32x4_t idx = vaddq_u32(lane, vdupq_n_u32(flat));                                  \
-                if (!any_v) {                                                                         \
-                    best = edmli_neon_red_adjust(edmli_neon_load_keys(DT, p), inv, keepnan);          \
-                    bidx = idx;                                                                       \
-                    idx = vaddq_u32(idx, four);                                                       \
-                    i = 4;                                                                            \
-                    any_v = true;                                                                     \
-                }                                                                                     \
-                for (; i + 4 <= r->run; i += 4, idx = vaddq_u32(idx, four)) {                         \
-                    uint32x4_t k = edmli_neon_red_adjust(edmli_neon_load_keys(DT, p + (uint64_t)i * es), inv, keepnan); \
-                    uint32x4_t m = LAST ? vcgeq_u32(k, best) : vcgtq_u32(k, best);                    \
-                    best = vbslq_u32(m, k, best);                                                     \
-                    bidx = vbslq_u32(m, idx, bidx);                                                   \
-                }                                                                                     \
-            }                                                                                         \
-            for (; i < r->run; i++) {                                                                 \
-                uint32_t k = edmli_neon_red_key1(r, p + (uint64_t)i * es);                            \
-                if (!any_s || k > sbest || (LAST && k == sbest)) sbest = k, sidx = flat + i, any_s = true; \
-            }                                                                                         \
-            flat += r->run;                                                                           \
-        }                                                                                             \
-        return edmli_neon_merge(best, bidx, any_v, sbest, sidx, any_s, LAST);                         \
+/* One reduced set, horizontally. Always inlined into a function per data
+ * type and tie rule (below), so that the key conversion and the compare are
+ * straight-line code. */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_reduce_set(edmli_neon_red *r, const uint8_t *base, EDML_TENSOR_DATA_TYPE dt,
+                                                   bool last)
+{
+    static const uint32_t lanes[4] = {0, 1, 2, 3};
+    const uint32x4_t lane = vld1q_u32(lanes), four = vdupq_n_u32(4);
+    const uint32x4_t inv = vdupq_n_u32(r->invert ? 0xffffffffu : 0);
+    const uint32x4_t keepnan = vdupq_n_u32(r->invert && r->is_float ? 0xffffffffu : 0);
+    const uint32_t es = edml_data_type_size(dt);
+    uint32x4_t best = vdupq_n_u32(0), bidx = vdupq_n_u32(0);
+    uint32_t sbest = 0, sidx = 0, flat = 0;
+    bool any_v = false, any_s = false;
+    const uint64_t sets = edmli_odo_count(&r->inner);
+    r->inner.off[0] = 0;
+    for (uint64_t s = 0; s < sets; s++, edmli_odo_next(&r->inner)) {
+        const uint8_t *p = base + r->inner.off[0];
+        uint32_t i = 0;
+        if (r->run >= 4) {
+            uint32x4_t idx = vaddq_u32(lane, vdupq_n_u32(flat));
+            if (!any_v) {
+                best = edmli_neon_red_adjust(edmli_neon_load_keys(dt, p), inv, keepnan);
+                bidx = idx;
+                idx = vaddq_u32(idx, four);
+                i = 4;
+                any_v = true;
+            }
+            for (; i + 4 <= r->run; i += 4, idx = vaddq_u32(idx, four)) {
+                uint32x4_t k = edmli_neon_red_adjust(edmli_neon_load_keys(dt, p + (uint64_t)i * es), inv, keepnan);
+                uint32x4_t m = last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
+                best = vbslq_u32(m, k, best);
+                bidx = vbslq_u32(m, idx, bidx);
+            }
+        }
+        for (; i < r->run; i++) {
+            uint32_t k = edmli_neon_red_key1(r, p + (uint64_t)i * es);
+            if (!any_s || k > sbest || (last && k == sbest)) sbest = k, sidx = flat + i, any_s = true;
+        }
+        flat += r->run;
     }
+    return edmli_neon_merge(best, bidx, any_v, sbest, sidx, any_s, last);
+}
 
-#define EDMLI_NEON_REDUCE_SETS(T, DT)                                                                 \
-    EDMLI_NEON_REDUCE_SET(edmli_neon_reduce_first_##T, DT, false)                                     \
-    EDMLI_NEON_REDUCE_SET(edmli_neon_reduce_last_##T, DT, true)
+#define EDMLI_NEON_REDUCE_SETS(T, DT)                                                                              \
+    static uint32_t edmli_neon_reduce_first_##T(edmli_neon_red *r, const uint8_t *b)                             \
+    {                                                                                                            \
+        return edmli_neon_reduce_set(r, b, DT, false);                                                           \
+    }                                                                                                            \
+    static uint32_t edmli_neon_reduce_last_##T(edmli_neon_red *r, const uint8_t *b)                              \
+    {                                                                                                            \
+        return edmli_neon_reduce_set(r, b, DT, true);                                                            \
+    }
 EDMLI_NEON_REDUCE_SETS(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
 EDMLI_NEON_REDUCE_SETS(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
 EDMLI_NEON_REDUCE_SETS(u32, EDML_TENSOR_DATA_TYPE_UINT32)
@@ -135,83 +142,91 @@ static inline uint32x4_t edmli_neon_red_keys(const edmli_neon_red *r, const uint
     return edmli_neon_red_adjust(edmli_neon_load_keys(r->dtype, p), inv, keepnan);
 }
 
-edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
+/* Four neighbouring outputs (columns c .. c + 3 of a kept, packed last dim)
+ * over their whole reduced set, a lane each; writes their indices. */
+static void edmli_neon_reduce_cols4(edmli_neon_red *r, const uint8_t *col, uint8_t *out, int64_t ostep,
+                                    EDML_TENSOR_DATA_TYPE index_type)
+{
+    const uint64_t sets = edmli_odo_count(&r->inner);
+    r->inner.off[0] = 0;
+    uint32x4_t best = edmli_neon_red_keys(r, col), bidx = vdupq_n_u32(0);
+    if (r->inner.rank == 1) { /* one reduced dim: a plain stride */
+        const int64_t step = r->inner.step[0][0];
+        const uint8_t *q = col;
+        uint32x4_t sv = vdupq_n_u32(0);
+        const uint32x4_t one = vdupq_n_u32(1);
+        for (uint64_t s = 1; s < sets; s++) {
+            q += step;
+            sv = vaddq_u32(sv, one);
+            uint32x4_t k = edmli_neon_red_keys(r, q);
+            uint32x4_t m = r->take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
+            best = vbslq_u32(m, k, best);
+            bidx = vbslq_u32(m, sv, bidx);
+        }
+    } else {
+        edmli_odo_next(&r->inner);
+        for (uint64_t s = 1; s < sets; s++, edmli_odo_next(&r->inner)) {
+            uint32x4_t k = edmli_neon_red_keys(r, col + r->inner.off[0]);
+            uint32x4_t m = r->take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
+            best = vbslq_u32(m, k, best);
+            bidx = vbslq_u32(m, vdupq_n_u32((uint32_t)s), bidx);
+        }
+        if (sets == 1) r->inner.off[0] = 0;
+    }
+    uint32_t ib[4];
+    vst1q_u32(ib, bidx);
+    for (int j = 0; j < 4; j++) edmli_store_index(out + j * ostep, index_type, ib[j]);
+}
+
+/* The odometers: `outer` over the kept dims (but, vertically, the last),
+ * `inner` over the reduced dims (but, horizontally, the last: the run). */
+static void edmli_neon_red_init(edmli_neon_red *r, const edml_operator *op, bool horizontal)
 {
     const edmli_argreduce_plan *p = &op->plan.argreduce;
+    const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
+    const uint32_t last_dim = ti->rank - 1, elem2[2] = {ti->elem_size, to->elem_size};
+    r->dtype = ti->dtype;
+    r->es = ti->elem_size;
+    r->invert = !p->is_max;
+    r->is_float = edmli_dtype_is_float(ti->dtype);
+    r->take_last = p->direction == EDML_AXIS_DIRECTION_DECREASING;
+    edmli_odo_init(&r->outer, 2);
+    edmli_odo_init(&r->inner, 1);
+    for (uint32_t d = 0; d < ti->rank; d++) {
+        const bool reduced = (p->axis_mask >> d) & 1;
+        if (!reduced && (horizontal || d != last_dim)) {
+            const uint32_t st[2] = {ti->strides[d], to->strides[d]};
+            edmli_odo_dim(&r->outer, ti->sizes[d], st, elem2);
+        } else if (reduced && d != last_dim) {
+            edmli_odo_dim(&r->inner, ti->sizes[d], &ti->strides[d], elem2);
+        }
+    }
+    r->run = horizontal ? ti->sizes[last_dim] : 1;
+}
+
+edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
+{
     const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
     const uint32_t last_dim = ti->rank - 1;
     if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4)
         return edmli_ref_argreduce(op, ex);
+    const bool horizontal = (op->plan.argreduce.axis_mask >> last_dim) & 1;
     edmli_neon_red r;
-    r.dtype = ti->dtype;
-    r.es = ti->elem_size;
-    r.invert = !p->is_max;
-    r.is_float = edmli_dtype_is_float(ti->dtype);
-    r.take_last = p->direction == EDML_AXIS_DIRECTION_DECREASING;
-    const bool horizontal = (p->axis_mask >> last_dim) & 1;
-    const uint32_t elem2[2] = {ti->elem_size, to->elem_size};
-    edmli_odo_init(&r.outer, 2);
-    edmli_odo_init(&r.inner, 1);
-    for (uint32_t d = 0; d < ti->rank; d++) {
-        bool reduced = (p->axis_mask >> d) & 1;
-        if (!reduced && (horizontal || d != last_dim)) {
-            const uint32_t st[2] = {ti->strides[d], to->strides[d]};
-            edmli_odo_dim(&r.outer, ti->sizes[d], st, elem2);
-        } else if (reduced && d != last_dim) {
-            edmli_odo_dim(&r.inner, ti->sizes[d], &ti->strides[d], elem2);
-        }
-    }
+    edmli_neon_red_init(&r, op, horizontal);
     const edmli_neon_reduce_fn reduce_set = edmli_neon_reduce_for(ti->dtype, r.take_last);
     if (horizontal) {
-        r.run = ti->sizes[last_dim];
         for (uint64_t o = 0, n = edmli_odo_count(&r.outer); o < n; o++, edmli_odo_next(&r.outer))
             edmli_store_index(ex->out[0] + r.outer.off[1], to->dtype, reduce_set(&r, ex->in[0] + r.outer.off[0]));
         return EDML_STATUS_OK;
     }
-    /* vertical: the last dim is kept; the reduced set walks the inner odometer
-     * plus, as its run, nothing (every reduced dim is in `inner`) */
+    /* vertical: the last dim is kept; every reduced dim is in `inner` */
     const uint32_t cols = ti->sizes[last_dim];
     const int64_t ostep = (int64_t)to->strides[last_dim] * to->elem_size;
-    const uint64_t sets = edmli_odo_count(&r.inner);
-    r.run = 1;
     for (uint64_t o = 0, n = edmli_odo_count(&r.outer); o < n; o++, edmli_odo_next(&r.outer)) {
         const uint8_t *base = ex->in[0] + r.outer.off[0];
         uint8_t *out = ex->out[0] + r.outer.off[1];
         uint32_t c = 0;
-        for (; c + 4 <= cols; c += 4) {
-            const uint8_t *col = base + (uint64_t)c * r.es;
-            r.inner.off[0] = 0;
-            uint32x4_t best = edmli_neon_red_keys(&r, col), bidx = vdupq_n_u32(0);
-            if (r.inner.rank == 1) { /* one reduced dim: a plain stride */
-                const int64_t step = r.inner.step[0][0];
-                const uint8_t *q = col;
-                uint32x4_t sv = vdupq_n_u32(0);
-                const uint32x4_t one = vdupq_n_u32(1);
-                for (uint64_t s = 1; s < sets; s++) {
-                    q += step;
-                    sv = vaddq_u32(sv, one);
-                    uint32x4_t k = edmli_neon_red_keys(&r, q);
-                    uint32x4_t m = r.take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
-                    best = vbslq_u32(m, k, best);
-                    bidx = vbslq_u32(m, sv, bidx);
-                }
-                uint32_t ib1[4];
-                vst1q_u32(ib1, bidx);
-                for (int j = 0; j < 4; j++) edmli_store_index(out + (c + (uint32_t)j) * ostep, to->dtype, ib1[j]);
-                continue;
-            }
-            edmli_odo_next(&r.inner);
-            for (uint64_t s = 1; s < sets; s++, edmli_odo_next(&r.inner)) {
-                uint32x4_t k = edmli_neon_red_keys(&r, col + r.inner.off[0]);
-                uint32x4_t m = r.take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
-                best = vbslq_u32(m, k, best);
-                bidx = vbslq_u32(m, vdupq_n_u32((uint32_t)s), bidx);
-            }
-            if (sets == 1) r.inner.off[0] = 0;
-            uint32_t ib[4];
-            vst1q_u32(ib, bidx);
-            for (int j = 0; j < 4; j++) edmli_store_index(out + (c + (uint32_t)j) * ostep, to->dtype, ib[j]);
-        }
+        for (; c + 4 <= cols; c += 4) edmli_neon_reduce_cols4(&r, base + (uint64_t)c * r.es, out + c * ostep, ostep, to->dtype);
         for (; c < cols; c++) /* the last columns, one set each */
             edmli_store_index(out + c * ostep, to->dtype, reduce_set(&r, base + (uint64_t)c * r.es));
     }

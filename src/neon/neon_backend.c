@@ -20,9 +20,17 @@ static bool edmli_neon_open(edml_device *dev, void *state, char *why, size_t cap
     return false;
 }
 
+static const char *edmli_neon_info(const edml_device *dev, const void *state, char *buf, size_t cap)
+{
+    (void)state;
+    edmli_format(buf, cap, "NEON on %s (%s FP16 arithmetic)", dev->board.cpu, dev->board.has_fp16_arith ? "with" : "without");
+    return buf;
+}
+
 const edmli_backend edmli_neon_backend = {
     .on_cpu = true,
     .open = edmli_neon_open,
+    .info = edmli_neon_info,
     .kernels = {
         [EDMLI_OP_TOPK] = edmli_neon_topk,
         [EDMLI_OP_GATHER_ND] = edmli_neon_gather_nd,

@@ -30,70 +30,77 @@ static void edmli_neon_topk_fill(edmli_topk_entry *heap, uint32_t k, edmli_keys_
     }
 }
 
-/* What both row kernels below start with: the plan's sizes, the key
- * conversion and the direction (keys flipped for INCREASING). */
-#define EDMLI_NEON_TOPK_SETUP(DT)                                                              \
-    const edmli_topk_plan *p = &op->plan.topk;                                                 \
-    const EDML_TENSOR_DATA_TYPE t = DT;                                                        \
-    const uint32_t es = op->inputs[0].elem_size, n = p->axis_size, k = p->k;                   \
-    const edmli_keys_fn keys_of = edmli_keys_for(t);                                           \
-    const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;     \
-    const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip)
-
-/* One packed row; a function per data type (the key conversion inlined). */
-#define EDMLI_NEON_TOPK_ROW(NAME, DT) \
-static void NAME(const edml_operator *op, const uint8_t *in, edmli_topk_entry *heap)                                    \
-{                                                                                                                       \
-    EDMLI_NEON_TOPK_SETUP(DT);                                                                                          \
-    uint32_t i = k;                                                                                                     \
-    edmli_neon_topk_fill(heap, k, keys_of, in, es, flip);                                                               \
-    uint32x4_t thr = vdupq_n_u32(edmli_neon_thr32(heap));                                                               \
-    for (; i + 8 <= n; i += 8) {                                                                                        \
-        uint32x4_t k0 = veorq_u32(edmli_neon_load_keys(t, in + (uint64_t)i * es), flip32);                              \
-        uint32x4_t k1 = veorq_u32(edmli_neon_load_keys(t, in + (uint64_t)(i + 4) * es), flip32);                        \
-        uint32x4_t m = vorrq_u32(vcgtq_u32(k0, thr), vcgtq_u32(k1, thr));                                   \
-        if (!edmli_neon_any_u32(m)) continue;                                                       \
-        uint32_t kk[8], t32 = edmli_neon_thr32(heap);                                               \
-        vst1q_u32(kk, k0);                                                                          \
-        vst1q_u32(kk + 4, k1);                                                                      \
-        for (uint32_t j = 0; j < 8; j++) {   /* only the lanes above the threshold, as it rises */  \
-            if (kk[j] <= t32) continue;                                                             \
-            edmli_neon_offer(heap, k, keys_of, in + (uint64_t)(i + j) * es, i + j, flip);           \
-            t32 = edmli_neon_thr32(heap);                                                           \
-        }                                                                                           \
-        thr = vdupq_n_u32(edmli_neon_thr32(heap));                                                                      \
-    }                                                                                                                   \
-    for (; i < n; i++) edmli_neon_offer(heap, k, keys_of, in + (uint64_t)i * es, i, flip);                              \
-}                                                                                                                       \
+/* One packed row. Always inlined into a function per data type (below), so
+ * that the key conversion is straight-line code. */
+EDMLI_ALWAYS_INLINE void edmli_neon_topk_row(const edml_operator *op, const uint8_t *in, edmli_topk_entry *heap,
+                                             EDML_TENSOR_DATA_TYPE t)
+{
+    const edmli_topk_plan *p = &op->plan.topk;
+    const uint32_t es = op->inputs[0].elem_size, n = p->axis_size, k = p->k;
+    const edmli_keys_fn keys_of = edmli_keys_for(t);
+    const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;
+    const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip);
+    uint32_t i = k;
+    edmli_neon_topk_fill(heap, k, keys_of, in, es, flip);
+    uint32x4_t thr = vdupq_n_u32(edmli_neon_thr32(heap));
+    for (; i + 8 <= n; i += 8) {
+        uint32x4_t k0 = veorq_u32(edmli_neon_load_keys(t, in + (uint64_t)i * es), flip32);
+        uint32x4_t k1 = veorq_u32(edmli_neon_load_keys(t, in + (uint64_t)(i + 4) * es), flip32);
+        uint32x4_t m = vorrq_u32(vcgtq_u32(k0, thr), vcgtq_u32(k1, thr));
+        if (!edmli_neon_any_u32(m)) continue;
+        uint32_t kk[8], t32 = edmli_neon_thr32(heap);
+        vst1q_u32(kk, k0);
+        vst1q_u32(kk + 4, k1);
+        for (uint32_t j = 0; j < 8; j++) {   /* only the lanes above the threshold, as it rises */
+            if (kk[j] <= t32) continue;
+            edmli_neon_offer(heap, k, keys_of, in + (uint64_t)(i + j) * es, i + j, flip);
+            t32 = edmli_neon_thr32(heap);
+        }
+        thr = vdupq_n_u32(edmli_neon_thr32(heap));
+    }
+    for (; i < n; i++) edmli_neon_offer(heap, k, keys_of, in + (uint64_t)i * es, i, flip);
+}
 
 /* 4 rows side by side: element i of row j at in + i * step + j * es. */
-#define EDMLI_NEON_TOPK_ROWS4(NAME, DT) \
-static void NAME(const edml_operator *op, const uint8_t *in, int64_t step, edmli_topk_entry *heaps)  \
-{                                                                                                    \
-    EDMLI_NEON_TOPK_SETUP(DT);                                                                       \
-    for (uint32_t j = 0; j < 4; j++) /* fill the heaps */                                            \
-        edmli_neon_topk_fill(heaps + (uint64_t)j * k, k, keys_of, in + j * es, step, flip);          \
-    uint32_t th[4];                                                                                  \
-    for (uint32_t j = 0; j < 4; j++) th[j] = edmli_neon_thr32(heaps + (uint64_t)j * k);              \
-    uint32x4_t thr = vld1q_u32(th);                                                                  \
-    for (uint32_t i = k; i < n; i++) {                                                               \
-        const uint8_t *row = in + (int64_t)i * step;                                                 \
-        uint32x4_t m = vcgtq_u32(veorq_u32(edmli_neon_load_keys(t, row), flip32), thr);              \
-        if (!edmli_neon_any_u32(m)) continue;                                                        \
-        uint32_t mb[4];                                                                              \
-        vst1q_u32(mb, m);                                                                            \
-        for (uint32_t j = 0; j < 4; j++) {                                                           \
-            if (!mb[j]) continue;                                                                    \
-            edmli_neon_offer(heaps + (uint64_t)j * k, k, keys_of, row + j * es, i, flip);            \
-            th[j] = edmli_neon_thr32(heaps + (uint64_t)j * k);                                       \
-        }                                                                                            \
-        thr = vld1q_u32(th);                                                                         \
-    }                                                                                                \
-}                                                                                                    \
+EDMLI_ALWAYS_INLINE void edmli_neon_topk_rows4(const edml_operator *op, const uint8_t *in, int64_t step,
+                                               edmli_topk_entry *heaps, EDML_TENSOR_DATA_TYPE t)
+{
+    const edmli_topk_plan *p = &op->plan.topk;
+    const uint32_t es = op->inputs[0].elem_size, n = p->axis_size, k = p->k;
+    const edmli_keys_fn keys_of = edmli_keys_for(t);
+    const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;
+    const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip);
+    uint32_t th[4];
+    for (uint32_t j = 0; j < 4; j++) { /* fill the heaps */
+        edmli_neon_topk_fill(heaps + (uint64_t)j * k, k, keys_of, in + j * es, step, flip);
+        th[j] = edmli_neon_thr32(heaps + (uint64_t)j * k);
+    }
+    uint32x4_t thr = vld1q_u32(th);
+    for (uint32_t i = k; i < n; i++) {
+        const uint8_t *row = in + (int64_t)i * step;
+        uint32x4_t m = vcgtq_u32(veorq_u32(edmli_neon_load_keys(t, row), flip32), thr);
+        if (!edmli_neon_any_u32(m)) continue;
+        uint32_t mb[4];
+        vst1q_u32(mb, m);
+        for (uint32_t j = 0; j < 4; j++) {
+            if (!mb[j]) continue;
+            edmli_neon_offer(heaps + (uint64_t)j * k, k, keys_of, row + j * es, i, flip);
+            th[j] = edmli_neon_thr32(heaps + (uint64_t)j * k);
+        }
+        thr = vld1q_u32(th);
+    }
+}
 
-#define EDMLI_NEON_TOPK_TYPE(T, DT) \
-    EDMLI_NEON_TOPK_ROW(edmli_neon_topk_row_##T, DT) \
-    EDMLI_NEON_TOPK_ROWS4(edmli_neon_topk_rows4_##T, DT)
+#define EDMLI_NEON_TOPK_TYPE(T, DT)                                                                          \
+    static void edmli_neon_topk_row_##T(const edml_operator *op, const uint8_t *in, edmli_topk_entry *heap) \
+    {                                                                                                        \
+        edmli_neon_topk_row(op, in, heap, DT);                                                               \
+    }                                                                                                        \
+    static void edmli_neon_topk_rows4_##T(const edml_operator *op, const uint8_t *in, int64_t step,          \
+                                          edmli_topk_entry *heaps)                                           \
+    {                                                                                                        \
+        edmli_neon_topk_rows4(op, in, step, heaps, DT);                                                      \
+    }
 EDMLI_NEON_TOPK_TYPE(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
 EDMLI_NEON_TOPK_TYPE(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
 EDMLI_NEON_TOPK_TYPE(u32, EDML_TENSOR_DATA_TYPE_UINT32)
