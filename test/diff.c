@@ -10,6 +10,7 @@
  * are compared whole, byte for byte, so a write outside the addressed
  * elements fails too. */
 #include "testlib.h"
+#include "../src/gles/gles_shapes.h"   /* the GPU kernels' thresholds the generators aim at */
 
 #include <math.h>
 
@@ -299,254 +300,320 @@ static void clone(tl_tensor *dst, const tl_tensor *src)
     dst->d.Desc = &dst->b;
 }
 
+/* A failed run: what failed and the tensors, for reproducing it. */
+static int report(const char *what, uint64_t seed, int iter, const char *msg)
+{
+    fprintf(stderr, "seed %llu iteration %d: %s failed: %s\n", (unsigned long long)seed, iter, what, msg);
+    return 1;
+}
+
+/* TopK's shapes: random ones, and one on each side of the GPU's thresholds
+ * (src/gles/gles_shapes.h): many rows along a strided axis with a small K (a
+ * row per invocation, several merge passes), rows longer than the sort
+ * (threshold and radix select), many short packed rows with a small K. */
+static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *small_k)
+{
+    random_sizes(r, in, rank);
+    UINT axis = tl_below(r, rank);
+    *ties = *small_k = false;
+    switch (tl_below(r, 8)) {
+    case 0: /* strided: up to 18 chunks of 64, two merge passes of 8 */
+        in->rank = 2;
+        in->sizes[0] = 1 + tl_below(r, EDMLI_GLES_TOPK_CHUNK_MIN * EDMLI_GLES_TOPK_FOLD * (tl_below(r, 2) ? 1 : 2) + 100);
+        in->sizes[1] = EDMLI_GLES_TOPK_THREAD_MIN_ROWS + tl_below(r, 900);
+        *small_k = true;
+        return 0;
+    case 1: /* longer than the sort holds */
+        in->rank = 2;
+        in->sizes[0] = 1 + tl_below(r, 3);
+        in->sizes[1] = EDMLI_GLES_SORT_MAX + 76 + tl_below(r, 3000);
+        if (tl_below(r, 2)) in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;   /* the GPU's vector reads */
+        *ties = tl_below(r, 2);   /* mostly one value: more candidates than the sort holds */
+        return 1;
+    case 2: /* many short packed rows on both sides of the row-per-invocation limit */
+        in->rank = 2;
+        in->sizes[0] = EDMLI_GLES_TOPK_THREAD_MIN_ROWS + tl_below(r, 1000);
+        in->sizes[1] = 1 + tl_below(r, EDMLI_GLES_TOPK_THREAD_MAX_ROW + 44);
+        *small_k = true;
+        return 1;
+    default: return axis;
+    }
+}
+
+static int case_topk(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64_t seed, int iter)
+{
+    tl_tensor in = {.dtype = dt}, val = {0}, idx = {0};
+    bool ties, small_k;
+    const UINT axis = topk_shape(r, &in, rank, &ties, &small_k), n = in.sizes[axis];
+    const UINT kmax = small_k ? EDMLI_GLES_TOPK_THREAD_MAX_K : n >= EDMLI_GLES_SORT_MAX ? 64 : 70;
+    const UINT k = !small_k && n < EDMLI_GLES_SORT_MAX && tl_below(r, 3) == 0 ? n : 1 + tl_below(r, n < kmax ? n : kmax);
+    const int dir = (int)tl_below(r, 2);
+    val.dtype = in.dtype;
+    tl_layout(&in, r, in_layout(r));
+    tl_finish(&in, r, 0);
+    tl_fill_random(&in, r);
+    const size_t es = edml_data_type_size(in.dtype);
+    for (uint64_t i = 1; ties && i < in.total / es; i++)
+        if (tl_below(r, 8)) memcpy(in.buf + i * es, in.buf, es);
+    val.rank = idx.rank = in.rank;
+    memcpy(val.sizes, in.sizes, sizeof val.sizes);
+    val.sizes[axis] = k;
+    memcpy(idx.sizes, val.sizes, sizeof idx.sizes);
+    idx.dtype = tl_below(r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : EDML_TENSOR_DATA_TYPE_UINT64;
+    tl_layout(&val, r, out_layout(r));
+    tl_layout(&idx, r, out_layout(r));
+    tl_finish(&val, r, 0xa5);
+    tl_finish(&idx, r, 0x5a);
+    tl_tensor ev, ei;
+    clone(&ev, &val);
+    clone(&ei, &idx);
+    oracle_topk(&in, &ev, &ei, axis, k, dir);
+    EDML_TOP_K1_OPERATOR_DESC d = {&in.d, &val.d, &idx.d, axis, k, (EDML_AXIS_DIRECTION)dir};
+    EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
+    tl_tensor *ins[1] = {&in}, *outs[2] = {&val, &idx};
+    char msg[512];
+    int failures = 0;
+    if (run_op(&od, ins, 1, outs, 2, msg, sizeof msg)) failures = report("TopK", seed, iter, msg);
+    else if (!same_bytes(&ev, &val, "TopK OutputValueTensor", seed, iter) || !same_bytes(&ei, &idx, "TopK OutputIndexTensor", seed, iter)) {
+        describe("InputTensor", &in);
+        fprintf(stderr, "  axis %u k %u direction %d\n", axis, k, dir);
+        failures = 1;
+    }
+    tl_free(&in), tl_free(&val), tl_free(&idx), tl_free(&ev), tl_free(&ei);
+    return failures;
+}
+
+/* ArgMin/ArgMax's shapes: random ones, and around the GPU's thresholds
+ * (src/gles/gles_shapes.h, for LOCAL up to 1024): long sets along the last
+ * axis (a group of threads a set, several sets a workgroup, several chunks
+ * a set, 16-byte vectors), and columns of floats (four outputs an
+ * invocation; long columns: argreduce_cols's chunks). Returns the reduced
+ * axes' mask (0: choose at random). */
+static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *distinct, bool *subnormal)
+{
+    const UINT row_set = EDMLI_GLES_REDUCE_ROW_SET_GROUPS * 1024, row_chunk = EDMLI_GLES_REDUCE_ROW_CHUNK_GROUPS * 1024;
+    random_sizes(r, in, rank);
+    *distinct = *subnormal = false;
+    if (tl_below(r, 4) == 0) {
+        in->rank = 2;
+        in->sizes[0] = 1 + tl_below(r, 3);
+        in->sizes[1] = row_set + tl_below(r, 3000);
+        if (tl_below(r, 4) == 0) in->sizes[0] = 17 + tl_below(r, 24);              /* several workgroups of sets */
+        if (tl_below(r, 3) == 0) in->sizes[1] = row_chunk + tl_below(r, 20000);    /* several chunks a set */
+        if (tl_below(r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
+            in->sizes[1] &= ~3u;
+            in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
+            *distinct = tl_below(r, 2);
+            *subnormal = !*distinct && tl_below(r, 2);
+        }
+        return 0;
+    }
+    if (rank == 2 || tl_below(r, 6)) return 0;
+    in->rank = 2;   /* columns of floats */
+    in->sizes[0] = 1 + tl_below(r, 300);
+    in->sizes[1] = 4 * (1 + tl_below(r, 64));
+    if (tl_below(r, 4) == 0) { /* long columns: several chunks each, merged on the GPU */
+        in->sizes[0] = 16 * EDMLI_GLES_REDUCE_COLS_MIN_ROWS + 1 + tl_below(r, 1500);
+        in->sizes[1] = 4 * (8 + tl_below(r, 32));
+    }
+    in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
+    *distinct = tl_below(r, 2);
+    return 1;
+}
+
+/* Data for ArgMin: distinct floats (the winner anywhere), or only
+ * subnormals and zeros (a GPU that flushes them to zero fails). */
+static void argreduce_data(tl_rng *r, tl_tensor *in, bool distinct, bool subnormal)
+{
+    tl_fill_random(in, r);
+    for (uint64_t i = 0; distinct && i < in->total / 4; i++) {
+        float v = (float)(tl_next(r) >> 40) * 0x1p-23f - 1.0f;
+        memcpy(in->buf + 4 * i, &v, 4);
+    }
+    for (uint64_t i = 0; subnormal && i < in->total / 4; i++) {
+        uint32_t u = (uint32_t)tl_next(r) & (tl_below(r, 8) ? 0x807fffffu : 0x80000000u);
+        memcpy(in->buf + 4 * i, &u, 4);
+    }
+}
+
+static int case_argreduce(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64_t seed, int iter)
+{
+    tl_tensor in = {.dtype = dt}, out = {0};
+    bool distinct, subnormal;
+    uint32_t mask = argreduce_shape(r, &in, rank, &distinct, &subnormal);
+    rank = in.rank;
+    UINT axes[8], na = 0;
+    while (!mask) for (UINT d = 0; d < rank; d++) if (tl_below(r, 2)) mask |= 1u << d;
+    for (UINT d = 0; d < rank; d++) if (mask >> d & 1) axes[na++] = d;
+    for (UINT i = na; i > 1; i--) { UINT j = tl_below(r, i); UINT x = axes[i - 1]; axes[i - 1] = axes[j]; axes[j] = x; }
+    const int dir = (int)tl_below(r, 2);
+    const bool is_max = tl_below(r, 2);
+    tl_layout(&in, r, in_layout(r));
+    tl_finish(&in, r, 0);
+    argreduce_data(r, &in, distinct, subnormal);
+    static const EDML_TENSOR_DATA_TYPE ot[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
+                                                EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
+    out.dtype = ot[tl_below(r, 4)];
+    out.rank = rank;
+    for (UINT d = 0; d < rank; d++) out.sizes[d] = (mask >> d & 1) ? 1 : in.sizes[d];
+    tl_layout(&out, r, out_layout(r));
+    tl_finish(&out, r, 0xa5);
+    tl_tensor eo;
+    clone(&eo, &out);
+    oracle_argreduce(&in, &eo, mask, dir, is_max);
+    EDML_ARGMIN_OPERATOR_DESC d = {&in.d, &out.d, na, axes, (EDML_AXIS_DIRECTION)dir};
+    EDML_OPERATOR_DESC od = {is_max ? EDML_OPERATOR_ARGMAX : EDML_OPERATOR_ARGMIN, &d};
+    tl_tensor *ins[1] = {&in}, *outs[1] = {&out};
+    char msg[512];
+    int failures = 0;
+    if (run_op(&od, ins, 1, outs, 1, msg, sizeof msg)) failures = report("Arg", seed, iter, msg);
+    else if (!same_bytes(&eo, &out, is_max ? "ArgMax OutputTensor" : "ArgMin OutputTensor", seed, iter)) {
+        describe("InputTensor", &in);
+        fprintf(stderr, "  mask 0x%x direction %d\n", mask, dir);
+        failures = 1;
+    }
+    tl_free(&in), tl_free(&out), tl_free(&eo);
+    return failures;
+}
+
+/* GatherND's dimension counts and shapes; false when the output cannot be
+ * expressed in n dims. */
+typedef struct gather_shape {
+    UINT n, in_dc, ix_dc, B, T;
+} gather_shape;
+
+static bool gather_tensors(tl_rng *r, gather_shape *g, tl_tensor *in, tl_tensor *ix, tl_tensor *out)
+{
+    const UINT n = g->n;
+    g->in_dc = 1 + tl_below(r, n), g->ix_dc = 1 + tl_below(r, n);
+    g->B = tl_below(r, g->in_dc < g->ix_dc ? g->in_dc : g->ix_dc);
+    g->T = 1 + tl_below(r, g->in_dc - g->B);
+    const UINT B = g->B, T = g->T, P = g->ix_dc - B - 1, S = g->in_dc - B - T, m = B + P + S;
+    static const EDML_TENSOR_DATA_TYPE xt[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
+                                                EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
+    ix->dtype = xt[tl_below(r, 4)];
+    const UINT in0 = n - g->in_dc, ix0 = n - g->ix_dc;
+    for (UINT i = 0; i < n; i++) in->sizes[i] = i < in0 ? 1 : 1 + tl_below(r, 4), ix->sizes[i] = 1;
+    for (UINT b = 0; b < B; b++) ix->sizes[ix0 + b] = in->sizes[in0 + b];
+    for (UINT p = 0; p < P; p++) ix->sizes[ix0 + B + p] = 1 + tl_below(r, 4);
+    ix->sizes[n - 1] = T;
+    UINT L[24];
+    for (UINT b = 0; b < B; b++) L[b] = in->sizes[in0 + b];
+    for (UINT p = 0; p < P; p++) L[B + p] = ix->sizes[ix0 + B + p];
+    for (UINT s = 0; s < S; s++) L[B + P + s] = in->sizes[in0 + B + T + s];
+    for (UINT j = 0; j + n < m; j++)
+        if (L[j] != 1) return false;
+    for (UINT j = 0; j < n; j++) out->sizes[j] = j + m >= n ? L[j + m - n] : 1;
+    return true;
+}
+
+/* Index values: valid (negative ones too), or now and then any. */
+static void gather_indices(tl_rng *r, const gather_shape *g, const tl_tensor *in, tl_tensor *ix)
+{
+    const bool allow_bad = tl_below(r, 4) == 0;
+    const uint32_t es = tl_type_size(ix->dtype);
+    UINT c[8];
+    for (uint64_t e = 0; e < tl_count(ix); e++) {
+        tl_coords(ix, e, c);
+        int64_t size = in->sizes[g->n - g->in_dc + g->B + c[g->n - 1]];
+        int64_t v = (int64_t)tl_below(r, (uint32_t)size);
+        if (is_signed_int(ix->dtype) && tl_below(r, 2)) v -= size;
+        uint64_t u = (uint64_t)v;
+        if (allow_bad && tl_below(r, 3) == 0) u = tl_next(r) >> tl_below(r, 64);
+        memcpy(ix->buf + tl_offset(ix, c), &u, es);
+    }
+}
+
+static int case_gather_nd(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64_t seed, int iter)
+{
+    gather_shape g = {.n = rank};
+    tl_tensor in = {.dtype = dt, .rank = rank}, ix = {.rank = rank}, out = {.dtype = dt, .rank = rank};
+    if (!gather_tensors(r, &g, &in, &ix, &out)) return 0;
+    tl_layout(&in, r, in_layout(r));
+    tl_layout(&ix, r, in_layout(r) % 3);
+    tl_finish(&in, r, 0);
+    tl_fill_random(&in, r);
+    tl_finish(&ix, r, 0);
+    gather_indices(r, &g, &in, &ix);
+    tl_layout(&out, r, out_layout(r));
+    tl_finish(&out, r, 0xa5);
+    tl_tensor eo;
+    clone(&eo, &out);
+    const uint64_t bad = oracle_gather(&in, &ix, &eo, g.in_dc, g.ix_dc, g.B);
+    EDML_GATHER_ND1_OPERATOR_DESC d = {&in.d, &ix.d, &out.d, g.in_dc, g.ix_dc, g.B};
+    EDML_OPERATOR_DESC od = {EDML_OPERATOR_GATHER_ND1, &d};
+    tl_tensor *ins[2] = {&in, &ix}, *outs[1] = {&out};
+    char msg[512];
+    int failures = 0;
+    const edml_status s = run_op(&od, ins, 2, outs, 1, msg, sizeof msg);
+    const edml_status want = bad ? EDML_STATUS_INDEX_OUT_OF_RANGE : EDML_STATUS_OK;
+    if (s != want) {
+        fprintf(stderr, "seed %llu iteration %d: GatherND returned %s, expected %s: %s\n", (unsigned long long)seed,
+                iter, edml_status_string(s), edml_status_string(want), msg);
+        failures = 1;
+    } else if (!same_bytes(&eo, &out, "GatherND OutputTensor", seed, iter)) {
+        describe("InputTensor", &in);
+        describe("IndicesTensor", &ix);
+        fprintf(stderr, "  InputDimensionCount %u IndicesDimensionCount %u BatchDimensionCount %u\n", g.in_dc, g.ix_dc, g.B);
+        failures = 1;
+    }
+    tl_free(&in), tl_free(&ix), tl_free(&out), tl_free(&eo);
+    return failures;
+}
+
+/* ElementWiseIf: random layouts, or one time in four a mask over leading
+ * dims (the GPU's repeating condition), the rest packed and whole 16-byte
+ * vectors (EDMLI_GLES_VECTOR_BYTES). */
+static int case_elementwise_if(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64_t seed, int iter)
+{
+    tl_tensor c = {.dtype = EDML_TENSOR_DATA_TYPE_UINT8}, a = {.dtype = dt}, b = {.dtype = dt}, out = {.dtype = dt};
+    random_sizes(r, &c, rank);
+    const bool mask = rank >= 2 && tl_below(r, 4) == 0;
+    if (mask) c.sizes[rank - 1] = EDMLI_GLES_VECTOR_BYTES * (1 + tl_below(r, 4));
+    a.rank = b.rank = out.rank = rank;
+    memcpy(a.sizes, c.sizes, sizeof c.sizes);
+    memcpy(b.sizes, c.sizes, sizeof c.sizes);
+    memcpy(out.sizes, c.sizes, sizeof c.sizes);
+    tl_tensor *all[4] = {&c, &a, &b, &out};
+    for (int i = 0; i < 4; i++) tl_layout(all[i], r, mask ? 0 : i < 3 ? in_layout(r) : out_layout(r));
+    const UINT lead = mask ? 1 + tl_below(r, rank - 1) : 0;   /* the condition repeats over these dims */
+    for (UINT d = 0; d < lead; d++) c.strides[d] = 0, c.packed = false;
+    for (int i = 0; i < 4; i++) tl_finish(all[i], r, i < 3 ? 0 : 0xa5);
+    for (uint64_t i = 0; i < c.total; i++) c.buf[i] = tl_below(r, 3) ? (uint8_t)tl_below(r, 2) : (uint8_t)tl_next(r);
+    tl_fill_random(&a, r);
+    tl_fill_random(&b, r);
+    tl_tensor eo;
+    clone(&eo, &out);
+    oracle_if(&c, &a, &b, &eo);
+    EDML_ELEMENT_WISE_IF_OPERATOR_DESC d = {&c.d, &a.d, &b.d, &out.d};
+    EDML_OPERATOR_DESC od = {EDML_OPERATOR_ELEMENT_WISE_IF, &d};
+    tl_tensor *ins[3] = {&c, &a, &b}, *outs[1] = {&out};
+    char msg[512];
+    int failures = 0;
+    if (run_op(&od, ins, 3, outs, 1, msg, sizeof msg)) failures = report("If", seed, iter, msg);
+    else if (!same_bytes(&eo, &out, "If OutputTensor", seed, iter)) {
+        describe("ConditionTensor", &c);
+        describe("ATensor", &a);
+        describe("BTensor", &b);
+        failures = 1;
+    }
+    tl_free(&c), tl_free(&a), tl_free(&b), tl_free(&out), tl_free(&eo);
+    return failures;
+}
+
 static int one_case(uint64_t seed, int iter)
 {
     tl_rng r;
     tl_seed(&r, seed * 1000003u + (uint64_t)iter);
-    int kind = (int)tl_below(&r, 4);
-    char msg[512];
-    int failures = 0;
-    EDML_TENSOR_DATA_TYPE dt = tl_all_types[tl_below(&r, 11)];
-    UINT rank = 1 + tl_below(&r, 5);
-
-    if (kind == 0) { /* TopK */
-        tl_tensor in = {.dtype = dt}, val = {.dtype = dt}, idx = {0};
-        random_sizes(&r, &in, rank);
-        UINT axis = tl_below(&r, rank);
-        if (tl_below(&r, 8) == 0) { /* many rows along a strided axis: the GPU's row-per-invocation kernel */
-            rank = in.rank = 2;
-            in.sizes[0] = 1 + tl_below(&r, tl_below(&r, 2) ? 600 : 1200);   /* up to 18 chunks: two merge passes */
-            in.sizes[1] = 256 + tl_below(&r, 900);
-            axis = 0;
-        }
-        bool ties = false, short_rows = false;
-        if (!(axis == 0 && rank == 2) && tl_below(&r, 8) == 0) { /* rows longer than the GPU's sort: its threshold and radix select */
-            rank = in.rank = 2;
-            in.sizes[0] = 1 + tl_below(&r, 3);
-            in.sizes[1] = 1100 + tl_below(&r, 3000);
-            axis = 1;
-            if (tl_below(&r, 2)) in.dtype = val.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;   /* the GPU's vector reads */
-            ties = tl_below(&r, 2);   /* mostly one value: more candidates than the sort holds */
-        } else if (!(axis == 0 && rank == 2) && tl_below(&r, 8) == 0) { /* many short rows, K <= 16: a row per invocation */
-            short_rows = true;
-            rank = in.rank = 2;
-            in.sizes[0] = 256 + tl_below(&r, 1000);
-            in.sizes[1] = 1 + tl_below(&r, 300);
-            axis = 1;
-        }
-        UINT n = in.sizes[axis];
-        UINT k = tl_below(&r, 3) == 0 ? n : 1 + tl_below(&r, n < 70 ? n : 70);
-        if (short_rows && k > 16) k = 1 + k % 16;
-        if (axis == 0 && rank == 2 && in.sizes[1] >= 256) k = 1 + tl_below(&r, n < 16 ? n : 16);
-        if (axis == 1 && rank == 2 && n >= 1100) k = 1 + tl_below(&r, 64);
-        int dir = (int)tl_below(&r, 2);
-        tl_layout(&in, &r, in_layout(&r));
-        tl_finish(&in, &r, 0);
-        tl_fill_random(&in, &r);
-        if (ties) {
-            const size_t es = edml_data_type_size(in.dtype);
-            for (uint64_t i = 1; i < in.total / es; i++)
-                if (tl_below(&r, 8)) memcpy(in.buf + i * es, in.buf, es);
-        }
-        val.rank = idx.rank = rank;
-        memcpy(val.sizes, in.sizes, sizeof val.sizes);
-        val.sizes[axis] = k;
-        memcpy(idx.sizes, val.sizes, sizeof idx.sizes);
-        idx.dtype = tl_below(&r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : EDML_TENSOR_DATA_TYPE_UINT64;
-        tl_layout(&val, &r, out_layout(&r));
-        tl_layout(&idx, &r, out_layout(&r));
-        tl_finish(&val, &r, 0xa5);
-        tl_finish(&idx, &r, 0x5a);
-        tl_tensor ev, ei;
-        clone(&ev, &val);
-        clone(&ei, &idx);
-        oracle_topk(&in, &ev, &ei, axis, k, dir);
-        EDML_TOP_K1_OPERATOR_DESC d = {&in.d, &val.d, &idx.d, axis, k, (EDML_AXIS_DIRECTION)dir};
-        EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
-        tl_tensor *ins[1] = {&in}, *outs[2] = {&val, &idx};
-        edml_status s = run_op(&od, ins, 1, outs, 2, msg, sizeof msg);
-        if (s) { fprintf(stderr, "seed %llu iteration %d: TopK failed: %s\n", (unsigned long long)seed, iter, msg); failures++; }
-        else if (!same_bytes(&ev, &val, "TopK OutputValueTensor", seed, iter) || !same_bytes(&ei, &idx, "TopK OutputIndexTensor", seed, iter)) {
-            describe("InputTensor", &in);
-            fprintf(stderr, "  axis %u k %u direction %d\n", axis, k, dir);
-            failures++;
-        }
-        tl_free(&in), tl_free(&val), tl_free(&idx), tl_free(&ev), tl_free(&ei);
-    } else if (kind == 1) { /* ArgMin / ArgMax */
-        tl_tensor in = {.dtype = dt}, out = {0};
-        random_sizes(&r, &in, rank);
-        bool distinct = false;   /* floats without ties: the winner anywhere in the set */
-        bool subnormal = false;  /* only subnormals and zeros: a GPU that flushes them to zero fails */
-        if (tl_below(&r, 4) == 0) { /* long sets along the last axis: the GPU's workgroup-per-set kernel */
-            rank = in.rank = 2;
-            in.sizes[0] = 1 + tl_below(&r, 3);
-            in.sizes[1] = 4096 + tl_below(&r, 3000);
-            if (tl_below(&r, 4) == 0) in.sizes[0] = 17 + tl_below(&r, 24);   /* several workgroups of sets */
-            if (tl_below(&r, 3) == 0) in.sizes[1] = 32768 + tl_below(&r, 20000);   /* several chunks a set */
-            if (tl_below(&r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
-                in.sizes[1] &= ~3u;
-                in.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
-                distinct = tl_below(&r, 2);
-                subnormal = !distinct && tl_below(&r, 2);
-            }
-        }
-        uint32_t mask = 0;
-        if (rank != 2 && tl_below(&r, 6) == 0) { /* columns of floats: the GPU's four-outputs-an-invocation loads */
-            rank = in.rank = 2;
-            in.sizes[0] = 1 + tl_below(&r, 300);
-            in.sizes[1] = 4 * (1 + tl_below(&r, 64));
-            if (tl_below(&r, 4) == 0) { /* long columns: several chunks each, merged on the GPU */
-                in.sizes[0] = 1025 + tl_below(&r, 1500);
-                in.sizes[1] = 4 * (8 + tl_below(&r, 32));
-            }
-            in.dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
-            distinct = tl_below(&r, 2);
-            mask = 1;
-        }
-        UINT axes[8], na = 0;
-        while (!mask) for (UINT d = 0; d < rank; d++) if (tl_below(&r, 2)) mask |= 1u << d;
-        for (UINT d = 0; d < rank; d++) if (mask >> d & 1) axes[na++] = d;
-        for (UINT i = na; i > 1; i--) { UINT j = tl_below(&r, i); UINT x = axes[i - 1]; axes[i - 1] = axes[j]; axes[j] = x; }
-        int dir = (int)tl_below(&r, 2);
-        bool is_max = tl_below(&r, 2);
-        tl_layout(&in, &r, in_layout(&r));
-        tl_finish(&in, &r, 0);
-        tl_fill_random(&in, &r);
-        for (uint64_t i = 0; distinct && i < in.total / 4; i++) {
-            float v = (float)(tl_next(&r) >> 40) * 0x1p-23f - 1.0f;
-            memcpy(in.buf + 4 * i, &v, 4);
-        }
-        for (uint64_t i = 0; subnormal && i < in.total / 4; i++) {
-            uint32_t u = (uint32_t)tl_next(&r) & (tl_below(&r, 8) ? 0x807fffffu : 0x80000000u);
-            memcpy(in.buf + 4 * i, &u, 4);
-        }
-        static const EDML_TENSOR_DATA_TYPE ot[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
-                                                    EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
-        out.dtype = ot[tl_below(&r, 4)];
-        out.rank = rank;
-        for (UINT d = 0; d < rank; d++) out.sizes[d] = (mask >> d & 1) ? 1 : in.sizes[d];
-        tl_layout(&out, &r, out_layout(&r));
-        tl_finish(&out, &r, 0xa5);
-        tl_tensor eo;
-        clone(&eo, &out);
-        oracle_argreduce(&in, &eo, mask, dir, is_max);
-        EDML_ARGMIN_OPERATOR_DESC d = {&in.d, &out.d, na, axes, (EDML_AXIS_DIRECTION)dir};
-        EDML_OPERATOR_DESC od = {is_max ? EDML_OPERATOR_ARGMAX : EDML_OPERATOR_ARGMIN, &d};
-        tl_tensor *ins[1] = {&in}, *outs[1] = {&out};
-        edml_status s = run_op(&od, ins, 1, outs, 1, msg, sizeof msg);
-        if (s) { fprintf(stderr, "seed %llu iteration %d: Arg failed: %s\n", (unsigned long long)seed, iter, msg); failures++; }
-        else if (!same_bytes(&eo, &out, is_max ? "ArgMax OutputTensor" : "ArgMin OutputTensor", seed, iter)) {
-            describe("InputTensor", &in);
-            fprintf(stderr, "  mask 0x%x direction %d\n", mask, dir);
-            failures++;
-        }
-        tl_free(&in), tl_free(&out), tl_free(&eo);
-    } else if (kind == 2) { /* GatherND */
-        UINT n = rank;
-        UINT in_dc = 1 + tl_below(&r, n), ix_dc = 1 + tl_below(&r, n);
-        UINT min_dc = in_dc < ix_dc ? in_dc : ix_dc;
-        UINT B = tl_below(&r, min_dc);
-        UINT T = 1 + tl_below(&r, in_dc - B);
-        UINT P = ix_dc - B - 1, S = in_dc - B - T, m = B + P + S;
-        tl_tensor in = {.dtype = dt, .rank = n}, ix = {.rank = n}, out = {.dtype = dt, .rank = n};
-        static const EDML_TENSOR_DATA_TYPE xt[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
-                                                    EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
-        ix.dtype = xt[tl_below(&r, 4)];
-        UINT in0 = n - in_dc, ix0 = n - ix_dc;
-        for (UINT i = 0; i < n; i++) in.sizes[i] = i < in0 ? 1 : 1 + tl_below(&r, 4), ix.sizes[i] = 1;
-        for (UINT b = 0; b < B; b++) ix.sizes[ix0 + b] = in.sizes[in0 + b];
-        for (UINT p = 0; p < P; p++) ix.sizes[ix0 + B + p] = 1 + tl_below(&r, 4);
-        ix.sizes[n - 1] = T;
-        UINT L[24];
-        for (UINT b = 0; b < B; b++) L[b] = in.sizes[in0 + b];
-        for (UINT p = 0; p < P; p++) L[B + p] = ix.sizes[ix0 + B + p];
-        for (UINT s = 0; s < S; s++) L[B + P + s] = in.sizes[in0 + B + T + s];
-        for (UINT j = 0; j + n < m; j++) if (L[j] != 1) { /* cannot be expressed in n dims: skip */
-            return 0;
-        }
-        for (UINT j = 0; j < n; j++) out.sizes[j] = j + m >= n ? L[j + m - n] : 1;
-        tl_layout(&in, &r, in_layout(&r));
-        tl_layout(&ix, &r, in_layout(&r) % 3);
-        tl_finish(&in, &r, 0);
-        tl_fill_random(&in, &r);
-        tl_finish(&ix, &r, 0);
-        bool allow_bad = tl_below(&r, 4) == 0;
-        {   /* index values: valid (negative ones too), or now and then any */
-            uint32_t es = tl_type_size(ix.dtype);
-            UINT c[8];
-            for (uint64_t e = 0; e < tl_count(&ix); e++) {
-                tl_coords(&ix, e, c);
-                int64_t size = in.sizes[in0 + B + c[n - 1]];
-                int64_t v = (int64_t)tl_below(&r, (uint32_t)size);
-                if (is_signed_int(ix.dtype) && tl_below(&r, 2)) v -= size;
-                uint64_t u = (uint64_t)v;
-                if (allow_bad && tl_below(&r, 3) == 0) u = tl_next(&r) >> tl_below(&r, 64);
-                memcpy(ix.buf + tl_offset(&ix, c), &u, es);
-            }
-        }
-        tl_layout(&out, &r, out_layout(&r));
-        tl_finish(&out, &r, 0xa5);
-        tl_tensor eo;
-        clone(&eo, &out);
-        uint64_t bad = oracle_gather(&in, &ix, &eo, in_dc, ix_dc, B);
-        EDML_GATHER_ND1_OPERATOR_DESC d = {&in.d, &ix.d, &out.d, in_dc, ix_dc, B};
-        EDML_OPERATOR_DESC od = {EDML_OPERATOR_GATHER_ND1, &d};
-        tl_tensor *ins[2] = {&in, &ix}, *outs[1] = {&out};
-        edml_status s = run_op(&od, ins, 2, outs, 1, msg, sizeof msg);
-        edml_status want = bad ? EDML_STATUS_INDEX_OUT_OF_RANGE : EDML_STATUS_OK;
-        if (s != want) {
-            fprintf(stderr, "seed %llu iteration %d: GatherND returned %s, expected %s: %s\n", (unsigned long long)seed,
-                    iter, edml_status_string(s), edml_status_string(want), msg);
-            failures++;
-        } else if (!same_bytes(&eo, &out, "GatherND OutputTensor", seed, iter)) {
-            describe("InputTensor", &in);
-            describe("IndicesTensor", &ix);
-            fprintf(stderr, "  InputDimensionCount %u IndicesDimensionCount %u BatchDimensionCount %u\n", in_dc, ix_dc, B);
-            failures++;
-        }
-        tl_free(&in), tl_free(&ix), tl_free(&out), tl_free(&eo);
-    } else { /* ElementWiseIf */
-        tl_tensor c = {.dtype = EDML_TENSOR_DATA_TYPE_UINT8}, a = {.dtype = dt}, b = {.dtype = dt}, out = {.dtype = dt};
-        random_sizes(&r, &c, rank);
-        /* one time in four: a mask over leading dims (the GPU's repeating
-         * condition), the rest packed and whole 16-byte vectors */
-        const bool mask = rank >= 2 && tl_below(&r, 4) == 0;
-        if (mask) c.sizes[rank - 1] = 16 * (1 + tl_below(&r, 4));
-        a.rank = b.rank = out.rank = rank;
-        memcpy(a.sizes, c.sizes, sizeof c.sizes);
-        memcpy(b.sizes, c.sizes, sizeof c.sizes);
-        memcpy(out.sizes, c.sizes, sizeof c.sizes);
-        tl_layout(&c, &r, mask ? 0 : in_layout(&r));
-        tl_layout(&a, &r, mask ? 0 : in_layout(&r));
-        tl_layout(&b, &r, mask ? 0 : in_layout(&r));
-        tl_layout(&out, &r, mask ? 0 : out_layout(&r));
-        if (mask) {
-            UINT lead = 1 + tl_below(&r, rank - 1);
-            for (UINT d = 0; d < lead; d++) c.strides[d] = 0;
-            c.packed = false;
-        }
-        tl_finish(&c, &r, 0);
-        tl_finish(&a, &r, 0);
-        tl_finish(&b, &r, 0);
-        tl_finish(&out, &r, 0xa5);
-        for (uint64_t i = 0; i < c.total; i++) c.buf[i] = tl_below(&r, 3) ? (uint8_t)tl_below(&r, 2) : (uint8_t)tl_next(&r);
-        tl_fill_random(&a, &r);
-        tl_fill_random(&b, &r);
-        tl_tensor eo;
-        clone(&eo, &out);
-        oracle_if(&c, &a, &b, &eo);
-        EDML_ELEMENT_WISE_IF_OPERATOR_DESC d = {&c.d, &a.d, &b.d, &out.d};
-        EDML_OPERATOR_DESC od = {EDML_OPERATOR_ELEMENT_WISE_IF, &d};
-        tl_tensor *ins[3] = {&c, &a, &b}, *outs[1] = {&out};
-        edml_status s = run_op(&od, ins, 3, outs, 1, msg, sizeof msg);
-        if (s) { fprintf(stderr, "seed %llu iteration %d: If failed: %s\n", (unsigned long long)seed, iter, msg); failures++; }
-        else if (!same_bytes(&eo, &out, "If OutputTensor", seed, iter)) {
-            describe("ConditionTensor", &c);
-            describe("ATensor", &a);
-            describe("BTensor", &b);
-            failures++;
-        }
-        tl_free(&c), tl_free(&a), tl_free(&b), tl_free(&out), tl_free(&eo);
+    const int kind = (int)tl_below(&r, 4);
+    const EDML_TENSOR_DATA_TYPE dt = tl_all_types[tl_below(&r, 11)];
+    const UINT rank = 1 + tl_below(&r, 5);
+    int failures;
+    switch (kind) {
+    case 0: failures = case_topk(&r, dt, rank, seed, iter); break;
+    case 1: failures = case_argreduce(&r, dt, rank, seed, iter); break;
+    case 2: failures = case_gather_nd(&r, dt, rank, seed, iter); break;
+    default: failures = case_elementwise_if(&r, dt, rank, seed, iter); break;
     }
     if (verbose) fprintf(stderr, "iteration %d kind %d: %s\n", iter, kind, failures ? "FAIL" : "ok");
     return failures;

@@ -551,6 +551,139 @@ static bool op_has_field(EDML_OPERATOR_TYPE op, const char *f)
     }
 }
 
+/* Pass 1: the operator, since fields may come before it. */
+static int find_operator(lexer *lx, edml_case *c)
+{
+    lexer scan = *lx;
+    scan.message = NULL;
+    char dummy[8];
+    scan.err = dummy;
+    scan.errcap = sizeof dummy;
+    int depth = 0;
+    next(&scan);
+    while (scan.kind != TK_END && !scan.failed) {
+        if (scan.kind == TK_PUNCT && strchr("([{", scan.punct)) depth++;
+        if (scan.kind == TK_PUNCT && strchr(")]}", scan.punct)) depth--;
+        if (depth == 0 && scan.kind == TK_WORD && strcmp(scan.word, "Operator") == 0) {
+            int line = scan.tline;
+            next(&scan);
+            if (!is_punct(&scan, ':')) break;
+            next(&scan);
+            if (scan.kind != TK_WORD || !parse_op(scan.word, &c->op))
+                return fail(lx, line, "unknown operator '%s'", scan.kind == TK_WORD ? scan.word : "");
+            if (c->op_line) return fail(lx, line, "Operator is given twice");
+            c->op_line = line;
+        }
+        next(&scan);
+    }
+    return c->op_line ? 0 : fail(lx, 1, "no 'Operator:' line");
+}
+
+/* A scalar member: Axes, AxisDirection or an unsigned integer. */
+static int parse_scalar(lexer *lx, edml_case *c, const char *key, int kline)
+{
+    if (strcmp(key, "Axes") == 0) {
+        if (c->has_axes) return fail(lx, kline, "Axes is given twice");
+        if (parse_uint_list(lx, c->axes, 16, &c->axes_len, "Axes")) return -1;
+        c->has_axes = true;
+        return 0;
+    }
+    if (strcmp(key, "AxisDirection") == 0) {
+        if (c->has_direction) return fail(lx, kline, "AxisDirection is given twice");
+        const char *w = lx->kind == TK_WORD ? lx->word : "";
+        strip_prefix(&w, "DML_");
+        if (strcmp(w, "AXIS_DIRECTION_INCREASING") == 0) c->direction = EDML_AXIS_DIRECTION_INCREASING;
+        else if (strcmp(w, "AXIS_DIRECTION_DECREASING") == 0) c->direction = EDML_AXIS_DIRECTION_DECREASING;
+        else return fail(lx, kline, "'%s' is not a DML_AXIS_DIRECTION", lx->kind == TK_WORD ? lx->word : "");
+        c->has_direction = true;
+        next(lx);
+        return 0;
+    }
+    uint64_t v;
+    if (lx->kind != TK_WORD || parse_u64(lx->word, &v) || v > UINT32_MAX)
+        return fail(lx, kline, "%s must be an unsigned 32-bit integer", key);
+    UINT *dst;
+    bool *has;
+    if (!strcmp(key, "Axis")) dst = &c->axis, has = &c->has_axis;
+    else if (!strcmp(key, "K")) dst = &c->k, has = &c->has_k;
+    else if (!strcmp(key, "InputDimensionCount")) dst = &c->input_dims, has = &c->has_input_dims;
+    else if (!strcmp(key, "IndicesDimensionCount")) dst = &c->indices_dims, has = &c->has_indices_dims;
+    else if (!strcmp(key, "BatchDimensionCount")) dst = &c->batch_dims, has = &c->has_batch_dims;
+    else dst = &c->axis_count, has = &c->has_axis_count;
+    if (*has) return fail(lx, kline, "%s is given twice", key);
+    *dst = (UINT)v;
+    *has = true;
+    next(lx);
+    return 0;
+}
+
+/* One member: `Name: value` (the operator, Expect, a tensor or a scalar). */
+static int parse_member(lexer *lx, edml_case *c)
+{
+    if (lx->kind != TK_WORD) return fail(lx, lx->tline, "expected a member name");
+    char key[128];
+    snprintf(key, sizeof key, "%s", lx->word);
+    int kline = lx->tline;
+    next(lx);
+    if (expect_punct(lx, ':', "after the member name")) return -1;
+    if (strcmp(key, "Operator") == 0) {
+        next(lx);
+        return 0;
+    }
+    if (strcmp(key, "Expect") == 0) {
+        if (lx->kind != TK_WORD || strcmp(lx->word, "error") != 0) return fail(lx, kline, "Expect must be 'error'");
+        c->expect_error = true;
+        next(lx);
+        return 0;
+    }
+    size_t kl = strlen(key);
+    if (kl > 6 && strcmp(key + kl - 6, "Tensor") == 0) {
+        case_tensor *t = find_tensor(c, key);
+        if (!t) return fail(lx, kline, "%s is not a member of %s", key, case_op_name(c->op));
+        return parse_tensor(lx, t);
+    }
+    if (!op_has_field(c->op, key)) return fail(lx, kline, "'%s' is not a member of %s", key, case_op_name(c->op));
+    return parse_scalar(lx, c, key, kline);
+}
+
+/* The members an operator needs. */
+static int check_required(lexer *lx, edml_case *c)
+{
+    for (int i = 0; i < c->ninputs; i++) {
+        if (!c->inputs[i].present) return fail(lx, c->op_line, "%s needs %s", case_op_name(c->op), c->inputs[i].name);
+        const bool dims_ok = c->inputs[i].rank >= 1 && c->inputs[i].rank <= EDML_TENSOR_DIMENSION_COUNT_MAX;
+        if (!c->inputs[i].has_data && dims_ok) return fail(lx, c->inputs[i].line, "input %s has no data", c->inputs[i].name);
+    }
+    for (int i = 0; i < c->noutputs; i++)
+        if (!c->outputs[i].present) return fail(lx, c->op_line, "%s needs %s's header", case_op_name(c->op), c->outputs[i].name);
+    switch (c->op) {
+    case EDML_OPERATOR_TOP_K1:
+        if (!c->has_direction) return fail(lx, c->op_line, "TOP_K1 needs AxisDirection");
+        /* fallthrough */
+    case EDML_OPERATOR_TOP_K:
+        if (!c->has_axis) return fail(lx, c->op_line, "%s needs Axis", case_op_name(c->op));
+        if (!c->has_k) return fail(lx, c->op_line, "%s needs K", case_op_name(c->op));
+        if (c->op == EDML_OPERATOR_TOP_K) c->direction = EDML_AXIS_DIRECTION_DECREASING;
+        return 0;
+    case EDML_OPERATOR_GATHER_ND1:
+        if (!c->has_batch_dims) return fail(lx, c->op_line, "GATHER_ND1 needs BatchDimensionCount");
+        /* fallthrough */
+    case EDML_OPERATOR_GATHER_ND:
+        if (!c->has_input_dims) return fail(lx, c->op_line, "%s needs InputDimensionCount", case_op_name(c->op));
+        if (!c->has_indices_dims) return fail(lx, c->op_line, "%s needs IndicesDimensionCount", case_op_name(c->op));
+        return 0;
+    case EDML_OPERATOR_ARGMIN:
+    case EDML_OPERATOR_ARGMAX:
+        if (!c->has_axes) return fail(lx, c->op_line, "%s needs Axes", case_op_name(c->op));
+        if (!c->has_direction) return fail(lx, c->op_line, "%s needs AxisDirection", case_op_name(c->op));
+        if (!c->has_axis_count) c->axis_count = c->axes_len;
+        else if (c->axis_count != c->axes_len)
+            return fail(lx, c->op_line, "AxisCount is %u but Axes lists %u axes", c->axis_count, c->axes_len);
+        return 0;
+    default: return 0;
+    }
+}
+
 int case_parse(const char *text, const char *path, edml_case *c, char *err, size_t errcap)
 {
     memset(c, 0, sizeof *c);
@@ -558,131 +691,13 @@ int case_parse(const char *text, const char *path, edml_case *c, char *err, size
     lexer lx = {.p = text, .line = 1, .path = path, .err = err, .errcap = errcap,
                 .message = c->expect_message, .message_cap = sizeof c->expect_message};
     if (errcap) err[0] = '\0';
-
-    /* Pass 1: find the operator, since fields may come before it. */
-    {
-        lexer scan = lx;
-        scan.message = NULL;
-        char dummy[8];
-        scan.err = dummy;
-        scan.errcap = sizeof dummy;
-        int depth = 0;
-        next(&scan);
-        while (scan.kind != TK_END && !scan.failed) {
-            if (scan.kind == TK_PUNCT && strchr("([{", scan.punct)) depth++;
-            if (scan.kind == TK_PUNCT && strchr(")]}", scan.punct)) depth--;
-            if (depth == 0 && scan.kind == TK_WORD && strcmp(scan.word, "Operator") == 0) {
-                int line = scan.tline;
-                next(&scan);
-                if (!is_punct(&scan, ':')) break;
-                next(&scan);
-                if (scan.kind != TK_WORD || !parse_op(scan.word, &c->op))
-                    return fail(&lx, line, "unknown operator '%s'", scan.kind == TK_WORD ? scan.word : "");
-                if (c->op_line) return fail(&lx, line, "Operator is given twice");
-                c->op_line = line;
-            }
-            next(&scan);
-        }
-        if (!c->op_line) return fail(&lx, 1, "no 'Operator:' line");
-    }
+    if (find_operator(&lx, c)) return -1;
     setup_roles(c);
-
     next(&lx);
-    while (lx.kind != TK_END && !lx.failed) {
-        if (lx.kind != TK_WORD) return fail(&lx, lx.tline, "expected a member name");
-        char key[128];
-        snprintf(key, sizeof key, "%s", lx.word);
-        int kline = lx.tline;
-        next(&lx);
-        if (expect_punct(&lx, ':', "after the member name")) return -1;
-        if (strcmp(key, "Operator") == 0) {
-            next(&lx);
-            continue;
-        }
-        if (strcmp(key, "Expect") == 0) {
-            if (lx.kind != TK_WORD || strcmp(lx.word, "error") != 0) return fail(&lx, kline, "Expect must be 'error'");
-            c->expect_error = true;
-            next(&lx);
-            continue;
-        }
-        size_t kl = strlen(key);
-        if (kl > 6 && strcmp(key + kl - 6, "Tensor") == 0) {
-            case_tensor *t = find_tensor(c, key);
-            if (!t) return fail(&lx, kline, "%s is not a member of %s", key, case_op_name(c->op));
-            if (parse_tensor(&lx, t)) return -1;
-            continue;
-        }
-        if (!op_has_field(c->op, key)) return fail(&lx, kline, "'%s' is not a member of %s", key, case_op_name(c->op));
-        if (strcmp(key, "Axes") == 0) {
-            if (c->has_axes) return fail(&lx, kline, "Axes is given twice");
-            if (parse_uint_list(&lx, c->axes, 16, &c->axes_len, "Axes")) return -1;
-            c->has_axes = true;
-            continue;
-        }
-        if (strcmp(key, "AxisDirection") == 0) {
-            if (c->has_direction) return fail(&lx, kline, "AxisDirection is given twice");
-            const char *w = lx.kind == TK_WORD ? lx.word : "";
-            strip_prefix(&w, "DML_");
-            if (strcmp(w, "AXIS_DIRECTION_INCREASING") == 0) c->direction = EDML_AXIS_DIRECTION_INCREASING;
-            else if (strcmp(w, "AXIS_DIRECTION_DECREASING") == 0) c->direction = EDML_AXIS_DIRECTION_DECREASING;
-            else return fail(&lx, kline, "'%s' is not a DML_AXIS_DIRECTION", lx.kind == TK_WORD ? lx.word : "");
-            c->has_direction = true;
-            next(&lx);
-            continue;
-        }
-        uint64_t v;
-        if (lx.kind != TK_WORD || parse_u64(lx.word, &v) || v > UINT32_MAX)
-            return fail(&lx, kline, "%s must be an unsigned 32-bit integer", key);
-        UINT *dst;
-        bool *has;
-        if (!strcmp(key, "Axis")) dst = &c->axis, has = &c->has_axis;
-        else if (!strcmp(key, "K")) dst = &c->k, has = &c->has_k;
-        else if (!strcmp(key, "InputDimensionCount")) dst = &c->input_dims, has = &c->has_input_dims;
-        else if (!strcmp(key, "IndicesDimensionCount")) dst = &c->indices_dims, has = &c->has_indices_dims;
-        else if (!strcmp(key, "BatchDimensionCount")) dst = &c->batch_dims, has = &c->has_batch_dims;
-        else dst = &c->axis_count, has = &c->has_axis_count;
-        if (*has) return fail(&lx, kline, "%s is given twice", key);
-        *dst = (UINT)v;
-        *has = true;
-        next(&lx);
-    }
+    while (lx.kind != TK_END && !lx.failed)
+        if (parse_member(&lx, c)) return -1;
     if (lx.failed) return -1;
-
-    /* Required members. */
-    for (int i = 0; i < c->ninputs; i++) {
-        if (!c->inputs[i].present) return fail(&lx, c->op_line, "%s needs %s", case_op_name(c->op), c->inputs[i].name);
-        const bool dims_ok = c->inputs[i].rank >= 1 && c->inputs[i].rank <= EDML_TENSOR_DIMENSION_COUNT_MAX;
-        if (!c->inputs[i].has_data && dims_ok) return fail(&lx, c->inputs[i].line, "input %s has no data", c->inputs[i].name);
-    }
-    for (int i = 0; i < c->noutputs; i++)
-        if (!c->outputs[i].present) return fail(&lx, c->op_line, "%s needs %s's header", case_op_name(c->op), c->outputs[i].name);
-    switch (c->op) {
-    case EDML_OPERATOR_TOP_K1:
-        if (!c->has_direction) return fail(&lx, c->op_line, "TOP_K1 needs AxisDirection");
-        /* fallthrough */
-    case EDML_OPERATOR_TOP_K:
-        if (!c->has_axis) return fail(&lx, c->op_line, "%s needs Axis", case_op_name(c->op));
-        if (!c->has_k) return fail(&lx, c->op_line, "%s needs K", case_op_name(c->op));
-        if (c->op == EDML_OPERATOR_TOP_K) c->direction = EDML_AXIS_DIRECTION_DECREASING;
-        break;
-    case EDML_OPERATOR_GATHER_ND1:
-        if (!c->has_batch_dims) return fail(&lx, c->op_line, "GATHER_ND1 needs BatchDimensionCount");
-        /* fallthrough */
-    case EDML_OPERATOR_GATHER_ND:
-        if (!c->has_input_dims) return fail(&lx, c->op_line, "%s needs InputDimensionCount", case_op_name(c->op));
-        if (!c->has_indices_dims) return fail(&lx, c->op_line, "%s needs IndicesDimensionCount", case_op_name(c->op));
-        break;
-    case EDML_OPERATOR_ARGMIN:
-    case EDML_OPERATOR_ARGMAX:
-        if (!c->has_axes) return fail(&lx, c->op_line, "%s needs Axes", case_op_name(c->op));
-        if (!c->has_direction) return fail(&lx, c->op_line, "%s needs AxisDirection", case_op_name(c->op));
-        if (!c->has_axis_count) c->axis_count = c->axes_len;
-        else if (c->axis_count != c->axes_len)
-            return fail(&lx, c->op_line, "AxisCount is %u but Axes lists %u axes", c->axis_count, c->axes_len);
-        break;
-    default: break;
-    }
-    return 0;
+    return check_required(&lx, c);
 }
 
 int case_load(const char *path, edml_case *c, char *err, size_t errcap)

@@ -346,55 +346,263 @@ static bool same_outputs(const workload *w, uint8_t *const *ref)
 
 /* ---- main ------------------------------------------------------------------ */
 
-int main(int argc, char **argv)
+typedef struct options {
+    const char *only, *json, *only_backend;
+    double scale;
+    bool crossover;
+    int only_calls;   /* --calls N: just N executions of one workload on one backend (instruction counts) */
+} options;
+
+static int parse_args(int argc, char **argv, options *o)
 {
-    const char *only = NULL, *json = NULL, *only_backend = NULL;
-    double scale = 1;
-    bool crossover = false;
-    int only_calls = -1;   /* --calls N: just N executions of one workload on one backend (instruction counts) */
+    *o = (options){NULL, NULL, NULL, 1, false, -1};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--workload") && i + 1 < argc) only = argv[++i];
-        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) only_backend = argv[++i];
-        else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+        if (!strcmp(argv[i], "--workload") && i + 1 < argc) o->only = argv[++i];
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) o->only_backend = argv[++i];
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc) o->json = argv[++i];
         else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--crossover")) crossover = true;
-        else if (!strcmp(argv[i], "--calls") && i + 1 < argc) only_calls = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--scale") && i + 1 < argc) o->scale = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--crossover")) o->crossover = true;
+        else if (!strcmp(argv[i], "--calls") && i + 1 < argc) o->only_calls = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--list")) {
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
         } else {
-            fprintf(stderr, "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] [--scale F] [--crossover] [--list]\n");
+            fprintf(stderr, "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
+                            "[--scale F] [--crossover] [--calls N] [--list]\n");
             return 2;
         }
     }
-    if (only_calls >= 0) {
-        /* for bench-insns: the same set-up with N or 0 calls; the difference is the kernel */
-        int wi = 0;
-        while (wi < WORKLOADS && (!only || strcmp(only, workload_names[wi]))) wi++;
-        edml_backend be = EDML_BACKEND_REF;
-        for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
-            if (only_backend && !strcmp(only_backend, edml_backend_name((edml_backend)b))) be = (edml_backend)b;
-        if (wi == WORKLOADS) return 2;
-        workload w;
-        make_workload(&w, wi, scale);
-        size_t asz = edml_device_size() + (1 << 20);
-        void *ar = aligned_alloc(16, asz);
-        if (!ar) return 1;
-        memset(ar, 0, asz);
-        edml_device *d;
-        edml_device_desc ddd = {0};
-        ddd.backends = EDML_BACKEND_BIT(be);
-        edml_operator *op;
-        if (edml_device_create(&ddd, ar, asz, &d) || edml_operator_create(d, &w.desc, be, &op)) return 1;
-        EDML_BUFFER_BINDING bi[3], bo[2];
-        for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
-        for (int k = 0; k < w.nout; k++) bo[k] = (EDML_BUFFER_BINDING){w.out[k].host, 0, w.out[k].bytes};
-        for (int c = 0; c < only_calls; c++)
-            if (edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, NULL)) return 1;
-        printf("%llu\n", (unsigned long long)w.in[w.desc.Type == EDML_OPERATOR_ELEMENT_WISE_IF ? 1 : 0].count);
-        return 0;
+    return -1;
+}
+
+/* For bench-insns: the same set-up with N or 0 calls; the difference is the
+ * kernel. Prints the workload's elements. */
+static int count_calls(const options *o)
+{
+    int wi = 0;
+    while (wi < WORKLOADS && (!o->only || strcmp(o->only, workload_names[wi]))) wi++;
+    edml_backend be = EDML_BACKEND_REF;
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if (o->only_backend && !strcmp(o->only_backend, edml_backend_name((edml_backend)b))) be = (edml_backend)b;
+    if (wi == WORKLOADS) return 2;
+    workload w;
+    make_workload(&w, wi, o->scale);
+    size_t asz = edml_device_size() + (1 << 20);
+    void *ar = aligned_alloc(16, asz);
+    if (!ar) return 1;
+    memset(ar, 0, asz);
+    edml_device *d;
+    edml_device_desc ddd = {0};
+    ddd.backends = EDML_BACKEND_BIT(be);
+    edml_operator *op;
+    if (edml_device_create(&ddd, ar, asz, &d) || edml_operator_create(d, &w.desc, be, &op)) return 1;
+    EDML_BUFFER_BINDING bi[3], bo[2];
+    for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
+    for (int k = 0; k < w.nout; k++) bo[k] = (EDML_BUFFER_BINDING){w.out[k].host, 0, w.out[k].bytes};
+    for (int c = 0; c < o->only_calls; c++)
+        if (edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, NULL)) return 1;
+    printf("%llu\n", (unsigned long long)w.in[w.desc.Type == EDML_OPERATOR_ELEMENT_WISE_IF ? 1 : 0].count);
+    return 0;
+}
+
+/* The GLES operator again with its tensors in GPU buffers: after 100 ms or
+ * more of warm-up (the GPU's clocks come up), the operator and a copy of as
+ * many bytes alternately, so that both see the same state of the GPU. */
+static void gpu_resident(edml_device *dev, edml_operator *op, workload *w, uint8_t **ref, const EDML_BUFFER_BINDING *tb,
+                         result g, int *wrong)
+{
+    edml_gpu_buffer *gin[3] = {0}, *gout[2] = {0}, *ga = NULL, *gb = NULL;
+    EDML_BUFFER_BINDING bi[3], bo[2];
+    bool ok = true;
+    for (int k = 0; k < w->nin && ok; k++)
+        ok = edml_gpu_buffer_create(dev, w->in[k].bytes, &gin[k]) == EDML_STATUS_OK &&
+             edml_gpu_buffer_write(gin[k], 0, w->in[k].host, w->in[k].bytes) == EDML_STATUS_OK;
+    for (int k = 0; k < w->nout && ok; k++) ok = edml_gpu_buffer_create(dev, w->out[k].bytes, &gout[k]) == EDML_STATUS_OK;
+    const uint64_t half = (w->bytes / 2 + 15) & ~15ull;
+    ok = ok && edml_gpu_buffer_create(dev, half, &ga) == EDML_STATUS_OK && edml_gpu_buffer_create(dev, half, &gb) == EDML_STATUS_OK;
+    g.mode = "gpu-resident";
+    g.note[0] = '\0';
+    if (!ok) {
+        g.available = false;
+        snprintf(g.note, sizeof g.note, "n/a: %s", edml_device_last_error(dev));
+    } else {
+        for (int k = 0; k < w->nin; k++) bi[k] = edml_gpu_binding(gin[k], 0, w->in[k].bytes);
+        for (int k = 0; k < w->nout; k++) bo[k] = edml_gpu_binding(gout[k], 0, w->out[k].bytes);
+        edml_operator_execute(op, bi, (UINT)w->nin, bo, (UINT)w->nout, tb);
+        for (int k = 0; k < w->nout; k++) edml_gpu_buffer_read(gout[k], 0, w->out[k].host, w->out[k].bytes);
+        g.ok = same_outputs(w, ref);
+        for (double t0 = now_s(); now_s() - t0 < 0.1;) {
+            edml_operator_execute(op, bi, (UINT)w->nin, bo, (UINT)w->nout, tb);
+            edml_gpu_buffer_copy(gb, 0, ga, 0, half);
+        }
+        double t[256], tc[256];
+        const int reps = iters < 256 ? iters : 256;
+        for (int k = 0; k < reps; k++) {
+            double t0 = now_s();
+            edml_operator_execute(op, bi, (UINT)w->nin, bo, (UINT)w->nout, tb);
+            double t1 = now_s();
+            edml_gpu_buffer_copy(gb, 0, ga, 0, half);
+            t[k] = t1 - t0;
+            tc[k] = now_s() - t1;
+        }
+        g.seconds = median(t, reps);
+        g.copy_gbps = (double)(2 * half) / median(tc, reps) * 1e-9;
+        g.gbps = (double)w->bytes / g.seconds * 1e-9;
+        g.ratio = g.gbps / g.copy_gbps;
+        if (!g.ok) (*wrong)++;
     }
+    report(&g);
+    edml_gpu_buffer *all[7] = {gb, ga, gout[1], gout[0], gin[2], gin[1], gin[0]};   /* newest first */
+    for (int k = 0; k < 7; k++) if (all[k]) edml_gpu_buffer_destroy(all[k]);
+}
+
+/* One workload on one backend, host to host (and resident on GLES); the
+ * reference's outputs are kept in ref[] for the others to match. Returns
+ * the median time, or a negative number where the backend cannot run it. */
+static double bench_backend(edml_device *dev, workload *w, edml_backend be, uint8_t **ref, double cpu_copy_gbps,
+                            const options *o, int *wrong)
+{
+    result r = {w->name, edml_backend_name(be), "host", 0, 0, cpu_copy_gbps, 0, true, true, ""};
+    const bool quiet = o->only_backend && be == EDML_BACKEND_REF;   /* run only for the outputs */
+    edml_operator *op;
+    edml_status s = edml_operator_create(dev, &w->desc, be, &op);
+    if (s) {
+        r.available = false;
+        snprintf(r.note, sizeof r.note, "n/a: %s", edml_device_last_error(dev));
+        if (!quiet) report(&r);
+        return -1;
+    }
+    EDML_BINDING_PROPERTIES props;
+    edml_operator_get_binding_properties(op, &props);
+    void *tmp = props.TemporaryResourceSize ? aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull) : NULL;
+    EDML_BUFFER_BINDING tb = {tmp, 0, props.TemporaryResourceSize}, bi[3], bo[2];
+    for (int k = 0; k < w->nin; k++) bi[k] = (EDML_BUFFER_BINDING){w->in[k].host, 0, w->in[k].bytes};
+    for (int k = 0; k < w->nout; k++) bo[k] = (EDML_BUFFER_BINDING){w->out[k].host, 0, w->out[k].bytes};
+    if ((s = edml_operator_execute(op, bi, (UINT)w->nin, bo, (UINT)w->nout, tmp ? &tb : NULL))) {
+        snprintf(r.note, sizeof r.note, " (%s: %s)", edml_status_string(s), edml_device_last_error(dev));
+        r.ok = false;
+    }
+    if (be == EDML_BACKEND_REF) {
+        for (int k = 0; k < w->nout; k++) {
+            ref[k] = malloc((size_t)w->out[k].bytes);
+            memcpy(ref[k], w->out[k].host, (size_t)w->out[k].bytes);
+        }
+    } else if (!same_outputs(w, ref)) {
+        r.ok = false;
+    }
+    double t[256];
+    const int reps = iters < 256 ? iters : 256;
+    for (int k = 0; k < reps; k++) {
+        double t0 = now_s();
+        edml_operator_execute(op, bi, (UINT)w->nin, bo, (UINT)w->nout, tmp ? &tb : NULL);
+        t[k] = now_s() - t0;
+    }
+    r.seconds = median(t, reps);
+    r.gbps = (double)w->bytes / r.seconds * 1e-9;
+    r.ratio = r.gbps / cpu_copy_gbps;
+    if (be == EDML_BACKEND_AUTO)
+        snprintf(r.note + strlen(r.note), sizeof r.note - strlen(r.note), " [auto: %s]",
+                 edml_backend_name(edml_operator_backend(op)));
+    if (!r.ok) (*wrong)++;
+    if (!quiet) report(&r);
+    if (be == EDML_BACKEND_GLES) gpu_resident(dev, op, w, ref, tmp ? &tb : NULL, r, wrong);
+    free(tmp);
+    edml_operator_destroy(op);
+    return r.ok ? r.seconds : -1;
+}
+
+/* Every backend on one workload, then the sort baseline and AUTO's choice. */
+static void bench_workload(edml_device *dev, int wi, const options *o, int *wrong)
+{
+    workload w;
+    fprintf(stderr, "[%d/%d] %s: preparing\r", wi + 1, WORKLOADS, workload_names[wi]);
+    make_workload(&w, wi, o->scale);
+    const double cpu_copy_gbps = (double)w.bytes / copy_time(w.bytes) * 1e-9;
+    uint8_t *ref[2] = {NULL, NULL};
+    double best = 1e30, autot = 0;
+    for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_ + 1; b++) {
+        edml_backend be = b == EDML_BACKEND_COUNT_ ? EDML_BACKEND_AUTO : (edml_backend)b;
+        if (o->only_backend && strcmp(o->only_backend, edml_backend_name(be)) && be != EDML_BACKEND_REF) continue;
+        fprintf(stderr, "[%d/%d] %s on %s...          \r", wi + 1, WORKLOADS, w.name, edml_backend_name(be));
+        double sec = bench_backend(dev, &w, be, ref, cpu_copy_gbps, o, wrong);
+        if (be == EDML_BACKEND_AUTO) autot = sec;
+        else if (sec > 0 && sec < best) best = sec;
+    }
+    if (w.topk_k && !o->only_backend) {
+        double sort = sort_baseline(&w);
+        if (sort > 0)
+            printf("%-15s %-5s %-13s %10.3f ms   (full stable sort of each row; best backend %.1fx faster)\n", w.name,
+                   "qsort", "baseline", sort * 1e3, sort / best);
+    }
+    if (autot > 0 && best < 1e30)
+        printf("%-15s auto is %.0f%% of the best backend's time%s\n", w.name, 100 * autot / best,
+               autot <= best * 1.1 ? "" : "  (more than 10% slower)");
+    printf("\n");
+    for (int k = 0; k < 2; k++) free(ref[k]);
+    free_workload(&w);
+}
+
+/* NEON against GLES over growing ElementWiseIf sizes, host to host: where a
+ * board's AUTO threshold lies. */
+static void crossover(edml_device *dev)
+{
+    printf("crossover, ElementWiseIf FLOAT32 (host to host):\n");
+    for (UINT n = 1024; n <= (1u << 24); n *= 4) {
+        workload w;
+        memset(&w, 0, sizeof w);
+        UINT s[1] = {n};
+        if_workload(&w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, s, NULL);
+        double tt[2] = {0, 0};
+        for (int b = 0; b < 2; b++) {
+            edml_operator *op;
+            if (edml_operator_create(dev, &w.desc, b ? EDML_BACKEND_GLES : EDML_BACKEND_NEON, &op)) continue;
+            EDML_BUFFER_BINDING bi[3], bo[1];
+            for (int k = 0; k < 3; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
+            bo[0] = (EDML_BUFFER_BINDING){w.out[0].host, 0, w.out[0].bytes};
+            double t[32];
+            edml_operator_execute(op, bi, 3, bo, 1, NULL);
+            for (int k = 0; k < 11; k++) {
+                double t0 = now_s();
+                edml_operator_execute(op, bi, 3, bo, 1, NULL);
+                t[k] = now_s() - t0;
+            }
+            tt[b] = median(t, 11);
+            edml_operator_destroy(op);
+        }
+        printf("  %9u elements: neon %8.3f ms, gles %8.3f ms%s\n", n, tt[0] * 1e3, tt[1] * 1e3,
+               tt[1] < tt[0] ? "  <- GPU faster" : "");
+        w.nout = 1;
+        free_workload(&w);
+    }
+}
+
+static int write_json(const char *json)
+{
+    FILE *f = fopen(json, "w");
+    if (!f) return perror(json), 1;
+    fprintf(f, "{\n  \"board\": \"%s\",\n  \"iterations\": %d,\n  \"results\": [\n", edml_board_builtin()->name, iters);
+    for (int i = 0; i < nresults; i++) {
+        const result *r = &results[i];
+        fprintf(f, "    {\"workload\": \"%s\", \"backend\": \"%s\", \"mode\": \"%s\", \"available\": %s", r->workload,
+                r->backend, r->mode, r->available ? "true" : "false");
+        if (r->available)
+            fprintf(f, ", \"median_ms\": %.6f, \"gb_per_s\": %.4f, \"copy_gb_per_s\": %.4f, \"ratio_to_copy\": %.4f, \"correct\": %s",
+                    r->seconds * 1e3, r->gbps, r->copy_gbps, r->ratio, r->ok ? "true" : "false");
+        fprintf(f, "}%s\n", i + 1 < nresults ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    fclose(f);
+    printf("wrote %s\n", json);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0) return rc;
+    if (o.only_calls >= 0) return count_calls(&o);
     if (iters < 10) iters = 10;
     size_t arena_size = edml_device_size() + (1 << 20);
     void *arena = aligned_alloc(16, arena_size);
@@ -403,7 +611,7 @@ int main(int argc, char **argv)
     edml_device_desc dd = {0};
     dd.gpu_arena_bytes = 512ull << 20;
     dd.gles_one_thread = 1;   /* one thread makes every call */
-    if (edml_device_create(&dd, arena, arena_size, &dev) != EDML_STATUS_OK) {
+    if (!arena || edml_device_create(&dd, arena, arena_size, &dev) != EDML_STATUS_OK) {
         fprintf(stderr, "edml-bench: no device\n");
         return 1;
     }
@@ -413,184 +621,11 @@ int main(int argc, char **argv)
         if (edml_device_backends(dev) & EDML_BACKEND_BIT(b)) printf(" %s", edml_backend_name((edml_backend)b));
     printf("\n%s\nmedian of %d calls after a warm-up; one thread\n\n", edml_device_gles_info(dev, info, sizeof info), iters);
     int wrong = 0;
-
-    for (int wi = 0; wi < WORKLOADS; wi++) {
-        if (only && strcmp(only, workload_names[wi])) continue;
-        workload w;
-        fprintf(stderr, "[%d/%d] %s: preparing\r", wi + 1, WORKLOADS, workload_names[wi]);
-        make_workload(&w, wi, scale);
-        double cpu_copy = copy_time(w.bytes);
-        double cpu_copy_gbps = (double)w.bytes / cpu_copy * 1e-9;
-        uint8_t *ref[2] = {NULL, NULL};
-        double best = 1e30, autot = 0;
-        for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_ + 1; b++) {
-            edml_backend be = b == EDML_BACKEND_COUNT_ ? EDML_BACKEND_AUTO : (edml_backend)b;
-            if (only_backend && strcmp(only_backend, edml_backend_name(be)) && be != EDML_BACKEND_REF) continue;
-            fprintf(stderr, "[%d/%d] %s on %s...          \r", wi + 1, WORKLOADS, w.name, edml_backend_name(be));
-            result r = {w.name, edml_backend_name(be), "host", 0, 0, cpu_copy_gbps, 0, true, true, ""};
-            edml_operator *op;
-            edml_status s = edml_operator_create(dev, &w.desc, be, &op);
-            if (s) {
-                r.available = false;
-                snprintf(r.note, sizeof r.note, "n/a: %s", edml_device_last_error(dev));
-                if (!(only_backend && be == EDML_BACKEND_REF)) report(&r);
-                continue;
-            }
-            EDML_BINDING_PROPERTIES props;
-            edml_operator_get_binding_properties(op, &props);
-            void *tmp = props.TemporaryResourceSize ? aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull) : NULL;
-            EDML_BUFFER_BINDING tb = {tmp, 0, props.TemporaryResourceSize}, bi[3], bo[2];
-            for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
-            for (int k = 0; k < w.nout; k++) bo[k] = (EDML_BUFFER_BINDING){w.out[k].host, 0, w.out[k].bytes};
-            s = edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
-            if (s) {
-                snprintf(r.note, sizeof r.note, " (%s: %s)", edml_status_string(s), edml_device_last_error(dev));
-                r.ok = false;
-            }
-            if (be == EDML_BACKEND_REF) {
-                for (int o = 0; o < w.nout; o++) {
-                    ref[o] = malloc((size_t)w.out[o].bytes);
-                    memcpy(ref[o], w.out[o].host, (size_t)w.out[o].bytes);
-                }
-            } else if (!same_outputs(&w, ref)) {
-                r.ok = false;
-            }
-            double t[256];
-            int reps = iters < 256 ? iters : 256;
-            for (int k = 0; k < reps; k++) {
-                double t0 = now_s();
-                edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
-                t[k] = now_s() - t0;
-            }
-            r.seconds = median(t, reps);
-            r.gbps = (double)w.bytes / r.seconds * 1e-9;
-            r.ratio = r.gbps / cpu_copy_gbps;
-            if (be == EDML_BACKEND_AUTO)
-                snprintf(r.note + strlen(r.note), sizeof r.note - strlen(r.note), " [auto: %s]",
-                         edml_backend_name(edml_operator_backend(op)));
-            if (!r.ok) wrong++;
-            if (!(only_backend && be == EDML_BACKEND_REF)) report(&r);
-            if (be == EDML_BACKEND_AUTO) autot = r.seconds;
-            else if (r.ok && r.seconds < best) best = r.seconds;
-
-            /* GLES with the data already in the GPU arena */
-            if (be == EDML_BACKEND_GLES) {
-                edml_gpu_buffer *gin[3] = {0}, *gout[2] = {0}, *ga = NULL, *gb = NULL;
-                bool ok = true;
-                for (int k = 0; k < w.nin && ok; k++)
-                    ok = edml_gpu_buffer_create(dev, w.in[k].bytes, &gin[k]) == EDML_STATUS_OK &&
-                         edml_gpu_buffer_write(gin[k], 0, w.in[k].host, w.in[k].bytes) == EDML_STATUS_OK;
-                for (int k = 0; k < w.nout && ok; k++) ok = edml_gpu_buffer_create(dev, w.out[k].bytes, &gout[k]) == EDML_STATUS_OK;
-                uint64_t half = (w.bytes / 2 + 15) & ~15ull;
-                ok = ok && edml_gpu_buffer_create(dev, half, &ga) == EDML_STATUS_OK &&
-                     edml_gpu_buffer_create(dev, half, &gb) == EDML_STATUS_OK;
-                result g = r;
-                g.mode = "gpu-resident";
-                g.note[0] = '\0';
-                if (!ok) {
-                    g.available = false;
-                    snprintf(g.note, sizeof g.note, "n/a: %s", edml_device_last_error(dev));
-                } else {
-                    for (int k = 0; k < w.nin; k++) bi[k] = edml_gpu_binding(gin[k], 0, w.in[k].bytes);
-                    for (int k = 0; k < w.nout; k++) bo[k] = edml_gpu_binding(gout[k], 0, w.out[k].bytes);
-                    edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
-                    for (int k = 0; k < w.nout; k++) edml_gpu_buffer_read(gout[k], 0, w.out[k].host, w.out[k].bytes);
-                    g.ok = same_outputs(&w, ref);
-                    /* warm-up of 100 ms or more (GPU clocks up to speed), then
-                     * the operator and the copy alternately, so that both see
-                     * the same state of the GPU */
-                    for (double t0 = now_s(); now_s() - t0 < 0.1;) {
-                        edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
-                        edml_gpu_buffer_copy(gb, 0, ga, 0, half);
-                    }
-                    double tc[256];
-                    for (int k = 0; k < reps; k++) {
-                        double t0 = now_s();
-                        edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, tmp ? &tb : NULL);
-                        double t1 = now_s();
-                        edml_gpu_buffer_copy(gb, 0, ga, 0, half);
-                        t[k] = t1 - t0;
-                        tc[k] = now_s() - t1;
-                    }
-                    g.seconds = median(t, reps);
-                    double gcopy = median(tc, reps);
-                    g.copy_gbps = (double)(2 * half) / gcopy * 1e-9;
-                    g.gbps = (double)w.bytes / g.seconds * 1e-9;
-                    g.ratio = g.gbps / g.copy_gbps;
-                    if (!g.ok) wrong++;
-                }
-                report(&g);
-                for (int k = 2; k >= 0; k--) if (k < w.nout && gout[k]) edml_gpu_buffer_destroy(gout[k]);
-                if (gb) edml_gpu_buffer_destroy(gb);
-                if (ga) edml_gpu_buffer_destroy(ga);
-                for (int k = 0; k < w.nin; k++) if (gin[k]) edml_gpu_buffer_destroy(gin[k]);
-                for (int k = 0; k < w.nout; k++) if (gout[k]) edml_gpu_buffer_destroy(gout[k]);
-            }
-            free(tmp);
-            edml_operator_destroy(op);
-        }
-        if (w.topk_k && !only_backend) {
-            double sort = sort_baseline(&w);
-            if (sort > 0)
-                printf("%-15s %-5s %-13s %10.3f ms   (full stable sort of each row; best backend %.1fx faster)\n", w.name,
-                       "qsort", "baseline", sort * 1e3, sort / best);
-        }
-        if (autot > 0 && best < 1e30)
-            printf("%-15s auto is %.0f%% of the best backend's time%s\n", w.name, 100 * autot / best,
-                   autot <= best * 1.1 ? "" : "  (more than 10% slower)");
-        printf("\n");
-        for (int o = 0; o < 2; o++) free(ref[o]);
-        free_workload(&w);
-    }
+    for (int wi = 0; wi < WORKLOADS; wi++)
+        if (!o.only || !strcmp(o.only, workload_names[wi])) bench_workload(dev, wi, &o, &wrong);
     fprintf(stderr, "%60s\r", "");
-
-    if (crossover && (edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
-        printf("crossover, ElementWiseIf FLOAT32 (host to host):\n");
-        for (UINT n = 1024; n <= (1u << 24); n *= 4) {
-            workload w;
-            memset(&w, 0, sizeof w);
-            UINT s[1] = {n};
-            if_workload(&w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, s, NULL);
-            double tt[2] = {0, 0};
-            for (int b = 0; b < 2; b++) {
-                edml_operator *op;
-                if (edml_operator_create(dev, &w.desc, b ? EDML_BACKEND_GLES : EDML_BACKEND_NEON, &op)) continue;
-                EDML_BUFFER_BINDING bi[3], bo[1];
-                for (int k = 0; k < 3; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
-                bo[0] = (EDML_BUFFER_BINDING){w.out[0].host, 0, w.out[0].bytes};
-                double t[32];
-                edml_operator_execute(op, bi, 3, bo, 1, NULL);
-                for (int k = 0; k < 11; k++) {
-                    double t0 = now_s();
-                    edml_operator_execute(op, bi, 3, bo, 1, NULL);
-                    t[k] = now_s() - t0;
-                }
-                tt[b] = median(t, 11);
-                edml_operator_destroy(op);
-            }
-            printf("  %9u elements: neon %8.3f ms, gles %8.3f ms%s\n", n, tt[0] * 1e3, tt[1] * 1e3, tt[1] < tt[0] ? "  <- GPU faster" : "");
-            w.nout = 1;
-            free_workload(&w);
-        }
-    }
-
-    if (json) {
-        FILE *f = fopen(json, "w");
-        if (!f) { perror(json); return 1; }
-        fprintf(f, "{\n  \"board\": \"%s\",\n  \"iterations\": %d,\n  \"results\": [\n", edml_board_builtin()->name, iters);
-        for (int i = 0; i < nresults; i++) {
-            const result *r = &results[i];
-            fprintf(f, "    {\"workload\": \"%s\", \"backend\": \"%s\", \"mode\": \"%s\", \"available\": %s", r->workload,
-                    r->backend, r->mode, r->available ? "true" : "false");
-            if (r->available)
-                fprintf(f, ", \"median_ms\": %.6f, \"gb_per_s\": %.4f, \"copy_gb_per_s\": %.4f, \"ratio_to_copy\": %.4f, \"correct\": %s",
-                        r->seconds * 1e3, r->gbps, r->copy_gbps, r->ratio, r->ok ? "true" : "false");
-            fprintf(f, "}%s\n", i + 1 < nresults ? "," : "");
-        }
-        fprintf(f, "  ]\n}\n");
-        fclose(f);
-        printf("wrote %s\n", json);
-    }
+    if (o.crossover && (edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) crossover(dev);
+    if (o.json && write_json(o.json)) return 1;
     edml_device_destroy(dev);
     free(arena);
     if (wrong) printf("%d results differ from the reference backend\n", wrong);

@@ -4,6 +4,7 @@
 
 #include "../core/internal.h"
 #include "edml_port.h"
+#include "gles_shapes.h"
 
 /* The kernels' parameter structs (shaders/params.h): edmli_<type>_prm. */
 #include "../../shaders/params.h"
@@ -152,7 +153,6 @@ edml_status edmli_gles_fail(edmli_gles_run *r, const char *what);
 edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i, uint32_t *offset);
 edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t *offset);
 
-#define EDMLI_GLES_TOPK_FOLD 8u   /* lists a TopK merge pass folds into one */
 #define EDMLI_GLES_STATE(op) ((edmli_gles *)(op)->obj.device->state[EDML_BACKEND_GLES])
 #define EDMLI_GLES_DEFAULT_ARENA_BYTES (64ull << 20)
 

@@ -19,11 +19,11 @@ edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, cons
     for (uint32_t d = 0; d < op->inputs[0].rank; d++) reduced += (p->axis_mask >> d) & 1;
     edmli_gles_reduce_shape sh = {0};
     /* a workgroup per set only pays for long sets along the packed last axis */
-    sh.along_last = ((p->axis_mask >> last) & 1) && p->reduce_count >= 4u * local;
+    sh.along_last = ((p->axis_mask >> last) & 1) && p->reduce_count >= EDMLI_GLES_REDUCE_ROW_SET_GROUPS * local;
     sh.lanes = vec && !sh.along_last && outs % 4 == 0 ? 4u : 1u;
     const uint32_t units = outs / sh.lanes;
     sh.groups = outs;
-    if (vec && !sh.along_last && reduced == 1 && p->reduce_count >= 64) {
+    if (vec && !sh.along_last && reduced == 1 && p->reduce_count >= EDMLI_GLES_REDUCE_COLS_MIN_ROWS) {
         sh.prog = EDMLI_GLES_PROG_ARGREDUCE_COLS;
         /* at least 16 units (256 bytes of a row) a workgroup where there are;
          * four batches, more where a set would take over G / 4 chunks (the
@@ -42,8 +42,9 @@ edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, cons
     sh.prog = sh.along_last ? EDMLI_GLES_PROG_ARGREDUCE_PARTIAL : EDMLI_GLES_PROG_ARGREDUCE;
     /* long sets: chunks of 32 * local elements (fewer chunks to count and
      * merge than 8 * local: argmin_all 0.068 -> 0.065 ms on the H100) */
-    uint32_t unit_chunk = sh.along_last ? local * 32u : 64u;
-    uint32_t want = sh.along_last ? (outs >= 2048 ? 1 : 2048 / outs) : (units >= 65536 ? 1 : 65536 / units);
+    const uint32_t unit_chunk = sh.along_last ? local * EDMLI_GLES_REDUCE_ROW_CHUNK_GROUPS : EDMLI_GLES_REDUCE_COL_CHUNK;
+    const uint32_t target = sh.along_last ? EDMLI_GLES_REDUCE_ROW_TARGET : EDMLI_GLES_REDUCE_COL_TARGET;
+    uint32_t want = (sh.along_last ? outs : units) >= target ? 1 : target / (sh.along_last ? outs : units);
     uint32_t chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
     if (chunks > want) chunks = want;
     if (chunks == 0) chunks = 1;

@@ -93,7 +93,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     g->local = 128u;
     while (g->local * 2 <= (uint32_t)inv && g->local * 2 <= want) g->local *= 2;
     /* shared memory of topk_select: 12 bytes a sort entry, 8 KiB of histograms, 4 bytes a thread */
-    g->sort_max = 1024;
+    g->sort_max = EDMLI_GLES_SORT_MAX;
     while (g->sort_max > 64 && g->sort_max * 12u + 8192u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
     g->max_groups_x = groups > 0 ? (uint32_t)groups : 65535u;
     g->max_ssbo = (uint64_t)(uint32_t)ssbo;

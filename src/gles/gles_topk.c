@@ -14,8 +14,11 @@ uint32_t edmli_gles_topk_chunks(const edml_operator *op)
     const edmli_topk_plan *p = &op->plan.topk;
     const uint32_t rows = (uint32_t)(op->inputs[0].elem_count / p->axis_size);
     const bool packed = op->inputs[0].strides[p->axis] == 1;
-    if ((packed && p->axis_size > 256) || p->k > 16 || rows < 256) return 0;
-    uint32_t chunks = rows >= 65536 ? 1 : 65536 / rows, min_len = p->k > 64 ? p->k : 64;
+    if ((packed && p->axis_size > EDMLI_GLES_TOPK_THREAD_MAX_ROW) || p->k > EDMLI_GLES_TOPK_THREAD_MAX_K ||
+        rows < EDMLI_GLES_TOPK_THREAD_MIN_ROWS)
+        return 0;
+    uint32_t chunks = rows >= EDMLI_GLES_TOPK_THREAD_TARGET ? 1 : EDMLI_GLES_TOPK_THREAD_TARGET / rows;
+    const uint32_t min_len = p->k > EDMLI_GLES_TOPK_CHUNK_MIN ? p->k : EDMLI_GLES_TOPK_CHUNK_MIN;
     if (chunks > p->axis_size / min_len) chunks = p->axis_size / min_len;
     if (chunks == 0) chunks = 1;
     uint32_t len = (p->axis_size + chunks - 1) / chunks;

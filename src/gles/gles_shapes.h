@@ -1,0 +1,41 @@
+/* Where the GLES kernels switch from one shape to another: the thresholds
+ * the dispatchers decide by, named here so that the differential test
+ * (test/diff.c) generates operators on both sides of each, and retuning a
+ * kernel cannot silently leave one side untested. Numbers only. */
+#ifndef EDMLI_GLES_SHAPES_H
+#define EDMLI_GLES_SHAPES_H
+
+/* TopK: a row per invocation (registers, K at most THREAD_MAX_K) along a
+ * strided axis, or along packed rows of at most THREAD_MAX_ROW elements,
+ * when there are THREAD_MIN_ROWS rows or more; rows are cut into chunks of
+ * at least CHUNK_MIN elements until about THREAD_TARGET invocations run, and
+ * merge passes fold FOLD chunk lists into one. Otherwise a workgroup a row:
+ * rows of at most SORT_MAX elements are sorted in shared memory, longer ones
+ * go through a threshold first (SORT_MAX shrinks on GPUs with less shared
+ * memory). */
+#define EDMLI_GLES_TOPK_THREAD_MAX_K 16u
+#define EDMLI_GLES_TOPK_THREAD_MAX_ROW 256u
+#define EDMLI_GLES_TOPK_THREAD_MIN_ROWS 256u
+#define EDMLI_GLES_TOPK_CHUNK_MIN 64u
+#define EDMLI_GLES_TOPK_THREAD_TARGET 65536u
+#define EDMLI_GLES_TOPK_FOLD 8u
+#define EDMLI_GLES_SORT_MAX 1024u
+
+/* ArgMin/ArgMax along the packed last axis: sets of ROW_SET_GROUPS x LOCAL
+ * elements or more take a group of threads (argreduce_partial), cut into
+ * chunks of ROW_CHUNK_GROUPS x LOCAL elements, for about ROW_TARGET
+ * (output, chunk) pairs. Down a strided axis of 32-bit elements read as
+ * 16-byte vectors, sets of COLS_MIN_ROWS rows or more take argreduce_cols;
+ * else an invocation per (output or four outputs, chunk of COL_CHUNK
+ * elements), for about COL_TARGET invocations (argreduce). */
+#define EDMLI_GLES_REDUCE_ROW_SET_GROUPS 4u
+#define EDMLI_GLES_REDUCE_ROW_CHUNK_GROUPS 32u
+#define EDMLI_GLES_REDUCE_ROW_TARGET 2048u
+#define EDMLI_GLES_REDUCE_COLS_MIN_ROWS 64u
+#define EDMLI_GLES_REDUCE_COL_CHUNK 64u
+#define EDMLI_GLES_REDUCE_COL_TARGET 65536u
+
+/* ElementWiseIf and GatherND move 16 bytes an invocation where aligned. */
+#define EDMLI_GLES_VECTOR_BYTES 16u
+
+#endif /* EDMLI_GLES_SHAPES_H */
