@@ -4,10 +4,10 @@
 
 int main(void)
 {
-    static _Alignas(16) uint8_t arena[8192];      /* all the memory edml will use */
+    static _Alignas(16) uint8_t arena[8192]; /* all the memory edml will use */
     edml_device *dev;
     char why[200] = "";
-    edml_device_desc dd = {0};                    /* zero: defaults (built-in board, every backend) */
+    edml_device_desc dd = {0}; /* zero: defaults (built-in board, every backend) */
     dd.error_buffer = why, dd.error_buffer_bytes = sizeof why;
     if (edml_device_create(&dd, arena, sizeof arena, &dev) != EDML_STATUS_OK) {
         printf("device: %s\n", why);

@@ -123,9 +123,9 @@ const char *edml_version(void);
 
 /** @name DirectML's scalar types */
 /**@{*/
-typedef uint32_t UINT;     /**< DirectML's UINT. */
-typedef uint64_t UINT64;   /**< DirectML's UINT64. */
-typedef int32_t  INT;      /**< DirectML's INT. */
+typedef uint32_t UINT;   /**< DirectML's UINT. */
+typedef uint64_t UINT64; /**< DirectML's UINT64. */
+typedef int32_t INT;     /**< DirectML's INT. */
 /**@}*/
 
 /** Most dimensions a tensor may have (DirectML's DML_TENSOR_DIMENSION_COUNT_MAX1). */
@@ -306,8 +306,8 @@ typedef struct EDML_ELEMENT_WISE_IF_OPERATOR_DESC {
  * (packed). Returns 0 for an unknown data type, a DimensionCount outside
  * 1..8, a NULL Sizes or a zero size.
  */
-UINT64 edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE dataType, UINT dimensionCount,
-                                    const UINT *sizes, const UINT *strides);
+UINT64 edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE dataType, UINT dimensionCount, const UINT *sizes,
+                                    const UINT *strides);
 
 /** Bytes of one element of the type, 0 for an unknown type. */
 UINT edml_data_type_size(EDML_TENSOR_DATA_TYPE dataType);
@@ -317,16 +317,16 @@ UINT edml_data_type_size(EDML_TENSOR_DATA_TYPE dataType);
 /** What every function returns. Zero is success. */
 typedef enum edml_status {
     EDML_STATUS_OK = 0,
-    EDML_STATUS_INVALID_ARGUMENT,     /**< a NULL pointer or bad argument to an edml function */
-    EDML_STATUS_INVALID_DESCRIPTOR,   /**< a descriptor breaks a constraint of its operator */
-    EDML_STATUS_UNSUPPORTED,          /**< valid in DirectML, not supported by edml */
-    EDML_STATUS_ARENA_TOO_SMALL,      /**< the message gives requested, available and missing bytes */
-    EDML_STATUS_INVALID_BINDING,      /**< a bound buffer is NULL, misaligned, too short or overlaps */
-    EDML_STATUS_INDEX_OUT_OF_RANGE,   /**< GatherND read a clamped index; the output is written */
-    EDML_STATUS_BACKEND_UNAVAILABLE,  /**< the backend asked for is not built, allowed or working */
-    EDML_STATUS_BACKEND_FAILED,       /**< the backend failed while running (e.g. a GL error) */
-    EDML_STATUS_INVALID_DEVICE,       /**< the device, operator or GPU buffer was destroyed or is not edml's */
-    EDML_STATUS_BUSY,                 /**< another thread's call holds the device; nothing was done */
+    EDML_STATUS_INVALID_ARGUMENT,    /**< a NULL pointer or bad argument to an edml function */
+    EDML_STATUS_INVALID_DESCRIPTOR,  /**< a descriptor breaks a constraint of its operator */
+    EDML_STATUS_UNSUPPORTED,         /**< valid in DirectML, not supported by edml */
+    EDML_STATUS_ARENA_TOO_SMALL,     /**< the message gives requested, available and missing bytes */
+    EDML_STATUS_INVALID_BINDING,     /**< a bound buffer is NULL, misaligned, too short or overlaps */
+    EDML_STATUS_INDEX_OUT_OF_RANGE,  /**< GatherND read a clamped index; the output is written */
+    EDML_STATUS_BACKEND_UNAVAILABLE, /**< the backend asked for is not built, allowed or working */
+    EDML_STATUS_BACKEND_FAILED,      /**< the backend failed while running (e.g. a GL error) */
+    EDML_STATUS_INVALID_DEVICE,      /**< the device, operator or GPU buffer was destroyed or is not edml's */
+    EDML_STATUS_BUSY,                /**< another thread's call holds the device; nothing was done */
     EDML_STATUS_COUNT_
 } edml_status;
 
@@ -341,10 +341,10 @@ const char *edml_status_message(edml_status status);
 /**@{*/
 /** Where an operator runs. */
 typedef enum edml_backend {
-    EDML_BACKEND_AUTO = 0,  /**< chosen at creation from the board and the work's size */
-    EDML_BACKEND_REF = 1,   /**< portable C, the oracle every backend matches bit for bit */
-    EDML_BACKEND_NEON = 2,  /**< Arm NEON (SIMDe on other processors) */
-    EDML_BACKEND_GLES = 3,  /**< OpenGL ES 3.1 compute shaders */
+    EDML_BACKEND_AUTO = 0, /**< chosen at creation from the board and the work's size */
+    EDML_BACKEND_REF = 1,  /**< portable C, the oracle every backend matches bit for bit */
+    EDML_BACKEND_NEON = 2, /**< Arm NEON (SIMDe on other processors) */
+    EDML_BACKEND_GLES = 3, /**< OpenGL ES 3.1 compute shaders */
     EDML_BACKEND_COUNT_
 } edml_backend;
 
@@ -360,19 +360,19 @@ const char *edml_backend_name(edml_backend backend);
  * its own to edml_device_create() to tune one binary for several boards.
  */
 typedef struct edml_board {
-    const char *name;              /**< e.g. "rpi4" */
-    const char *cpu;               /**< e.g. "cortex-a72" */
-    uint32_t has_neon;             /**< 1 if the NEON backend is built and usable */
-    uint32_t has_fp16_arith;       /**< 1 if the CPU has half-precision arithmetic */
-    uint32_t has_gpu;              /**< 1 if the board may have a GLES 3.1 GPU */
-    uint32_t gpu_min_elements;     /**< auto: reductions (TopK, ArgMin/ArgMax) and point gathers
+    const char *name;               /**< e.g. "rpi4" */
+    const char *cpu;                /**< e.g. "cortex-a72" */
+    uint32_t has_neon;              /**< 1 if the NEON backend is built and usable */
+    uint32_t has_fp16_arith;        /**< 1 if the CPU has half-precision arithmetic */
+    uint32_t has_gpu;               /**< 1 if the board may have a GLES 3.1 GPU */
+    uint32_t gpu_min_elements;      /**< auto: reductions (TopK, ArgMin/ArgMax) and point gathers
                                         with fewer input elements stay on the CPU */
-    uint32_t gpu_min_elements_copy;/**< auto: the same for copy-like work (ElementWiseIf, GatherND
+    uint32_t gpu_min_elements_copy; /**< auto: the same for copy-like work (ElementWiseIf, GatherND
                                         of rows), bound by host<->GPU transfers; 0xffffffff: never */
-    uint32_t gpu_topk_min_row;     /**< auto: TopK rows shorter than this stay on the CPU */
-    uint32_t gpu_software_ok;      /**< auto: 1 lets a software GPU (Mesa llvmpipe) run operators;
+    uint32_t gpu_topk_min_row;      /**< auto: TopK rows shorter than this stay on the CPU */
+    uint32_t gpu_software_ok;       /**< auto: 1 lets a software GPU (Mesa llvmpipe) run operators;
                                         0 keeps them on the CPU, where llvmpipe was measured slower */
-    uint32_t gpu_workgroup;        /**< invocations in a GLES workgroup (a power of two from 128,
+    uint32_t gpu_workgroup;         /**< invocations in a GLES workgroup (a power of two from 128,
                                         within the GPU's limit); 0: 256 on V3D (16-lane QPUs),
                                         1024 on other GPUs */
 } edml_board;
@@ -392,12 +392,12 @@ typedef void (*edml_log_fn)(void *user, edml_status status, const char *message)
 /** How to create a device. Zero in any field means its default, and a NULL
  *  descriptor is the same as one of zeros. */
 typedef struct edml_device_desc {
-    const edml_board *board;     /**< NULL: edml_board_builtin() */
-    uint32_t backends;           /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */
-    uint64_t gpu_arena_bytes;    /**< size of the one GPU buffer of the GLES backend; 0: 64 MiB */
-    edml_log_fn log;             /**< NULL: no log */
-    void *log_user;              /**< passed to log */
-    uint32_t inject_faults;      /**< tests only: EDML_FAULT_* bits to simulate; 0 in products */
+    const edml_board *board;  /**< NULL: edml_board_builtin() */
+    uint32_t backends;        /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */
+    uint64_t gpu_arena_bytes; /**< size of the one GPU buffer of the GLES backend; 0: 64 MiB */
+    edml_log_fn log;          /**< NULL: no log */
+    void *log_user;           /**< passed to log */
+    uint32_t inject_faults;   /**< tests only: EDML_FAULT_* bits to simulate; 0 in products */
     /** 0: any thread may call (one at a time): the GL context is made current
      *  for each call and released after it. 1: every call comes from one
      *  thread, which keeps the context current between calls (an
@@ -407,18 +407,18 @@ typedef struct edml_device_desc {
      *  message, cut to error_buffer_bytes), as there is then no device to
      *  keep it. NULL: nowhere (the log still gets it). */
     char *error_buffer;
-    size_t error_buffer_bytes;   /**< bytes of error_buffer */
+    size_t error_buffer_bytes; /**< bytes of error_buffer */
 } edml_device_desc;
 
 /** @name Fault injection (tests): each makes the GLES backend fail as a real
  *  fault would, so that the fallback to NEON can be tested. */
 /**@{*/
-#define EDML_FAULT_NO_GL 0x1u            /**< libEGL cannot be loaded */
-#define EDML_FAULT_CONTEXT 0x2u          /**< no GLES 3.1 context */
-#define EDML_FAULT_SHADER_COMPILE 0x4u   /**< a shader fails to compile */
-#define EDML_FAULT_OUT_OF_MEMORY 0x8u    /**< GL_OUT_OF_MEMORY creating the GPU arena */
-#define EDML_FAULT_FENCE_TIMEOUT 0x10u   /**< every submission's fence times out */
-#define EDML_FAULT_MAP 0x40u             /**< reading results back fails (glMapBufferRange) */
+#define EDML_FAULT_NO_GL 0x1u          /**< libEGL cannot be loaded */
+#define EDML_FAULT_CONTEXT 0x2u        /**< no GLES 3.1 context */
+#define EDML_FAULT_SHADER_COMPILE 0x4u /**< a shader fails to compile */
+#define EDML_FAULT_OUT_OF_MEMORY 0x8u  /**< GL_OUT_OF_MEMORY creating the GPU arena */
+#define EDML_FAULT_FENCE_TIMEOUT 0x10u /**< every submission's fence times out */
+#define EDML_FAULT_MAP 0x40u           /**< reading results back fails (glMapBufferRange) */
 /** Not a fault: every dispatch split into pieces of one workgroup or 1000
  *  invocations, as a very large operator's are (each piece stays far below
  *  the Raspberry Pi's 500 ms GPU watchdog), so that small tests reach every
@@ -439,8 +439,7 @@ size_t edml_device_size(void);
  * arena that was written before: a static array, calloc(), or memset().
  * On failure the message goes to desc->error_buffer and desc->log.
  */
-edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size,
-                               edml_device **device);
+edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size, edml_device **device);
 
 /** Ends a device; the arena is the caller's again. Using it afterwards gives
  *  ::EDML_STATUS_INVALID_DEVICE. */
@@ -453,9 +452,10 @@ const char *edml_device_last_error(const edml_device *device);
  *  why it is not available. Written into buf (of cap bytes), returned. */
 const char *edml_device_backend_info(const edml_device *device, edml_backend backend, char *buf, size_t cap);
 
-/** edml_device_backend_info() of EDML_BACKEND_GLES. One line on the device's GPU: "GLES 3.2 Mesa 22.3.6 on llvmpipe (surfaceless
- *  display, config-less context), 1024 invocations a workgroup", or why the
- *  GLES backend is not available. Written into buf (of cap bytes), returned. */
+/** edml_device_backend_info() of ::EDML_BACKEND_GLES: one line on the
+ *  device's GPU, e.g. "GLES 3.2 Mesa 22.3.6 on llvmpipe (surfaceless display,
+ *  config-less context), 1024 invocations a workgroup", or why the GLES
+ *  backend is not available. Written into buf (of cap bytes), returned. */
 const char *edml_device_gles_info(const edml_device *device, char *buf, size_t cap);
 
 /** Mask of EDML_BACKEND_BIT()s that work on this device (built, allowed and, for
@@ -464,9 +464,9 @@ uint32_t edml_device_backends(const edml_device *device);
 
 /** Arena use of a device. */
 typedef struct edml_arena_stats {
-    size_t size;          /**< the arena's size */
-    size_t persistent;    /**< bytes used now by the device and live operators */
-    size_t high_water;    /**< most bytes ever used at once, scratch included */
+    size_t size;       /**< the arena's size */
+    size_t persistent; /**< bytes used now by the device and live operators */
+    size_t high_water; /**< most bytes ever used at once, scratch included */
 } edml_arena_stats;
 
 /** Arena use of a device. */
@@ -480,17 +480,17 @@ typedef struct edml_operator edml_operator;
 
 /** What an operator needs: arena bytes to create it and scratch bytes to run it. */
 typedef struct edml_operator_sizes {
-    size_t persistent_bytes;   /**< device-arena bytes edml_operator_create() takes */
-    size_t temporary_bytes;    /**< scratch bytes each edml_operator_execute() takes */
-    edml_backend backend;      /**< the backend creation would choose */
+    size_t persistent_bytes; /**< device-arena bytes edml_operator_create() takes */
+    size_t temporary_bytes;  /**< scratch bytes each edml_operator_execute() takes */
+    edml_backend backend;    /**< the backend creation would choose */
 } edml_operator_sizes;
 
 /**
  * Validates a descriptor and tells what creating and running it would take,
  * without creating anything. Errors as edml_operator_create().
  */
-edml_status edml_operator_query(edml_device *device, const EDML_OPERATOR_DESC *desc,
-                                edml_backend backend, edml_operator_sizes *sizes);
+edml_status edml_operator_query(edml_device *device, const EDML_OPERATOR_DESC *desc, edml_backend backend,
+                                edml_operator_sizes *sizes);
 
 /**
  * Validates the descriptor, plans the work and places the operator in the
@@ -498,8 +498,8 @@ edml_status edml_operator_query(edml_device *device, const EDML_OPERATOR_DESC *d
  * not available gives ::EDML_STATUS_BACKEND_UNAVAILABLE. The descriptor and
  * the arrays it points to are copied: they may be freed after the call.
  */
-edml_status edml_operator_create(edml_device *device, const EDML_OPERATOR_DESC *desc,
-                                 edml_backend backend, edml_operator **op);
+edml_status edml_operator_create(edml_device *device, const EDML_OPERATOR_DESC *desc, edml_backend backend,
+                                 edml_operator **op);
 
 /** Releases an operator. Its arena bytes come back once every operator
  *  created after it is released too (the arena is a stack). */
@@ -510,14 +510,13 @@ edml_backend edml_operator_backend(const edml_operator *op);
 
 /** DirectML's DML_BINDING_PROPERTIES. */
 typedef struct EDML_BINDING_PROPERTIES {
-    UINT RequiredDescriptorCount;   /**< always 0 */
-    UINT64 TemporaryResourceSize;   /**< scratch bytes an execution needs */
-    UINT64 PersistentResourceSize;  /**< always 0: the arena holds the operator */
+    UINT RequiredDescriptorCount;  /**< always 0 */
+    UINT64 TemporaryResourceSize;  /**< scratch bytes an execution needs */
+    UINT64 PersistentResourceSize; /**< always 0: the arena holds the operator */
 } EDML_BINDING_PROPERTIES;
 
 /** Scratch an execution needs. */
-edml_status edml_operator_get_binding_properties(const edml_operator *op,
-                                                 EDML_BINDING_PROPERTIES *props);
+edml_status edml_operator_get_binding_properties(const edml_operator *op, EDML_BINDING_PROPERTIES *props);
 
 /** A region of the device's GPU arena (GLES backend), see edml_gpu_buffer_create(). */
 typedef struct edml_gpu_buffer edml_gpu_buffer;
@@ -557,8 +556,7 @@ EDML_BUFFER_BINDING edml_gpu_binding(edml_gpu_buffer *buffer, UINT64 offset, UIN
  * binding is checked before anything is written. Outputs may not overlap
  * inputs or each other, except ELEMENT_WISE_IF's output on exactly A or B.
  */
-edml_status edml_operator_execute(edml_operator *op,
-                                  const EDML_BUFFER_BINDING *inputs, UINT inputCount,
+edml_status edml_operator_execute(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                   const EDML_BUFFER_BINDING *outputs, UINT outputCount,
                                   const EDML_BUFFER_BINDING *temporary);
 /**@}*/

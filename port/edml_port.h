@@ -63,44 +63,45 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_GL_TIMEOUT_EXPIRED 0x911B
 
 /* The GLES 3.1 functions edml calls, loaded at run time. */
-#define EDMLI_GL_FUNCTIONS(X) \
-    X(GLenum_, glGetError, (void)) \
-    X(const unsigned char *, glGetString, (GLenum_ name)) \
-    X(void, glGetIntegerv, (GLenum_ pname, GLint_ *data)) \
-    X(void, glGetIntegeri_v, (GLenum_ target, GLuint_ index, GLint_ *data)) \
-    X(GLuint_, glCreateShader, (GLenum_ type)) \
-    X(void, glShaderSource, (GLuint_ shader, GLsizei_ count, const char *const *string, const GLint_ *length)) \
-    X(void, glCompileShader, (GLuint_ shader)) \
-    X(void, glGetShaderiv, (GLuint_ shader, GLenum_ pname, GLint_ *params)) \
-    X(void, glGetShaderInfoLog, (GLuint_ shader, GLsizei_ bufSize, GLsizei_ *length, char *infoLog)) \
-    X(void, glDeleteShader, (GLuint_ shader)) \
-    X(GLuint_, glCreateProgram, (void)) \
-    X(void, glAttachShader, (GLuint_ program, GLuint_ shader)) \
-    X(void, glLinkProgram, (GLuint_ program)) \
-    X(void, glGetProgramiv, (GLuint_ program, GLenum_ pname, GLint_ *params)) \
-    X(void, glGetProgramInfoLog, (GLuint_ program, GLsizei_ bufSize, GLsizei_ *length, char *infoLog)) \
-    X(void, glDeleteProgram, (GLuint_ program)) \
-    X(void, glUseProgram, (GLuint_ program)) \
-    X(GLint_, glGetUniformLocation, (GLuint_ program, const char *name)) \
-    X(void, glUniform1ui, (GLint_ location, GLuint_ v0)) \
-    X(void, glGenBuffers, (GLsizei_ n, GLuint_ *buffers)) \
-    X(void, glDeleteBuffers, (GLsizei_ n, const GLuint_ *buffers)) \
-    X(void, glBindBuffer, (GLenum_ target, GLuint_ buffer)) \
-    X(void, glBindBufferBase, (GLenum_ target, GLuint_ index, GLuint_ buffer)) \
+#define EDMLI_GL_FUNCTIONS(X)                                                                                       \
+    X(GLenum_, glGetError, (void))                                                                                  \
+    X(const unsigned char *, glGetString, (GLenum_ name))                                                           \
+    X(void, glGetIntegerv, (GLenum_ pname, GLint_ * data))                                                          \
+    X(void, glGetIntegeri_v, (GLenum_ target, GLuint_ index, GLint_ * data))                                        \
+    X(GLuint_, glCreateShader, (GLenum_ type))                                                                      \
+    X(void, glShaderSource, (GLuint_ shader, GLsizei_ count, const char *const *string, const GLint_ *length))      \
+    X(void, glCompileShader, (GLuint_ shader))                                                                      \
+    X(void, glGetShaderiv, (GLuint_ shader, GLenum_ pname, GLint_ * params))                                        \
+    X(void, glGetShaderInfoLog, (GLuint_ shader, GLsizei_ bufSize, GLsizei_ * length, char *infoLog))               \
+    X(void, glDeleteShader, (GLuint_ shader))                                                                       \
+    X(GLuint_, glCreateProgram, (void))                                                                             \
+    X(void, glAttachShader, (GLuint_ program, GLuint_ shader))                                                      \
+    X(void, glLinkProgram, (GLuint_ program))                                                                       \
+    X(void, glGetProgramiv, (GLuint_ program, GLenum_ pname, GLint_ * params))                                      \
+    X(void, glGetProgramInfoLog, (GLuint_ program, GLsizei_ bufSize, GLsizei_ * length, char *infoLog))             \
+    X(void, glDeleteProgram, (GLuint_ program))                                                                     \
+    X(void, glUseProgram, (GLuint_ program))                                                                        \
+    X(GLint_, glGetUniformLocation, (GLuint_ program, const char *name))                                            \
+    X(void, glUniform1ui, (GLint_ location, GLuint_ v0))                                                            \
+    X(void, glGenBuffers, (GLsizei_ n, GLuint_ * buffers))                                                          \
+    X(void, glDeleteBuffers, (GLsizei_ n, const GLuint_ *buffers))                                                  \
+    X(void, glBindBuffer, (GLenum_ target, GLuint_ buffer))                                                         \
+    X(void, glBindBufferBase, (GLenum_ target, GLuint_ index, GLuint_ buffer))                                      \
     X(void, glBindBufferRange, (GLenum_ target, GLuint_ index, GLuint_ buffer, GLintptr_ offset, GLsizeiptr_ size)) \
-    X(void, glBufferData, (GLenum_ target, GLsizeiptr_ size, const void *data, GLenum_ usage)) \
-    X(void, glBufferSubData, (GLenum_ target, GLintptr_ offset, GLsizeiptr_ size, const void *data)) \
-    X(void *, glMapBufferRange, (GLenum_ target, GLintptr_ offset, GLsizeiptr_ length, GLbitfield_ access)) \
-    X(unsigned char, glUnmapBuffer, (GLenum_ target)) \
-    X(void, glDispatchCompute, (GLuint_ x, GLuint_ y, GLuint_ z)) \
-    X(void, glMemoryBarrier, (GLbitfield_ barriers)) \
-    X(GLsync_, glFenceSync, (GLenum_ condition, GLbitfield_ flags)) \
-    X(GLenum_, glClientWaitSync, (GLsync_ sync, GLbitfield_ flags, uint64_t timeout)) \
-    X(void, glDeleteSync, (GLsync_ sync)) \
-    X(void, glCopyBufferSubData, (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size))
+    X(void, glBufferData, (GLenum_ target, GLsizeiptr_ size, const void *data, GLenum_ usage))                      \
+    X(void, glBufferSubData, (GLenum_ target, GLintptr_ offset, GLsizeiptr_ size, const void *data))                \
+    X(void *, glMapBufferRange, (GLenum_ target, GLintptr_ offset, GLsizeiptr_ length, GLbitfield_ access))         \
+    X(unsigned char, glUnmapBuffer, (GLenum_ target))                                                               \
+    X(void, glDispatchCompute, (GLuint_ x, GLuint_ y, GLuint_ z))                                                   \
+    X(void, glMemoryBarrier, (GLbitfield_ barriers))                                                                \
+    X(GLsync_, glFenceSync, (GLenum_ condition, GLbitfield_ flags))                                                 \
+    X(GLenum_, glClientWaitSync, (GLsync_ sync, GLbitfield_ flags, uint64_t timeout))                               \
+    X(void, glDeleteSync, (GLsync_ sync))                                                                           \
+    X(void, glCopyBufferSubData,                                                                                    \
+      (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size))
 
 typedef struct edmli_gl {
-#define EDMLI_GL_FN(ret, name, params) ret (*name) params;
+#define EDMLI_GL_FN(ret, name, params) ret(*name) params;
     EDMLI_GL_FUNCTIONS(EDMLI_GL_FN)
 #undef EDMLI_GL_FN
 } edmli_gl;

@@ -10,7 +10,7 @@
  * are compared whole, byte for byte, so a write outside the addressed
  * elements fails too. */
 #include "testlib.h"
-#include "../src/gles/gles_shapes.h"   /* the GPU kernels' thresholds the generators aim at */
+#include "../src/gles/gles_shapes.h" /* the GPU kernels' thresholds the generators aim at */
 
 #include <math.h>
 
@@ -31,23 +31,50 @@ static bool is_signed_int(EDML_TENSOR_DATA_TYPE t)
 
 static bool is_float(EDML_TENSOR_DATA_TYPE t)
 {
-    return t == EDML_TENSOR_DATA_TYPE_FLOAT16 || t == EDML_TENSOR_DATA_TYPE_FLOAT32 || t == EDML_TENSOR_DATA_TYPE_FLOAT64;
+    return t == EDML_TENSOR_DATA_TYPE_FLOAT16 || t == EDML_TENSOR_DATA_TYPE_FLOAT32 ||
+           t == EDML_TENSOR_DATA_TYPE_FLOAT64;
 }
 
 static double as_double(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
 {
-    if (t == EDML_TENSOR_DATA_TYPE_FLOAT16) { uint16_t h; memcpy(&h, p, 2); return half_value(h); }
-    if (t == EDML_TENSOR_DATA_TYPE_FLOAT32) { float f; memcpy(&f, p, 4); return f; }
-    double d; memcpy(&d, p, 8); return d;
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT16) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return half_value(h);
+    }
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT32) {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, p, 8);
+    return d;
 }
 
 static int64_t as_i64(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
 {
     switch (tl_type_size(t)) {
-    case 1: { int8_t v; memcpy(&v, p, 1); return v; }
-    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
+    case 1: {
+        int8_t v;
+        memcpy(&v, p, 1);
+        return v;
+    }
+    case 2: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        int64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
     }
 }
 
@@ -82,7 +109,10 @@ static void store_index(const tl_tensor *t, uint8_t *p, uint64_t v)
 
 /* ---- oracles -------------------------------------------------------------- */
 
-typedef struct { const uint8_t *p; uint32_t idx; } item;
+typedef struct {
+    const uint8_t *p;
+    uint32_t idx;
+} item;
 static EDML_TENSOR_DATA_TYPE sort_type;
 static int sort_dir; /* 1 decreasing */
 
@@ -108,7 +138,10 @@ static void oracle_topk(const tl_tensor *in, tl_tensor *val, tl_tensor *idx, UIN
         UINT c[8];
         uint64_t q = r;
         for (UINT d = in->rank; d-- > 0;) {
-            if (d == axis) { c[d] = 0; continue; }
+            if (d == axis) {
+                c[d] = 0;
+                continue;
+            }
             c[d] = (UINT)(q % in->sizes[d]);
             q /= in->sizes[d];
         }
@@ -135,24 +168,34 @@ static void oracle_argreduce(const tl_tensor *in, tl_tensor *out, uint32_t mask,
         /* walk the reduced coordinates row-major */
         UINT c[8];
         memcpy(c, oc, sizeof c);
-        for (UINT d = 0; d < in->rank; d++) if (mask >> d & 1) c[d] = 0;
+        for (UINT d = 0; d < in->rank; d++)
+            if (mask >> d & 1) c[d] = 0;
         const uint8_t *best = NULL;
         uint64_t best_i = 0, flat = 0;
         for (;;) {
             const uint8_t *p = in->buf + tl_offset(in, c);
-            if (!best) { best = p; best_i = flat; }
-            else {
+            if (!best) {
+                best = p;
+                best_i = flat;
+            } else {
                 double dummy = 0;
                 (void)dummy;
                 int cmp = compare(in->dtype, p, best);
                 bool p_nan = is_float(in->dtype) && isnan(as_double(in->dtype, p));
                 bool b_nan = is_float(in->dtype) && isnan(as_double(in->dtype, best));
                 bool better;
-                if (b_nan) better = p_nan && dir == 1;                 /* NaN stays; the last NaN if decreasing */
-                else if (p_nan) better = true;                         /* NaN wins */
-                else if (is_max) better = cmp > 0 || (cmp == 0 && dir == 1);
-                else better = cmp < 0 || (cmp == 0 && dir == 1);
-                if (better) { best = p; best_i = flat; }
+                if (b_nan)
+                    better = p_nan && dir == 1; /* NaN stays; the last NaN if decreasing */
+                else if (p_nan)
+                    better = true; /* NaN wins */
+                else if (is_max)
+                    better = cmp > 0 || (cmp == 0 && dir == 1);
+                else
+                    better = cmp < 0 || (cmp == 0 && dir == 1);
+                if (better) {
+                    best = p;
+                    best_i = flat;
+                }
             }
             flat++;
             /* next reduced coordinate */
@@ -183,7 +226,10 @@ static uint64_t oracle_gather(const tl_tensor *in, const tl_tensor *ix, tl_tenso
         UINT L[24];
         for (UINT j = 0; j < m; j++) L[j] = (j + n >= m) ? oc[j + n - m] : 0;
         UINT ic[8] = {0}, xc[8] = {0};
-        for (UINT b = 0; b < B; b++) { ic[in0 + b] = L[b]; xc[ix0 + b] = L[b]; }
+        for (UINT b = 0; b < B; b++) {
+            ic[in0 + b] = L[b];
+            xc[ix0 + b] = L[b];
+        }
         for (UINT p = 0; p < P; p++) xc[ix0 + B + p] = L[B + p];
         for (UINT j = 0; j < T; j++) {
             xc[n - 1] = j;
@@ -200,7 +246,10 @@ static uint64_t oracle_gather(const tl_tensor *in, const tl_tensor *ix, tl_tenso
                 ok = u < (uint64_t)size;
                 v = ok ? (int64_t)u : size;
             }
-            if (!ok) { bad++; v = v < 0 ? 0 : size - 1; }
+            if (!ok) {
+                bad++;
+                v = v < 0 ? 0 : size - 1;
+            }
             ic[in0 + B + j] = (UINT)v;
         }
         for (UINT s = 0; s < S; s++) ic[in0 + B + T + s] = L[B + P + s];
@@ -237,9 +286,9 @@ static const char *backend_arg = "ref";
 static edml_backend backend = EDML_BACKEND_REF;
 static bool verbose;
 
-static tl_device g_dev;   /* one device for the whole run, as a program would have */
-static bool soak;         /* check the arena after every cycle */
-static size_t soak_persistent, soak_need;   /* the most one cycle needs: operator + scratch */
+static tl_device g_dev;                   /* one device for the whole run, as a program would have */
+static bool soak;                         /* check the arena after every cycle */
+static size_t soak_persistent, soak_need; /* the most one cycle needs: operator + scratch */
 
 static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int nin, tl_tensor **outs, int nout,
                           char *msg, size_t cap)
@@ -262,7 +311,8 @@ static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int n
         edml_arena_stats st;
         edml_device_arena_stats(g_dev.dev, &st);
         if (st.persistent != soak_persistent) {
-            fprintf(stderr, "soak: the arena holds %zu bytes after a cycle, %zu before\n", st.persistent, soak_persistent);
+            fprintf(stderr, "soak: the arena holds %zu bytes after a cycle, %zu before\n", st.persistent,
+                    soak_persistent);
             abort();
         }
     }
@@ -276,7 +326,8 @@ static void describe(const char *what, const tl_tensor *t)
     for (UINT i = 0; i < t->rank; i++) fprintf(stderr, "%s%u", i ? "," : "", t->sizes[i]);
     fprintf(stderr, "} strides {");
     for (UINT i = 0; i < t->rank; i++) fprintf(stderr, "%s%u", i ? "," : "", t->strides[i]);
-    fprintf(stderr, "}%s type %d total %llu\n", t->packed ? " (packed)" : "", (int)t->dtype, (unsigned long long)t->total);
+    fprintf(stderr, "}%s type %d total %llu\n", t->packed ? " (packed)" : "", (int)t->dtype,
+            (unsigned long long)t->total);
 }
 
 static bool same_bytes(const tl_tensor *a, const tl_tensor *b, const char *name, uint64_t seed, int iter)
@@ -319,7 +370,8 @@ static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *sm
     switch (tl_below(r, 8)) {
     case 0: /* strided: up to 18 chunks of 64, two merge passes of 8 */
         in->rank = 2;
-        in->sizes[0] = 1 + tl_below(r, EDMLI_GLES_TOPK_CHUNK_MIN * EDMLI_GLES_TOPK_FOLD * (tl_below(r, 2) ? 1 : 2) + 100);
+        in->sizes[0] =
+            1 + tl_below(r, EDMLI_GLES_TOPK_CHUNK_MIN * EDMLI_GLES_TOPK_FOLD * (tl_below(r, 2) ? 1 : 2) + 100);
         in->sizes[1] = EDMLI_GLES_TOPK_THREAD_MIN_ROWS + tl_below(r, 900);
         *small_k = true;
         return 0;
@@ -327,8 +379,8 @@ static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *sm
         in->rank = 2;
         in->sizes[0] = 1 + tl_below(r, 3);
         in->sizes[1] = EDMLI_GLES_SORT_MAX + 76 + tl_below(r, 3000);
-        if (tl_below(r, 2)) in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;   /* the GPU's vector reads */
-        *ties = tl_below(r, 2);   /* mostly one value: more candidates than the sort holds */
+        if (tl_below(r, 2)) in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32; /* the GPU's vector reads */
+        *ties = tl_below(r, 2); /* mostly one value: more candidates than the sort holds */
         return 1;
     case 2: /* many short packed rows on both sides of the row-per-invocation limit */
         in->rank = 2;
@@ -346,7 +398,8 @@ static int case_topk(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64_t se
     bool ties, small_k;
     const UINT axis = topk_shape(r, &in, rank, &ties, &small_k), n = in.sizes[axis];
     const UINT kmax = small_k ? EDMLI_GLES_TOPK_THREAD_MAX_K : n >= EDMLI_GLES_SORT_MAX ? 64 : 70;
-    const UINT k = !small_k && n < EDMLI_GLES_SORT_MAX && tl_below(r, 3) == 0 ? n : 1 + tl_below(r, n < kmax ? n : kmax);
+    const UINT k =
+        !small_k && n < EDMLI_GLES_SORT_MAX && tl_below(r, 3) == 0 ? n : 1 + tl_below(r, n < kmax ? n : kmax);
     const int dir = (int)tl_below(r, 2);
     val.dtype = in.dtype;
     tl_layout(&in, r, in_layout(r));
@@ -373,8 +426,10 @@ static int case_topk(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64_t se
     tl_tensor *ins[1] = {&in}, *outs[2] = {&val, &idx};
     char msg[512];
     int failures = 0;
-    if (run_op(&od, ins, 1, outs, 2, msg, sizeof msg)) failures = report("TopK", seed, iter, msg);
-    else if (!same_bytes(&ev, &val, "TopK OutputValueTensor", seed, iter) || !same_bytes(&ei, &idx, "TopK OutputIndexTensor", seed, iter)) {
+    if (run_op(&od, ins, 1, outs, 2, msg, sizeof msg))
+        failures = report("TopK", seed, iter, msg);
+    else if (!same_bytes(&ev, &val, "TopK OutputValueTensor", seed, iter) ||
+             !same_bytes(&ei, &idx, "TopK OutputIndexTensor", seed, iter)) {
         describe("InputTensor", &in);
         fprintf(stderr, "  axis %u k %u direction %d\n", axis, k, dir);
         failures = 1;
@@ -398,8 +453,8 @@ static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *disti
         in->rank = 2;
         in->sizes[0] = 1 + tl_below(r, 3);
         in->sizes[1] = row_set + tl_below(r, 3000);
-        if (tl_below(r, 4) == 0) in->sizes[0] = 17 + tl_below(r, 24);              /* several workgroups of sets */
-        if (tl_below(r, 3) == 0) in->sizes[1] = row_chunk + tl_below(r, 20000);    /* several chunks a set */
+        if (tl_below(r, 4) == 0) in->sizes[0] = 17 + tl_below(r, 24);           /* several workgroups of sets */
+        if (tl_below(r, 3) == 0) in->sizes[1] = row_chunk + tl_below(r, 20000); /* several chunks a set */
         if (tl_below(r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
             in->sizes[1] &= ~3u;
             in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
@@ -409,7 +464,7 @@ static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *disti
         return 0;
     }
     if (rank == 2 || tl_below(r, 6)) return 0;
-    in->rank = 2;   /* columns of floats */
+    in->rank = 2; /* columns of floats */
     in->sizes[0] = 1 + tl_below(r, 300);
     in->sizes[1] = 4 * (1 + tl_below(r, 64));
     if (tl_below(r, 4) == 0) { /* long columns: several chunks each, merged on the GPU */
@@ -443,9 +498,17 @@ static int case_argreduce(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64
     uint32_t mask = argreduce_shape(r, &in, rank, &distinct, &subnormal);
     rank = in.rank;
     UINT axes[8], na = 0;
-    while (!mask) for (UINT d = 0; d < rank; d++) if (tl_below(r, 2)) mask |= 1u << d;
-    for (UINT d = 0; d < rank; d++) if (mask >> d & 1) axes[na++] = d;
-    for (UINT i = na; i > 1; i--) { UINT j = tl_below(r, i); UINT x = axes[i - 1]; axes[i - 1] = axes[j]; axes[j] = x; }
+    while (!mask)
+        for (UINT d = 0; d < rank; d++)
+            if (tl_below(r, 2)) mask |= 1u << d;
+    for (UINT d = 0; d < rank; d++)
+        if (mask >> d & 1) axes[na++] = d;
+    for (UINT i = na; i > 1; i--) {
+        UINT j = tl_below(r, i);
+        UINT x = axes[i - 1];
+        axes[i - 1] = axes[j];
+        axes[j] = x;
+    }
     const int dir = (int)tl_below(r, 2);
     const bool is_max = tl_below(r, 2);
     tl_layout(&in, r, in_layout(r));
@@ -466,7 +529,8 @@ static int case_argreduce(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64
     tl_tensor *ins[1] = {&in}, *outs[1] = {&out};
     char msg[512];
     int failures = 0;
-    if (run_op(&od, ins, 1, outs, 1, msg, sizeof msg)) failures = report("Arg", seed, iter, msg);
+    if (run_op(&od, ins, 1, outs, 1, msg, sizeof msg))
+        failures = report("Arg", seed, iter, msg);
     else if (!same_bytes(&eo, &out, is_max ? "ArgMax OutputTensor" : "ArgMin OutputTensor", seed, iter)) {
         describe("InputTensor", &in);
         fprintf(stderr, "  mask 0x%x direction %d\n", mask, dir);
@@ -554,7 +618,8 @@ static int case_gather_nd(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64
     } else if (!same_bytes(&eo, &out, "GatherND OutputTensor", seed, iter)) {
         describe("InputTensor", &in);
         describe("IndicesTensor", &ix);
-        fprintf(stderr, "  InputDimensionCount %u IndicesDimensionCount %u BatchDimensionCount %u\n", g.in_dc, g.ix_dc, g.B);
+        fprintf(stderr, "  InputDimensionCount %u IndicesDimensionCount %u BatchDimensionCount %u\n", g.in_dc, g.ix_dc,
+                g.B);
         failures = 1;
     }
     tl_free(&in), tl_free(&ix), tl_free(&out), tl_free(&eo);
@@ -576,7 +641,7 @@ static int case_elementwise_if(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, u
     memcpy(out.sizes, c.sizes, sizeof c.sizes);
     tl_tensor *all[4] = {&c, &a, &b, &out};
     for (int i = 0; i < 4; i++) tl_layout(all[i], r, mask ? 0 : i < 3 ? in_layout(r) : out_layout(r));
-    const UINT lead = mask ? 1 + tl_below(r, rank - 1) : 0;   /* the condition repeats over these dims */
+    const UINT lead = mask ? 1 + tl_below(r, rank - 1) : 0; /* the condition repeats over these dims */
     for (UINT d = 0; d < lead; d++) c.strides[d] = 0, c.packed = false;
     for (int i = 0; i < 4; i++) tl_finish(all[i], r, i < 3 ? 0 : 0xa5);
     for (uint64_t i = 0; i < c.total; i++) c.buf[i] = tl_below(r, 3) ? (uint8_t)tl_below(r, 2) : (uint8_t)tl_next(r);
@@ -590,7 +655,8 @@ static int case_elementwise_if(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, u
     tl_tensor *ins[3] = {&c, &a, &b}, *outs[1] = {&out};
     char msg[512];
     int failures = 0;
-    if (run_op(&od, ins, 3, outs, 1, msg, sizeof msg)) failures = report("If", seed, iter, msg);
+    if (run_op(&od, ins, 3, outs, 1, msg, sizeof msg))
+        failures = report("If", seed, iter, msg);
     else if (!same_bytes(&eo, &out, "If OutputTensor", seed, iter)) {
         describe("ConditionTensor", &c);
         describe("ATensor", &a);
@@ -626,30 +692,46 @@ int diff_main(int argc, char **argv)
     int iters = 3000;
     static edml_board board;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend_arg = argv[++i];
-        else if (!strcmp(argv[i], "--verbose")) verbose = true;
-        else if (!strcmp(argv[i], "--soak")) soak = true;
-        else if (!strcmp(argv[i], "--small-dispatches")) tl_inject_faults = EDML_FAULT_SMALL_DISPATCHES;
-        else if (!strcmp(argv[i], "--workgroup") && i + 1 < argc) {   /* the GLES workgroup, e.g. V3D's 256 */
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--iters") && i + 1 < argc)
+            iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
+            backend_arg = argv[++i];
+        else if (!strcmp(argv[i], "--verbose"))
+            verbose = true;
+        else if (!strcmp(argv[i], "--soak"))
+            soak = true;
+        else if (!strcmp(argv[i], "--small-dispatches"))
+            tl_inject_faults = EDML_FAULT_SMALL_DISPATCHES;
+        else if (!strcmp(argv[i], "--workgroup") && i + 1 < argc) { /* the GLES workgroup, e.g. V3D's 256 */
             board = *edml_board_builtin();
             board.gpu_workgroup = (uint32_t)atoi(argv[++i]);
             tl_board = &board;
+        } else {
+            fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
+                            "[--small-dispatches] [--workgroup N] [--verbose]\n");
+            return 2;
         }
-        else { fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] [--small-dispatches] [--workgroup N] [--verbose]\n"); return 2; }
     }
     bool found = false;
     for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
         if (!strcmp(backend_arg, edml_backend_name((edml_backend)b))) backend = (edml_backend)b, found = true;
-    if (!found) { fprintf(stderr, "diff: unknown backend %s\n", backend_arg); return 2; }
+    if (!found) {
+        fprintf(stderr, "diff: unknown backend %s\n", backend_arg);
+        return 2;
+    }
     /* the backend under test alone (no GPU driver in a CPU run) */
     edml_status ds = tl_device_make(&g_dev, edml_device_size() + (1 << 20),
                                     backend == EDML_BACKEND_AUTO ? 0 : EDML_BACKEND_BIT(backend));
-    if (ds) { fprintf(stderr, "diff: device: %s\n", edml_status_string(ds)); return 1; }
+    if (ds) {
+        fprintf(stderr, "diff: device: %s\n", edml_status_string(ds));
+        return 1;
+    }
     if (backend != EDML_BACKEND_AUTO && !(edml_device_backends(g_dev.dev) & EDML_BACKEND_BIT(backend))) {
         char info[256];
-        fprintf(stderr, "diff: backend %s is not available: %s\n", backend_arg, edml_device_gles_info(g_dev.dev, info, sizeof info));
+        fprintf(stderr, "diff: backend %s is not available: %s\n", backend_arg,
+                edml_device_gles_info(g_dev.dev, info, sizeof info));
         printf("diff --backend %s: not available\n", backend_arg);
         tl_device_free(&g_dev);
         return 1;
@@ -665,7 +747,10 @@ int diff_main(int argc, char **argv)
     size_t hw_at_half = 0;
     for (int it = 0; it < iters; it++) {
         failed += one_case(seed, it) ? 1 : 0;
-        if (it == iters / 2) { edml_device_arena_stats(g_dev.dev, &st); hw_at_half = st.high_water; }
+        if (it == iters / 2) {
+            edml_device_arena_stats(g_dev.dev, &st);
+            hw_at_half = st.high_water;
+        }
     }
     edml_device_arena_stats(g_dev.dev, &st);
     if (soak && st.high_water > soak_persistent + soak_need + 16) {
@@ -674,11 +759,13 @@ int diff_main(int argc, char **argv)
         failed++;
     }
     if (soak)
-        printf("soak: %d create/execute/destroy cycles; arena %zu bytes held throughout; high-water mark %zu (%zu at half way), "
+        printf("soak: %d create/execute/destroy cycles; arena %zu bytes held throughout; high-water mark %zu (%zu at "
+               "half way), "
                "no more than the largest single cycle needs (%zu)\n",
                iters, st.persistent, st.high_water, hw_at_half, soak_persistent + soak_need);
     tl_device_free(&g_dev);
-    printf("diff --backend %s --seed %llu: %d cases, %d failed\n", backend_arg, (unsigned long long)seed, iters, failed);
+    printf("diff --backend %s --seed %llu: %d cases, %d failed\n", backend_arg, (unsigned long long)seed, iters,
+           failed);
     return failed ? 1 : 0;
 }
 

@@ -37,6 +37,127 @@ static edml_status make_device(tl_device *d, uint32_t faults, const edml_board *
     return edml_device_create(&dd, d->arena, d->size, &d->dev);
 }
 
+/* faults at device creation: GLES absent, AUTO runs on the CPU */
+static void check_init_faults(const edml_board *board, bool have_gles)
+{
+    static const struct {
+        uint32_t fault;
+        const char *says;
+    } init_faults[] = {
+        {EDML_FAULT_NO_GL, "libEGL.so.1 not loaded"},
+        {EDML_FAULT_CONTEXT, "no GLES 3.1 context"},
+        {EDML_FAULT_SHADER_COMPILE, "does not compile"},
+        {EDML_FAULT_OUT_OF_MEMORY, "GL_OUT_OF_MEMORY"},
+    };
+    char info[300];
+    tl_device d;
+    for (size_t f = 0; f < sizeof init_faults / sizeof *init_faults; f++) {
+        logs = 0;
+        last_log[0] = '\0';
+        CHECK(make_device(&d, init_faults[f].fault, board) == EDML_STATUS_OK, "device with fault 0x%x",
+              init_faults[f].fault);
+        CHECK(!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES)), "GLES despite fault 0x%x",
+              init_faults[f].fault);
+        if (have_gles) {
+            CHECK(strstr(edml_device_gles_info(d.dev, info, sizeof info), init_faults[f].says) != NULL, "reason: %s",
+                  info);
+            CHECK(logs == 1 && strstr(last_log, "GLES backend not available") && strstr(last_log, init_faults[f].says),
+                  "log: %s", last_log);
+        }
+        for (int which = 0; which < OPS_COUNT; which++) {
+            ops_case c;
+            ops_make(&c, which);
+            edml_operator *op;
+            CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
+            CHECK(edml_operator_backend(op) != EDML_BACKEND_GLES, "%s on gles", c.name);
+            CHECK(ops_execute(&c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "%s result", c.name);
+            edml_operator *g;
+            CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &g) == EDML_STATUS_BACKEND_UNAVAILABLE,
+                  "%s: gles by name", c.name);
+            CHECK(strstr(edml_device_last_error(d.dev), "backend gles is not available on this device") != NULL, "%s",
+                  edml_device_last_error(d.dev));
+            ops_free(&c);
+        }
+        tl_device_free(&d);
+    }
+}
+
+/* only GLES allowed, and it fails: the device itself fails, with the reason */
+static void check_gles_only(bool have_gles)
+{
+    tl_device d;
+    d.size = edml_device_size();
+    if (posix_memalign(&d.arena, 16, d.size)) abort();
+    memset(d.arena, 0, d.size);
+    edml_device_desc dd = {0};
+    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_GLES);
+    dd.inject_faults = EDML_FAULT_NO_GL;
+    dd.log = log_fn;
+    edml_status s = edml_device_create(&dd, d.arena, d.size, &d.dev);
+    CHECK(s == EDML_STATUS_BACKEND_UNAVAILABLE || (s == EDML_STATUS_INVALID_ARGUMENT && !have_gles),
+          "GLES-only device: %s", edml_status_string(s));
+    free(d.arena);
+}
+
+/* a fence that times out, during execution, for one operator */
+static void check_fence_timeout(const edml_board *board, ops_case *c)
+{
+    tl_device d;
+    CHECK(make_device(&d, EDML_FAULT_FENCE_TIMEOUT, board) == EDML_STATUS_OK, "device");
+    edml_operator *named, *autop;
+    CHECK(edml_operator_create(d.dev, &c->desc, EDML_BACKEND_GLES, &named) == EDML_STATUS_OK, "%s gles", c->name);
+    CHECK(edml_operator_create(d.dev, &c->desc, EDML_BACKEND_AUTO, &autop) == EDML_STATUS_OK, "%s auto", c->name);
+    CHECK(edml_operator_backend(autop) == EDML_BACKEND_GLES, "%s: auto on the GPU board", c->name);
+    ops_reset_outputs(c);
+    edml_status s = ops_execute(c, named, NULL);
+    CHECK(s == EDML_STATUS_BACKEND_FAILED && strstr(edml_device_last_error(d.dev), "fence timed out"),
+          "%s named: %s %s", c->name, edml_status_string(s), edml_device_last_error(d.dev));
+    CHECK(ops_outputs_untouched(c), "%s: a failed GLES call wrote an output", c->name);
+    CHECK(!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES)), "GLES still on after a failure");
+    /* the AUTO operator now runs on the CPU */
+    logs = 0;
+    CHECK(ops_execute(c, autop, NULL) == EDML_STATUS_OK && ops_outputs_match(c), "%s auto after failure", c->name);
+    CHECK(edml_operator_backend(autop) != EDML_BACKEND_GLES, "%s auto still on gles", c->name);
+    tl_device_free(&d);
+
+    /* an AUTO operator whose own submission fails falls back at once, logging why */
+    CHECK(make_device(&d, EDML_FAULT_FENCE_TIMEOUT, board) == EDML_STATUS_OK, "device");
+    CHECK(edml_operator_create(d.dev, &c->desc, EDML_BACKEND_AUTO, &autop) == EDML_STATUS_OK, "%s auto", c->name);
+    logs = 0;
+    ops_reset_outputs(c);
+    s = ops_execute(c, autop, NULL);
+    CHECK(s == EDML_STATUS_OK && ops_outputs_match(c), "%s: fallback result (%s)", c->name, edml_status_string(s));
+    CHECK(logs == 1 && strstr(last_log, "GLES could not run it (backend gles failed: the fence timed out") &&
+              strstr(last_log, "this device continues on"),
+          "log (%d lines): %s", logs, last_log);
+    tl_device_free(&d);
+}
+
+/* GLES's own limits: TopK with K above what the kernel holds */
+static void check_gles_limits(const edml_board *board)
+{
+    tl_device d;
+    CHECK(make_device(&d, 0, board) == EDML_STATUS_OK, "device");
+    UINT in_sizes[1] = {5000}, out_sizes[1] = {4000};
+    EDML_BUFFER_TENSOR_DESC ib = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 1, in_sizes, NULL, 0, 0};
+    EDML_BUFFER_TENSOR_DESC vb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 1, out_sizes, NULL, 0, 0};
+    EDML_BUFFER_TENSOR_DESC xb = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 1, out_sizes, NULL, 0, 0};
+    EDML_TENSOR_DESC it = {EDML_TENSOR_TYPE_BUFFER, &ib}, vt = {EDML_TENSOR_TYPE_BUFFER, &vb},
+                     xt = {EDML_TENSOR_TYPE_BUFFER, &xb};
+    EDML_TOP_K1_OPERATOR_DESC tk = {&it, &vt, &xt, 0, 4000, EDML_AXIS_DIRECTION_DECREASING};
+    EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &tk};
+    edml_operator *op;
+    CHECK(edml_operator_create(d.dev, &od, EDML_BACKEND_GLES, &op) == EDML_STATUS_BACKEND_UNAVAILABLE &&
+              strstr(edml_device_last_error(d.dev), "K = 4000"),
+          "%s", edml_device_last_error(d.dev));
+    logs = 0;
+    CHECK(edml_operator_create(d.dev, &od, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK &&
+              edml_operator_backend(op) != EDML_BACKEND_GLES,
+          "auto TopK with a large K");
+    CHECK(logs == 1 && strstr(last_log, "the GLES backend cannot"), "log: %s", last_log);
+    tl_device_free(&d);
+}
+
 int main(void)
 {
     edml_board board = gpu_board();
@@ -49,106 +170,16 @@ int main(void)
     if (!have_gles) {
         printf("faults: no GLES on this machine: only the no-GPU paths are tested\n");
     }
-
-    /* faults at device creation: GLES absent, AUTO runs on the CPU */
-    static const struct { uint32_t fault; const char *says; } init_faults[] = {
-        {EDML_FAULT_NO_GL, "libEGL.so.1 not loaded"},
-        {EDML_FAULT_CONTEXT, "no GLES 3.1 context"},
-        {EDML_FAULT_SHADER_COMPILE, "does not compile"},
-        {EDML_FAULT_OUT_OF_MEMORY, "GL_OUT_OF_MEMORY"},
-    };
-    for (size_t f = 0; f < sizeof init_faults / sizeof *init_faults; f++) {
-        logs = 0;
-        last_log[0] = '\0';
-        CHECK(make_device(&d, init_faults[f].fault, &board) == EDML_STATUS_OK, "device with fault 0x%x", init_faults[f].fault);
-        CHECK(!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES)), "GLES despite fault 0x%x", init_faults[f].fault);
-        if (have_gles) {
-            CHECK(strstr(edml_device_gles_info(d.dev, info, sizeof info), init_faults[f].says) != NULL, "reason: %s", info);
-            CHECK(logs == 1 && strstr(last_log, "GLES backend not available") && strstr(last_log, init_faults[f].says),
-                  "log: %s", last_log);
-        }
-        for (int which = 0; which < OPS_COUNT; which++) {
-            ops_case c;
-            ops_make(&c, which);
-            edml_operator *op;
-            CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
-            CHECK(edml_operator_backend(op) != EDML_BACKEND_GLES, "%s on gles", c.name);
-            CHECK(ops_execute(&c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "%s result", c.name);
-            edml_operator *g;
-            CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &g) == EDML_STATUS_BACKEND_UNAVAILABLE, "%s: gles by name", c.name);
-            CHECK(strstr(edml_device_last_error(d.dev), "backend gles is not available on this device") != NULL, "%s",
-                  edml_device_last_error(d.dev));
-            ops_free(&c);
-        }
-        tl_device_free(&d);
-    }
-    /* only GLES allowed, and it fails: the device itself fails, with the reason */
-    {
-        d.size = edml_device_size();
-        if (posix_memalign(&d.arena, 16, d.size)) abort();
-        memset(d.arena, 0, d.size);
-        edml_device_desc dd = {0};
-        dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_GLES);
-        dd.inject_faults = EDML_FAULT_NO_GL;
-        dd.log = log_fn;
-        edml_status s = edml_device_create(&dd, d.arena, d.size, &d.dev);
-        CHECK(s == EDML_STATUS_BACKEND_UNAVAILABLE || (s == EDML_STATUS_INVALID_ARGUMENT && !have_gles), "GLES-only device: %s",
-              edml_status_string(s));
-        free(d.arena);
-    }
-
+    check_init_faults(&board, have_gles);
+    check_gles_only(have_gles);
     if (have_gles) {
-        /* a fence that times out, during execution */
         for (int which = 0; which < OPS_COUNT; which++) {
             ops_case c;
             ops_make(&c, which);
-            CHECK(make_device(&d, EDML_FAULT_FENCE_TIMEOUT, &board) == EDML_STATUS_OK, "device");
-            edml_operator *named, *autop;
-            CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &named) == EDML_STATUS_OK, "%s gles", c.name);
-            CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &autop) == EDML_STATUS_OK, "%s auto", c.name);
-            CHECK(edml_operator_backend(autop) == EDML_BACKEND_GLES, "%s: auto on the GPU board", c.name);
-            ops_reset_outputs(&c);
-            edml_status s = ops_execute(&c, named, NULL);
-            CHECK(s == EDML_STATUS_BACKEND_FAILED && strstr(edml_device_last_error(d.dev), "fence timed out"),
-                  "%s named: %s %s", c.name, edml_status_string(s), edml_device_last_error(d.dev));
-            CHECK(ops_outputs_untouched(&c), "%s: a failed GLES call wrote an output", c.name);
-            CHECK(!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES)), "GLES still on after a failure");
-            /* the AUTO operator now runs on the CPU */
-            logs = 0;
-            CHECK(ops_execute(&c, autop, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "%s auto after failure", c.name);
-            CHECK(edml_operator_backend(autop) != EDML_BACKEND_GLES, "%s auto still on gles", c.name);
-            tl_device_free(&d);
-
-            /* an AUTO operator whose own submission fails falls back at once, logging why */
-            CHECK(make_device(&d, EDML_FAULT_FENCE_TIMEOUT, &board) == EDML_STATUS_OK, "device");
-            CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &autop) == EDML_STATUS_OK, "%s auto", c.name);
-            logs = 0;
-            ops_reset_outputs(&c);
-            s = ops_execute(&c, autop, NULL);
-            CHECK(s == EDML_STATUS_OK && ops_outputs_match(&c), "%s: fallback result (%s)", c.name, edml_status_string(s));
-            CHECK(logs == 1 && strstr(last_log, "GLES could not run it (backend gles failed: the fence timed out") &&
-                      strstr(last_log, "this device continues on"),
-                  "log (%d lines): %s", logs, last_log);
-            tl_device_free(&d);
+            check_fence_timeout(&board, &c);
             ops_free(&c);
         }
-        /* GLES's own limits: TopK with K above what the kernel holds */
-        CHECK(make_device(&d, 0, &board) == EDML_STATUS_OK, "device");
-        UINT in_sizes[1] = {5000}, out_sizes[1] = {4000};
-        EDML_BUFFER_TENSOR_DESC ib = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 1, in_sizes, NULL, 0, 0};
-        EDML_BUFFER_TENSOR_DESC vb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 1, out_sizes, NULL, 0, 0};
-        EDML_BUFFER_TENSOR_DESC xb = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 1, out_sizes, NULL, 0, 0};
-        EDML_TENSOR_DESC it = {EDML_TENSOR_TYPE_BUFFER, &ib}, vt = {EDML_TENSOR_TYPE_BUFFER, &vb}, xt = {EDML_TENSOR_TYPE_BUFFER, &xb};
-        EDML_TOP_K1_OPERATOR_DESC tk = {&it, &vt, &xt, 0, 4000, EDML_AXIS_DIRECTION_DECREASING};
-        EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &tk};
-        edml_operator *op;
-        CHECK(edml_operator_create(d.dev, &od, EDML_BACKEND_GLES, &op) == EDML_STATUS_BACKEND_UNAVAILABLE &&
-                  strstr(edml_device_last_error(d.dev), "K = 4000"), "%s", edml_device_last_error(d.dev));
-        logs = 0;
-        CHECK(edml_operator_create(d.dev, &od, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK && edml_operator_backend(op) != EDML_BACKEND_GLES,
-              "auto TopK with a large K");
-        CHECK(logs == 1 && strstr(last_log, "the GLES backend cannot"), "log: %s", last_log);
-        tl_device_free(&d);
+        check_gles_limits(&board);
     }
     return tl_summary("faults");
 }

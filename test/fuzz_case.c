@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             case_result_free(&r);
         }
     } else if (strncmp(err, "fuzz.case:", 10) != 0) {
-        abort();   /* every parse error names file and line */
+        abort(); /* every parse error names file and line */
     }
     case_free(c);
     free(c);

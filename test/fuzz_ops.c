@@ -45,12 +45,17 @@ static void make_tensor(reader *r, ftensor *t, EDML_TENSOR_DATA_TYPE dt, UINT ra
 {
     for (UINT i = 0; i < rank && i < 9; i++) {
         t->sizes[i] = sizes ? sizes[i] : 1 + take(r, 5);
-        if (take(r, 64) == 0) t->sizes[i] = take(r, 0);   /* 0 or huge now and then */
+        if (take(r, 64) == 0) t->sizes[i] = take(r, 0); /* 0 or huge now and then */
     }
     bool strided = take(r, 3) == 0;
     for (UINT i = 0; i < rank && i < 9; i++) t->strides[i] = take(r, 4) == 0 ? 0 : 1 + take(r, 40);
-    t->b = (EDML_BUFFER_TENSOR_DESC){dt, take(r, 32) == 0 ? EDML_TENSOR_FLAG_OWNED_BY_DML : EDML_TENSOR_FLAG_NONE, rank,
-                                     t->sizes, strided ? t->strides : NULL, 0, 0};
+    t->b = (EDML_BUFFER_TENSOR_DESC){dt,
+                                     take(r, 32) == 0 ? EDML_TENSOR_FLAG_OWNED_BY_DML : EDML_TENSOR_FLAG_NONE,
+                                     rank,
+                                     t->sizes,
+                                     strided ? t->strides : NULL,
+                                     0,
+                                     0};
     UINT64 calc = edml_calc_buffer_tensor_size(dt, rank, t->sizes, strided ? t->strides : NULL);
     uint32_t how = take(r, 8);
     t->b.TotalTensorSizeInBytes = how == 0 ? calc - (calc ? 1 : 0) : how == 1 ? calc + 4 * take(r, 4) : 0;
@@ -76,15 +81,9 @@ static edml_device *device_for(edml_backend b)
 
 #define MAX_BYTES (1u << 20)
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    static unsigned long long count;
-    reader r = {data, size};
+/* one fuzzed operator: its tensors, its descriptor, its operands as bound */
+typedef struct fcase {
     ftensor t[4];
-    memset(t, 0, sizeof t);
-    UINT rank = take(&r, 10);   /* 0..9 */
-    EDML_TENSOR_DATA_TYPE dt = types[take(&r, 12)];
     UINT axes[10];
     union {
         EDML_TOP_K1_OPERATOR_DESC topk;
@@ -94,106 +93,146 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } u;
     EDML_OPERATOR_DESC desc;
     int nin, nout;
-    uint32_t kind = take(&r, 4);
-    make_tensor(&r, &t[0], dt, rank, NULL);
+    ftensor *ops[4]; /* inputs then outputs */
+} fcase;
+
+static void make_topk(reader *r, fcase *c, EDML_TENSOR_DATA_TYPE dt, UINT rank)
+{
+    ftensor *t = c->t;
+    UINT axis = take(r, rank + 1), k = take(r, 8);
+    UINT os[9];
+    memcpy(os, t[0].sizes, sizeof os);
+    if (axis < rank && axis < 9) os[axis] = k;
+    make_tensor(r, &t[1], take(r, 8) ? dt : types[take(r, 12)], rank, os);
+    make_tensor(r, &t[2], take(r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : types[take(r, 12)], rank, os);
+    c->u.topk = (EDML_TOP_K1_OPERATOR_DESC){&t[0].d, &t[1].d, &t[2].d, axis, k, (EDML_AXIS_DIRECTION)take(r, 3)};
+    c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_TOP_K1, &c->u};
+    c->nin = 1, c->nout = 2;
+}
+
+static void make_argreduce(reader *r, fcase *c, UINT rank)
+{
+    ftensor *t = c->t;
+    UINT na = take(r, rank + 2);
+    for (UINT i = 0; i < na && i < 10; i++) c->axes[i] = take(r, rank + 1);
+    UINT os[9];
+    memcpy(os, t[0].sizes, sizeof os);
+    for (UINT i = 0; i < na && i < 10; i++)
+        if (c->axes[i] < 9) os[c->axes[i]] = 1;
+    make_tensor(r, &t[1], take(r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : types[take(r, 12)], rank, os);
+    c->u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){&t[0].d, &t[1].d, na, take(r, 16) ? c->axes : NULL,
+                                                 (EDML_AXIS_DIRECTION)take(r, 3)};
+    c->desc = (EDML_OPERATOR_DESC){take(r, 2) ? EDML_OPERATOR_ARGMIN : EDML_OPERATOR_ARGMAX, &c->u};
+    c->nin = 1, c->nout = 1;
+}
+
+static void make_case(reader *r, fcase *c)
+{
+    memset(c, 0, sizeof *c);
+    ftensor *t = c->t;
+    UINT rank = take(r, 10); /* 0..9 */
+    EDML_TENSOR_DATA_TYPE dt = types[take(r, 12)];
+    uint32_t kind = take(r, 4);
+    make_tensor(r, &t[0], dt, rank, NULL);
+    for (int i = 0; i < 4; i++) c->ops[i] = &t[i];
     if (kind == 0) {
-        UINT axis = take(&r, rank + 1), k = take(&r, 8);
-        UINT os[9];
-        memcpy(os, t[0].sizes, sizeof os);
-        if (axis < rank && axis < 9) os[axis] = k;
-        make_tensor(&r, &t[1], take(&r, 8) ? dt : types[take(&r, 12)], rank, os);
-        make_tensor(&r, &t[2], take(&r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : types[take(&r, 12)], rank, os);
-        u.topk = (EDML_TOP_K1_OPERATOR_DESC){&t[0].d, &t[1].d, &t[2].d, axis, k, (EDML_AXIS_DIRECTION)take(&r, 3)};
-        desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_TOP_K1, &u};
-        nin = 1, nout = 2;
+        make_topk(r, c, dt, rank);
     } else if (kind == 1) {
-        UINT na = take(&r, rank + 2);
-        for (UINT i = 0; i < na && i < 10; i++) axes[i] = take(&r, rank + 1);
-        UINT os[9];
-        memcpy(os, t[0].sizes, sizeof os);
-        for (UINT i = 0; i < na && i < 10; i++) if (axes[i] < 9) os[axes[i]] = 1;
-        make_tensor(&r, &t[1], take(&r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : types[take(&r, 12)], rank, os);
-        u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){&t[0].d, &t[1].d, na, take(&r, 16) ? axes : NULL, (EDML_AXIS_DIRECTION)take(&r, 3)};
-        desc = (EDML_OPERATOR_DESC){take(&r, 2) ? EDML_OPERATOR_ARGMIN : EDML_OPERATOR_ARGMAX, &u};
-        nin = 1, nout = 1;
+        make_argreduce(r, c, rank);
     } else if (kind == 2) {
-        make_tensor(&r, &t[1], take(&r, 2) ? EDML_TENSOR_DATA_TYPE_INT32 : types[take(&r, 12)], rank, NULL);
-        make_tensor(&r, &t[2], dt, rank, NULL);
-        u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){&t[0].d, &t[1].d, &t[2].d, take(&r, rank + 1), take(&r, rank + 1),
-                                                   take(&r, rank + 1)};
-        desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND1, &u};
-        nin = 2, nout = 1;
+        make_tensor(r, &t[1], take(r, 2) ? EDML_TENSOR_DATA_TYPE_INT32 : types[take(r, 12)], rank, NULL);
+        make_tensor(r, &t[2], dt, rank, NULL);
+        c->u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){&t[0].d,           &t[1].d,           &t[2].d,
+                                                         take(r, rank + 1), take(r, rank + 1), take(r, rank + 1)};
+        c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND1, &c->u};
+        c->nin = 2, c->nout = 1;
     } else {
-        make_tensor(&r, &t[1], take(&r, 4) ? EDML_TENSOR_DATA_TYPE_UINT8 : types[take(&r, 12)], rank, t[0].sizes);
-        make_tensor(&r, &t[2], dt, rank, t[0].sizes);
-        make_tensor(&r, &t[3], dt, rank, t[0].sizes);
-        u.elementwise_if = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&t[1].d, &t[0].d, &t[2].d, &t[3].d};
-        desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &u};
-        nin = 3, nout = 1;
+        make_tensor(r, &t[1], take(r, 4) ? EDML_TENSOR_DATA_TYPE_UINT8 : types[take(r, 12)], rank, t[0].sizes);
+        make_tensor(r, &t[2], dt, rank, t[0].sizes);
+        make_tensor(r, &t[3], dt, rank, t[0].sizes);
+        c->u.elementwise_if = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&t[1].d, &t[0].d, &t[2].d, &t[3].d};
+        c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &c->u};
+        c->nin = 3, c->nout = 1;
+        c->ops[0] = &t[1], c->ops[1] = &t[0];
     }
-    /* operand order: inputs then outputs, as bound */
-    ftensor *ops[4];
-    if (kind == 3) { ops[0] = &t[1]; ops[1] = &t[0]; ops[2] = &t[2]; ops[3] = &t[3]; }
-    else for (int i = 0; i < 4; i++) ops[i] = &t[i];
-    for (int i = 0; i < nin + nout; i++) {   /* keep each input quick: bytes and elements (broadcasts) */
-        if (ops[i]->bytes > MAX_BYTES) return 0;
+}
+
+/* keep each operand quick: bytes and elements (broadcasts) */
+static bool small_enough(const fcase *c)
+{
+    for (int i = 0; i < c->nin + c->nout; i++) {
+        const ftensor *t = c->ops[i];
+        if (t->bytes > MAX_BYTES) return false;
         uint64_t elems = 1;
-        for (UINT d = 0; d < rank && d < 9; d++) {
-            elems *= ops[i]->sizes[d] ? ops[i]->sizes[d] : 1;
-            if (elems > MAX_BYTES) return 0;
+        for (UINT d = 0; d < t->b.DimensionCount && d < 9; d++) {
+            elems *= t->sizes[d] ? t->sizes[d] : 1;
+            if (elems > MAX_BYTES) return false;
         }
     }
+    return true;
+}
+
+/* runs the case on one backend into fresh outputs (sentinel 0x5a); a rejected
+ * call must leave them as they were */
+static edml_status run_on(const fcase *c, edml_backend b, uint8_t *const in[3], uint8_t *out[2])
+{
+    edml_device *dev = device_for(b);
+    if (!dev) return EDML_STATUS_BACKEND_UNAVAILABLE;
+    for (int o = 0; o < c->nout; o++) {
+        out[o] = malloc((size_t)c->ops[c->nin + o]->bytes + 1);
+        memset(out[o], 0x5a, (size_t)c->ops[c->nin + o]->bytes);
+    }
+    edml_operator *op = NULL;
+    edml_status s = edml_operator_create(dev, &c->desc, b, &op);
+    if (!s) {
+        EDML_BUFFER_BINDING bi[3], bo[2];
+        for (int i = 0; i < c->nin; i++) bi[i] = (EDML_BUFFER_BINDING){in[i], 0, c->ops[i]->bytes};
+        for (int o = 0; o < c->nout; o++) bo[o] = (EDML_BUFFER_BINDING){out[o], 0, c->ops[c->nin + o]->bytes};
+        EDML_BINDING_PROPERTIES props;
+        edml_operator_get_binding_properties(op, &props);
+        void *tmp = aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull);
+        EDML_BUFFER_BINDING tb = {tmp, 0, props.TemporaryResourceSize};
+        s = edml_operator_execute(op, bi, (UINT)c->nin, bo, (UINT)c->nout, &tb);
+        free(tmp);
+        edml_operator_destroy(op);
+    }
+    if (s != EDML_STATUS_OK && s != EDML_STATUS_INDEX_OUT_OF_RANGE)
+        for (int o = 0; o < c->nout; o++) /* a rejected call writes nothing */
+            for (UINT64 j = 0; j < c->ops[c->nin + o]->bytes; j++)
+                if (out[o][j] != 0x5a) abort();
+    return s;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static unsigned long long count;
+    static fcase c;
+    reader r = {data, size};
+    make_case(&r, &c);
+    if (!small_enough(&c)) return 0;
 
     /* the data: exact-size buffers */
-    uint8_t *in[3], *ref_out[2] = {0}, *out[2];
-    for (int i = 0; i < nin; i++) {
-        in[i] = malloc((size_t)ops[i]->bytes + 1);
-        for (UINT64 j = 0; j < ops[i]->bytes; j++) in[i][j] = (uint8_t)take(&r, 256);
+    uint8_t *in[3], *ref_out[2] = {0}, *out[2] = {0};
+    for (int i = 0; i < c.nin; i++) {
+        in[i] = malloc((size_t)c.ops[i]->bytes + 1);
+        for (UINT64 j = 0; j < c.ops[i]->bytes; j++) in[i][j] = (uint8_t)take(&r, 256);
     }
-    edml_status ref_status = EDML_STATUS_OK;
     count++;
-    for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++) {
+    edml_status ref_status = run_on(&c, EDML_BACKEND_REF, in, ref_out);
+    for (int b = EDML_BACKEND_REF + 1; b < EDML_BACKEND_COUNT_; b++) {
         if (b == EDML_BACKEND_GLES && count % 16) continue;
-        edml_device *dev = device_for((edml_backend)b);
-        if (!dev) continue;
-        for (int o = 0; o < nout; o++) {
-            out[o] = malloc((size_t)ops[nin + o]->bytes + 1);
-            memset(out[o], 0x5a, (size_t)ops[nin + o]->bytes);
+        if (!device_for((edml_backend)b)) continue;
+        edml_status s = run_on(&c, (edml_backend)b, in, out);
+        if (s != EDML_STATUS_BACKEND_UNAVAILABLE) { /* e.g. GLES's K limit */
+            if (s != ref_status) abort();           /* every backend agrees with the reference */
+            if (s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE)
+                for (int o = 0; o < c.nout; o++)
+                    if (memcmp(out[o], ref_out[o], (size_t)c.ops[c.nin + o]->bytes)) abort();
         }
-        edml_operator *op = NULL;
-        edml_status s = edml_operator_create(dev, &desc, (edml_backend)b, &op);
-        if (!s) {
-            EDML_BUFFER_BINDING bi[3], bo[2];
-            for (int i = 0; i < nin; i++) bi[i] = (EDML_BUFFER_BINDING){in[i], 0, ops[i]->bytes};
-            for (int o = 0; o < nout; o++) bo[o] = (EDML_BUFFER_BINDING){out[o], 0, ops[nin + o]->bytes};
-            EDML_BINDING_PROPERTIES props;
-            edml_operator_get_binding_properties(op, &props);
-            void *tmp = aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull);
-            EDML_BUFFER_BINDING tb = {tmp, 0, props.TemporaryResourceSize};
-            s = edml_operator_execute(op, bi, (UINT)nin, bo, (UINT)nout, &tb);
-            free(tmp);
-            edml_operator_destroy(op);
-        }
-        if (s != EDML_STATUS_OK && s != EDML_STATUS_INDEX_OUT_OF_RANGE)
-            for (int o = 0; o < nout; o++)   /* a rejected call writes nothing */
-                for (UINT64 j = 0; j < ops[nin + o]->bytes; j++)
-                    if (out[o][j] != 0x5a) abort();
-        if (b == EDML_BACKEND_REF) {
-            ref_status = s;
-            for (int o = 0; o < nout; o++) ref_out[o] = out[o];
-            continue;
-        }
-        if (s == EDML_STATUS_BACKEND_UNAVAILABLE) { /* e.g. GLES's K limit */
-            for (int o = 0; o < nout; o++) free(out[o]);
-            continue;
-        }
-        if (s != ref_status) abort();   /* every backend agrees with the reference */
-        if (s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE)
-            for (int o = 0; o < nout; o++)
-                if (memcmp(out[o], ref_out[o], (size_t)ops[nin + o]->bytes)) abort();
-        for (int o = 0; o < nout; o++) free(out[o]);
+        for (int o = 0; o < c.nout; o++) free(out[o]);
     }
-    for (int o = 0; o < nout; o++) free(ref_out[o]);
-    for (int i = 0; i < nin; i++) free(in[i]);
+    for (int o = 0; o < c.nout; o++) free(ref_out[o]);
+    for (int i = 0; i < c.nin; i++) free(in[i]);
     return 0;
 }

@@ -13,6 +13,124 @@ static edml_gpu_buffer *upload(edml_device *dev, const tl_tensor *t)
     return b;
 }
 
+/* every operator with its inputs and outputs resident on the GPU, then with
+ * its outputs on the host */
+static void check_resident(edml_device *dev)
+{
+    for (int which = 0; which < OPS_COUNT; which++) {
+        for (int mixed = 0; mixed < 2; mixed++) { /* 0: everything on the GPU; 1: inputs there, outputs on the host */
+            ops_case c;
+            ops_make(&c, which);
+            edml_operator *op;
+            CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK, "%s", c.name);
+            edml_gpu_buffer *gin[3] = {0}, *gout[2] = {0};
+            EDML_BUFFER_BINDING bi[3], bo[2];
+            for (int i = 0; i < c.nin; i++) {
+                gin[i] = upload(dev, &c.in[i]);
+                bi[i] = edml_gpu_binding(gin[i], 0, c.in[i].total);
+            }
+            ops_reset_outputs(&c);
+            for (int o = 0; o < c.nout; o++) {
+                if (mixed) {
+                    bo[o] = tl_bind(&c.out[o]);
+                    continue;
+                }
+                gout[o] = upload(dev, &c.out[o]); /* the sentinel, so untouched bytes compare */
+                bo[o] = edml_gpu_binding(gout[o], 0, c.out[o].total);
+            }
+            edml_status s = edml_operator_execute(op, bi, (UINT)c.nin, bo, (UINT)c.nout, NULL);
+            CHECK(s == EDML_STATUS_OK, "%s resident: %s", c.name, edml_device_last_error(dev));
+            for (int o = 0; o < c.nout && !mixed; o++)
+                CHECK(edml_gpu_buffer_read(gout[o], 0, c.out[o].buf, c.out[o].total) == EDML_STATUS_OK, "read");
+            CHECK(ops_outputs_match(&c), "%s: %s outputs differ", c.name, mixed ? "host" : "resident");
+            for (int o = c.nout; o-- > 0;)
+                if (gout[o]) edml_gpu_buffer_destroy(gout[o]);
+            for (int i = c.nin; i-- > 0;) edml_gpu_buffer_destroy(gin[i]);
+            edml_operator_destroy(op);
+            ops_free(&c);
+        }
+    }
+}
+
+/* misuse of GPU buffers, copies, and the GPU arena as a stack */
+static void check_misuse_and_copies(edml_device *dev, uint64_t gpu_bytes)
+{
+    ops_case c;
+    ops_make(&c, OPS_ELEMENTWISE_IF);
+    edml_gpu_buffer *a = upload(dev, &c.in[1]);
+    edml_operator *cpu, *gpu;
+    CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_NEON, &cpu) == EDML_STATUS_OK, "neon op");
+    CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_GLES, &gpu) == EDML_STATUS_OK, "gles op");
+    EDML_BUFFER_BINDING bi[3], bo[1];
+    ops_bindings(&c, bi, bo);
+    bi[1] = edml_gpu_binding(a, 0, c.in[1].total);
+    ops_reset_outputs(&c);
+    CHECK(edml_operator_execute(cpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
+              strstr(edml_device_last_error(dev), "is a GPU buffer, but the operator runs on neon"),
+          "%s", edml_device_last_error(dev));
+    bi[1] = edml_gpu_binding(a, 2, c.in[1].total);
+    CHECK(edml_operator_execute(gpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
+              strstr(edml_device_last_error(dev), "not aligned to 4 bytes"),
+          "%s", edml_device_last_error(dev));
+    bi[1] = edml_gpu_binding(a, 16, c.in[1].total);
+    CHECK(edml_operator_execute(gpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
+              strstr(edml_device_last_error(dev), "does not fit the GPU buffer"),
+          "%s", edml_device_last_error(dev));
+    CHECK(ops_outputs_untouched(&c), "a rejected call wrote");
+    uint8_t byte = 0;
+    CHECK(edml_gpu_buffer_write(a, c.in[1].total, &byte, 1) == EDML_STATUS_INVALID_ARGUMENT, "write past the end");
+    CHECK(edml_gpu_buffer_read(a, 0, NULL, 1) == EDML_STATUS_INVALID_ARGUMENT, "read to NULL");
+
+    /* copies */
+    edml_gpu_buffer *b;
+    CHECK(edml_gpu_buffer_create(dev, c.in[1].total, &b) == EDML_STATUS_OK, "b");
+    CHECK(edml_gpu_buffer_copy(b, 0, a, 0, 6) == EDML_STATUS_INVALID_ARGUMENT, "copy of 6 bytes");
+    CHECK(edml_gpu_buffer_copy(b, 0, a, 0, c.in[1].total) == EDML_STATUS_OK, "copy");
+    uint8_t back[64];
+    CHECK(edml_gpu_buffer_read(b, 0, back, c.in[1].total) == EDML_STATUS_OK &&
+              !memcmp(back, c.in[1].buf, (size_t)c.in[1].total),
+          "copied bytes");
+
+    /* the GPU arena: too much is refused with the numbers; released bytes come back */
+    edml_gpu_buffer *big;
+    CHECK(edml_gpu_buffer_create(dev, gpu_bytes, &big) == EDML_STATUS_ARENA_TOO_SMALL &&
+              strstr(edml_device_last_error(dev), "missing"),
+          "%s", edml_device_last_error(dev));
+    edml_operator_destroy(gpu);
+    edml_operator_destroy(cpu);
+    edml_gpu_buffer_destroy(b);
+    edml_gpu_buffer_destroy(a);
+    CHECK(edml_gpu_buffer_create(dev, gpu_bytes, &big) == EDML_STATUS_OK, "the whole GPU arena after release: %s",
+          edml_device_last_error(dev));
+    CHECK(edml_gpu_buffer_write(big, 0, &byte, 1) == EDML_STATUS_OK, "write to it");
+    edml_gpu_buffer_destroy(big);
+    CHECK(edml_gpu_buffer_write(big, 0, &byte, 1) == EDML_STATUS_INVALID_DEVICE, "destroyed buffer");
+    ops_free(&c);
+}
+
+/* GatherND with clamped indices in a GPU buffer: the status, and the output */
+static void check_clamped_indices(edml_device *dev)
+{
+    ops_case c;
+    edml_operator *gpu;
+    EDML_BUFFER_BINDING bi[3], bo[1];
+    ops_make(&c, OPS_GATHER0);
+    uint32_t bad[2] = {7, 0}; /* 7 is clamped to 1 */
+    memcpy(c.in[1].buf, bad, sizeof bad);
+    static const float want[4] = {2, 3, 0, 1};
+    memcpy(c.expected[0], want, sizeof want);
+    edml_gpu_buffer *ix = upload(dev, &c.in[1]);
+    CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_GLES, &gpu) == EDML_STATUS_OK, "gather");
+    ops_bindings(&c, bi, bo);
+    bi[1] = edml_gpu_binding(ix, 0, c.in[1].total);
+    ops_reset_outputs(&c);
+    CHECK(edml_operator_execute(gpu, bi, 2, bo, 1, NULL) == EDML_STATUS_INDEX_OUT_OF_RANGE &&
+              strstr(edml_device_last_error(dev), "IndicesTensor (in a GPU buffer): 1 index coordinates"),
+          "%s", edml_device_last_error(dev));
+    CHECK(ops_outputs_match(&c), "clamped output");
+    ops_free(&c);
+}
+
 int main(int argc, char **argv)
 {
     const uint64_t gpu_bytes = 1 << 20;
@@ -31,104 +149,11 @@ int main(int argc, char **argv)
     }
     edml_arena_stats st0, st;
     edml_device_arena_stats(d.dev, &st0);
-
-    for (int which = 0; which < OPS_COUNT; which++) {
-        for (int mixed = 0; mixed < 2; mixed++) {   /* 0: everything on the GPU; 1: inputs there, outputs on the host */
-            ops_case c;
-            ops_make(&c, which);
-            edml_operator *op;
-            CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK, "%s", c.name);
-            edml_gpu_buffer *gin[3] = {0}, *gout[2] = {0};
-            EDML_BUFFER_BINDING bi[3], bo[2];
-            for (int i = 0; i < c.nin; i++) {
-                gin[i] = upload(d.dev, &c.in[i]);
-                bi[i] = edml_gpu_binding(gin[i], 0, c.in[i].total);
-            }
-            ops_reset_outputs(&c);
-            for (int o = 0; o < c.nout; o++) {
-                if (mixed) { bo[o] = tl_bind(&c.out[o]); continue; }
-                gout[o] = upload(d.dev, &c.out[o]);   /* the sentinel, so untouched bytes compare */
-                bo[o] = edml_gpu_binding(gout[o], 0, c.out[o].total);
-            }
-            edml_status s = edml_operator_execute(op, bi, (UINT)c.nin, bo, (UINT)c.nout, NULL);
-            CHECK(s == EDML_STATUS_OK, "%s resident: %s", c.name, edml_device_last_error(d.dev));
-            for (int o = 0; o < c.nout && !mixed; o++)
-                CHECK(edml_gpu_buffer_read(gout[o], 0, c.out[o].buf, c.out[o].total) == EDML_STATUS_OK, "read");
-            CHECK(ops_outputs_match(&c), "%s: %s outputs differ", c.name, mixed ? "host" : "resident");
-            for (int o = c.nout; o-- > 0;) if (gout[o]) edml_gpu_buffer_destroy(gout[o]);
-            for (int i = c.nin; i-- > 0;) edml_gpu_buffer_destroy(gin[i]);
-            edml_operator_destroy(op);
-            ops_free(&c);
-        }
-    }
+    check_resident(d.dev);
     edml_device_arena_stats(d.dev, &st);
     CHECK(st.persistent == st0.persistent, "device arena given back: %zu vs %zu", st.persistent, st0.persistent);
-
-    /* misuse */
-    ops_case c;
-    ops_make(&c, OPS_ELEMENTWISE_IF);
-    edml_gpu_buffer *a = upload(d.dev, &c.in[1]);
-    edml_operator *cpu, *gpu;
-    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_NEON, &cpu) == EDML_STATUS_OK, "neon op");
-    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &gpu) == EDML_STATUS_OK, "gles op");
-    EDML_BUFFER_BINDING bi[3], bo[1];
-    ops_bindings(&c, bi, bo);
-    bi[1] = edml_gpu_binding(a, 0, c.in[1].total);
-    ops_reset_outputs(&c);
-    CHECK(edml_operator_execute(cpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
-              strstr(edml_device_last_error(d.dev), "is a GPU buffer, but the operator runs on neon"),
-          "%s", edml_device_last_error(d.dev));
-    bi[1] = edml_gpu_binding(a, 2, c.in[1].total);
-    CHECK(edml_operator_execute(gpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
-              strstr(edml_device_last_error(d.dev), "not aligned to 4 bytes"), "%s", edml_device_last_error(d.dev));
-    bi[1] = edml_gpu_binding(a, 16, c.in[1].total);
-    CHECK(edml_operator_execute(gpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
-              strstr(edml_device_last_error(d.dev), "does not fit the GPU buffer"), "%s", edml_device_last_error(d.dev));
-    CHECK(ops_outputs_untouched(&c), "a rejected call wrote");
-    uint8_t byte = 0;
-    CHECK(edml_gpu_buffer_write(a, c.in[1].total, &byte, 1) == EDML_STATUS_INVALID_ARGUMENT, "write past the end");
-    CHECK(edml_gpu_buffer_read(a, 0, NULL, 1) == EDML_STATUS_INVALID_ARGUMENT, "read to NULL");
-
-    /* copies */
-    edml_gpu_buffer *b;
-    CHECK(edml_gpu_buffer_create(d.dev, c.in[1].total, &b) == EDML_STATUS_OK, "b");
-    CHECK(edml_gpu_buffer_copy(b, 0, a, 0, 6) == EDML_STATUS_INVALID_ARGUMENT, "copy of 6 bytes");
-    CHECK(edml_gpu_buffer_copy(b, 0, a, 0, c.in[1].total) == EDML_STATUS_OK, "copy");
-    uint8_t back[64];
-    CHECK(edml_gpu_buffer_read(b, 0, back, c.in[1].total) == EDML_STATUS_OK && !memcmp(back, c.in[1].buf, (size_t)c.in[1].total),
-          "copied bytes");
-
-    /* the GPU arena: too much is refused with the numbers; released bytes come back */
-    edml_gpu_buffer *big;
-    CHECK(edml_gpu_buffer_create(d.dev, gpu_bytes, &big) == EDML_STATUS_ARENA_TOO_SMALL &&
-              strstr(edml_device_last_error(d.dev), "missing"), "%s", edml_device_last_error(d.dev));
-    edml_operator_destroy(gpu);
-    edml_operator_destroy(cpu);
-    edml_gpu_buffer_destroy(b);
-    edml_gpu_buffer_destroy(a);
-    CHECK(edml_gpu_buffer_create(d.dev, gpu_bytes, &big) == EDML_STATUS_OK, "the whole GPU arena after release: %s",
-          edml_device_last_error(d.dev));
-    CHECK(edml_gpu_buffer_write(big, 0, &byte, 1) == EDML_STATUS_OK, "write to it");
-    edml_gpu_buffer_destroy(big);
-    CHECK(edml_gpu_buffer_write(big, 0, &byte, 1) == EDML_STATUS_INVALID_DEVICE, "destroyed buffer");
-    ops_free(&c);
-
-    /* GatherND with clamped indices in a GPU buffer: the status, and the output */
-    ops_make(&c, OPS_GATHER0);
-    uint32_t bad[2] = {7, 0};   /* 7 is clamped to 1 */
-    memcpy(c.in[1].buf, bad, sizeof bad);
-    static const float want[4] = {2, 3, 0, 1};
-    memcpy(c.expected[0], want, sizeof want);
-    edml_gpu_buffer *ix = upload(d.dev, &c.in[1]);
-    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &gpu) == EDML_STATUS_OK, "gather");
-    ops_bindings(&c, bi, bo);
-    bi[1] = edml_gpu_binding(ix, 0, c.in[1].total);
-    ops_reset_outputs(&c);
-    CHECK(edml_operator_execute(gpu, bi, 2, bo, 1, NULL) == EDML_STATUS_INDEX_OUT_OF_RANGE &&
-              strstr(edml_device_last_error(d.dev), "IndicesTensor (in a GPU buffer): 1 index coordinates"),
-          "%s", edml_device_last_error(d.dev));
-    CHECK(ops_outputs_match(&c), "clamped output");
-    ops_free(&c);
+    check_misuse_and_copies(d.dev, gpu_bytes);
+    check_clamped_indices(d.dev);
     tl_device_free(&d);
     return tl_summary("gpu");
 }

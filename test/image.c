@@ -28,12 +28,21 @@ int main(int argc, char **argv)
             i++;
             int b = 0;
             while (b < EDML_BACKEND_COUNT_ && strcmp(argv[i], edml_backend_name((edml_backend)b))) b++;
-            if (b == EDML_BACKEND_COUNT_) { fprintf(stderr, "edml-test: unknown backend %s\n", argv[i]); return 2; }
+            if (b == EDML_BACKEND_COUNT_) {
+                fprintf(stderr, "edml-test: unknown backend %s\n", argv[i]);
+                return 2;
+            }
             backends[nb++] = (edml_backend)b;
-        } else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = argv[++i];
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = argv[++i];
-        else if (!strcmp(argv[i], "--verbose")) verbose = true;
-        else { fprintf(stderr, "usage: edml-test [--backend ref|neon|gles|auto]... [--iters N] [--seed N] [--verbose]\n"); return 2; }
+        } else if (!strcmp(argv[i], "--iters") && i + 1 < argc)
+            iters = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = argv[++i];
+        else if (!strcmp(argv[i], "--verbose"))
+            verbose = true;
+        else {
+            fprintf(stderr, "usage: edml-test [--backend ref|neon|gles|auto]... [--iters N] [--seed N] [--verbose]\n");
+            return 2;
+        }
     }
     if (nb == 0) {
         /* every backend this build and board have */
@@ -51,7 +60,8 @@ int main(int argc, char **argv)
         for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
             if (mask & EDML_BACKEND_BIT(b)) backends[nb++] = (edml_backend)b;
     }
-    printf("edml-test on board %s (%s), library %s\n", edml_board_builtin()->name, edml_board_builtin()->cpu, edml_version());
+    printf("edml-test on board %s (%s), library %s\n", edml_board_builtin()->name, edml_board_builtin()->cpu,
+           edml_version());
     int passed = 0, failed = 0;
     for (int bi = 0; bi < nb; bi++) {
         edml_backend b = backends[bi];
@@ -79,8 +89,10 @@ int main(int argc, char **argv)
                 ok = case_check(c, dev, b, &r, err, sizeof err);
                 case_result_free(&r);
             }
-            if (!ok) printf("FAIL %s on %s: %s\n", e->path, edml_backend_name(b), err);
-            else if (verbose) printf("PASS %s on %s\n", e->path, edml_backend_name(b));
+            if (!ok)
+                printf("FAIL %s on %s: %s\n", e->path, edml_backend_name(b), err);
+            else if (verbose)
+                printf("PASS %s on %s\n", e->path, edml_backend_name(b));
             ok ? cp++ : cf++;
             case_free(c);
             free(c);
@@ -89,7 +101,8 @@ int main(int argc, char **argv)
         printf("%s vectors on %s: %d passed, %d failed\n", cf ? "FAIL" : "PASS", edml_backend_name(b), cp, cf);
         passed += cp;
         failed += cf;
-        char *dargv[] = {"diff", "--backend", (char *)edml_backend_name(b), "--iters", (char *)iters, "--seed", (char *)seed, NULL};
+        char *dargv[] = {"diff",       "--backend", (char *)edml_backend_name(b), "--iters", (char *)iters, "--seed",
+                         (char *)seed, NULL};
         int rc = diff_main(7, dargv);
         printf("%s differential test on %s\n", rc ? "FAIL" : "PASS", edml_backend_name(b));
         rc ? failed++ : passed++;

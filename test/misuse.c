@@ -74,11 +74,13 @@ static void scratch_beyond_the_address_space(void)
                   sz.temporary_bytes, (unsigned long long)p.TemporaryResourceSize);
             edml_operator_destroy(op);
         } else {
-            CHECK(sizeof(size_t) == 4 && c == EDML_STATUS_UNSUPPORTED && op == NULL &&
-                      strstr(MSG(d), "bytes of scratch (TemporaryResourceSize), more than a 32-bit address space holds"),
-                  "%s: %s", edml_backend_name(b), MSG(d));
+            CHECK(
+                sizeof(size_t) == 4 && c == EDML_STATUS_UNSUPPORTED && op == NULL &&
+                    strstr(MSG(d), "bytes of scratch (TemporaryResourceSize), more than a 32-bit address space holds"),
+                "%s: %s", edml_backend_name(b), MSG(d));
         }
-        if (b == EDML_BACKEND_NEON && sizeof(size_t) == 4) CHECK(c == EDML_STATUS_UNSUPPORTED, "neon on 32 bits: refused");
+        if (b == EDML_BACKEND_NEON && sizeof(size_t) == 4)
+            CHECK(c == EDML_STATUS_UNSUPPORTED, "neon on 32 bits: refused");
     }
     tl_device_free(&d);
 }
@@ -102,7 +104,8 @@ static void device_on_a_live_arena(void)
     CHECK(edml_device_create(&dd, d.arena, d.size, &again) == EDML_STATUS_INVALID_ARGUMENT && again == NULL &&
               strstr(err, "the arena holds a live device"),
           "second device: '%s'", err);
-    CHECK(ops_execute(&c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "the first device still works: %s", MSG(d));
+    CHECK(ops_execute(&c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "the first device still works: %s",
+          MSG(d));
     CHECK(edml_device_destroy(d.dev) == EDML_STATUS_OK, "destroy");
     CHECK(edml_device_create(&dd, d.arena, d.size, &again) == EDML_STATUS_OK, "a device after the first: '%s'", err);
     ops_reset_outputs(&c);
@@ -133,8 +136,8 @@ static void stale_operator_handles(void)
     CHECK(s == EDML_STATUS_INVALID_DEVICE && strstr(MSG(d), "the operator was destroyed: its handle is stale"),
           "stale argmin: %s '%s'", edml_status_string(s), MSG(d));
     CHECK(ops_outputs_untouched(&mn), "a stale handle wrote an output");
-    CHECK(edml_operator_destroy(argmin) == EDML_STATUS_INVALID_DEVICE && strstr(MSG(d), "stale"), "double destroy: '%s'",
-          MSG(d));
+    CHECK(edml_operator_destroy(argmin) == EDML_STATUS_INVALID_DEVICE && strstr(MSG(d), "stale"),
+          "double destroy: '%s'", MSG(d));
     CHECK(ops_execute(&mx, argmax, NULL) == EDML_STATUS_OK && ops_outputs_match(&mx), "argmax still right");
     CHECK(edml_operator_destroy(argmax) == EDML_STATUS_OK, "destroy argmax");
     CHECK(edml_operator_destroy(argmax) == EDML_STATUS_INVALID_DEVICE && !strcmp(MSG(d), "the operator was destroyed"),
@@ -164,7 +167,8 @@ static void temporary_binding_checks(void)
           "temporary before its buffer: %s '%s'", edml_status_string(s), MSG(d));
     t = (EDML_BUFFER_BINDING){scratch, 0, UINT64_MAX};
     s = ops_execute(&c, op, &t);
-    CHECK(s == EDML_STATUS_INVALID_BINDING && strstr(MSG(d), "the temporary buffer: Buffer + Offset + SizeInBytes wraps"),
+    CHECK(s == EDML_STATUS_INVALID_BINDING &&
+              strstr(MSG(d), "the temporary buffer: Buffer + Offset + SizeInBytes wraps"),
           "wrapping temporary: %s '%s'", edml_status_string(s), MSG(d));
     t = (EDML_BUFFER_BINDING){scratch, 16, UINTPTR_MAX - (uintptr_t)scratch - 8};
     s = ops_execute(&c, op, &t);
@@ -172,8 +176,8 @@ static void temporary_binding_checks(void)
           MSG(d));
     t = (EDML_BUFFER_BINDING){(uint8_t *)d.arena + d.size - 1024, 0, 1024};
     s = ops_execute(&c, op, &t);
-    CHECK(s == EDML_STATUS_INVALID_BINDING && strstr(MSG(d), "lies inside the device arena"), "temporary in the arena: '%s'",
-          MSG(d));
+    CHECK(s == EDML_STATUS_INVALID_BINDING && strstr(MSG(d), "lies inside the device arena"),
+          "temporary in the arena: '%s'", MSG(d));
     CHECK(ops_outputs_untouched(&c), "a refused call wrote an output");
     t = (EDML_BUFFER_BINDING){scratch, 0, sizeof scratch};
     CHECK(ops_execute(&c, op, &t) == EDML_STATUS_OK && ops_outputs_match(&c), "a good temporary: %s", MSG(d));
@@ -249,7 +253,8 @@ static void gpu_buffer_handles(void)
 {
     edml_board board = gpu_board();
     tl_device d, other;
-    CHECK(gpu_device(&d, &board, 1 << 20, 0) == EDML_STATUS_OK && gpu_device(&other, &board, 1 << 20, 0) == EDML_STATUS_OK,
+    CHECK(gpu_device(&d, &board, 1 << 20, 0) == EDML_STATUS_OK &&
+              gpu_device(&other, &board, 1 << 20, 0) == EDML_STATUS_OK,
           "devices");
     if (!has_gles(&d)) {
         printf("misuse: no GLES here: GPU-buffer handles not tested\n");
@@ -266,7 +271,11 @@ static void gpu_buffer_handles(void)
     CHECK(edml_gpu_buffer_create(d.dev, c.in[1].total, &a) == EDML_STATUS_OK, "buffer a");
     CHECK(edml_gpu_buffer_destroy(a) == EDML_STATUS_OK, "destroy a");
     EDML_BUFFER_BINDING bi[3], bo[1];
-    struct { edml_operator *op; EDML_BUFFER_BINDING bind; const char *says; } cases[] = {
+    struct {
+        edml_operator *op;
+        EDML_BUFFER_BINDING bind;
+        const char *says;
+    } cases[] = {
         {cpu, edml_gpu_binding(a, 0, c.in[1].total), "the GPU buffer bound to ATensor was destroyed"},
         {gpu, edml_gpu_binding(a, 0, c.in[1].total), "the GPU buffer bound to ATensor was destroyed"},
         {cpu, {a, 0, c.in[1].total}, "binding of ATensor lies inside the device arena"},
@@ -287,7 +296,8 @@ static void gpu_buffer_handles(void)
     CHECK(edml_gpu_buffer_write(a, 0, c.in[2].buf, c.in[1].total) == EDML_STATUS_INVALID_DEVICE &&
               strstr(MSG(d), "the GPU buffer was destroyed: its handle is stale"),
           "write through a stale handle: '%s'", MSG(d));
-    CHECK(edml_gpu_buffer_destroy(a) == EDML_STATUS_INVALID_DEVICE && strstr(MSG(d), "stale"), "double destroy: '%s'", MSG(d));
+    CHECK(edml_gpu_buffer_destroy(a) == EDML_STATUS_INVALID_DEVICE && strstr(MSG(d), "stale"), "double destroy: '%s'",
+          MSG(d));
     uint8_t back[16];
     CHECK(edml_gpu_buffer_read(b, 0, back, sizeof back) == EDML_STATUS_OK && !strcmp(MSG(d), ""),
           "a successful GPU-buffer call clears the message: '%s'", MSG(d));
@@ -302,9 +312,11 @@ static void gpu_buffer_handles(void)
     bi[1] = edml_gpu_binding(f, 0, c.in[1].total);
     ops_reset_outputs(&c);
     CHECK(edml_operator_execute(gpu, bi, 3, bo, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
-              strstr(MSG(d), "the GPU buffer bound to ATensor is not one of this device's") && ops_outputs_untouched(&c),
+              strstr(MSG(d), "the GPU buffer bound to ATensor is not one of this device's") &&
+              ops_outputs_untouched(&c),
           "foreign binding: '%s'", MSG(d));
-    CHECK(edml_gpu_buffer_copy(b, 0, f, 0, 16) == EDML_STATUS_INVALID_DEVICE && strstr(MSG(d), "not one of this device's"),
+    CHECK(edml_gpu_buffer_copy(b, 0, f, 0, 16) == EDML_STATUS_INVALID_DEVICE &&
+              strstr(MSG(d), "not one of this device's"),
           "foreign copy: '%s'", MSG(d));
     tl_device_free(&d);
     tl_device_free(&other);
@@ -320,11 +332,15 @@ static void gpu_overlapping_copies(void)
         tl_device_free(&d);
         return;
     }
-    enum { WORDS = 16384 };
+    enum {
+        WORDS = 16384
+    };
     static uint32_t host[WORDS], want[WORDS], got[WORDS];
     edml_gpu_buffer *b;
     CHECK(edml_gpu_buffer_create(d.dev, sizeof host, &b) == EDML_STATUS_OK, "buffer");
-    static const struct { uint32_t dst, src, words; } moves[] = {{1, 0, 16383}, {0, 1, 16383}, {4, 0, 12000}, {0, 8, 16376}};
+    static const struct {
+        uint32_t dst, src, words;
+    } moves[] = {{1, 0, 16383}, {0, 1, 16383}, {4, 0, 12000}, {0, 8, 16376}};
     for (size_t m = 0; m < sizeof moves / sizeof *moves; m++) {
         for (uint32_t i = 0; i < WORDS; i++) host[i] = want[i] = i * 2654435761u;
         memmove(want + moves[m].dst, want + moves[m].src, moves[m].words * 4u);
@@ -355,7 +371,8 @@ static void gpu_arena_and_readback(void)
     ops_make(&c, OPS_ELEMENTWISE_IF);
     edml_operator *autop, *named;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &autop) == EDML_STATUS_OK &&
-              edml_operator_backend(autop) == EDML_BACKEND_GLES, "auto on gles");
+              edml_operator_backend(autop) == EDML_BACKEND_GLES,
+          "auto on gles");
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &named) == EDML_STATUS_OK, "gles");
     edml_gpu_buffer *all;
     CHECK(edml_gpu_buffer_create(d.dev, 1 << 20, &all) == EDML_STATUS_OK, "the whole GPU arena");
@@ -432,8 +449,10 @@ static void one_call_at_a_time(void)
     reentered = d.dev;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &reentered_op) == EDML_STATUS_OK, "create");
     ops_reset_outputs(&c);
-    CHECK(edml_operator_execute(reentered_op, NULL, 1, NULL, 2, NULL) == EDML_STATUS_INVALID_ARGUMENT, "a failing call");
-    for (int i = 0; i < 3; i++) CHECK(reentry[i] == EDML_STATUS_BUSY, "call %d inside a call: %s", i, edml_status_string(reentry[i]));
+    CHECK(edml_operator_execute(reentered_op, NULL, 1, NULL, 2, NULL) == EDML_STATUS_INVALID_ARGUMENT,
+          "a failing call");
+    for (int i = 0; i < 3; i++)
+        CHECK(reentry[i] == EDML_STATUS_BUSY, "call %d inside a call: %s", i, edml_status_string(reentry[i]));
     CHECK(ops_outputs_untouched(&c), "a refused call wrote an output");
     CHECK(!strcmp(MSG(d), "inputs is NULL"), "the held call's message kept: '%s'", MSG(d));
     CHECK(ops_execute(&c, reentered_op, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "after it: %s", MSG(d));

@@ -6,13 +6,13 @@
 static volatile int heap_calls;
 static volatile int counting;
 
-#define WRAP(ret, name, params, args)          \
-    ret __real_##name params;                  \
-    ret __wrap_##name params;                  \
-    ret __wrap_##name params                   \
-    {                                          \
-        if (counting) heap_calls++;            \
-        return __real_##name args;             \
+#define WRAP(ret, name, params, args) \
+    ret __real_##name params;         \
+    ret __wrap_##name params;         \
+    ret __wrap_##name params          \
+    {                                 \
+        if (counting) heap_calls++;   \
+        return __real_##name args;    \
     }
 WRAP(void *, malloc, (size_t n), (n))
 WRAP(void *, calloc, (size_t n, size_t m), (n, m))
@@ -58,7 +58,8 @@ int main(void)
                 s = ops_execute(&c, op, NULL);
                 edml_operator_destroy(op);
                 runs++;
-                CHECK(s == EDML_STATUS_OK && ops_outputs_match(&c), "%s on %s", c.name, edml_backend_name((edml_backend)b));
+                CHECK(s == EDML_STATUS_OK && ops_outputs_match(&c), "%s on %s", c.name,
+                      edml_backend_name((edml_backend)b));
             } else {
                 CHECK(s == EDML_STATUS_BACKEND_UNAVAILABLE, "%s on %s: %s", c.name, edml_backend_name((edml_backend)b),
                       edml_status_string(s));

@@ -5,7 +5,16 @@
 
 #include "testlib.h"
 
-enum { OPS_TOPK, OPS_TOPK0, OPS_GATHER, OPS_GATHER0, OPS_ARGMIN, OPS_ARGMAX, OPS_ELEMENTWISE_IF, OPS_COUNT };
+enum {
+    OPS_TOPK,
+    OPS_TOPK0,
+    OPS_GATHER,
+    OPS_GATHER0,
+    OPS_ARGMIN,
+    OPS_ARGMAX,
+    OPS_ELEMENTWISE_IF,
+    OPS_COUNT
+};
 
 typedef struct ops_case {
     const char *name;
@@ -64,7 +73,8 @@ static inline void ops_make(ops_case *c, int which)
         ops_expect(c, 0, topk_val);
         ops_expect(c, 1, topk_idx);
         if (which == OPS_TOPK) {
-            c->u.topk = (EDML_TOP_K1_OPERATOR_DESC){&c->in[0].d, &c->out[0].d, &c->out[1].d, 3, 2, EDML_AXIS_DIRECTION_DECREASING};
+            c->u.topk = (EDML_TOP_K1_OPERATOR_DESC){
+                &c->in[0].d, &c->out[0].d, &c->out[1].d, 3, 2, EDML_AXIS_DIRECTION_DECREASING};
             c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_TOP_K1, &c->u};
         } else {
             c->u.topk0 = (EDML_TOP_K_OPERATOR_DESC){&c->in[0].d, &c->out[0].d, &c->out[1].d, 3, 2};
@@ -110,7 +120,8 @@ static inline void ops_make(ops_case *c, int which)
         ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_UINT32, 2, s13, NULL);
         ops_expect(c, 0, which == OPS_ARGMIN ? amin : amax);
         c->axes[0] = 0;
-        c->u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){&c->in[0].d, &c->out[0].d, 1, c->axes, EDML_AXIS_DIRECTION_INCREASING};
+        c->u.argreduce =
+            (EDML_ARGMIN_OPERATOR_DESC){&c->in[0].d, &c->out[0].d, 1, c->axes, EDML_AXIS_DIRECTION_INCREASING};
         c->desc = (EDML_OPERATOR_DESC){which == OPS_ARGMIN ? EDML_OPERATOR_ARGMIN : EDML_OPERATOR_ARGMAX, &c->u};
         break;
     }

@@ -61,6 +61,8 @@ for b in ref neon gles; do
 done
 step "static program (host, Mesa present): GLES off with its reason, NEON answers" sh test/check-static.sh host
 step "README, edml.h, examples/topk.c and make help agree" sh test/check-docs.sh
+step "clang-format: the tree as .clang-format says" sh test/check-format.sh
+step "function length: library 80 lines, tests and tools 120" sh test/check-functions.sh
 for b in ref neon gles; do
     n=2000; [ $b = gles ] && n=300
     step "soak: $n cycles on $b, arena given back" $H/test/diff --soak --backend $b --iters $n --seed 21

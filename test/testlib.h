@@ -14,19 +14,21 @@
 static int tl_failures;
 static int tl_checks;
 
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        tl_checks++;                                                         \
-        if (!(cond)) {                                                       \
-            tl_failures++;                                                   \
+#define CHECK(cond, ...)                                                             \
+    do {                                                                             \
+        tl_checks++;                                                                 \
+        if (!(cond)) {                                                               \
+            tl_failures++;                                                           \
             fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fprintf(stderr, "\n");                                           \
-        }                                                                    \
+            fprintf(stderr, __VA_ARGS__);                                            \
+            fprintf(stderr, "\n");                                                   \
+        }                                                                            \
     } while (0)
 
 /* xorshift64*: reproducible from a seed */
-typedef struct tl_rng { uint64_t s; } tl_rng;
+typedef struct tl_rng {
+    uint64_t s;
+} tl_rng;
 static inline uint64_t tl_next(tl_rng *r)
 {
     r->s ^= r->s >> 12;
@@ -35,14 +37,24 @@ static inline uint64_t tl_next(tl_rng *r)
     return r->s * 2685821657736338717ull;
 }
 static inline uint32_t tl_below(tl_rng *r, uint32_t n) { return n ? (uint32_t)(tl_next(r) % n) : 0; }
-static inline void tl_seed(tl_rng *r, uint64_t seed) { r->s = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull; if (!r->s) r->s = 1; }
+static inline void tl_seed(tl_rng *r, uint64_t seed)
+{
+    r->s = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
+    if (!r->s) r->s = 1;
+}
 
 static inline uint32_t tl_type_size(EDML_TENSOR_DATA_TYPE t)
 {
     switch (t) {
-    case EDML_TENSOR_DATA_TYPE_FLOAT64: case EDML_TENSOR_DATA_TYPE_UINT64: case EDML_TENSOR_DATA_TYPE_INT64: return 8;
-    case EDML_TENSOR_DATA_TYPE_FLOAT32: case EDML_TENSOR_DATA_TYPE_UINT32: case EDML_TENSOR_DATA_TYPE_INT32: return 4;
-    case EDML_TENSOR_DATA_TYPE_FLOAT16: case EDML_TENSOR_DATA_TYPE_UINT16: case EDML_TENSOR_DATA_TYPE_INT16: return 2;
+    case EDML_TENSOR_DATA_TYPE_FLOAT64:
+    case EDML_TENSOR_DATA_TYPE_UINT64:
+    case EDML_TENSOR_DATA_TYPE_INT64: return 8;
+    case EDML_TENSOR_DATA_TYPE_FLOAT32:
+    case EDML_TENSOR_DATA_TYPE_UINT32:
+    case EDML_TENSOR_DATA_TYPE_INT32: return 4;
+    case EDML_TENSOR_DATA_TYPE_FLOAT16:
+    case EDML_TENSOR_DATA_TYPE_UINT16:
+    case EDML_TENSOR_DATA_TYPE_INT16: return 2;
     default: return 1;
     }
 }
@@ -59,8 +71,8 @@ typedef struct tl_tensor {
     EDML_TENSOR_DATA_TYPE dtype;
     UINT rank;
     UINT sizes[8];
-    UINT strides[8];          /* always explicit here */
-    bool packed;              /* descriptor gives Strides = NULL */
+    UINT strides[8]; /* always explicit here */
+    bool packed;     /* descriptor gives Strides = NULL */
     UINT64 total;
     uint8_t *buf;
     EDML_BUFFER_TENSOR_DESC b;
@@ -85,7 +97,10 @@ static inline uint64_t tl_offset(const tl_tensor *t, const UINT *c)
 /* Coordinates of logical element `flat` (row-major). */
 static inline void tl_coords(const tl_tensor *t, uint64_t flat, UINT *c)
 {
-    for (UINT i = t->rank; i-- > 0;) { c[i] = (UINT)(flat % t->sizes[i]); flat /= t->sizes[i]; }
+    for (UINT i = t->rank; i-- > 0;) {
+        c[i] = (UINT)(flat % t->sizes[i]);
+        flat /= t->sizes[i];
+    }
 }
 
 /* layout: 0 packed, 1 padded, 2 permuted, 3 broadcast (inputs only) */
@@ -94,11 +109,19 @@ static inline void tl_layout(tl_tensor *t, tl_rng *r, int layout)
     UINT order[8];
     for (UINT i = 0; i < t->rank; i++) order[i] = i;
     if (layout == 2)
-        for (UINT i = t->rank; i > 1; i--) { UINT j = tl_below(r, i); UINT x = order[i - 1]; order[i - 1] = order[j]; order[j] = x; }
+        for (UINT i = t->rank; i > 1; i--) {
+            UINT j = tl_below(r, i);
+            UINT x = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = x;
+        }
     uint64_t s = 1;
     for (UINT k = t->rank; k-- > 0;) {
         UINT d = order[k];
-        if (layout == 3 && t->sizes[d] > 1 && tl_below(r, 2)) { t->strides[d] = 0; continue; }
+        if (layout == 3 && t->sizes[d] > 1 && tl_below(r, 2)) {
+            t->strides[d] = 0;
+            continue;
+        }
         t->strides[d] = (UINT)s;
         s *= t->sizes[d] + (layout == 1 ? tl_below(r, 3) : 0);
     }
@@ -112,12 +135,16 @@ static inline void tl_finish(tl_tensor *t, tl_rng *r, uint8_t fill)
     t->total = calc + (r && tl_below(r, 4) == 0 ? 4 * tl_below(r, 3) : 0);
     if (posix_memalign((void **)&t->buf, 16, (size_t)t->total + 16)) abort();
     memset(t->buf, fill, (size_t)t->total);
-    t->b = (EDML_BUFFER_TENSOR_DESC){t->dtype, EDML_TENSOR_FLAG_NONE, t->rank, t->sizes,
-                                     t->packed ? NULL : t->strides, t->total, 0};
+    t->b = (EDML_BUFFER_TENSOR_DESC){
+        t->dtype, EDML_TENSOR_FLAG_NONE, t->rank, t->sizes, t->packed ? NULL : t->strides, t->total, 0};
     t->d = (EDML_TENSOR_DESC){EDML_TENSOR_TYPE_BUFFER, &t->b};
 }
 
-static inline void tl_free(tl_tensor *t) { free(t->buf); t->buf = NULL; }
+static inline void tl_free(tl_tensor *t)
+{
+    free(t->buf);
+    t->buf = NULL;
+}
 
 static inline EDML_BUFFER_BINDING tl_bind(const tl_tensor *t) { return (EDML_BUFFER_BINDING){t->buf, 0, t->total}; }
 
@@ -133,12 +160,12 @@ static inline void tl_random_value(tl_rng *r, EDML_TENSOR_DATA_TYPE t, uint8_t *
         float f = pick < 8 ? (float)small * 0.5f : 0;
         uint32_t u;
         memcpy(&u, &f, 4);
-        if (pick == 8) u = 0x7fc00000u | (uint32_t)(raw & 0x3fffff);      /* NaN with payload */
-        if (pick == 9) u = 0xff800001u;                                      /* negative signalling NaN */
+        if (pick == 8) u = 0x7fc00000u | (uint32_t)(raw & 0x3fffff); /* NaN with payload */
+        if (pick == 9) u = 0xff800001u;                              /* negative signalling NaN */
         if (pick == 10) u = 0x7f800000u;
         if (pick == 11) u = 0xff800000u;
         if (pick == 12) u = 0x80000000u;
-        if (pick == 13) u = (uint32_t)(raw & 0x807fffffu);                   /* subnormal */
+        if (pick == 13) u = (uint32_t)(raw & 0x807fffffu); /* subnormal */
         if (pick >= 14) u = (uint32_t)raw;
         memcpy(p, &u, 4);
         break;
@@ -173,9 +200,9 @@ static inline void tl_random_value(tl_rng *r, EDML_TENSOR_DATA_TYPE t, uint8_t *
     default: {
         uint32_t es = tl_type_size(t);
         uint64_t v = pick < 10 ? (uint64_t)small : raw;
-        if (pick == 10) v = 0x8000000000000000ull >> (64 - 8 * es);          /* most negative / mid */
-        if (pick == 11) v = UINT64_MAX;                                      /* -1 / max */
-        memcpy(p, &v, es);                                                   /* little-endian */
+        if (pick == 10) v = 0x8000000000000000ull >> (64 - 8 * es); /* most negative / mid */
+        if (pick == 11) v = UINT64_MAX;                             /* -1 / max */
+        memcpy(p, &v, es);                                          /* little-endian */
         break;
     }
     }
@@ -204,7 +231,7 @@ static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t bac
 {
     d->size = size;
     if (posix_memalign(&d->arena, 16, size)) abort();
-    memset(d->arena, 0, size);   /* written: edml_device_create reads its head (a live device?) */
+    memset(d->arena, 0, size); /* written: edml_device_create reads its head (a live device?) */
     edml_device_desc dd = {0};
     dd.backends = backends ? backends : tl_backends_default;
     dd.inject_faults = tl_inject_faults;

@@ -47,12 +47,15 @@ static void *shared_worker(void *arg)
         for (int which = 0; which < OPS_COUNT; which++) {
             ops_case c;
             ops_make(&c, which);
-            shared_execute(id, &c, shared_ops[which]);   /* one operator, every thread */
-            edml_operator *own = NULL;                   /* an operator of its own, on the same device */
+            shared_execute(id, &c, shared_ops[which]); /* one operator, every thread */
+            edml_operator *own = NULL;                 /* an operator of its own, on the same device */
             edml_status s;
-            while ((s = until_not_busy(id, edml_operator_create(shared_dev.dev, &c.desc, backend, &own))) == EDML_STATUS_BUSY) {}
-            if (s != EDML_STATUS_OK) errors[id]++;
-            else shared_execute(id, &c, own);
+            while ((s = until_not_busy(id, edml_operator_create(shared_dev.dev, &c.desc, backend, &own))) ==
+                   EDML_STATUS_BUSY) {}
+            if (s != EDML_STATUS_OK)
+                errors[id]++;
+            else
+                shared_execute(id, &c, own);
             while (own && until_not_busy(id, edml_operator_destroy(own)) == EDML_STATUS_BUSY) {}
             ops_free(&c);
         }
@@ -73,8 +76,8 @@ static void *worker(void *arg)
             ops_case c;
             ops_make(&c, which);
             edml_operator *op;
-            if (edml_operator_create(d.dev, &c.desc, backend, &op) != EDML_STATUS_OK || ops_execute(&c, op, NULL) != EDML_STATUS_OK ||
-                !ops_outputs_match(&c))
+            if (edml_operator_create(d.dev, &c.desc, backend, &op) != EDML_STATUS_OK ||
+                ops_execute(&c, op, NULL) != EDML_STATUS_OK || !ops_outputs_match(&c))
                 errors[id]++;
             else
                 edml_operator_destroy(op);
@@ -90,9 +93,12 @@ int main(int argc, char **argv)
     int n = 4;
     bool shared = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--shared")) shared = true;
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) n = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
+        if (!strcmp(argv[i], "--shared"))
+            shared = true;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+            rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
             i++;
             for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
@@ -101,7 +107,8 @@ int main(int argc, char **argv)
     }
     if (n > 64) n = 64;
     if (shared) {
-        if (tl_device_make(&shared_dev, edml_device_size() + (1 << 18), EDML_BACKEND_BIT(backend)) != EDML_STATUS_OK) return 1;
+        if (tl_device_make(&shared_dev, edml_device_size() + (1 << 18), EDML_BACKEND_BIT(backend)) != EDML_STATUS_OK)
+            return 1;
         for (int which = 0; which < OPS_COUNT; which++) {
             ops_case c;
             ops_make(&c, which);
@@ -121,10 +128,13 @@ int main(int argc, char **argv)
     }
     if (shared) {
         char info[256];
-        bool gles_ok = backend != EDML_BACKEND_GLES || (edml_device_backends(shared_dev.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
-        printf("threads: %d threads sharing one device, %d rounds x %d operators x 2 on %s: %d right, %d refused as busy, "
-               "%d errors; %s\n", n, rounds, OPS_COUNT, edml_backend_name(backend), ok, busy, total,
-               edml_device_gles_info(shared_dev.dev, info, sizeof info));
+        bool gles_ok = backend != EDML_BACKEND_GLES ||
+                       (edml_device_backends(shared_dev.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
+        printf(
+            "threads: %d threads sharing one device, %d rounds x %d operators x 2 on %s: %d right, %d refused as busy, "
+            "%d errors; %s\n",
+            n, rounds, OPS_COUNT, edml_backend_name(backend), ok, busy, total,
+            edml_device_gles_info(shared_dev.dev, info, sizeof info));
         total += starved + !gles_ok;
         tl_device_free(&shared_dev);
     } else {

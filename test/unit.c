@@ -56,7 +56,8 @@ static void test_device(void)
         edml_status s = edml_device_create(&dd, mem, sz, &dev);
         CHECK(s == EDML_STATUS_ARENA_TOO_SMALL && dev == NULL, "size %zu", sz);
         char m[200];
-        snprintf(m, sizeof m, "edml_device_create needs %zu bytes of arena, %zu available: %zu missing", need, sz, need - sz);
+        snprintf(m, sizeof m, "edml_device_create needs %zu bytes of arena, %zu available: %zu missing", need, sz,
+                 need - sz);
         CHECK(!strcmp(log_last, m), "message '%s'", log_last);
         size_t touched = 0;
         for (size_t i = 0; i < need; i++) touched += mem[i] != 0x77;
@@ -64,12 +65,13 @@ static void test_device(void)
     }
     CHECK(edml_device_create(&dd, mem, need, &dev) == EDML_STATUS_OK, "exact size");
     edml_arena_stats st;
-    CHECK(edml_device_arena_stats(dev, &st) == EDML_STATUS_OK && st.persistent == need && st.high_water == need, "stats");
+    CHECK(edml_device_arena_stats(dev, &st) == EDML_STATUS_OK && st.persistent == need && st.high_water == need,
+          "stats");
     CHECK(edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_REF), "ref always there");
     CHECK(edml_device_destroy(dev) == EDML_STATUS_OK, "destroy");
     CHECK(edml_device_destroy(dev) == EDML_STATUS_INVALID_DEVICE, "destroy twice");
     CHECK(edml_device_backends(dev) == 0, "destroyed device has no backends");
-    dd.backends = 1u << 20;   /* no backend of it exists */
+    dd.backends = 1u << 20; /* no backend of it exists */
     CHECK(edml_device_create(&dd, mem, 4096, &dev) == EDML_STATUS_INVALID_ARGUMENT, "no backend allowed");
     CHECK(strstr(log_last, "no backend of it is built in") != NULL, "message %s", log_last);
     CHECK(edml_board_builtin() && edml_board_builtin()->name, "builtin board");
@@ -119,7 +121,9 @@ static void test_arena_exhaustion(void)
                 CHECK(s == EDML_STATUS_ARENA_TOO_SMALL, "%s at %zu: %s", c.name, size, edml_status_string(s));
                 unsigned long long req, avail, miss;
                 const char *p = strstr(m, "needs ");
-                CHECK(p && sscanf(p, "needs %llu bytes of arena, %llu available: %llu missing", &req, &avail, &miss) == 3 &&
+                CHECK(p &&
+                          sscanf(p, "needs %llu bytes of arena, %llu available: %llu missing", &req, &avail, &miss) ==
+                              3 &&
                           req == avail + miss && req > 0,
                       "%s: message '%s'", c.name, m);
                 CHECK(ops_outputs_untouched(&c), "%s: a failed call wrote an output (arena %zu)", c.name, size);
@@ -156,7 +160,8 @@ static void test_lifecycle(void)
     size_t before = st.high_water;
     CHECK(ops_execute(&c, a, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "execute with arena scratch");
     edml_device_arena_stats(d.dev, &st);
-    CHECK(st.high_water >= st.persistent + props.TemporaryResourceSize && st.high_water >= before, "high water %zu", st.high_water);
+    CHECK(st.high_water >= st.persistent + props.TemporaryResourceSize && st.high_water >= before, "high water %zu",
+          st.high_water);
     /* an explicit temporary binding */
     void *tmp;
     if (posix_memalign(&tmp, 16, (size_t)props.TemporaryResourceSize)) abort();
@@ -198,8 +203,9 @@ static void test_lifecycle(void)
           "query");
     /* unavailable backends */
     edml_operator *g;
-    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &g) == EDML_STATUS_BACKEND_UNAVAILABLE || 
-          (edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES)), "gles");
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &g) == EDML_STATUS_BACKEND_UNAVAILABLE ||
+              (edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES)),
+          "gles");
     CHECK(edml_operator_create(d.dev, &c.desc, (edml_backend)9, &g) == EDML_STATUS_INVALID_ARGUMENT, "bad backend");
     EDML_OPERATOR_DESC bad = {(EDML_OPERATOR_TYPE)55, c.desc.Desc};
     CHECK(edml_operator_create(d.dev, &bad, EDML_BACKEND_REF, &g) == EDML_STATUS_UNSUPPORTED, "unknown operator");
@@ -207,7 +213,7 @@ static void test_lifecycle(void)
     CHECK(edml_operator_create(d.dev, NULL, EDML_BACKEND_REF, &g) == EDML_STATUS_INVALID_ARGUMENT, "NULL desc");
     edml_operator *live;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &live) == EDML_STATUS_OK, "create");
-    edml_device_destroy(d.dev);   /* the arena stays the caller's: still readable */
+    edml_device_destroy(d.dev); /* the arena stays the caller's: still readable */
     CHECK(ops_execute(&c, live, NULL) == EDML_STATUS_INVALID_DEVICE, "operator after its device's destroy");
     d.dev = NULL;
     tl_device_free(&d);
@@ -226,22 +232,29 @@ static void test_tensor_desc(void)
     const EDML_TENSOR_DESC *keep = iff->ATensor;
     iff->ATensor = NULL;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
-              !strcmp(edml_device_last_error(d.dev), "ATensor is NULL"), "%s", edml_device_last_error(d.dev));
+              !strcmp(edml_device_last_error(d.dev), "ATensor is NULL"),
+          "%s", edml_device_last_error(d.dev));
     EDML_TENSOR_DESC t = *keep;
     EDML_BUFFER_TENSOR_DESC b = *(const EDML_BUFFER_TENSOR_DESC *)keep->Desc;
     iff->ATensor = &t;
     t.Type = EDML_TENSOR_TYPE_INVALID;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
-              strstr(edml_device_last_error(d.dev), "ATensor.Type is 0"), "%s", edml_device_last_error(d.dev));
+              strstr(edml_device_last_error(d.dev), "ATensor.Type is 0"),
+          "%s", edml_device_last_error(d.dev));
     t.Type = EDML_TENSOR_TYPE_BUFFER;
     t.Desc = &b;
-    struct { UINT rank; const char *msg; } ranks[2] = {{0, "ATensor.DimensionCount is 0, expected 1 to 8"}, {9, "ATensor.DimensionCount is 9, expected 1 to 8"}};
+    struct {
+        UINT rank;
+        const char *msg;
+    } ranks[2] = {{0, "ATensor.DimensionCount is 0, expected 1 to 8"},
+                  {9, "ATensor.DimensionCount is 9, expected 1 to 8"}};
     for (int i = 0; i < 2; i++) {
         EDML_BUFFER_TENSOR_DESC bb = b;
         bb.DimensionCount = ranks[i].rank;
         t.Desc = &bb;
         CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
-                  !strcmp(edml_device_last_error(d.dev), ranks[i].msg), "%s", edml_device_last_error(d.dev));
+                  !strcmp(edml_device_last_error(d.dev), ranks[i].msg),
+              "%s", edml_device_last_error(d.dev));
     }
     EDML_BUFFER_TENSOR_DESC bb = b;
     t.Desc = &bb;
@@ -250,7 +263,8 @@ static void test_tensor_desc(void)
     bb = b;
     bb.DataType = (EDML_TENSOR_DATA_TYPE)12;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
-              strstr(edml_device_last_error(d.dev), "ATensor.DataType is 12"), "%s", edml_device_last_error(d.dev));
+              strstr(edml_device_last_error(d.dev), "ATensor.DataType is 12"),
+          "%s", edml_device_last_error(d.dev));
     bb = b;
     bb.GuaranteedBaseOffsetAlignment = 3;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR, "alignment 3");
@@ -259,14 +273,16 @@ static void test_tensor_desc(void)
     bb = b;
     bb.Sizes = NULL;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
-              !strcmp(edml_device_last_error(d.dev), "ATensor.Sizes is NULL"), "%s", edml_device_last_error(d.dev));
+              !strcmp(edml_device_last_error(d.dev), "ATensor.Sizes is NULL"),
+          "%s", edml_device_last_error(d.dev));
     UINT many[8] = {65536, 65536, 2, 1, 1, 1, 1, 1};
     bb = b;
     bb.DimensionCount = 8;
     bb.Sizes = many;
     bb.Strides = NULL;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
-              strstr(edml_device_last_error(d.dev), "at most 4294967295"), "%s", edml_device_last_error(d.dev));
+              strstr(edml_device_last_error(d.dev), "at most 4294967295"),
+          "%s", edml_device_last_error(d.dev));
     tl_device_free(&d);
     ops_free(&c);
 }
@@ -281,31 +297,35 @@ static void test_bindings(void)
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_OK, "create");
     EDML_BUFFER_BINDING in[3], out[1];
     ops_bindings(&c, in, out);
-#define EXPECT_BIND(st, text, what)                                                                     \
-    do {                                                                                                \
-        ops_reset_outputs(&c);                                                                          \
-        edml_status s_ = edml_operator_execute(op, in, 3, out, 1, NULL);                               \
-        CHECK(s_ == (st), "%s: %s", what, edml_status_string(s_));                                      \
+#define EXPECT_BIND(st, text, what)                                                                                  \
+    do {                                                                                                             \
+        ops_reset_outputs(&c);                                                                                       \
+        edml_status s_ = edml_operator_execute(op, in, 3, out, 1, NULL);                                             \
+        CHECK(s_ == (st), "%s: %s", what, edml_status_string(s_));                                                   \
         CHECK(strstr(edml_device_last_error(d.dev), text) != NULL, "%s: '%s'", what, edml_device_last_error(d.dev)); \
-        CHECK(ops_outputs_untouched(&c), "%s: output written", what);                                  \
-        ops_bindings(&c, in, out);                                                                      \
+        CHECK(ops_outputs_untouched(&c), "%s: output written", what);                                                \
+        ops_bindings(&c, in, out);                                                                                   \
     } while (0)
     in[1].Buffer = NULL;
     EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of ATensor: Buffer is NULL", "null A");
     in[1].Offset = 2;
-    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of ATensor: Buffer + Offset is not aligned to 4 bytes", "misaligned A");
+    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of ATensor: Buffer + Offset is not aligned to 4 bytes",
+                "misaligned A");
     in[2].SizeInBytes -= 1;
     EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of BTensor: SizeInBytes is", "short B");
     out[0].Buffer = in[0].Buffer;
-    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of OutputTensor overlaps the binding of ConditionTensor", "overlap");
+    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of OutputTensor overlaps the binding of ConditionTensor",
+                "overlap");
     out[0].Buffer = (uint8_t *)in[1].Buffer + 4;
-    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of OutputTensor overlaps the binding of ATensor", "partial overlap");
+    EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "binding of OutputTensor overlaps the binding of ATensor",
+                "partial overlap");
     in[0].Buffer = (void *)(UINTPTR_MAX - 2);
     EXPECT_BIND(EDML_STATUS_INVALID_BINDING, "wraps around", "wrap");
     {
         ops_reset_outputs(&c);
         CHECK(edml_operator_execute(op, in, 2, out, 1, NULL) == EDML_STATUS_INVALID_BINDING, "input count");
-        CHECK(strstr(edml_device_last_error(d.dev), "inputCount is 2, expected 3"), "%s", edml_device_last_error(d.dev));
+        CHECK(strstr(edml_device_last_error(d.dev), "inputCount is 2, expected 3"), "%s",
+              edml_device_last_error(d.dev));
         CHECK(edml_operator_execute(op, NULL, 3, out, 1, NULL) == EDML_STATUS_INVALID_ARGUMENT, "NULL inputs");
         CHECK(ops_outputs_untouched(&c), "count errors wrote");
     }
@@ -313,7 +333,8 @@ static void test_bindings(void)
     uint8_t *a_copy = malloc((size_t)in[1].SizeInBytes);
     memcpy(a_copy, in[1].Buffer, (size_t)in[1].SizeInBytes);
     out[0] = in[1];
-    CHECK(edml_operator_execute(op, in, 3, out, 1, NULL) == EDML_STATUS_OK, "in place: %s", edml_device_last_error(d.dev));
+    CHECK(edml_operator_execute(op, in, 3, out, 1, NULL) == EDML_STATUS_OK, "in place: %s",
+          edml_device_last_error(d.dev));
     CHECK(ops_buffer_matches_expected(&c, (const uint8_t *)in[1].Buffer), "in-place result");
     memcpy(in[1].Buffer, a_copy, (size_t)in[1].SizeInBytes);
     free(a_copy);

@@ -11,7 +11,10 @@
 
 /* ---- names ---------------------------------------------------------------- */
 
-static const struct { const char *name; EDML_TENSOR_DATA_TYPE t; } dtype_names[] = {
+static const struct {
+    const char *name;
+    EDML_TENSOR_DATA_TYPE t;
+} dtype_names[] = {
     {"FLOAT64", EDML_TENSOR_DATA_TYPE_FLOAT64}, {"FLOAT32", EDML_TENSOR_DATA_TYPE_FLOAT32},
     {"FLOAT16", EDML_TENSOR_DATA_TYPE_FLOAT16}, {"INT64", EDML_TENSOR_DATA_TYPE_INT64},
     {"INT32", EDML_TENSOR_DATA_TYPE_INT32},     {"INT16", EDML_TENSOR_DATA_TYPE_INT16},
@@ -20,10 +23,16 @@ static const struct { const char *name; EDML_TENSOR_DATA_TYPE t; } dtype_names[]
     {"UINT8", EDML_TENSOR_DATA_TYPE_UINT8},
 };
 
-static const struct { const char *name; EDML_OPERATOR_TYPE t; } op_names[] = {
-    {"TOP_K1", EDML_OPERATOR_TOP_K1},       {"TOP_K", EDML_OPERATOR_TOP_K},
-    {"GATHER_ND1", EDML_OPERATOR_GATHER_ND1}, {"GATHER_ND", EDML_OPERATOR_GATHER_ND},
-    {"ARGMIN", EDML_OPERATOR_ARGMIN},       {"ARGMAX", EDML_OPERATOR_ARGMAX},
+static const struct {
+    const char *name;
+    EDML_OPERATOR_TYPE t;
+} op_names[] = {
+    {"TOP_K1", EDML_OPERATOR_TOP_K1},
+    {"TOP_K", EDML_OPERATOR_TOP_K},
+    {"GATHER_ND1", EDML_OPERATOR_GATHER_ND1},
+    {"GATHER_ND", EDML_OPERATOR_GATHER_ND},
+    {"ARGMIN", EDML_OPERATOR_ARGMIN},
+    {"ARGMAX", EDML_OPERATOR_ARGMAX},
     {"ELEMENT_WISE_IF", EDML_OPERATOR_ELEMENT_WISE_IF},
 };
 
@@ -44,7 +53,10 @@ const char *case_op_name(EDML_OPERATOR_TYPE t)
 static bool strip_prefix(const char **s, const char *prefix)
 {
     size_t n = strlen(prefix);
-    if (strncmp(*s, prefix, n) == 0) { *s += n; return true; }
+    if (strncmp(*s, prefix, n) == 0) {
+        *s += n;
+        return true;
+    }
     return false;
 }
 
@@ -52,7 +64,10 @@ static bool parse_dtype(const char *s, EDML_TENSOR_DATA_TYPE *t)
 {
     strip_prefix(&s, "DML_TENSOR_DATA_TYPE_");
     for (size_t i = 0; i < sizeof dtype_names / sizeof *dtype_names; i++)
-        if (strcmp(s, dtype_names[i].name) == 0) { *t = dtype_names[i].t; return true; }
+        if (strcmp(s, dtype_names[i].name) == 0) {
+            *t = dtype_names[i].t;
+            return true;
+        }
     return false;
 }
 
@@ -69,13 +84,20 @@ static bool parse_op(const char *s, EDML_OPERATOR_TYPE *t)
         strip_prefix(&s, "DML_OPERATOR_");
     }
     for (size_t i = 0; i < sizeof op_names / sizeof *op_names; i++)
-        if (strcmp(s, op_names[i].name) == 0) { *t = op_names[i].t; return true; }
+        if (strcmp(s, op_names[i].name) == 0) {
+            *t = op_names[i].t;
+            return true;
+        }
     return false;
 }
 
 /* ---- lexer ---------------------------------------------------------------- */
 
-typedef enum { TK_END, TK_WORD, TK_PUNCT } tk_kind;
+typedef enum {
+    TK_END,
+    TK_WORD,
+    TK_PUNCT
+} tk_kind;
 
 typedef struct lexer {
     const char *p;
@@ -89,7 +111,7 @@ typedef struct lexer {
     char punct;
     char word[128];
     int tline;
-    char *message;      /* where a "// message:" comment goes, or NULL */
+    char *message; /* where a "// message:" comment goes, or NULL */
     size_t message_cap;
 } lexer;
 
@@ -118,8 +140,11 @@ static void next(lexer *lx)
 {
     for (;;) {
         char c = *lx->p;
-        if (c == '\n') { lx->line++; lx->p++; }
-        else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') lx->p++;
+        if (c == '\n') {
+            lx->line++;
+            lx->p++;
+        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
+            lx->p++;
         else if (c == '#' || (c == '/' && lx->p[1] == '/')) {
             const char *q = lx->p + (c == '#' ? 1 : 2);
             while (*q == ' ') q++;
@@ -133,17 +158,23 @@ static void next(lexer *lx)
                 lx->message[n] = '\0';
             }
             while (*lx->p && *lx->p != '\n') lx->p++;
-        }
-        else break;
+        } else
+            break;
     }
     lx->tline = lx->line;
     char c = *lx->p;
-    if (!c) { lx->kind = TK_END; return; }
+    if (!c) {
+        lx->kind = TK_END;
+        return;
+    }
     if (is_word_char(c)) {
         size_t n = 0;
         while (is_word_char(*lx->p)) {
-            if (n + 1 < sizeof lx->word) lx->word[n++] = *lx->p;
-            else { fail(lx, lx->line, "token too long"); }
+            if (n + 1 < sizeof lx->word)
+                lx->word[n++] = *lx->p;
+            else {
+                fail(lx, lx->line, "token too long");
+            }
             lx->p++;
         }
         lx->word[n] = '\0';
@@ -177,7 +208,8 @@ static int expect_punct(lexer *lx, char c, const char *what)
 static int parse_u64(const char *s, uint64_t *v)
 {
     if (!*s || *s == '-' || *s == '+') return -1;
-    for (const char *q = s; *q; q++) if (*q < '0' || *q > '9') return -1;
+    for (const char *q = s; *q; q++)
+        if (*q < '0' || *q > '9') return -1;
     errno = 0;
     unsigned long long x = strtoull(s, NULL, 10);
     if (errno) return -1;
@@ -191,10 +223,14 @@ static int parse_i64(const char *s, int64_t *v, bool *range)
     *range = false;
     if (*q == '-' || *q == '+') q++;
     if (!*q) return -1;
-    for (; *q; q++) if (*q < '0' || *q > '9') return -1;
+    for (; *q; q++)
+        if (*q < '0' || *q > '9') return -1;
     errno = 0;
     long long x = strtoll(s, NULL, 10);
-    if (errno == ERANGE) { *range = true; return -1; }
+    if (errno == ERANGE) {
+        *range = true;
+        return -1;
+    }
     *v = x;
     return 0;
 }
@@ -202,23 +238,32 @@ static int parse_i64(const char *s, int64_t *v, bool *range)
 /* float16 bits from a double when exactly representable */
 static bool half_from_double(double d, uint16_t *out)
 {
-    if (isnan(d)) { *out = signbit(d) ? 0xfe00 : 0x7e00; return true; }
+    if (isnan(d)) {
+        *out = signbit(d) ? 0xfe00 : 0x7e00;
+        return true;
+    }
     uint16_t sign = signbit(d) ? 0x8000 : 0;
     double a = fabs(d);
-    if (isinf(a)) { *out = sign | 0x7c00; return true; }
-    if (a == 0) { *out = sign; return true; }
+    if (isinf(a)) {
+        *out = sign | 0x7c00;
+        return true;
+    }
+    if (a == 0) {
+        *out = sign;
+        return true;
+    }
     int e;
-    double m = frexp(a, &e);           /* a = m * 2^e, m in [0.5, 1) */
+    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
     /* normal half: e-1 in [-14, 15]; 11 significant bits */
     if (e - 1 > 15) return false;
     if (e - 1 >= -14) {
-        double scaled = ldexp(m, 11);  /* in [1024, 2048) */
+        double scaled = ldexp(m, 11); /* in [1024, 2048) */
         if (scaled != floor(scaled)) return false;
         uint16_t mant = (uint16_t)((uint32_t)scaled - 1024);
         *out = sign | (uint16_t)((e - 1 + 15) << 10) | mant;
         return true;
     }
-    double sub = ldexp(a, 24);          /* subnormal units of 2^-24 */
+    double sub = ldexp(a, 24); /* subnormal units of 2^-24 */
     if (sub != floor(sub) || sub >= 1024) return false;
     *out = sign | (uint16_t)sub;
     return true;
@@ -228,9 +273,12 @@ static double half_to_double(uint16_t h)
 {
     int e = (h >> 10) & 31, m = h & 1023;
     double v;
-    if (e == 0) v = ldexp(m, -24);
-    else if (e == 31) v = m ? NAN : INFINITY;
-    else v = ldexp(m + 1024, e - 25);
+    if (e == 0)
+        v = ldexp(m, -24);
+    else if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexp(m + 1024, e - 25);
     return (h & 0x8000) ? -v : v;
 }
 
@@ -239,7 +287,10 @@ static int parse_float_word(const char *s, double *d, bool *special)
     const char *q = s;
     bool neg = false;
     *special = false;
-    if (*q == '-' || *q == '+') { neg = *q == '-'; q++; }
+    if (*q == '-' || *q == '+') {
+        neg = *q == '-';
+        q++;
+    }
     if (strcmp(q, "nan") == 0 || strcmp(q, "NaN") == 0 || strcmp(q, "NAN") == 0) {
         *d = neg ? -NAN : NAN;
         *special = true;
@@ -252,8 +303,17 @@ static int parse_float_word(const char *s, double *d, bool *special)
     }
     /* decimal or exponent only: digits, one '.', optional e[+-]digits */
     bool digits = false;
-    while (*q >= '0' && *q <= '9') { q++; digits = true; }
-    if (*q == '.') { q++; while (*q >= '0' && *q <= '9') { q++; digits = true; } }
+    while (*q >= '0' && *q <= '9') {
+        q++;
+        digits = true;
+    }
+    if (*q == '.') {
+        q++;
+        while (*q >= '0' && *q <= '9') {
+            q++;
+            digits = true;
+        }
+    }
     if (!digits) return -1;
     if (*q == 'e' || *q == 'E') {
         q++;
@@ -268,7 +328,8 @@ static int parse_float_word(const char *s, double *d, bool *special)
 /* Stores one written value into element slot p of type t. */
 static int store_value(lexer *lx, int line, const char *w, EDML_TENSOR_DATA_TYPE t, uint8_t *p)
 {
-    if (t == EDML_TENSOR_DATA_TYPE_FLOAT32 || t == EDML_TENSOR_DATA_TYPE_FLOAT64 || t == EDML_TENSOR_DATA_TYPE_FLOAT16) {
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT32 || t == EDML_TENSOR_DATA_TYPE_FLOAT64 ||
+        t == EDML_TENSOR_DATA_TYPE_FLOAT16) {
         double d;
         bool special;
         if (parse_float_word(w, &d, &special)) return fail(lx, line, "'%s' is not a number", w);
@@ -298,14 +359,22 @@ static int store_value(lexer *lx, int line, const char *w, EDML_TENSOR_DATA_TYPE
         int64_t v;
         bool range;
         if (parse_i64(w, &v, &range))
-            return fail(lx, line, range ? "%s is out of the range of %s" : "'%s' is not an integer (%s)", w, case_dtype_name(t));
+            return fail(lx, line, range ? "%s is out of the range of %s" : "'%s' is not an integer (%s)", w,
+                        case_dtype_name(t));
         int64_t lo = size == 8 ? INT64_MIN : -((int64_t)1 << (size * 8 - 1));
         int64_t hi = size == 8 ? INT64_MAX : ((int64_t)1 << (size * 8 - 1)) - 1;
         if (v < lo || v > hi) return fail(lx, line, "%s is out of the range of %s", w, case_dtype_name(t));
-        if (size == 1) { int8_t x = (int8_t)v; memcpy(p, &x, 1); }
-        else if (size == 2) { int16_t x = (int16_t)v; memcpy(p, &x, 2); }
-        else if (size == 4) { int32_t x = (int32_t)v; memcpy(p, &x, 4); }
-        else memcpy(p, &v, 8);
+        if (size == 1) {
+            int8_t x = (int8_t)v;
+            memcpy(p, &x, 1);
+        } else if (size == 2) {
+            int16_t x = (int16_t)v;
+            memcpy(p, &x, 2);
+        } else if (size == 4) {
+            int32_t x = (int32_t)v;
+            memcpy(p, &x, 4);
+        } else
+            memcpy(p, &v, 8);
         return 0;
     }
     uint64_t v;
@@ -318,10 +387,17 @@ static int store_value(lexer *lx, int line, const char *w, EDML_TENSOR_DATA_TYPE
     }
     uint64_t hi = size == 8 ? UINT64_MAX : (((uint64_t)1 << (size * 8)) - 1);
     if (v > hi) return fail(lx, line, "%s is out of the range of %s", w, case_dtype_name(t));
-    if (size == 1) { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); }
-    else if (size == 2) { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); }
-    else if (size == 4) { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); }
-    else memcpy(p, &v, 8);
+    if (size == 1) {
+        uint8_t x = (uint8_t)v;
+        memcpy(p, &x, 1);
+    } else if (size == 2) {
+        uint16_t x = (uint16_t)v;
+        memcpy(p, &x, 2);
+    } else if (size == 4) {
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, 4);
+    } else
+        memcpy(p, &v, 8);
     return 0;
 }
 
@@ -355,9 +431,12 @@ uint64_t case_element_offset(const case_tensor *t, uint64_t flat)
 static int parse_uint_list(lexer *lx, UINT *vals, UINT max, UINT *count, const char *what)
 {
     char close;
-    if (is_punct(lx, '{')) close = '}';
-    else if (is_punct(lx, '[')) close = ']';
-    else return fail(lx, lx->tline, "expected '{' to start %s", what);
+    if (is_punct(lx, '{'))
+        close = '}';
+    else if (is_punct(lx, '['))
+        close = ']';
+    else
+        return fail(lx, lx->tline, "expected '{' to start %s", what);
     next(lx);
     *count = 0;
     while (!is_punct(lx, close)) {
@@ -368,8 +447,10 @@ static int parse_uint_list(lexer *lx, UINT *vals, UINT max, UINT *count, const c
         if (*count >= max) return fail(lx, lx->tline, "%s has more than %u values", what, max);
         vals[(*count)++] = (UINT)v;
         next(lx);
-        if (is_punct(lx, ',')) next(lx);
-        else if (!is_punct(lx, close)) return fail(lx, lx->tline, "expected ',' or '%c' in %s", close, what);
+        if (is_punct(lx, ','))
+            next(lx);
+        else if (!is_punct(lx, close))
+            return fail(lx, lx->tline, "expected ',' or '%c' in %s", close, what);
     }
     next(lx);
     return 0;
@@ -397,7 +478,8 @@ static int parse_data(lexer *lx, case_tensor *t)
             stack[depth++] = lx->punct == '[' ? ']' : '}';
             next(lx);
         } else if (is_punct(lx, ']') || is_punct(lx, '}')) {
-            if (lx->punct != stack[depth - 1]) return fail(lx, lx->tline, "'%c' closes '%c'", lx->punct, stack[depth - 1] == ']' ? '[' : '{');
+            if (lx->punct != stack[depth - 1])
+                return fail(lx, lx->tline, "'%c' closes '%c'", lx->punct, stack[depth - 1] == ']' ? '[' : '{');
             depth--;
             need_sep = true;
             next(lx);
@@ -407,8 +489,7 @@ static int parse_data(lexer *lx, case_tensor *t)
             next(lx);
         } else if (lx->kind == TK_WORD) {
             if (need_sep) return fail(lx, lx->tline, "expected ',' before '%s' in %s's data", lx->word, t->name);
-            if (n >= want)
-                return fail(lx, lx->tline, "%s has more than %" PRIu64 " values", t->name, want);
+            if (n >= want) return fail(lx, lx->tline, "%s has more than %" PRIu64 " values", t->name, want);
             uint64_t off = t->has_strides ? n * es : case_element_offset(t, n);
             if (store_value(lx, lx->tline, lx->word, t->dtype, t->data + off)) return -1;
             n++;
@@ -462,8 +543,10 @@ static int parse_tensor(lexer *lx, case_tensor *t)
         } else {
             return fail(lx, kline, "unknown tensor member '%s'", key);
         }
-        if (is_punct(lx, ',')) next(lx);
-        else if (!is_punct(lx, ')')) return fail(lx, lx->tline, "expected ',' or ')' in the tensor header");
+        if (is_punct(lx, ','))
+            next(lx);
+        else if (!is_punct(lx, ')'))
+            return fail(lx, lx->tline, "expected ',' or ')' in the tensor header");
     }
     next(lx);
     if (!has_sizes) return fail(lx, t->line, "%s has no Sizes", t->name);
@@ -474,7 +557,7 @@ static int parse_tensor(lexer *lx, case_tensor *t)
         /* no tensor of DirectML's: the library refuses it; no data can be laid out */
         if (is_punct(lx, '[') || is_punct(lx, '{'))
             return fail(lx, t->line, "%s has %u dimensions: it cannot hold data", t->name, t->rank);
-        t->total_bytes = 4;   /* a placeholder buffer; the descriptor keeps what the file says */
+        t->total_bytes = 4; /* a placeholder buffer; the descriptor keeps what the file says */
         t->data = calloc(1, 4);
         return t->data ? 0 : fail(lx, t->line, "out of memory");
     }
@@ -487,7 +570,8 @@ static int parse_tensor(lexer *lx, case_tensor *t)
      * tensor written out in a text file */
     const uint64_t buffer = t->total_bytes > calc ? t->total_bytes : calc;
     if (buffer > ((uint64_t)1 << 30))
-        return fail(lx, t->line, "%s's buffer of %" PRIu64 " bytes is larger than this tool handles (1 GiB)", t->name, buffer);
+        return fail(lx, t->line, "%s's buffer of %" PRIu64 " bytes is larger than this tool handles (1 GiB)", t->name,
+                    buffer);
     if (is_punct(lx, '[') || is_punct(lx, '{')) return parse_data(lx, t);
     return 0;
 }
@@ -532,8 +616,10 @@ static void setup_roles(edml_case *c)
 
 static case_tensor *find_tensor(edml_case *c, const char *name)
 {
-    for (int i = 0; i < c->ninputs; i++) if (strcmp(c->inputs[i].name, name) == 0) return &c->inputs[i];
-    for (int i = 0; i < c->noutputs; i++) if (strcmp(c->outputs[i].name, name) == 0) return &c->outputs[i];
+    for (int i = 0; i < c->ninputs; i++)
+        if (strcmp(c->inputs[i].name, name) == 0) return &c->inputs[i];
+    for (int i = 0; i < c->noutputs; i++)
+        if (strcmp(c->outputs[i].name, name) == 0) return &c->outputs[i];
     return NULL;
 }
 
@@ -544,7 +630,8 @@ static bool op_has_field(EDML_OPERATOR_TYPE op, const char *f)
     case EDML_OPERATOR_TOP_K1: return !strcmp(f, "Axis") || !strcmp(f, "K") || !strcmp(f, "AxisDirection");
     case EDML_OPERATOR_GATHER_ND: return !strcmp(f, "InputDimensionCount") || !strcmp(f, "IndicesDimensionCount");
     case EDML_OPERATOR_GATHER_ND1:
-        return !strcmp(f, "InputDimensionCount") || !strcmp(f, "IndicesDimensionCount") || !strcmp(f, "BatchDimensionCount");
+        return !strcmp(f, "InputDimensionCount") || !strcmp(f, "IndicesDimensionCount") ||
+               !strcmp(f, "BatchDimensionCount");
     case EDML_OPERATOR_ARGMIN:
     case EDML_OPERATOR_ARGMAX: return !strcmp(f, "AxisCount") || !strcmp(f, "Axes") || !strcmp(f, "AxisDirection");
     default: return false;
@@ -592,9 +679,12 @@ static int parse_scalar(lexer *lx, edml_case *c, const char *key, int kline)
         if (c->has_direction) return fail(lx, kline, "AxisDirection is given twice");
         const char *w = lx->kind == TK_WORD ? lx->word : "";
         strip_prefix(&w, "DML_");
-        if (strcmp(w, "AXIS_DIRECTION_INCREASING") == 0) c->direction = EDML_AXIS_DIRECTION_INCREASING;
-        else if (strcmp(w, "AXIS_DIRECTION_DECREASING") == 0) c->direction = EDML_AXIS_DIRECTION_DECREASING;
-        else return fail(lx, kline, "'%s' is not a DML_AXIS_DIRECTION", lx->kind == TK_WORD ? lx->word : "");
+        if (strcmp(w, "AXIS_DIRECTION_INCREASING") == 0)
+            c->direction = EDML_AXIS_DIRECTION_INCREASING;
+        else if (strcmp(w, "AXIS_DIRECTION_DECREASING") == 0)
+            c->direction = EDML_AXIS_DIRECTION_DECREASING;
+        else
+            return fail(lx, kline, "'%s' is not a DML_AXIS_DIRECTION", lx->kind == TK_WORD ? lx->word : "");
         c->has_direction = true;
         next(lx);
         return 0;
@@ -604,12 +694,18 @@ static int parse_scalar(lexer *lx, edml_case *c, const char *key, int kline)
         return fail(lx, kline, "%s must be an unsigned 32-bit integer", key);
     UINT *dst;
     bool *has;
-    if (!strcmp(key, "Axis")) dst = &c->axis, has = &c->has_axis;
-    else if (!strcmp(key, "K")) dst = &c->k, has = &c->has_k;
-    else if (!strcmp(key, "InputDimensionCount")) dst = &c->input_dims, has = &c->has_input_dims;
-    else if (!strcmp(key, "IndicesDimensionCount")) dst = &c->indices_dims, has = &c->has_indices_dims;
-    else if (!strcmp(key, "BatchDimensionCount")) dst = &c->batch_dims, has = &c->has_batch_dims;
-    else dst = &c->axis_count, has = &c->has_axis_count;
+    if (!strcmp(key, "Axis"))
+        dst = &c->axis, has = &c->has_axis;
+    else if (!strcmp(key, "K"))
+        dst = &c->k, has = &c->has_k;
+    else if (!strcmp(key, "InputDimensionCount"))
+        dst = &c->input_dims, has = &c->has_input_dims;
+    else if (!strcmp(key, "IndicesDimensionCount"))
+        dst = &c->indices_dims, has = &c->has_indices_dims;
+    else if (!strcmp(key, "BatchDimensionCount"))
+        dst = &c->batch_dims, has = &c->has_batch_dims;
+    else
+        dst = &c->axis_count, has = &c->has_axis_count;
     if (*has) return fail(lx, kline, "%s is given twice", key);
     *dst = (UINT)v;
     *has = true;
@@ -652,10 +748,12 @@ static int check_required(lexer *lx, edml_case *c)
     for (int i = 0; i < c->ninputs; i++) {
         if (!c->inputs[i].present) return fail(lx, c->op_line, "%s needs %s", case_op_name(c->op), c->inputs[i].name);
         const bool dims_ok = c->inputs[i].rank >= 1 && c->inputs[i].rank <= EDML_TENSOR_DIMENSION_COUNT_MAX;
-        if (!c->inputs[i].has_data && dims_ok) return fail(lx, c->inputs[i].line, "input %s has no data", c->inputs[i].name);
+        if (!c->inputs[i].has_data && dims_ok)
+            return fail(lx, c->inputs[i].line, "input %s has no data", c->inputs[i].name);
     }
     for (int i = 0; i < c->noutputs; i++)
-        if (!c->outputs[i].present) return fail(lx, c->op_line, "%s needs %s's header", case_op_name(c->op), c->outputs[i].name);
+        if (!c->outputs[i].present)
+            return fail(lx, c->op_line, "%s needs %s's header", case_op_name(c->op), c->outputs[i].name);
     switch (c->op) {
     case EDML_OPERATOR_TOP_K1:
         if (!c->has_direction) return fail(lx, c->op_line, "TOP_K1 needs AxisDirection");
@@ -676,7 +774,8 @@ static int check_required(lexer *lx, edml_case *c)
     case EDML_OPERATOR_ARGMAX:
         if (!c->has_axes) return fail(lx, c->op_line, "%s needs Axes", case_op_name(c->op));
         if (!c->has_direction) return fail(lx, c->op_line, "%s needs AxisDirection", case_op_name(c->op));
-        if (!c->has_axis_count) c->axis_count = c->axes_len;
+        if (!c->has_axis_count)
+            c->axis_count = c->axes_len;
         else if (c->axis_count != c->axes_len)
             return fail(lx, c->op_line, "AxisCount is %u but Axes lists %u axes", c->axis_count, c->axes_len);
         return 0;
@@ -688,8 +787,13 @@ int case_parse(const char *text, const char *path, edml_case *c, char *err, size
 {
     memset(c, 0, sizeof *c);
     snprintf(c->path, sizeof c->path, "%s", path);
-    lexer lx = {.p = text, .line = 1, .path = path, .err = err, .errcap = errcap,
-                .message = c->expect_message, .message_cap = sizeof c->expect_message};
+    lexer lx = {.p = text,
+                .line = 1,
+                .path = path,
+                .err = err,
+                .errcap = errcap,
+                .message = c->expect_message,
+                .message_cap = sizeof c->expect_message};
     if (errcap) err[0] = '\0';
     if (find_operator(&lx, c)) return -1;
     setup_roles(c);
@@ -715,7 +819,11 @@ int case_load(const char *path, edml_case *c, char *err, size_t errcap)
         len += n;
         if (len + 1 == cap) {
             char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); buf = NULL; break; }
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
             buf = nb;
             cap *= 2;
         }
@@ -770,21 +878,24 @@ static void build_desc(edml_case *c)
         c->u.topk0 = (EDML_TOP_K_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k};
         break;
     case EDML_OPERATOR_TOP_K1:
-        c->u.topk = (EDML_TOP_K1_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k, c->direction};
+        c->u.topk =
+            (EDML_TOP_K1_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k, c->direction};
         break;
     case EDML_OPERATOR_GATHER_ND:
-        c->u.gather_nd0 = (EDML_GATHER_ND_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims, c->indices_dims};
+        c->u.gather_nd0 = (EDML_GATHER_ND_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims,
+                                                         c->indices_dims};
         break;
     case EDML_OPERATOR_GATHER_ND1:
-        c->u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims,
-                                                       c->indices_dims, c->batch_dims};
+        c->u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){in0,           &c->inputs[1].desc, &c->outputs[0].desc,
+                                                         c->input_dims, c->indices_dims,    c->batch_dims};
         break;
     case EDML_OPERATOR_ARGMIN:
     case EDML_OPERATOR_ARGMAX:
         c->u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){in0, &c->outputs[0].desc, c->axis_count, c->axes, c->direction};
         break;
     default:
-        c->u.elementwise_if = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->inputs[2].desc, &c->outputs[0].desc};
+        c->u.elementwise_if =
+            (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->inputs[2].desc, &c->outputs[0].desc};
         break;
     }
     c->desc.Type = c->op;
@@ -803,7 +914,7 @@ edml_device *case_device_new(edml_backend backend, char *why, size_t cap)
 {
     size_t size = edml_device_size() + 256 * 1024;
     void *arena = aligned_buffer(size);
-    if (arena) memset(arena, 0, size);   /* edml_device_create reads the arena's head (a live device?) */
+    if (arena) memset(arena, 0, size); /* edml_device_create reads the arena's head (a live device?) */
     edml_device *dev = NULL;
     edml_device_desc dd = {0};
     if (backend != EDML_BACKEND_AUTO) dd.backends = EDML_BACKEND_BIT(backend) | EDML_BACKEND_BIT(EDML_BACKEND_REF);
@@ -866,9 +977,18 @@ void case_result_free(case_result *r)
 
 static void format_double(char *dst, size_t cap, double d, int max_digits)
 {
-    if (isnan(d)) { snprintf(dst, cap, "nan"); return; }
-    if (isinf(d)) { snprintf(dst, cap, d < 0 ? "-inf" : "inf"); return; }
-    if (d == 0) { snprintf(dst, cap, signbit(d) ? "-0" : "0"); return; }
+    if (isnan(d)) {
+        snprintf(dst, cap, "nan");
+        return;
+    }
+    if (isinf(d)) {
+        snprintf(dst, cap, d < 0 ? "-inf" : "inf");
+        return;
+    }
+    if (d == 0) {
+        snprintf(dst, cap, signbit(d) ? "-0" : "0");
+        return;
+    }
     /* the shortest text that reads back as the same value, plain decimal
      * where that is reasonable */
     bool plain = fabs(d) >= 1e-5 && fabs(d) < 1e16;
@@ -883,17 +1003,71 @@ static void format_double(char *dst, size_t cap, double d, int max_digits)
 void case_format_value(char *dst, size_t cap, EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
 {
     switch (t) {
-    case EDML_TENSOR_DATA_TYPE_FLOAT64: { double d; memcpy(&d, p, 8); format_double(dst, cap, d, 17); break; }
-    case EDML_TENSOR_DATA_TYPE_FLOAT32: { float f; memcpy(&f, p, 4); format_double(dst, cap, f, 9); break; }
-    case EDML_TENSOR_DATA_TYPE_FLOAT16: { uint16_t h; memcpy(&h, p, 2); format_double(dst, cap, half_to_double(h), 17); break; }
-    case EDML_TENSOR_DATA_TYPE_INT64: { int64_t v; memcpy(&v, p, 8); snprintf(dst, cap, "%" PRId64, v); break; }
-    case EDML_TENSOR_DATA_TYPE_INT32: { int32_t v; memcpy(&v, p, 4); snprintf(dst, cap, "%" PRId32, v); break; }
-    case EDML_TENSOR_DATA_TYPE_INT16: { int16_t v; memcpy(&v, p, 2); snprintf(dst, cap, "%d", v); break; }
-    case EDML_TENSOR_DATA_TYPE_INT8: { int8_t v; memcpy(&v, p, 1); snprintf(dst, cap, "%d", v); break; }
-    case EDML_TENSOR_DATA_TYPE_UINT64: { uint64_t v; memcpy(&v, p, 8); snprintf(dst, cap, "%" PRIu64, v); break; }
-    case EDML_TENSOR_DATA_TYPE_UINT32: { uint32_t v; memcpy(&v, p, 4); snprintf(dst, cap, "%" PRIu32, v); break; }
-    case EDML_TENSOR_DATA_TYPE_UINT16: { uint16_t v; memcpy(&v, p, 2); snprintf(dst, cap, "%u", v); break; }
-    default: { uint8_t v = *p; snprintf(dst, cap, "%u", v); break; }
+    case EDML_TENSOR_DATA_TYPE_FLOAT64: {
+        double d;
+        memcpy(&d, p, 8);
+        format_double(dst, cap, d, 17);
+        break;
+    }
+    case EDML_TENSOR_DATA_TYPE_FLOAT32: {
+        float f;
+        memcpy(&f, p, 4);
+        format_double(dst, cap, f, 9);
+        break;
+    }
+    case EDML_TENSOR_DATA_TYPE_FLOAT16: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        format_double(dst, cap, half_to_double(h), 17);
+        break;
+    }
+    case EDML_TENSOR_DATA_TYPE_INT64: {
+        int64_t v;
+        memcpy(&v, p, 8);
+        snprintf(dst, cap, "%" PRId64, v);
+        break;
+    }
+    case EDML_TENSOR_DATA_TYPE_INT32: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        snprintf(dst, cap, "%" PRId32, v);
+        break;
+    }
+    case EDML_TENSOR_DATA_TYPE_INT16: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        snprintf(dst, cap, "%d", v);
+        break;
+    }
+    case EDML_TENSOR_DATA_TYPE_INT8: {
+        int8_t v;
+        memcpy(&v, p, 1);
+        snprintf(dst, cap, "%d", v);
+        break;
+    }
+    case EDML_TENSOR_DATA_TYPE_UINT64: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        snprintf(dst, cap, "%" PRIu64, v);
+        break;
+    }
+    case EDML_TENSOR_DATA_TYPE_UINT32: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        snprintf(dst, cap, "%" PRIu32, v);
+        break;
+    }
+    case EDML_TENSOR_DATA_TYPE_UINT16: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        snprintf(dst, cap, "%u", v);
+        break;
+    }
+    default: {
+        uint8_t v = *p;
+        snprintf(dst, cap, "%u", v);
+        break;
+    }
     }
 }
 
@@ -939,9 +1113,21 @@ void case_print_tensor(FILE *f, const case_tensor *t, const uint8_t *buffer)
 
 static bool is_nan_value(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
 {
-    if (t == EDML_TENSOR_DATA_TYPE_FLOAT32) { uint32_t u; memcpy(&u, p, 4); return (u & 0x7fffffffu) > 0x7f800000u; }
-    if (t == EDML_TENSOR_DATA_TYPE_FLOAT64) { uint64_t u; memcpy(&u, p, 8); return (u & ~(1ull << 63)) > 0x7ff0000000000000ull; }
-    if (t == EDML_TENSOR_DATA_TYPE_FLOAT16) { uint16_t u; memcpy(&u, p, 2); return (u & 0x7fffu) > 0x7c00u; }
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT32) {
+        uint32_t u;
+        memcpy(&u, p, 4);
+        return (u & 0x7fffffffu) > 0x7f800000u;
+    }
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT64) {
+        uint64_t u;
+        memcpy(&u, p, 8);
+        return (u & ~(1ull << 63)) > 0x7ff0000000000000ull;
+    }
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT16) {
+        uint16_t u;
+        memcpy(&u, p, 2);
+        return (u & 0x7fffu) > 0x7c00u;
+    }
     return false;
 }
 
@@ -962,7 +1148,10 @@ bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t ca
             case_format_value(gs, sizeof gs, t->dtype, got);
             size_t pl = 0;
             uint64_t rem = e, coord[CASE_MAX_DIMS];
-            for (UINT d = t->rank; d-- > 0;) { coord[d] = rem % t->sizes[d]; rem /= t->sizes[d]; }
+            for (UINT d = t->rank; d-- > 0;) {
+                coord[d] = rem % t->sizes[d];
+                rem /= t->sizes[d];
+            }
             for (UINT d = 0; d < t->rank && pl < sizeof pos; d++)
                 pl += (size_t)snprintf(pos + pl, sizeof pos - pl, "%s%" PRIu64, d ? "," : "", coord[d]);
             snprintf(msg, cap, "%s[%s] expected %s got %s", t->name, pos, ws, gs);
@@ -986,7 +1175,8 @@ bool case_check(edml_case *c, edml_device *dev, edml_backend backend, case_resul
             return false;
         }
         if (c->expect_message[0] && !strstr(r->message, c->expect_message)) {
-            snprintf(why, cap, "expected the message '%s', got %s: %s", c->expect_message, edml_status_string(s), r->message);
+            snprintf(why, cap, "expected the message '%s', got %s: %s", c->expect_message, edml_status_string(s),
+                     r->message);
             return false;
         }
         /* GatherND writes clamped outputs with its status: compare those too */

@@ -11,23 +11,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CASE_MAX_TENSORS 4     /* operands of one operator */
+#define CASE_MAX_TENSORS 4 /* operands of one operator */
 #define CASE_MSG 512
 /* Sizes a file may give: more than a tensor may have, so that the library
  * (not the parser) refuses DimensionCount 0 or 9 with its message. */
 #define CASE_MAX_DIMS 16
 
 typedef struct case_tensor {
-    const char *name;          /* member name, e.g. "OutputValueTensor" */
+    const char *name; /* member name, e.g. "OutputValueTensor" */
     bool present, has_data, is_output;
-    int line;                  /* line of the header */
+    int line; /* line of the header */
     EDML_TENSOR_DATA_TYPE dtype;
     UINT rank;
     UINT sizes[CASE_MAX_DIMS];
     UINT strides[CASE_MAX_DIMS];
     bool has_strides, has_total;
-    UINT64 total_bytes;        /* TotalTensorSizeInBytes, or its default */
-    uint8_t *data;             /* total_bytes: input contents or expected output */
+    UINT64 total_bytes; /* TotalTensorSizeInBytes, or its default */
+    uint8_t *data;      /* total_bytes: input contents or expected output */
     /* descriptor storage */
     EDML_BUFFER_TENSOR_DESC buffer;
     EDML_TENSOR_DESC desc;
@@ -42,8 +42,7 @@ typedef struct edml_case {
     /* scalar members; has_* says whether the file set them */
     UINT axis, k, input_dims, indices_dims, batch_dims, axis_count;
     EDML_AXIS_DIRECTION direction;
-    bool has_axis, has_k, has_direction, has_input_dims, has_indices_dims, has_batch_dims, has_axis_count,
-        has_axes;
+    bool has_axis, has_k, has_direction, has_input_dims, has_indices_dims, has_batch_dims, has_axis_count, has_axes;
     UINT axes[16];
     UINT axes_len;
     int ninputs, noutputs;
@@ -69,8 +68,8 @@ void case_free(edml_case *c);
 /* Result of running a case. */
 typedef struct case_result {
     edml_status create_status, exec_status;
-    char message[CASE_MSG];     /* the library's message when a status is not OK */
-    uint8_t *out[2];            /* output buffers (total_bytes each), after the run */
+    char message[CASE_MSG]; /* the library's message when a status is not OK */
+    uint8_t *out[2];        /* output buffers (total_bytes each), after the run */
 } case_result;
 
 /* A device for running cases on `backend` (AUTO: every backend; else that

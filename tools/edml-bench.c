@@ -43,7 +43,7 @@ static uint64_t rng(void)
 }
 static float uniform(void) { return (float)((double)(rng() >> 11) / 9007199254740992.0 * 2.0 - 1.0); }
 
-static uint16_t to_half(float f)   /* round to nearest even, for the data of FLOAT16 workloads */
+static uint16_t to_half(float f) /* round to nearest even, for the data of FLOAT16 workloads */
 {
     uint32_t u;
     memcpy(&u, &f, 4);
@@ -84,7 +84,8 @@ static void tensor_init(tensor *t, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UI
     t->count = 1;
     for (UINT i = 0; i < rank; i++) t->count *= sizes[i];
     t->bytes = edml_calc_buffer_tensor_size(dt, rank, t->sizes, strides ? t->strides : NULL);
-    t->b = (EDML_BUFFER_TENSOR_DESC){dt, EDML_TENSOR_FLAG_NONE, rank, t->sizes, strides ? t->strides : NULL, t->bytes, 0};
+    t->b =
+        (EDML_BUFFER_TENSOR_DESC){dt, EDML_TENSOR_FLAG_NONE, rank, t->sizes, strides ? t->strides : NULL, t->bytes, 0};
     t->d = (EDML_TENSOR_DESC){EDML_TENSOR_TYPE_BUFFER, &t->b};
     if (posix_memalign((void **)&t->host, 64, (size_t)t->bytes + 64)) abort();
     memset(t->host, 0, (size_t)t->bytes);
@@ -94,9 +95,14 @@ static void fill_uniform(tensor *t)
 {
     uint64_t n = t->bytes / edml_data_type_size(t->dtype);
     for (uint64_t i = 0; i < n; i++) {
-        if (t->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32) { float f = uniform(); memcpy(t->host + 4 * i, &f, 4); }
-        else if (t->dtype == EDML_TENSOR_DATA_TYPE_FLOAT16) { uint16_t h = to_half(uniform()); memcpy(t->host + 2 * i, &h, 2); }
-        else if (t->dtype == EDML_TENSOR_DATA_TYPE_UINT8) t->host[i] = (uint8_t)rng();
+        if (t->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32) {
+            float f = uniform();
+            memcpy(t->host + 4 * i, &f, 4);
+        } else if (t->dtype == EDML_TENSOR_DATA_TYPE_FLOAT16) {
+            uint16_t h = to_half(uniform());
+            memcpy(t->host + 2 * i, &h, 2);
+        } else if (t->dtype == EDML_TENSOR_DATA_TYPE_UINT8)
+            t->host[i] = (uint8_t)rng();
     }
 }
 
@@ -110,8 +116,12 @@ static void fill_indices(tensor *t, const UINT *ranges, UINT tuple)
     uint64_t n = t->count;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t v = rng() % ranges[i % tuple];
-        if (t->dtype == EDML_TENSOR_DATA_TYPE_INT64) memcpy(t->host + 8 * i, &v, 8);
-        else { uint32_t w = (uint32_t)v; memcpy(t->host + 4 * i, &w, 4); }
+        if (t->dtype == EDML_TENSOR_DATA_TYPE_INT64)
+            memcpy(t->host + 8 * i, &v, 8);
+        else {
+            uint32_t w = (uint32_t)v;
+            memcpy(t->host + 4 * i, &w, 4);
+        }
     }
 }
 
@@ -130,8 +140,8 @@ typedef struct workload {
         EDML_ELEMENT_WISE_IF_OPERATOR_DESC elementwise_if;
     } u;
     EDML_OPERATOR_DESC desc;
-    uint64_t bytes;          /* each input element read once, each output element written once */
-    UINT topk_axis, topk_k;  /* for the sort baseline */
+    uint64_t bytes;         /* each input element read once, each output element written once */
+    UINT topk_axis, topk_k; /* for the sort baseline */
 } workload;
 
 static UINT scaled(UINT v, double scale)
@@ -156,7 +166,8 @@ static void topk_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rows, UINT
     w->topk_k = k;
 }
 
-static void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes, UINT naxes)
+static void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes,
+                            UINT naxes)
 {
     UINT out_sizes[8];
     memcpy(out_sizes, sizes, rank * sizeof(UINT));
@@ -166,12 +177,13 @@ static void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, con
     fill_uniform(&w->in[0]);
     tensor_init(&w->out[0], EDML_TENSOR_DATA_TYPE_UINT32, rank, out_sizes, NULL);
     memcpy(w->axes, axes, naxes * sizeof(UINT));
-    w->u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){&w->in[0].d, &w->out[0].d, naxes, w->axes, EDML_AXIS_DIRECTION_INCREASING};
+    w->u.argreduce =
+        (EDML_ARGMIN_OPERATOR_DESC){&w->in[0].d, &w->out[0].d, naxes, w->axes, EDML_AXIS_DIRECTION_INCREASING};
     w->desc = (EDML_OPERATOR_DESC){type, &w->u};
 }
 
-static void gather_workload(workload *w, UINT rank, const UINT *in_sizes, const UINT *ix_sizes, EDML_TENSOR_DATA_TYPE ix_type,
-                            UINT batch)
+static void gather_workload(workload *w, UINT rank, const UINT *in_sizes, const UINT *ix_sizes,
+                            EDML_TENSOR_DATA_TYPE ix_type, UINT batch)
 {
     UINT T = ix_sizes[rank - 1];
     /* output sizes: batch, positions, slice (right-aligned) */
@@ -206,9 +218,10 @@ static void if_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rank, const 
     w->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &w->u};
 }
 
-static const char *const workload_names[] = {"topk_cls", "topk_det", "topk_vocab", "topk_vocab_f16", "topk_axis0",
-                                             "topk_wide", "gather_rows", "gather_batch", "gather_points", "argmin_inner",
-                                             "argmin_outer", "argmin_all", "argmax_seg", "if_f32", "if_u8", "if_bcast"};
+static const char *const workload_names[] = {"topk_cls",      "topk_det",     "topk_vocab",   "topk_vocab_f16",
+                                             "topk_axis0",    "topk_wide",    "gather_rows",  "gather_batch",
+                                             "gather_points", "argmin_inner", "argmin_outer", "argmin_all",
+                                             "argmax_seg",    "if_f32",       "if_u8",        "if_bcast"};
 #define WORKLOADS (int)(sizeof workload_names / sizeof *workload_names)
 
 static void make_workload(workload *w, int i, double sc)
@@ -220,24 +233,68 @@ static void make_workload(workload *w, int i, double sc)
     case 0: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 1000, 1, 5, EDML_AXIS_DIRECTION_DECREASING); break;
     /* --scale shrinks the number of rows, never a row: the row length is what TopK is about */
     case 1: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 25200, 1, 300, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 2: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(8, sc), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 3: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, scaled(8, sc), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 4: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 4096, scaled(1024, sc), 0, 8, EDML_AXIS_DIRECTION_INCREASING); break;
-    case 5: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(256, sc), 65536, 1, 16, EDML_AXIS_DIRECTION_DECREASING); break;
-    case 6: { UINT a[2] = {scaled(32000, sc), 512}, b[2] = {scaled(8192, sc), 1};
-              gather_workload(w, 2, a, b, EDML_TENSOR_DATA_TYPE_INT32, 0); break; }
-    case 7: { UINT a[3] = {16, scaled(4096, sc), 256}, b[3] = {16, scaled(1024, sc), 1};
-              gather_workload(w, 3, a, b, EDML_TENSOR_DATA_TYPE_INT32, 1); break; }
-    case 8: { UINT a[2] = {1024, 1024}, b[2] = {scaled(1048576, sc), 2};
-              gather_workload(w, 2, a, b, EDML_TENSOR_DATA_TYPE_INT64, 0); break; }
-    case 9: { UINT s[2] = {scaled(4096, sc), 4096}, ax[1] = {1}; argmin_workload(w, EDML_OPERATOR_ARGMIN, 2, s, ax, 1); break; }
-    case 10: { UINT s[2] = {4096, scaled(4096, sc)}, ax[1] = {0}; argmin_workload(w, EDML_OPERATOR_ARGMIN, 2, s, ax, 1); break; }
-    case 11: { UINT s[2] = {scaled(4096, sc), 4096}, ax[2] = {0, 1}; argmin_workload(w, EDML_OPERATOR_ARGMIN, 2, s, ax, 2); break; }
-    case 12: { UINT s[4] = {1, 21, scaled(512, sc), 512}, ax[1] = {1}; argmin_workload(w, EDML_OPERATOR_ARGMAX, 4, s, ax, 1); break; }
-    case 13: { UINT s[1] = {scaled(16777216, sc)}; if_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, s, NULL); break; }
-    case 14: { UINT s[1] = {scaled(67108864, sc)}; if_workload(w, EDML_TENSOR_DATA_TYPE_UINT8, 1, s, NULL); break; }
-    default: { UINT s[4] = {1, 3, scaled(1024, sc), 1024}, cs[4] = {0, 0, 1024, 1};
-               if_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, 4, s, cs); break; }
+    case 2:
+        topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(8, sc), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING);
+        break;
+    case 3:
+        topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, scaled(8, sc), 32000, 1, 40, EDML_AXIS_DIRECTION_DECREASING);
+        break;
+    case 4:
+        topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 4096, scaled(1024, sc), 0, 8, EDML_AXIS_DIRECTION_INCREASING);
+        break;
+    case 5:
+        topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, scaled(256, sc), 65536, 1, 16, EDML_AXIS_DIRECTION_DECREASING);
+        break;
+    case 6: {
+        UINT a[2] = {scaled(32000, sc), 512}, b[2] = {scaled(8192, sc), 1};
+        gather_workload(w, 2, a, b, EDML_TENSOR_DATA_TYPE_INT32, 0);
+        break;
+    }
+    case 7: {
+        UINT a[3] = {16, scaled(4096, sc), 256}, b[3] = {16, scaled(1024, sc), 1};
+        gather_workload(w, 3, a, b, EDML_TENSOR_DATA_TYPE_INT32, 1);
+        break;
+    }
+    case 8: {
+        UINT a[2] = {1024, 1024}, b[2] = {scaled(1048576, sc), 2};
+        gather_workload(w, 2, a, b, EDML_TENSOR_DATA_TYPE_INT64, 0);
+        break;
+    }
+    case 9: {
+        UINT s[2] = {scaled(4096, sc), 4096}, ax[1] = {1};
+        argmin_workload(w, EDML_OPERATOR_ARGMIN, 2, s, ax, 1);
+        break;
+    }
+    case 10: {
+        UINT s[2] = {4096, scaled(4096, sc)}, ax[1] = {0};
+        argmin_workload(w, EDML_OPERATOR_ARGMIN, 2, s, ax, 1);
+        break;
+    }
+    case 11: {
+        UINT s[2] = {scaled(4096, sc), 4096}, ax[2] = {0, 1};
+        argmin_workload(w, EDML_OPERATOR_ARGMIN, 2, s, ax, 2);
+        break;
+    }
+    case 12: {
+        UINT s[4] = {1, 21, scaled(512, sc), 512}, ax[1] = {1};
+        argmin_workload(w, EDML_OPERATOR_ARGMAX, 4, s, ax, 1);
+        break;
+    }
+    case 13: {
+        UINT s[1] = {scaled(16777216, sc)};
+        if_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, s, NULL);
+        break;
+    }
+    case 14: {
+        UINT s[1] = {scaled(67108864, sc)};
+        if_workload(w, EDML_TENSOR_DATA_TYPE_UINT8, 1, s, NULL);
+        break;
+    }
+    default: {
+        UINT s[4] = {1, 3, scaled(1024, sc), 1024}, cs[4] = {0, 0, 1024, 1};
+        if_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT16, 4, s, cs);
+        break;
+    }
     }
     for (int k = 0; k < w->nin; k++) w->bytes += w->in[k].count * edml_data_type_size(w->in[k].dtype);
     for (int k = 0; k < w->nout; k++) w->bytes += w->out[k].count * edml_data_type_size(w->out[k].dtype);
@@ -287,7 +344,10 @@ static double copy_time(uint64_t bytes)
 }
 
 /* a full stable sort of each TopK row: the baseline a user would write */
-typedef struct { float v; uint32_t i; } sort_item;
+typedef struct {
+    float v;
+    uint32_t i;
+} sort_item;
 static int sort_desc(const void *a, const void *b)
 {
     const sort_item *x = a, *y = b;
@@ -316,7 +376,7 @@ static double sort_baseline(const workload *w)
 }
 
 typedef struct result {
-    const char *workload, *backend, *mode;   /* mode: "host" or "gpu-resident" */
+    const char *workload, *backend, *mode; /* mode: "host" or "gpu-resident" */
     double seconds, gbps, copy_gbps, ratio;
     bool ok, available;
     char note[160];
@@ -350,26 +410,34 @@ typedef struct options {
     const char *only, *json, *only_backend;
     double scale;
     bool crossover;
-    int only_calls;   /* --calls N: just N executions of one workload on one backend (instruction counts) */
+    int only_calls; /* --calls N: just N executions of one workload on one backend (instruction counts) */
 } options;
 
 static int parse_args(int argc, char **argv, options *o)
 {
     *o = (options){NULL, NULL, NULL, 1, false, -1};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--workload") && i + 1 < argc) o->only = argv[++i];
-        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) o->only_backend = argv[++i];
-        else if (!strcmp(argv[i], "--json") && i + 1 < argc) o->json = argv[++i];
-        else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--scale") && i + 1 < argc) o->scale = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--crossover")) o->crossover = true;
-        else if (!strcmp(argv[i], "--calls") && i + 1 < argc) o->only_calls = atoi(argv[++i]);
+        if (!strcmp(argv[i], "--workload") && i + 1 < argc)
+            o->only = argv[++i];
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
+            o->only_backend = argv[++i];
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+            o->json = argv[++i];
+        else if (!strcmp(argv[i], "--iters") && i + 1 < argc)
+            iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
+            o->scale = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--crossover"))
+            o->crossover = true;
+        else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
+            o->only_calls = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--list")) {
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
         } else {
-            fprintf(stderr, "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
-                            "[--scale F] [--crossover] [--calls N] [--list]\n");
+            fprintf(stderr,
+                    "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
+                    "[--scale F] [--crossover] [--calls N] [--list]\n");
             return 2;
         }
     }
@@ -418,9 +486,11 @@ static void gpu_resident(edml_device *dev, edml_operator *op, workload *w, uint8
     for (int k = 0; k < w->nin && ok; k++)
         ok = edml_gpu_buffer_create(dev, w->in[k].bytes, &gin[k]) == EDML_STATUS_OK &&
              edml_gpu_buffer_write(gin[k], 0, w->in[k].host, w->in[k].bytes) == EDML_STATUS_OK;
-    for (int k = 0; k < w->nout && ok; k++) ok = edml_gpu_buffer_create(dev, w->out[k].bytes, &gout[k]) == EDML_STATUS_OK;
+    for (int k = 0; k < w->nout && ok; k++)
+        ok = edml_gpu_buffer_create(dev, w->out[k].bytes, &gout[k]) == EDML_STATUS_OK;
     const uint64_t half = (w->bytes / 2 + 15) & ~15ull;
-    ok = ok && edml_gpu_buffer_create(dev, half, &ga) == EDML_STATUS_OK && edml_gpu_buffer_create(dev, half, &gb) == EDML_STATUS_OK;
+    ok = ok && edml_gpu_buffer_create(dev, half, &ga) == EDML_STATUS_OK &&
+         edml_gpu_buffer_create(dev, half, &gb) == EDML_STATUS_OK;
     g.mode = "gpu-resident";
     g.note[0] = '\0';
     if (!ok) {
@@ -453,8 +523,9 @@ static void gpu_resident(edml_device *dev, edml_operator *op, workload *w, uint8
         if (!g.ok) (*wrong)++;
     }
     report(&g);
-    edml_gpu_buffer *all[7] = {gb, ga, gout[1], gout[0], gin[2], gin[1], gin[0]};   /* newest first */
-    for (int k = 0; k < 7; k++) if (all[k]) edml_gpu_buffer_destroy(all[k]);
+    edml_gpu_buffer *all[7] = {gb, ga, gout[1], gout[0], gin[2], gin[1], gin[0]}; /* newest first */
+    for (int k = 0; k < 7; k++)
+        if (all[k]) edml_gpu_buffer_destroy(all[k]);
 }
 
 /* One workload on one backend, host to host (and resident on GLES); the
@@ -464,7 +535,7 @@ static double bench_backend(edml_device *dev, workload *w, edml_backend be, uint
                             const options *o, int *wrong)
 {
     result r = {w->name, edml_backend_name(be), "host", 0, 0, cpu_copy_gbps, 0, true, true, ""};
-    const bool quiet = o->only_backend && be == EDML_BACKEND_REF;   /* run only for the outputs */
+    const bool quiet = o->only_backend && be == EDML_BACKEND_REF; /* run only for the outputs */
     edml_operator *op;
     edml_status s = edml_operator_create(dev, &w->desc, be, &op);
     if (s) {
@@ -526,8 +597,10 @@ static void bench_workload(edml_device *dev, int wi, const options *o, int *wron
         if (o->only_backend && strcmp(o->only_backend, edml_backend_name(be)) && be != EDML_BACKEND_REF) continue;
         fprintf(stderr, "[%d/%d] %s on %s...          \r", wi + 1, WORKLOADS, w.name, edml_backend_name(be));
         double sec = bench_backend(dev, &w, be, ref, cpu_copy_gbps, o, wrong);
-        if (be == EDML_BACKEND_AUTO) autot = sec;
-        else if (sec > 0 && sec < best) best = sec;
+        if (be == EDML_BACKEND_AUTO)
+            autot = sec;
+        else if (sec > 0 && sec < best)
+            best = sec;
     }
     if (w.topk_k && !o->only_backend) {
         double sort = sort_baseline(&w);
@@ -587,7 +660,9 @@ static int write_json(const char *json)
         fprintf(f, "    {\"workload\": \"%s\", \"backend\": \"%s\", \"mode\": \"%s\", \"available\": %s", r->workload,
                 r->backend, r->mode, r->available ? "true" : "false");
         if (r->available)
-            fprintf(f, ", \"median_ms\": %.6f, \"gb_per_s\": %.4f, \"copy_gb_per_s\": %.4f, \"ratio_to_copy\": %.4f, \"correct\": %s",
+            fprintf(f,
+                    ", \"median_ms\": %.6f, \"gb_per_s\": %.4f, \"copy_gb_per_s\": %.4f, \"ratio_to_copy\": %.4f, "
+                    "\"correct\": %s",
                     r->seconds * 1e3, r->gbps, r->copy_gbps, r->ratio, r->ok ? "true" : "false");
         fprintf(f, "}%s\n", i + 1 < nresults ? "," : "");
     }
@@ -610,7 +685,7 @@ int main(int argc, char **argv)
     edml_device *dev;
     edml_device_desc dd = {0};
     dd.gpu_arena_bytes = 512ull << 20;
-    dd.gles_one_thread = 1;   /* one thread makes every call */
+    dd.gles_one_thread = 1; /* one thread makes every call */
     if (!arena || edml_device_create(&dd, arena, arena_size, &dev) != EDML_STATUS_OK) {
         fprintf(stderr, "edml-bench: no device\n");
         return 1;
@@ -619,7 +694,8 @@ int main(int argc, char **argv)
     printf("edml-bench: board %s, library %s, backends:", edml_board_builtin()->name, edml_version());
     for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
         if (edml_device_backends(dev) & EDML_BACKEND_BIT(b)) printf(" %s", edml_backend_name((edml_backend)b));
-    printf("\n%s\nmedian of %d calls after a warm-up; one thread\n\n", edml_device_gles_info(dev, info, sizeof info), iters);
+    printf("\n%s\nmedian of %d calls after a warm-up; one thread\n\n", edml_device_gles_info(dev, info, sizeof info),
+           iters);
     int wrong = 0;
     for (int wi = 0; wi < WORKLOADS; wi++)
         if (!o.only || !strcmp(o.only, workload_names[wi])) bench_workload(dev, wi, &o, &wrong);

@@ -83,16 +83,21 @@ static bool run(edml_device *dev, edml_backend backend, const float *pred, resul
                                               td(&t[5], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s_n, NULL, 0)};
     /* 3. TopK 100 */
     UINT s_k[2] = {1, KEEP};
-    EDML_TOP_K1_OPERATOR_DESC tk = {&t[5].d, td(&t[6], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s_k, NULL, 0),
-                                    td(&t[7], EDML_TENSOR_DATA_TYPE_UINT32, 2, s_k, NULL, 0), 1, KEEP,
+    EDML_TOP_K1_OPERATOR_DESC tk = {&t[5].d,
+                                    td(&t[6], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s_k, NULL, 0),
+                                    td(&t[7], EDML_TENSOR_DATA_TYPE_UINT32, 2, s_k, NULL, 0),
+                                    1,
+                                    KEEP,
                                     EDML_AXIS_DIRECTION_DECREASING};
     /* 4. GatherND of the boxes: a view {N,4} of the predictions, indices {100,1} */
     UINT s_box[2] = {N, 4}, st_box[2] = {C, 1}, s_ix[2] = {KEEP, 1}, s_bo[2] = {KEEP, 4};
     EDML_GATHER_ND_OPERATOR_DESC gb = {td(&t[8], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s_box, st_box, 0),
                                        td(&t[9], EDML_TENSOR_DATA_TYPE_UINT32, 2, s_ix, NULL, 0),
                                        td(&t[10], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s_bo, NULL, 0), 2, 2};
-    EDML_OPERATOR_DESC descs[4] = {{EDML_OPERATOR_ARGMAX, &am}, {EDML_OPERATOR_ELEMENT_WISE_IF, &iff},
-                                   {EDML_OPERATOR_TOP_K1, &tk}, {EDML_OPERATOR_GATHER_ND, &gb}};
+    EDML_OPERATOR_DESC descs[4] = {{EDML_OPERATOR_ARGMAX, &am},
+                                   {EDML_OPERATOR_ELEMENT_WISE_IF, &iff},
+                                   {EDML_OPERATOR_TOP_K1, &tk},
+                                   {EDML_OPERATOR_GATHER_ND, &gb}};
     for (int i = 0; i < 4; i++) {
         if (edml_operator_create(dev, &descs[i], backend, &op[i]) != EDML_STATUS_OK) {
             printf("  step %d on %s: %s\n", i + 1, edml_backend_name(backend), edml_device_last_error(dev));
@@ -108,10 +113,10 @@ static bool run(edml_device *dev, edml_backend backend, const float *pred, resul
     EDML_BUFFER_BINDING b1o[1] = {{cls_all, 0, sizeof cls_all}};
     s = edml_operator_execute(op[0], b1i, 1, b1o, 1, NULL);
     res->step_ms[0] = now_ms() - t0;
-    for (UINT i = 0; i < N; i++) cond[i] = pred[i * C + 4] > 0.5f;   /* the threshold test itself */
+    for (UINT i = 0; i < N; i++) cond[i] = pred[i * C + 4] > 0.5f; /* the threshold test itself */
     t0 = now_ms();
-    EDML_BUFFER_BINDING b2i[3] = {{cond, 0, sizeof cond}, {(void *)(uintptr_t)pred, 4 * 4, pred_bytes - 4 * 4},
-                                  {(void *)&neg_inf, 0, 4}};
+    EDML_BUFFER_BINDING b2i[3] = {
+        {cond, 0, sizeof cond}, {(void *)(uintptr_t)pred, 4 * 4, pred_bytes - 4 * 4}, {(void *)&neg_inf, 0, 4}};
     EDML_BUFFER_BINDING b2o[1] = {{masked, 0, sizeof masked}};
     if (!s) s = edml_operator_execute(op[1], b2i, 3, b2o, 1, NULL);
     res->step_ms[1] = now_ms() - t0;
@@ -127,7 +132,9 @@ static bool run(edml_device *dev, edml_backend backend, const float *pred, resul
     res->step_ms[3] = now_ms() - t0;
     for (UINT k = 0; k < KEEP; k++) res->cls[k] = cls_all[res->idx[k]];
     for (int i = 3; i >= 0; i--) edml_operator_destroy(op[i]);
-    if (s) printf("  execute on %s: %s: %s\n", edml_backend_name(backend), edml_status_string(s), edml_device_last_error(dev));
+    if (s)
+        printf("  execute on %s: %s: %s\n", edml_backend_name(backend), edml_status_string(s),
+               edml_device_last_error(dev));
     return s == EDML_STATUS_OK;
 }
 
@@ -138,9 +145,9 @@ int main(void)
         float *p = pred + (size_t)i * C;
         p[0] = frand() * 640, p[1] = frand() * 640, p[2] = 8 + frand() * 120, p[3] = 8 + frand() * 120;
         float r = frand();
-        p[4] = r * r * r;   /* most candidates are unconfident */
+        p[4] = r * r * r; /* most candidates are unconfident */
         for (UINT c = 5; c < C; c++) p[c] = frand() * 0.2f;
-        p[5 + (i * 7) % 80] += 0.8f;   /* one class stands out */
+        p[5 + (i * 7) % 80] += 0.8f; /* one class stands out */
     }
     size_t arena_size = edml_device_size() + 64 * 1024;
     void *arena = aligned_alloc(16, arena_size);
@@ -162,8 +169,11 @@ int main(void)
         edml_backend be = b == EDML_BACKEND_COUNT_ ? EDML_BACKEND_AUTO : (edml_backend)b;
         if (be != EDML_BACKEND_AUTO && !(edml_device_backends(dev) & EDML_BACKEND_BIT(be))) continue;
         result *r = &res[nres];
-        if (!run(dev, be, pred, r)) { same = false; continue; }
-        run(dev, be, pred, r);   /* the second run is timed warm */
+        if (!run(dev, be, pred, r)) {
+            same = false;
+            continue;
+        }
+        run(dev, be, pred, r); /* the second run is timed warm */
         double total = 0;
         printf("%-8s", edml_backend_name(be));
         for (int i = 0; i < 4; i++) {
@@ -174,10 +184,10 @@ int main(void)
         }
         int valid = 0;
         for (UINT k = 0; k < KEEP; k++) valid += !isinf(r->score[k]);
-        bool equal = first < 0 || (!memcmp(r->score, res[first].score, sizeof r->score) &&
-                                   !memcmp(r->idx, res[first].idx, sizeof r->idx) &&
-                                   !memcmp(r->box, res[first].box, sizeof r->box) &&
-                                   !memcmp(r->cls, res[first].cls, sizeof r->cls));
+        bool equal =
+            first < 0 ||
+            (!memcmp(r->score, res[first].score, sizeof r->score) && !memcmp(r->idx, res[first].idx, sizeof r->idx) &&
+             !memcmp(r->box, res[first].box, sizeof r->box) && !memcmp(r->cls, res[first].cls, sizeof r->cls));
         printf(" %7.3f ms  %d kept%s\n", total, valid, first < 0 ? "" : equal ? ", identical" : ", DIFFERENT");
         same = same && equal;
         if (first < 0) first = nres;

@@ -7,20 +7,22 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: edml-run [--check] [--backend auto|gles|neon|ref] FILE...\n"
-            "       edml-run --list-backends\n"
-            "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
-            "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
-            "               and last 'N passed, N failed'\n"
-            "  --backend B  run on backend B (default auto)\n"
-            "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
+    fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] FILE...\n"
+               "       edml-run --list-backends\n"
+               "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
+               "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
+               "               and last 'N passed, N failed'\n"
+               "  --backend B  run on backend B (default auto)\n"
+               "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
 }
 
 static bool parse_backend(const char *s, edml_backend *b)
 {
     for (int i = 0; i < EDML_BACKEND_COUNT_; i++)
-        if (strcmp(s, edml_backend_name((edml_backend)i)) == 0) { *b = (edml_backend)i; return true; }
+        if (strcmp(s, edml_backend_name((edml_backend)i)) == 0) {
+            *b = (edml_backend)i;
+            return true;
+        }
     return false;
 }
 
@@ -31,7 +33,8 @@ int main(int argc, char **argv)
     int first = 1;
     for (; first < argc && argv[first][0] == '-' && argv[first][1] == '-'; first++) {
         const char *a = argv[first];
-        if (strcmp(a, "--check") == 0) check = true;
+        if (strcmp(a, "--check") == 0)
+            check = true;
         else if (strcmp(a, "--list-backends") == 0) {
             /* the backends a default device has on this build and machine */
             size_t size = edml_device_size();
@@ -46,9 +49,10 @@ int main(int argc, char **argv)
             edml_device_destroy(dev);
             free(arena);
             return 0;
-        }
-        else if (strcmp(a, "--help") == 0) { usage(stdout); return 0; }
-        else if (strcmp(a, "--backend") == 0 && first + 1 < argc) {
+        } else if (strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--backend") == 0 && first + 1 < argc) {
             if (!parse_backend(argv[++first], &backend)) {
                 fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", argv[first]);
                 return 2;
@@ -58,10 +62,19 @@ int main(int argc, char **argv)
                 fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", a + 10);
                 return 2;
             }
-        } else if (strcmp(a, "--") == 0) { first++; break; }
-        else { fprintf(stderr, "edml-run: unknown option '%s'\n", a); usage(stderr); return 2; }
+        } else if (strcmp(a, "--") == 0) {
+            first++;
+            break;
+        } else {
+            fprintf(stderr, "edml-run: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
     }
-    if (first >= argc) { usage(stderr); return 2; }
+    if (first >= argc) {
+        usage(stderr);
+        return 2;
+    }
 
     int passed = 0, failed = 0;
     bool malformed = false;
@@ -75,7 +88,10 @@ int main(int argc, char **argv)
         const char *path = argv[i];
         edml_case *c = calloc(1, sizeof *c);
         char err[CASE_MSG];
-        if (!c) { fprintf(stderr, "edml-run: out of memory\n"); return 2; }
+        if (!c) {
+            fprintf(stderr, "edml-run: out of memory\n");
+            return 2;
+        }
         if (case_load(path, c, err, sizeof err)) {
             fprintf(stderr, "edml-run: %s\n", err);
             if (check) printf("FAIL %s: malformed: %s\n", path, err);

@@ -26,7 +26,9 @@ typedef struct plugin_info {
     } version;
     _Bool system_emulation;
 } plugin_info;
-enum { INLINE_ADD_U64 = 0 };
+enum {
+    INLINE_ADD_U64 = 0
+};
 
 void qemu_plugin_register_vcpu_tb_trans_cb(plugin_id id, void (*cb)(plugin_id, struct qemu_plugin_tb *));
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op, void *ptr, uint64_t imm);

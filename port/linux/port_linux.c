@@ -16,13 +16,15 @@ typedef edmli_egl_display (*edmli_egl_get_display_fn)(void *);
 typedef unsigned (*edmli_egl_initialize_fn)(edmli_egl_display, int *, int *);
 typedef const char *(*edmli_egl_query_string_fn)(edmli_egl_display, int);
 typedef unsigned (*edmli_egl_bind_api_fn)(unsigned);
-typedef edmli_egl_context (*edmli_egl_create_context_fn)(edmli_egl_display, edmli_egl_config, edmli_egl_context, const int *);
+typedef edmli_egl_context (*edmli_egl_create_context_fn)(edmli_egl_display, edmli_egl_config, edmli_egl_context,
+                                                         const int *);
 typedef unsigned (*edmli_egl_choose_config_fn)(edmli_egl_display, const int *, edmli_egl_config *, int, int *);
 typedef edmli_egl_surface (*edmli_egl_create_pbuffer_fn)(edmli_egl_display, edmli_egl_config, const int *);
 typedef unsigned (*edmli_egl_query_devices_fn)(int, edmli_egl_device *, int *);
 typedef int (*edmli_egl_get_error_fn)(void);
 typedef void *(*edmli_egl_get_proc_fn)(const char *);
-typedef unsigned (*edmli_egl_make_current_fn)(edmli_egl_display, edmli_egl_surface, edmli_egl_surface, edmli_egl_context);
+typedef unsigned (*edmli_egl_make_current_fn)(edmli_egl_display, edmli_egl_surface, edmli_egl_surface,
+                                              edmli_egl_context);
 typedef unsigned (*edmli_egl_destroy_context_fn)(edmli_egl_display, edmli_egl_context);
 typedef unsigned (*edmli_egl_destroy_surface_fn)(edmli_egl_display, edmli_egl_surface);
 typedef void *(*edmli_gbm_create_device_fn)(int);
@@ -42,7 +44,7 @@ typedef struct edmli_egl {
     edmli_egl_make_current_fn make_current;
     edmli_egl_destroy_context_fn destroy_context;
     edmli_egl_destroy_surface_fn destroy_surface;
-    edmli_egl_get_platform_display_ext_fn get_platform_display;   /* NULL without EGL_EXT_platform_base */
+    edmli_egl_get_platform_display_ext_fn get_platform_display; /* NULL without EGL_EXT_platform_base */
 } edmli_egl;
 
 /* The port's own state, in edmli_port_gl.impl. */
@@ -51,8 +53,8 @@ typedef struct edmli_linux_gl {
     int drm_fd;
     edmli_egl_display display;
     edmli_egl_context context;
-    edmli_egl_surface surface;   /* a 1x1 pbuffer when neither config-less nor surfaceless worked */
-    const edmli_egl *egl;        /* in the port's own state, below */
+    edmli_egl_surface surface; /* a 1x1 pbuffer when neither config-less nor surfaceless worked */
+    const edmli_egl *egl;      /* in the port's own state, below */
 } edmli_linux_gl;
 
 typedef struct edmli_linux_state {
@@ -60,7 +62,8 @@ typedef struct edmli_linux_state {
     edmli_egl egl;
 } edmli_linux_state;
 
-_Static_assert(sizeof(edmli_linux_state) <= sizeof(((edmli_port_gl *)0)->impl), "edmli_port_gl.impl holds the port's state");
+_Static_assert(sizeof(edmli_linux_state) <= sizeof(((edmli_port_gl *)0)->impl),
+               "edmli_port_gl.impl holds the port's state");
 
 static edmli_linux_state *edmli_linux(edmli_port_gl *p) { return (edmli_linux_state *)(void *)p->impl; }
 
@@ -97,14 +100,14 @@ static bool edmli_port_load(edmli_linux_state *s, char *why, size_t cap)
     s->gl.gles_lib = dlopen("libGLESv2.so.2", RTLD_NOW | RTLD_LOCAL);
     if (!s->gl.gles_lib) return snprintf(why, cap, "libGLESv2.so.2 cannot be loaded: %s", dlerror()), false;
     static const char *const names[12] = {
-        "eglGetProcAddress",       "eglGetDisplay", "eglInitialize",  "eglQueryString",    "eglBindAPI",
-        "eglCreateContext",        "eglChooseConfig", "eglCreatePbufferSurface", "eglGetError", "eglMakeCurrent",
-        "eglDestroyContext",       "eglDestroySurface"};
-    void **slots[12] = {(void **)&s->egl.get_proc,        (void **)&s->egl.get_display,    (void **)&s->egl.initialize,
-                        (void **)&s->egl.query_string,    (void **)&s->egl.bind_api,       (void **)&s->egl.create_context,
-                        (void **)&s->egl.choose_config,   (void **)&s->egl.create_pbuffer, (void **)&s->egl.get_error,
-                        (void **)&s->egl.make_current,    (void **)&s->egl.destroy_context,
-                        (void **)&s->egl.destroy_surface};
+        "eglGetProcAddress", "eglGetDisplay",    "eglInitialize",     "eglQueryString",
+        "eglBindAPI",        "eglCreateContext", "eglChooseConfig",   "eglCreatePbufferSurface",
+        "eglGetError",       "eglMakeCurrent",   "eglDestroyContext", "eglDestroySurface"};
+    void **slots[12] = {
+        (void **)&s->egl.get_proc,      (void **)&s->egl.get_display,     (void **)&s->egl.initialize,
+        (void **)&s->egl.query_string,  (void **)&s->egl.bind_api,        (void **)&s->egl.create_context,
+        (void **)&s->egl.choose_config, (void **)&s->egl.create_pbuffer,  (void **)&s->egl.get_error,
+        (void **)&s->egl.make_current,  (void **)&s->egl.destroy_context, (void **)&s->egl.destroy_surface};
     for (int i = 0; i < 12; i++)
         if (!(*slots[i] = edmli_sym(s->gl.egl_lib, names[i])))
             return snprintf(why, cap, "libEGL.so.1 has no %s", names[i]), false;
@@ -198,23 +201,28 @@ static bool edmli_port_context(edmli_port_gl *p, char *why, size_t cap)
     const int ctx_attr[] = {EDMLI_EGL_CONTEXT_MAJOR_VERSION, 3, EDMLI_EGL_CONTEXT_MINOR_VERSION, 1, EDMLI_EGL_NONE};
     const char *ext = egl->query_string(d, EDMLI_EGL_EXTENSIONS);
     const bool surfaceless = edmli_has_ext(ext, "EGL_KHR_surfaceless_context");
-    if (surfaceless && (edmli_has_ext(ext, "EGL_KHR_no_config_context") || edmli_has_ext(ext, "EGL_MESA_configless_context"))) {
+    if (surfaceless &&
+        (edmli_has_ext(ext, "EGL_KHR_no_config_context") || edmli_has_ext(ext, "EGL_MESA_configless_context"))) {
         s->gl.context = egl->create_context(d, NULL, NULL, ctx_attr);
-        if (s->gl.context && egl->make_current(d, NULL, NULL, s->gl.context)) return p->context_kind = "config-less", true;
+        if (s->gl.context && egl->make_current(d, NULL, NULL, s->gl.context))
+            return p->context_kind = "config-less", true;
         if (s->gl.context) egl->destroy_context(d, s->gl.context), s->gl.context = NULL;
     }
-    const int cfg_attr[] = {EDMLI_EGL_RENDERABLE_TYPE, EDMLI_EGL_OPENGL_ES3_BIT, EDMLI_EGL_SURFACE_TYPE, EDMLI_EGL_PBUFFER_BIT,
-                            EDMLI_EGL_NONE};
+    const int cfg_attr[] = {EDMLI_EGL_RENDERABLE_TYPE, EDMLI_EGL_OPENGL_ES3_BIT, EDMLI_EGL_SURFACE_TYPE,
+                            EDMLI_EGL_PBUFFER_BIT, EDMLI_EGL_NONE};
     edmli_egl_config cfg = NULL;
     int ncfg = 0;
-    if (egl->choose_config(d, cfg_attr, &cfg, 1, &ncfg) && ncfg > 0 && (s->gl.context = egl->create_context(d, cfg, NULL, ctx_attr))) {
-        if (surfaceless && egl->make_current(d, NULL, NULL, s->gl.context)) return p->context_kind = "surfaceless", true;
+    if (egl->choose_config(d, cfg_attr, &cfg, 1, &ncfg) && ncfg > 0 &&
+        (s->gl.context = egl->create_context(d, cfg, NULL, ctx_attr))) {
+        if (surfaceless && egl->make_current(d, NULL, NULL, s->gl.context))
+            return p->context_kind = "surfaceless", true;
         const int pb_attr[] = {EDMLI_EGL_WIDTH, 1, EDMLI_EGL_HEIGHT, 1, EDMLI_EGL_NONE};
         s->gl.surface = egl->create_pbuffer(d, cfg, pb_attr);
         if (s->gl.surface && egl->make_current(d, s->gl.surface, s->gl.surface, s->gl.context))
             return p->context_kind = "pbuffer", true;
     }
-    snprintf(why, cap, "no GLES 3.1 context on the %s display (error 0x%x)", p->display_kind, (unsigned)egl->get_error());
+    snprintf(why, cap, "no GLES 3.1 context on the %s display (error 0x%x)", p->display_kind,
+             (unsigned)egl->get_error());
     return false;
 }
 
@@ -222,9 +230,9 @@ static bool edmli_port_context(edmli_port_gl *p, char *why, size_t cap)
 static bool edmli_port_gl_functions(edmli_port_gl *p, char *why, size_t cap)
 {
     edmli_linux_state *s = edmli_linux(p);
-#define EDMLI_GL_LOAD(ret, name, params)                                                                   \
-    *(void **)&p->gl.name = edmli_sym(s->gl.gles_lib, #name);                                              \
-    if (!p->gl.name) *(void **)&p->gl.name = s->egl.get_proc(#name);                                       \
+#define EDMLI_GL_LOAD(ret, name, params)                             \
+    *(void **)&p->gl.name = edmli_sym(s->gl.gles_lib, #name);        \
+    if (!p->gl.name) *(void **)&p->gl.name = s->egl.get_proc(#name); \
     if (!p->gl.name) return snprintf(why, cap, "the GLES library has no %s (GLES 3.1 needed)", #name), false;
     EDMLI_GL_FUNCTIONS(EDMLI_GL_LOAD)
 #undef EDMLI_GL_LOAD
@@ -237,14 +245,17 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
     edmli_linux_state *s = edmli_linux(p);
     s->gl.drm_fd = -1;
     bool ok = false;
-    if (faults & EDMLI_FAULT_NO_GL) snprintf(why, cap, "libEGL.so.1 not loaded (fault injected)");
+    if (faults & EDMLI_FAULT_NO_GL)
+        snprintf(why, cap, "libEGL.so.1 not loaded (fault injected)");
     else if (edmli_port_static_program())
-        snprintf(why, cap, "statically linked program: GLES needs a dynamically linked C library to load the GPU "
-                           "driver; link dynamically, or build edml with PORT=none");
+        snprintf(why, cap,
+                 "statically linked program: GLES needs a dynamically linked C library to load the GPU "
+                 "driver; link dynamically, or build edml with PORT=none");
     else if (edmli_port_load(s, why, cap) && edmli_port_display(p, why, cap)) {
         if (faults & EDMLI_FAULT_CONTEXT)
             snprintf(why, cap, "no GLES 3.1 context on the %s display (fault injected)", p->display_kind);
-        else ok = edmli_port_context(p, why, cap) && edmli_port_gl_functions(p, why, cap);
+        else
+            ok = edmli_port_context(p, why, cap) && edmli_port_gl_functions(p, why, cap);
     }
     if (!ok) edmli_port_gl_close(p);
     return ok;

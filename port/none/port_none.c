@@ -11,7 +11,10 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
     return false;
 }
 
-bool edmli_port_gl_make_current(edmli_port_gl *p) { (void)p; return false; }
+bool edmli_port_gl_make_current(edmli_port_gl *p)
+{
+    (void)p;
+    return false;
+}
 void edmli_port_gl_release(edmli_port_gl *p) { (void)p; }
 void edmli_port_gl_close(edmli_port_gl *p) { (void)p; }
-

@@ -13,8 +13,7 @@ edml_status edmli_arena_alloc(edmli_arena *a, edmli_errbuf *e, const char *what,
     size_t start = edmli_align_up(a->head, EDMLI_ALIGN);
     size_t avail = a->size - a->scratch;
     size_t have = start <= avail ? avail - start : 0;
-    if (bytes > have)
-        return edmli_fail(e, EDMLI_MSG_ARENA_TOO_SMALL, what, bytes, have, bytes - have);
+    if (bytes > have) return edmli_fail(e, EDMLI_MSG_ARENA_TOO_SMALL, what, bytes, have, bytes - have);
     *out = a->base + start;
     a->head = start + bytes;
     edmli_arena_note(a);
@@ -29,8 +28,7 @@ edml_status edmli_arena_scratch(edmli_arena *a, edmli_errbuf *e, size_t bytes, v
     size_t head = a->head;
     size_t have = top > head ? (top - head) & ~(size_t)(EDMLI_ALIGN - 1) : 0;
     if (rounded > have || rounded < bytes)
-        return edmli_fail(e, EDMLI_MSG_ARENA_TOO_SMALL, "scratch of edml_operator_execute", bytes, have,
-                          bytes - have);
+        return edmli_fail(e, EDMLI_MSG_ARENA_TOO_SMALL, "scratch of edml_operator_execute", bytes, have, bytes - have);
     a->scratch = a->size - (top - rounded);
     *out = a->base + (top - rounded);
     edmli_arena_note(a);

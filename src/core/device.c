@@ -73,7 +73,8 @@ const char *edml_device_backend_info(const edml_device *dev, edml_backend b, cha
  * and to the log, as there is no device to keep it. */
 static edml_status edmli_create_failed(const edml_device_desc *dd, const edmli_errbuf *e, edml_status s)
 {
-    if (dd->error_buffer && dd->error_buffer_bytes) edmli_format(dd->error_buffer, dd->error_buffer_bytes, "%s", e->text);
+    if (dd->error_buffer && dd->error_buffer_bytes)
+        edmli_format(dd->error_buffer, dd->error_buffer_bytes, "%s", e->text);
     if (dd->log) dd->log(dd->log_user, s, e->text);
     return s;
 }
@@ -98,8 +99,7 @@ static void edmli_device_init(edml_device *dev, const edml_device_desc *dd, cons
     dev->arena.high_water = dev->arena.head;
 }
 
-edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size,
-                               edml_device **device)
+edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size, edml_device **device)
 {
     edml_device_desc dd = {0};
     if (desc) dd = *desc;
@@ -107,11 +107,13 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
     if (!device) return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_NULL_ARGUMENT, "device"));
     *device = NULL;
     if (!arena) return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_NULL_ARGUMENT, "arena"));
-    if ((uintptr_t)arena % EDMLI_ALIGN) return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_ARENA_MISALIGNED));
+    if ((uintptr_t)arena % EDMLI_ALIGN)
+        return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_ARENA_MISALIGNED));
     size_t need = edml_device_size();
     if (arena_size < need)
-        return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_ARENA_TOO_SMALL, "edml_device_create", need,
-                                                         arena_size, need - arena_size));
+        return edmli_create_failed(
+            &dd, &tmp,
+            edmli_fail(&tmp, EDMLI_MSG_ARENA_TOO_SMALL, "edml_device_create", need, arena_size, need - arena_size));
     const edml_device *old = (const edml_device *)arena;
     if (old->magic == EDMLI_DEVICE_MAGIC && old->self == old)
         return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_DEVICE_LIVE));
@@ -153,7 +155,8 @@ edml_status edml_device_destroy(edml_device *dev)
 const char *edml_device_last_error(const edml_device *dev)
 {
     if (!dev) return "device is NULL";
-    if (dev->magic != EDMLI_DEVICE_MAGIC || dev->self != dev) return "the device was destroyed or is not an edml device";
+    if (dev->magic != EDMLI_DEVICE_MAGIC || dev->self != dev)
+        return "the device was destroyed or is not an edml device";
     return dev->err.text;
 }
 
@@ -165,7 +168,7 @@ uint32_t edml_device_backends(const edml_device *dev)
 
 edml_status edml_device_arena_stats(const edml_device *device, edml_arena_stats *stats)
 {
-    edml_device *dev = (edml_device *)(uintptr_t)device;   /* held for the call: not const */
+    edml_device *dev = (edml_device *)(uintptr_t)device; /* held for the call: not const */
     edml_status s = edmli_device_enter(dev);
     if (s) return s;
     if (!stats) {
@@ -182,7 +185,7 @@ edml_status edml_device_arena_stats(const edml_device *device, edml_arena_stats 
 const edmli_backend *edmli_device_backend(const edml_device *dev, edml_backend b)
 {
     return b > EDML_BACKEND_AUTO && b < EDML_BACKEND_COUNT_ && (dev->backends & EDML_BACKEND_BIT(b)) ? edmli_backends[b]
-                                                                                                   : NULL;
+                                                                                                     : NULL;
 }
 
 edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind)
@@ -191,7 +194,7 @@ edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind)
         const edmli_backend *be = edmli_device_backend(dev, (edml_backend)b);
         if (be && be->on_cpu && be->kernels[kind]) return (edml_backend)b;
     }
-    return EDML_BACKEND_REF;   /* the reference has every kernel */
+    return EDML_BACKEND_REF; /* the reference has every kernel */
 }
 
 edml_backend edmli_buffer_backend(void)
@@ -224,10 +227,7 @@ void edmli_device_leave(edml_device *dev, edml_status s, bool log)
     atomic_store_explicit(&dev->busy, 0u, memory_order_release);
 }
 
-void *edmli_object_handle(const edmli_object *o)
-{
-    return (uint8_t *)(uintptr_t)o + (o->gen & EDMLI_HANDLE_GEN_MASK);
-}
+void *edmli_object_handle(const edmli_object *o) { return (uint8_t *)(uintptr_t)o + (o->gen & EDMLI_HANDLE_GEN_MASK); }
 
 static edmli_object *edmli_object_at(const void *handle)
 {
@@ -242,8 +242,8 @@ static const char *edmli_kind_name(edmli_object_kind kind)
 /* A plausible object of `kind` (live or destroyed), read without trusting it further. */
 static bool edmli_object_plausible(const edmli_object *o, edmli_object_kind kind)
 {
-    return (o->state == EDMLI_OBJECT_LIVE || o->state == EDMLI_OBJECT_DEAD) && o->kind == (uint32_t)kind &&
-           o->device && (uintptr_t)o->device < (uintptr_t)o;
+    return (o->state == EDMLI_OBJECT_LIVE || o->state == EDMLI_OBJECT_DEAD) && o->kind == (uint32_t)kind && o->device &&
+           (uintptr_t)o->device < (uintptr_t)o;
 }
 
 edml_status edmli_object_check(edml_device *dev, const void *handle, edmli_object_kind kind, edmli_object **out,
@@ -266,7 +266,7 @@ edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, edmli
 {
     if (!handle) return EDML_STATUS_INVALID_ARGUMENT;
     const edmli_object *o = edmli_object_at(handle);
-    if (!edmli_object_plausible(o, kind)) return EDML_STATUS_INVALID_DEVICE;   /* no device to tell */
+    if (!edmli_object_plausible(o, kind)) return EDML_STATUS_INVALID_DEVICE; /* no device to tell */
     edml_device *dev = o->device;
     edml_status s = edmli_device_enter(dev);
     if (s) return s;

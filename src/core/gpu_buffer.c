@@ -51,8 +51,10 @@ edml_status edml_gpu_buffer_create(edml_device *dev, UINT64 bytes, edml_gpu_buff
 {
     edml_status s = edmli_device_enter(dev);
     if (s) return s;
-    if (!out) s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "buffer");
-    else *out = NULL, s = edmli_gpu_create(dev, bytes, out);
+    if (!out)
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "buffer");
+    else
+        *out = NULL, s = edmli_gpu_create(dev, bytes, out);
     edmli_device_leave(dev, s, true);
     return s;
 }
@@ -91,8 +93,10 @@ static edml_status edmli_gpu_io(edml_gpu_buffer *handle, UINT64 offset, void *da
     edml_status s = edmli_gpu_enter(handle, &b);
     if (s) return s;
     edml_device *dev = b->obj.device;
-    if (!data) s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "data");
-    else s = edmli_gpu_range(b, offset, bytes, write ? "a write" : "a read");
+    if (!data)
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "data");
+    else
+        s = edmli_gpu_range(b, offset, bytes, write ? "a write" : "a read");
     void *state = NULL;
     const edmli_buffer_hooks *hooks = s ? NULL : edmli_buffers(dev, &state, &s);
     if (!s) s = hooks->io(dev, state, b->gpu_offset + offset, data, bytes, write);

@@ -26,7 +26,7 @@ typedef struct edmli_tensor {
     uint32_t sizes[EDMLI_MAX_DIMS];
     uint32_t strides[EDMLI_MAX_DIMS];
     uint64_t elem_count;
-    uint64_t total_bytes;      /* TotalTensorSizeInBytes (or its default) */
+    uint64_t total_bytes; /* TotalTensorSizeInBytes (or its default) */
 } edmli_tensor;
 
 bool edmli_dtype_valid(EDML_TENSOR_DATA_TYPE t);
@@ -57,15 +57,14 @@ size_t edmli_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
 size_t edmli_format(char *dst, size_t cap, const char *fmt, ...) EDMLI_PRINTF(3, 4);
 
 /* Validates one tensor member; `name` is the member name used in messages. */
-edml_status edmli_tensor_from_desc(edmli_errbuf *e, const char *name,
-                                   const EDML_TENSOR_DESC *desc, edmli_tensor *out);
+edml_status edmli_tensor_from_desc(edmli_errbuf *e, const char *name, const EDML_TENSOR_DESC *desc, edmli_tensor *out);
 /* An output must not write an element twice: no zero stride on a size > 1
  * and no two elements at one address. */
 edml_status edmli_check_output_layout(edmli_errbuf *e, const char *name, const edmli_tensor *t);
 
 /* RANK_MISMATCH unless t has ref's DimensionCount. */
-edml_status edmli_check_same_rank(edmli_errbuf *e, const char *name, const edmli_tensor *t,
-                                  const char *ref_name, const edmli_tensor *ref);
+edml_status edmli_check_same_rank(edmli_errbuf *e, const char *name, const edmli_tensor *t, const char *ref_name,
+                                  const edmli_tensor *ref);
 
 /* ---- objects and handles ----------------------------------------------------
  * Operators and GPU-buffer records live in the device arena above the device,
@@ -74,27 +73,27 @@ edml_status edmli_check_same_rank(edmli_errbuf *e, const char *name, const edmli
  * its generation (a per-device count), so that a handle to a destroyed object
  * whose place a newer object took is refused instead of naming the newer one. */
 typedef enum edmli_object_kind {
-    EDMLI_OBJ_OPERATOR = 0x4f50u,     /* "OP" */
-    EDMLI_OBJ_GPU_BUFFER = 0x4742u    /* "GB" */
+    EDMLI_OBJ_OPERATOR = 0x4f50u,  /* "OP" */
+    EDMLI_OBJ_GPU_BUFFER = 0x4742u /* "GB" */
 } edmli_object_kind;
 
-#define EDMLI_OBJECT_LIVE 0x4a424f45u   /* "EOBJ" */
-#define EDMLI_OBJECT_DEAD 0x44414544u   /* "DEAD": destroyed */
+#define EDMLI_OBJECT_LIVE 0x4a424f45u /* "EOBJ" */
+#define EDMLI_OBJECT_DEAD 0x44414544u /* "DEAD": destroyed */
 #define EDMLI_HANDLE_GEN_MASK 15u
 
 typedef struct edmli_object {
-    uint32_t state;                 /* EDMLI_OBJECT_LIVE or EDMLI_OBJECT_DEAD */
-    uint32_t kind;                  /* edmli_object_kind */
-    uint32_t gen;                   /* the handle carries gen & EDMLI_HANDLE_GEN_MASK */
+    uint32_t state; /* EDMLI_OBJECT_LIVE or EDMLI_OBJECT_DEAD */
+    uint32_t kind;  /* edmli_object_kind */
+    uint32_t gen;   /* the handle carries gen & EDMLI_HANDLE_GEN_MASK */
     edml_device *device;
     struct edmli_object *prev;
-    size_t arena_mark;              /* device-arena head before the object */
-    uint64_t gpu_mark;              /* GPU-arena persistent bytes before it (GPU buffers) */
+    size_t arena_mark; /* device-arena head before the object */
+    uint64_t gpu_mark; /* GPU-arena persistent bytes before it (GPU buffers) */
 } edmli_object;
 
 struct edml_gpu_buffer {
     edmli_object obj;
-    uint64_t gpu_offset;            /* in the GPU arena */
+    uint64_t gpu_offset; /* in the GPU arena */
     uint64_t bytes;
 };
 
@@ -106,8 +105,8 @@ struct edml_operator {
     EDML_OPERATOR_TYPE type;
     edmli_op_kind kind;
     edml_backend backend;
-    edml_backend requested;         /* what the caller asked for (AUTO allows falling back) */
-    bool index_oor_logged;          /* clamped indices are logged once per operator */
+    edml_backend requested; /* what the caller asked for (AUTO allows falling back) */
+    bool index_oor_logged;  /* clamped indices are logged once per operator */
     uint32_t input_count, output_count;
     edmli_tensor inputs[EDMLI_MAX_INPUTS];
     edmli_tensor outputs[EDMLI_MAX_OUTPUTS];
@@ -134,11 +133,11 @@ EDMLI_OPS(EDMLI_PLAN_DECL)
 #define EDMLI_HOST UINT64_MAX
 
 typedef struct edmli_exec {
-    const uint8_t *in[EDMLI_MAX_INPUTS];    /* start of each input tensor in host memory, or NULL */
+    const uint8_t *in[EDMLI_MAX_INPUTS]; /* start of each input tensor in host memory, or NULL */
     uint8_t *out[EDMLI_MAX_OUTPUTS];
-    uint64_t in_gpu[EDMLI_MAX_INPUTS];      /* GPU-arena offset of a resident tensor, or EDMLI_HOST */
+    uint64_t in_gpu[EDMLI_MAX_INPUTS]; /* GPU-arena offset of a resident tensor, or EDMLI_HOST */
     uint64_t out_gpu[EDMLI_MAX_OUTPUTS];
-    uint8_t *scratch;                       /* op->temp_bytes, aligned to 16 */
+    uint8_t *scratch; /* op->temp_bytes, aligned to 16 */
     edmli_errbuf *err;
 } edmli_exec;
 
@@ -158,7 +157,7 @@ typedef struct edmli_buffer_hooks {
 } edmli_buffer_hooks;
 
 typedef struct edmli_backend {
-    bool on_cpu;   /* runs on the calling CPU: the backends of last resort */
+    bool on_cpu; /* runs on the calling CPU: the backends of last resort */
     /* a kernel per operator kind; NULL: the backend lacks that operator */
     edmli_kernel_fn kernels[EDMLI_OP_KIND_COUNT];
     /* host scratch of one execution (TemporaryResourceSize) */
@@ -188,35 +187,34 @@ const char *edmli_backend_title(edml_backend b);
 typedef struct edmli_arena {
     uint8_t *base;
     size_t size;
-    size_t head;        /* persistent objects: [0, head) */
-    size_t scratch;     /* scratch in use: [size - scratch, size) */
+    size_t head;    /* persistent objects: [0, head) */
+    size_t scratch; /* scratch in use: [size - scratch, size) */
     size_t high_water;
 } edmli_arena;
 
 /* Persistent bytes from the low end, aligned to 16. */
-edml_status edmli_arena_alloc(edmli_arena *a, edmli_errbuf *e, const char *what, size_t bytes,
-                              void **out);
+edml_status edmli_arena_alloc(edmli_arena *a, edmli_errbuf *e, const char *what, size_t bytes, void **out);
 /* Scratch from the high end; released with edmli_arena_release_scratch. */
 edml_status edmli_arena_scratch(edmli_arena *a, edmli_errbuf *e, size_t bytes, void **out);
 void edmli_arena_release_scratch(edmli_arena *a);
 
 /* ---- devices -------------------------------------------------------------- */
 
-#define EDMLI_DEVICE_MAGIC 0x4c4d4445u   /* "EDML" */
+#define EDMLI_DEVICE_MAGIC 0x4c4d4445u /* "EDML" */
 
 struct edml_device {
     uint32_t magic;
-    struct edml_device *self;   /* a device is live where it was created */
-    atomic_uint busy;           /* a call holds the device (one thread at a time) */
+    struct edml_device *self; /* a device is live where it was created */
+    atomic_uint busy;         /* a call holds the device (one thread at a time) */
     edml_board board;
-    edml_device_desc desc;      /* as created (board, log and error buffer aside): the backends read it */
-    uint32_t backends;          /* usable backends */
+    edml_device_desc desc; /* as created (board, log and error buffer aside): the backends read it */
+    uint32_t backends;     /* usable backends */
     edmli_arena arena;
     edmli_errbuf err;
     edmli_object *last_obj;
-    uint32_t next_gen;          /* generation of the next object */
-    void *state[EDML_BACKEND_COUNT_];                      /* each backend's, in the arena, or NULL */
-    char why[EDML_BACKEND_COUNT_][EDMLI_MESSAGE_BYTES / 2];   /* why one is not available */
+    uint32_t next_gen;                                      /* generation of the next object */
+    void *state[EDML_BACKEND_COUNT_];                       /* each backend's, in the arena, or NULL */
+    char why[EDML_BACKEND_COUNT_][EDMLI_MESSAGE_BYTES / 2]; /* why one is not available */
 };
 
 /* Every call on a device holds it: the device is checked and taken (BUSY

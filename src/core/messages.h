@@ -9,15 +9,24 @@
 /* arguments and objects */
 #define EDMLI_MSG_NULL_ARGUMENT EDML_STATUS_INVALID_ARGUMENT, "%s is NULL"
 #define EDMLI_MSG_OBJECT_DESTROYED EDML_STATUS_INVALID_DEVICE, "%s was destroyed"
-#define EDMLI_MSG_OBJECT_STALE EDML_STATUS_INVALID_DEVICE, "%s was destroyed: its handle is stale (a newer object took its place in the arena)"
-#define EDMLI_MSG_OBJECT_FOREIGN EDML_STATUS_INVALID_DEVICE, "%s is not one of this device's (another device's, or not an edml handle)"
-#define EDMLI_MSG_DEVICE_LIVE EDML_STATUS_INVALID_ARGUMENT, "the arena holds a live device (created there and not destroyed): destroy it with edml_device_destroy() first"
+#define EDMLI_MSG_OBJECT_STALE \
+    EDML_STATUS_INVALID_DEVICE, "%s was destroyed: its handle is stale (a newer object took its place in the arena)"
+#define EDMLI_MSG_OBJECT_FOREIGN \
+    EDML_STATUS_INVALID_DEVICE, "%s is not one of this device's (another device's, or not an edml handle)"
+#define EDMLI_MSG_DEVICE_LIVE     \
+    EDML_STATUS_INVALID_ARGUMENT, \
+        "the arena holds a live device (created there and not destroyed): destroy it with edml_device_destroy() first"
 #define EDMLI_MSG_ARENA_MISALIGNED EDML_STATUS_INVALID_ARGUMENT, "the arena must be aligned to 16 bytes"
 #define EDMLI_MSG_ARENA_TOO_SMALL EDML_STATUS_ARENA_TOO_SMALL, "%s needs %zu bytes of arena, %zu available: %zu missing"
-#define EDMLI_MSG_GPU_ARENA_TOO_SMALL EDML_STATUS_ARENA_TOO_SMALL, "%s needs %llu bytes of the GPU arena (edml_device_desc.gpu_arena_bytes), %llu available: %llu missing"
-#define EDMLI_MSG_DEVICE_BACKENDS EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.backends is 0x%x: no backend of it is built in (built: 0x%x)"
+#define EDMLI_MSG_GPU_ARENA_TOO_SMALL \
+    EDML_STATUS_ARENA_TOO_SMALL,      \
+        "%s needs %llu bytes of the GPU arena (edml_device_desc.gpu_arena_bytes), %llu available: %llu missing"
+#define EDMLI_MSG_DEVICE_BACKENDS \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.backends is 0x%x: no backend of it is built in (built: 0x%x)"
 #define EDMLI_MSG_BACKEND_UNKNOWN EDML_STATUS_INVALID_ARGUMENT, "backend is %u, not an edml_backend"
-#define EDMLI_MSG_SCRATCH_ADDRESS_SPACE EDML_STATUS_UNSUPPORTED, "%s on %s needs %llu bytes of scratch (TemporaryResourceSize), more than a %u-bit address space holds"
+#define EDMLI_MSG_SCRATCH_ADDRESS_SPACE \
+    EDML_STATUS_UNSUPPORTED,            \
+        "%s on %s needs %llu bytes of scratch (TemporaryResourceSize), more than a %u-bit address space holds"
 #define EDMLI_MSG_NO_GPU_BUFFERS EDML_STATUS_BACKEND_UNAVAILABLE, "this library has no backend that keeps GPU buffers"
 #define EDMLI_MSG_BACKEND_UNAVAILABLE EDML_STATUS_BACKEND_UNAVAILABLE, "backend %s is not available on this device: %s"
 #define EDMLI_MSG_OPERATOR_TYPE EDML_STATUS_UNSUPPORTED, "EDML_OPERATOR_DESC.Type is %u: edml implements%s"
@@ -33,53 +42,95 @@
 #define EDMLI_MSG_TENSOR_SIZES_NULL EDML_STATUS_INVALID_DESCRIPTOR, "%s.Sizes is NULL"
 #define EDMLI_MSG_TENSOR_SIZE_ZERO EDML_STATUS_INVALID_DESCRIPTOR, "%s.Sizes[%u] is 0, expected at least 1"
 #define EDMLI_MSG_TENSOR_TOO_MANY EDML_STATUS_INVALID_DESCRIPTOR, "%s has %llu elements, at most 4294967295 are allowed"
-#define EDMLI_MSG_TENSOR_TOTAL_SMALL EDML_STATUS_INVALID_DESCRIPTOR, "%s.TotalTensorSizeInBytes is %llu, expected at least %llu (DMLCalcBufferTensorSize)"
-#define EDMLI_MSG_TENSOR_ALIGNMENT EDML_STATUS_INVALID_DESCRIPTOR, "%s.GuaranteedBaseOffsetAlignment is %u, expected 0 or a power of two of at least %u"
-#define EDMLI_MSG_OUTPUT_ZERO_STRIDE EDML_STATUS_INVALID_DESCRIPTOR, "%s.Strides[%u] is 0 with Sizes[%u] = %u: an output element would be written twice"
-#define EDMLI_MSG_OUTPUT_ALIASED EDML_STATUS_INVALID_DESCRIPTOR, "%s.Strides place two elements at one address: an output element would be written twice"
+#define EDMLI_MSG_TENSOR_TOTAL_SMALL \
+    EDML_STATUS_INVALID_DESCRIPTOR,  \
+        "%s.TotalTensorSizeInBytes is %llu, expected at least %llu (DMLCalcBufferTensorSize)"
+#define EDMLI_MSG_TENSOR_ALIGNMENT  \
+    EDML_STATUS_INVALID_DESCRIPTOR, \
+        "%s.GuaranteedBaseOffsetAlignment is %u, expected 0 or a power of two of at least %u"
+#define EDMLI_MSG_OUTPUT_ZERO_STRIDE                                                                               \
+    EDML_STATUS_INVALID_DESCRIPTOR, "%s.Strides[%u] is 0 with Sizes[%u] = %u: an output element would be written " \
+                                    "twice"
+#define EDMLI_MSG_OUTPUT_ALIASED    \
+    EDML_STATUS_INVALID_DESCRIPTOR, \
+        "%s.Strides place two elements at one address: an output element would be written twice"
 
 /* constraints between members */
-#define EDMLI_MSG_RANK_MISMATCH EDML_STATUS_INVALID_DESCRIPTOR, "%s.DimensionCount is %u, expected %s.DimensionCount = %u"
+#define EDMLI_MSG_RANK_MISMATCH \
+    EDML_STATUS_INVALID_DESCRIPTOR, "%s.DimensionCount is %u, expected %s.DimensionCount = %u"
 #define EDMLI_MSG_DTYPE_MISMATCH EDML_STATUS_INVALID_DESCRIPTOR, "%s.DataType is %s, expected %s.DataType = %s"
 #define EDMLI_MSG_DTYPE_NOT_ALLOWED EDML_STATUS_INVALID_DESCRIPTOR, "%s.DataType is %s, expected %s"
 #define EDMLI_MSG_SIZE_NOT_K EDML_STATUS_INVALID_DESCRIPTOR, "%s.Sizes[%u] is %u, expected K = %u"
 #define EDMLI_MSG_SIZE_MISMATCH EDML_STATUS_INVALID_DESCRIPTOR, "%s.Sizes[%u] is %u, expected %s.Sizes[%u] = %u"
-#define EDMLI_MSG_IF_BROADCAST EDML_STATUS_INVALID_DESCRIPTOR, "%s.Sizes[%u] is 1, expected %u as %s.Sizes[%u]: the four tensors have the same Sizes; to broadcast %s, give it Sizes[%u] = %u and Strides[%u] = 0"
-#define EDMLI_MSG_AXIS_RANGE EDML_STATUS_INVALID_DESCRIPTOR, "Axis is %u, expected less than InputTensor.DimensionCount = %u"
+#define EDMLI_MSG_IF_BROADCAST                                                                                        \
+    EDML_STATUS_INVALID_DESCRIPTOR, "%s.Sizes[%u] is 1, expected %u as %s.Sizes[%u]: the four tensors have the same " \
+                                    "Sizes; to broadcast %s, give it Sizes[%u] = %u and Strides[%u] = 0"
+#define EDMLI_MSG_AXIS_RANGE \
+    EDML_STATUS_INVALID_DESCRIPTOR, "Axis is %u, expected less than InputTensor.DimensionCount = %u"
 #define EDMLI_MSG_K_ZERO EDML_STATUS_INVALID_DESCRIPTOR, "K is 0, expected at least 1"
 #define EDMLI_MSG_K_TOO_LARGE EDML_STATUS_INVALID_DESCRIPTOR, "K is %u, expected at most InputTensor.Sizes[%u] = %u"
-#define EDMLI_MSG_DIRECTION EDML_STATUS_INVALID_DESCRIPTOR, "AxisDirection is %u, expected EDML_AXIS_DIRECTION_INCREASING (0) or EDML_AXIS_DIRECTION_DECREASING (1)"
-#define EDMLI_MSG_AXES_COUNT EDML_STATUS_INVALID_DESCRIPTOR, "AxisCount is %u, expected 1 to InputTensor.DimensionCount = %u"
+#define EDMLI_MSG_DIRECTION         \
+    EDML_STATUS_INVALID_DESCRIPTOR, \
+        "AxisDirection is %u, expected EDML_AXIS_DIRECTION_INCREASING (0) or EDML_AXIS_DIRECTION_DECREASING (1)"
+#define EDMLI_MSG_AXES_COUNT \
+    EDML_STATUS_INVALID_DESCRIPTOR, "AxisCount is %u, expected 1 to InputTensor.DimensionCount = %u"
 #define EDMLI_MSG_AXES_NULL EDML_STATUS_INVALID_DESCRIPTOR, "Axes is NULL with AxisCount = %u"
-#define EDMLI_MSG_AXES_RANGE EDML_STATUS_INVALID_DESCRIPTOR, "Axes[%u] is %u, expected less than InputTensor.DimensionCount = %u"
+#define EDMLI_MSG_AXES_RANGE \
+    EDML_STATUS_INVALID_DESCRIPTOR, "Axes[%u] is %u, expected less than InputTensor.DimensionCount = %u"
 #define EDMLI_MSG_AXES_REPEAT EDML_STATUS_INVALID_DESCRIPTOR, "Axes[%u] is %u, which Axes[%u] names already"
-#define EDMLI_MSG_REDUCED_SIZE EDML_STATUS_INVALID_DESCRIPTOR, "OutputTensor.Sizes[%u] is %u, expected 1 (axis %u is reduced)"
-#define EDMLI_MSG_INDEX_TYPE_RANGE EDML_STATUS_INVALID_DESCRIPTOR, "%s.DataType is INT32 but an index can reach %llu, more than INT32 holds"
+#define EDMLI_MSG_REDUCED_SIZE \
+    EDML_STATUS_INVALID_DESCRIPTOR, "OutputTensor.Sizes[%u] is %u, expected 1 (axis %u is reduced)"
+#define EDMLI_MSG_INDEX_TYPE_RANGE \
+    EDML_STATUS_INVALID_DESCRIPTOR, "%s.DataType is INT32 but an index can reach %llu, more than INT32 holds"
 #define EDMLI_MSG_GATHER_DIMCOUNT EDML_STATUS_INVALID_DESCRIPTOR, "%s is %u, expected 1 to %s.DimensionCount = %u"
-#define EDMLI_MSG_GATHER_LEADING EDML_STATUS_INVALID_DESCRIPTOR, "%s.Sizes[%u] is %u, expected 1: it lies before the last %u (meaningful) dimensions"
-#define EDMLI_MSG_GATHER_BATCH EDML_STATUS_INVALID_DESCRIPTOR, "BatchDimensionCount is %u, expected less than min(InputDimensionCount, IndicesDimensionCount) = %u"
-#define EDMLI_MSG_GATHER_TUPLE EDML_STATUS_INVALID_DESCRIPTOR, "IndicesTensor.Sizes[%u] (the index tuple size) is %u, expected 1 to InputDimensionCount - BatchDimensionCount = %u"
-#define EDMLI_MSG_GATHER_OUT_RANK EDML_STATUS_INVALID_DESCRIPTOR, "OutputTensor needs %u dimensions (batch, index positions, input slice), more than its DimensionCount = %u"
+#define EDMLI_MSG_GATHER_LEADING                                                                               \
+    EDML_STATUS_INVALID_DESCRIPTOR, "%s.Sizes[%u] is %u, expected 1: it lies before the last %u (meaningful) " \
+                                    "dimensions"
+#define EDMLI_MSG_GATHER_BATCH      \
+    EDML_STATUS_INVALID_DESCRIPTOR, \
+        "BatchDimensionCount is %u, expected less than min(InputDimensionCount, IndicesDimensionCount) = %u"
+#define EDMLI_MSG_GATHER_TUPLE                                                                             \
+    EDML_STATUS_INVALID_DESCRIPTOR, "IndicesTensor.Sizes[%u] (the index tuple size) is %u, expected 1 to " \
+                                    "InputDimensionCount - BatchDimensionCount = %u"
+#define EDMLI_MSG_GATHER_OUT_RANK   \
+    EDML_STATUS_INVALID_DESCRIPTOR, \
+        "OutputTensor needs %u dimensions (batch, index positions, input slice), more than its DimensionCount = %u"
 #define EDMLI_MSG_GATHER_OUT_SIZE EDML_STATUS_INVALID_DESCRIPTOR, "OutputTensor.Sizes[%u] is %u, expected %u (%s)"
 
 /* bindings */
 #define EDMLI_MSG_BIND_COUNT EDML_STATUS_INVALID_BINDING, "%s is %u, expected %u for this operator"
 #define EDMLI_MSG_BIND_NULL EDML_STATUS_INVALID_BINDING, "binding of %s: Buffer is NULL"
 #define EDMLI_MSG_BIND_ALIGN EDML_STATUS_INVALID_BINDING, "binding of %s: Buffer + Offset is not aligned to %u bytes"
-#define EDMLI_MSG_BIND_SIZE EDML_STATUS_INVALID_BINDING, "binding of %s: SizeInBytes is %llu, expected at least TotalTensorSizeInBytes = %llu"
-#define EDMLI_MSG_BIND_WRAP EDML_STATUS_INVALID_BINDING, "binding of %s: Buffer + Offset + SizeInBytes wraps around the address space"
+#define EDMLI_MSG_BIND_SIZE \
+    EDML_STATUS_INVALID_BINDING, "binding of %s: SizeInBytes is %llu, expected at least TotalTensorSizeInBytes = %llu"
+#define EDMLI_MSG_BIND_WRAP \
+    EDML_STATUS_INVALID_BINDING, "binding of %s: Buffer + Offset + SizeInBytes wraps around the address space"
 #define EDMLI_MSG_BIND_OVERLAP EDML_STATUS_INVALID_BINDING, "binding of %s overlaps the binding of %s"
-#define EDMLI_MSG_TEMP_SMALL EDML_STATUS_INVALID_BINDING, "temporary binding: SizeInBytes is %llu, expected at least TemporaryResourceSize = %llu"
-#define EDMLI_MSG_TEMP_GPU EDML_STATUS_INVALID_BINDING, "temporary binding: Offset %llu has EDML_GPU_BINDING_BIT (a GPU buffer's binding), but the temporary binding is host memory"
-#define EDMLI_MSG_BIND_ARENA EDML_STATUS_INVALID_BINDING, "binding of %s lies inside the device arena, which is edml's own memory (bind GPU buffers with edml_gpu_binding())"
-#define EDMLI_MSG_BIND_GPU_CPU EDML_STATUS_INVALID_BINDING, "binding of %s is a GPU buffer, but the operator runs on %s, which cannot read one"
-#define EDMLI_MSG_BIND_GPU_RANGE EDML_STATUS_INVALID_BINDING, "binding of %s: Offset %llu + TotalTensorSizeInBytes %llu does not fit the GPU buffer of %llu bytes"
-#define EDMLI_MSG_GPU_RANGE EDML_STATUS_INVALID_ARGUMENT, "%s of %llu bytes at %llu is outside the GPU buffer of %llu bytes"
+#define EDMLI_MSG_TEMP_SMALL     \
+    EDML_STATUS_INVALID_BINDING, \
+        "temporary binding: SizeInBytes is %llu, expected at least TemporaryResourceSize = %llu"
+#define EDMLI_MSG_TEMP_GPU                                                                                            \
+    EDML_STATUS_INVALID_BINDING, "temporary binding: Offset %llu has EDML_GPU_BINDING_BIT (a GPU buffer's binding), " \
+                                 "but the temporary binding is host memory"
+#define EDMLI_MSG_BIND_ARENA                                                                                         \
+    EDML_STATUS_INVALID_BINDING, "binding of %s lies inside the device arena, which is edml's own memory (bind GPU " \
+                                 "buffers with edml_gpu_binding())"
+#define EDMLI_MSG_BIND_GPU_CPU \
+    EDML_STATUS_INVALID_BINDING, "binding of %s is a GPU buffer, but the operator runs on %s, which cannot read one"
+#define EDMLI_MSG_BIND_GPU_RANGE \
+    EDML_STATUS_INVALID_BINDING, \
+        "binding of %s: Offset %llu + TotalTensorSizeInBytes %llu does not fit the GPU buffer of %llu bytes"
+#define EDMLI_MSG_GPU_RANGE \
+    EDML_STATUS_INVALID_ARGUMENT, "%s of %llu bytes at %llu is outside the GPU buffer of %llu bytes"
 #define EDMLI_MSG_GPU_COPY_ALIGN EDML_STATUS_INVALID_ARGUMENT, "a copy's offsets and size must be multiples of 4"
 
 /* data */
-#define EDMLI_MSG_INDEX_OOR_SIGNED EDML_STATUS_INDEX_OUT_OF_RANGE, "IndicesTensor element %llu (coordinate %u of its tuple) is %lld, outside [%lld, %u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range"
-#define EDMLI_MSG_INDEX_OOR_UNSIGNED EDML_STATUS_INDEX_OUT_OF_RANGE, "IndicesTensor element %llu (coordinate %u of its tuple) is %llu, outside [0, %u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range"
+#define EDMLI_MSG_INDEX_OOR_SIGNED                                                                                     \
+    EDML_STATUS_INDEX_OUT_OF_RANGE, "IndicesTensor element %llu (coordinate %u of its tuple) is %lld, outside [%lld, " \
+                                    "%u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range"
+#define EDMLI_MSG_INDEX_OOR_UNSIGNED                                                                                \
+    EDML_STATUS_INDEX_OUT_OF_RANGE, "IndicesTensor element %llu (coordinate %u of its tuple) is %llu, outside [0, " \
+                                    "%u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range"
 #define EDMLI_MSG_INDEX_OOR_RESIDENT EDML_STATUS_INDEX_OUT_OF_RANGE, "IndicesTensor (in a GPU buffer): %s"
 #define EDMLI_MSG_BACKEND_FAILED EDML_STATUS_BACKEND_FAILED, "backend %s failed: %s"
 

@@ -35,12 +35,14 @@ edml_status edmli_plan_argreduce(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc
             if (out->sizes[i] != 1) return edmli_fail(e, EDMLI_MSG_REDUCED_SIZE, i, out->sizes[i], i);
             count *= in->sizes[i];
         } else if (out->sizes[i] != in->sizes[i]) {
-            return edmli_fail(e, EDMLI_MSG_SIZE_MISMATCH, "OutputTensor", i, out->sizes[i], "InputTensor", i, in->sizes[i]);
+            return edmli_fail(e, EDMLI_MSG_SIZE_MISMATCH, "OutputTensor", i, out->sizes[i], "InputTensor", i,
+                              in->sizes[i]);
         }
     }
     switch (out->dtype) {
     case EDML_TENSOR_DATA_TYPE_INT32:
-        if (count - 1 > 0x7fffffffu) return edmli_fail(e, EDMLI_MSG_INDEX_TYPE_RANGE, "OutputTensor", (unsigned long long)(count - 1));
+        if (count - 1 > 0x7fffffffu)
+            return edmli_fail(e, EDMLI_MSG_INDEX_TYPE_RANGE, "OutputTensor", (unsigned long long)(count - 1));
         break;
     case EDML_TENSOR_DATA_TYPE_INT64:
     case EDML_TENSOR_DATA_TYPE_UINT32:

@@ -6,8 +6,8 @@ static EDML_GATHER_ND1_OPERATOR_DESC edmli_gather_nd1_of(const EDML_OPERATOR_DES
 {
     if (desc->Type != EDML_OPERATOR_GATHER_ND) return *(const EDML_GATHER_ND1_OPERATOR_DESC *)desc->Desc;
     const EDML_GATHER_ND_OPERATOR_DESC *v0 = (const EDML_GATHER_ND_OPERATOR_DESC *)desc->Desc;
-    EDML_GATHER_ND1_OPERATOR_DESC d = {v0->InputTensor, v0->IndicesTensor, v0->OutputTensor, v0->InputDimensionCount,
-                                       v0->IndicesDimensionCount, 0};
+    EDML_GATHER_ND1_OPERATOR_DESC d = {v0->InputTensor,         v0->IndicesTensor,         v0->OutputTensor,
+                                       v0->InputDimensionCount, v0->IndicesDimensionCount, 0};
     return d;
 }
 
@@ -41,7 +41,8 @@ static edml_status edmli_gather_counts(edmli_errbuf *e, const EDML_GATHER_ND1_OP
 {
     const uint32_t n = in->rank, in_dc = d->InputDimensionCount, ix_dc = d->IndicesDimensionCount,
                    B = d->BatchDimensionCount;
-    if (in_dc < 1 || in_dc > n) return edmli_fail(e, EDMLI_MSG_GATHER_DIMCOUNT, "InputDimensionCount", in_dc, "InputTensor", n);
+    if (in_dc < 1 || in_dc > n)
+        return edmli_fail(e, EDMLI_MSG_GATHER_DIMCOUNT, "InputDimensionCount", in_dc, "InputTensor", n);
     if (ix_dc < 1 || ix_dc > n)
         return edmli_fail(e, EDMLI_MSG_GATHER_DIMCOUNT, "IndicesDimensionCount", ix_dc, "IndicesTensor", n);
     const uint32_t in0 = n - in_dc, ix0 = n - ix_dc;
@@ -80,14 +81,16 @@ static edml_status edmli_gather_output(edmli_errbuf *e, const EDML_GATHER_ND1_OP
     for (uint32_t p = 0; p < g->P; p++)
         g->list[g->B + p] = ix->sizes[g->ix0 + g->B + p], g->what[g->B + p] = "an IndicesTensor size";
     for (uint32_t q = 0; q < g->S; q++)
-        g->list[g->B + g->P + q] = in->sizes[g->in0 + g->B + g->T + q], g->what[g->B + g->P + q] = "an InputTensor size";
+        g->list[g->B + g->P + q] = in->sizes[g->in0 + g->B + g->T + q],
+                              g->what[g->B + g->P + q] = "an InputTensor size";
     for (uint32_t L = 0; g->m > n && L < g->m - n; L++)
         if (g->list[L] != 1) return edmli_fail(e, EDMLI_MSG_GATHER_OUT_RANK, g->m, n);
     for (uint32_t j = 0; j < n; j++) {
         const bool listed = j + g->m >= n;
         const uint32_t want = listed ? g->list[j + g->m - n] : 1;
         if (out->sizes[j] != want)
-            return edmli_fail(e, EDMLI_MSG_GATHER_OUT_SIZE, j, out->sizes[j], want, listed ? g->what[j + g->m - n] : "a leading 1");
+            return edmli_fail(e, EDMLI_MSG_GATHER_OUT_SIZE, j, out->sizes[j], want,
+                              listed ? g->what[j + g->m - n] : "a leading 1");
     }
     return edmli_check_output_layout(e, "OutputTensor", out);
 }

@@ -1,8 +1,8 @@
 /* TOP_K and TOP_K1: validation and planning. */
 #include "internal.h"
 
-static edml_status edmli_topk_output(edmli_errbuf *e, const char *name, const edmli_tensor *t,
-                                     const edmli_tensor *in, uint32_t axis, uint32_t k)
+static edml_status edmli_topk_output(edmli_errbuf *e, const char *name, const edmli_tensor *t, const edmli_tensor *in,
+                                     uint32_t axis, uint32_t k)
 {
     edml_status s = edmli_check_same_rank(e, name, t, "InputTensor", in);
     if (s) return s;
@@ -48,8 +48,8 @@ edml_status edmli_plan_topk(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edm
     if ((s = edmli_topk_output(e, "OutputValueTensor", val, in, d.Axis, d.K))) return s;
     if ((s = edmli_topk_output(e, "OutputIndexTensor", idx, in, d.Axis, d.K))) return s;
     if (val->dtype != in->dtype)
-        return edmli_fail(e, EDMLI_MSG_DTYPE_MISMATCH, "OutputValueTensor", edmli_dtype_name(val->dtype),
-                          "InputTensor", edmli_dtype_name(in->dtype));
+        return edmli_fail(e, EDMLI_MSG_DTYPE_MISMATCH, "OutputValueTensor", edmli_dtype_name(val->dtype), "InputTensor",
+                          edmli_dtype_name(in->dtype));
     if (idx->dtype != EDML_TENSOR_DATA_TYPE_UINT32 && idx->dtype != EDML_TENSOR_DATA_TYPE_UINT64)
         return edmli_fail(e, EDMLI_MSG_DTYPE_NOT_ALLOWED, "OutputIndexTensor", edmli_dtype_name(idx->dtype),
                           "UINT32 or UINT64");

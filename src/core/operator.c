@@ -78,12 +78,14 @@ static edml_status edmli_place(edml_device *dev, edml_backend backend, edml_oper
 {
     edmli_errbuf *e = &dev->err;
     edml_backend b = backend;
-    if (b == EDML_BACKEND_AUTO) b = edmli_choose(dev, op);
+    if (b == EDML_BACKEND_AUTO)
+        b = edmli_choose(dev, op);
     else if (!(dev->backends & EDML_BACKEND_BIT(b)))
         return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), dev->why[b]);
     char why[EDMLI_MESSAGE_BYTES / 2];
     const char *no = edmli_cannot_run(dev, b, op, why, sizeof why);
-    if (no && backend != EDML_BACKEND_AUTO) return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), no);
+    if (no && backend != EDML_BACKEND_AUTO)
+        return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), no);
     if (no) {
         char msg[EDMLI_MESSAGE_BYTES];
         const edml_backend cpu = edmli_cpu_backend(dev, op->kind);
@@ -125,8 +127,10 @@ edml_status edml_operator_query(edml_device *dev, const EDML_OPERATOR_DESC *desc
     edml_status s = edmli_device_enter(dev);
     if (s) return s;
     edml_operator op;
-    if (!sizes) s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "sizes");
-    else s = edmli_prepare(dev, desc, backend, &op, sizes);
+    if (!sizes)
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "sizes");
+    else
+        s = edmli_prepare(dev, desc, backend, &op, sizes);
     edmli_device_leave(dev, s, true);
     return s;
 }
@@ -153,8 +157,10 @@ edml_status edml_operator_create(edml_device *dev, const EDML_OPERATOR_DESC *des
 {
     edml_status s = edmli_device_enter(dev);
     if (s) return s;
-    if (!out) s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "op");
-    else *out = NULL, s = edmli_create(dev, desc, backend, out);
+    if (!out)
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "op");
+    else
+        *out = NULL, s = edmli_create(dev, desc, backend, out);
     edmli_device_leave(dev, s, true);
     return s;
 }
@@ -253,10 +259,11 @@ static edml_status edmli_bind_gpu(const edml_operator *op, edmli_errbuf *e, cons
     uint32_t al = t->elem_size < 4 ? 4 : t->elem_size;
     if (offset % al) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, al);
     if (b->SizeInBytes < t->total_bytes)
-        return edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes, (unsigned long long)t->total_bytes);
+        return edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes,
+                          (unsigned long long)t->total_bytes);
     if (offset > g->bytes || t->total_bytes > g->bytes - offset)
-        return edmli_fail(e, EDMLI_MSG_BIND_GPU_RANGE, name, (unsigned long long)offset, (unsigned long long)t->total_bytes,
-                          (unsigned long long)g->bytes);
+        return edmli_fail(e, EDMLI_MSG_BIND_GPU_RANGE, name, (unsigned long long)offset,
+                          (unsigned long long)t->total_bytes, (unsigned long long)g->bytes);
     *r = (edmli_range){(uintptr_t)(g->gpu_offset + offset), t->total_bytes, true};
     return EDML_STATUS_OK;
 }
@@ -267,7 +274,8 @@ static edml_status edmli_bind(const edml_operator *op, edmli_errbuf *e, const ch
     if (b->Offset & EDML_GPU_BINDING_BIT) return edmli_bind_gpu(op, e, name, b, t, r);
     edml_status s = edmli_bind_host(op->obj.device, e, name, b, t->total_bytes, t->elem_size, r);
     if (!s && b->SizeInBytes < t->total_bytes)
-        s = edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes, (unsigned long long)t->total_bytes);
+        s = edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes,
+                       (unsigned long long)t->total_bytes);
     return s;
 }
 
@@ -324,7 +332,8 @@ static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, con
         *from_arena = s == EDML_STATUS_OK;
         return s;
     }
-    if (temporary->Offset & EDML_GPU_BINDING_BIT) return edmli_fail(e, EDMLI_MSG_TEMP_GPU, (unsigned long long)temporary->Offset);
+    if (temporary->Offset & EDML_GPU_BINDING_BIT)
+        return edmli_fail(e, EDMLI_MSG_TEMP_GPU, (unsigned long long)temporary->Offset);
     edmli_range tr;
     edml_status s = edmli_bind_host(dev, e, name, temporary, op->temp_bytes, EDMLI_ALIGN, &tr);
     if (s) return s;
@@ -365,9 +374,10 @@ static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edm
 static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
 {
     edml_device *dev = op->obj.device;
-    if (!(dev->backends & EDML_BACKEND_BIT(op->backend))) {   /* lost since creation */
+    if (!(dev->backends & EDML_BACKEND_BIT(op->backend))) { /* lost since creation */
         if (op->requested != EDML_BACKEND_AUTO)
-            return edmli_fail(ex->err, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(op->backend), dev->why[op->backend]);
+            return edmli_fail(ex->err, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(op->backend),
+                              dev->why[op->backend]);
         op->backend = edmli_cpu_backend(dev, op->kind);
     }
     bool resident = false;
@@ -378,12 +388,12 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
     const edmli_backend *be = edmli_backends[op->backend];
     edml_status s = be->kernels[op->kind](op, ex);
     if (be->on_cpu || (s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL)) return s;
-    const bool failed = s == EDML_STATUS_BACKEND_FAILED;   /* else its own memory ran out */
+    const bool failed = s == EDML_STATUS_BACKEND_FAILED; /* else its own memory ran out */
     if (failed) {
         edmli_format(dev->why[op->backend], sizeof dev->why[op->backend], "it failed: %s", ex->err->text);
         dev->backends &= ~EDML_BACKEND_BIT(op->backend);
     }
-    if (op->requested != EDML_BACKEND_AUTO || resident) return s;   /* GPU data cannot move to the CPU */
+    if (op->requested != EDML_BACKEND_AUTO || resident) return s; /* GPU data cannot move to the CPU */
     return edmli_run_on_cpu(op, ex, s, failed);
 }
 
@@ -401,11 +411,14 @@ edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDI
     memset(&ex, 0, sizeof ex);
     ex.err = e;
     bool arena_scratch = false;
-    if (inputCount != op->input_count) s = edmli_fail(e, EDMLI_MSG_BIND_COUNT, "inputCount", inputCount, op->input_count);
+    if (inputCount != op->input_count)
+        s = edmli_fail(e, EDMLI_MSG_BIND_COUNT, "inputCount", inputCount, op->input_count);
     else if (outputCount != op->output_count)
         s = edmli_fail(e, EDMLI_MSG_BIND_COUNT, "outputCount", outputCount, op->output_count);
-    else if (!inputs) s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "inputs");
-    else if (!outputs) s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
+    else if (!inputs)
+        s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "inputs");
+    else if (!outputs)
+        s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
     if (!s) s = edmli_bind_all(op, e, inputs, outputs, in_r, out_r, &ex);
     if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch);
     if (!s) s = edmli_run(op, &ex);

@@ -13,21 +13,21 @@
 #define EDMLI_MAX_DIMS EDML_TENSOR_DIMENSION_COUNT_MAX
 
 /* X(KIND, name) */
-#define EDMLI_OPS(X)                \
-    X(TOPK, topk)                   \
-    X(GATHER_ND, gather_nd)         \
-    X(ARGREDUCE, argreduce)         \
+#define EDMLI_OPS(X)        \
+    X(TOPK, topk)           \
+    X(GATHER_ND, gather_nd) \
+    X(ARGREDUCE, argreduce) \
     X(ELEMENTWISE_IF, elementwise_if)
 
 /* DirectML's operator types: X(TYPE, KIND, inputs, outputs), TYPE as in
  * EDML_OPERATOR_<TYPE>. */
-#define EDMLI_OP_TYPES(X)                  \
-    X(TOP_K, TOPK, 1, 2)                   \
-    X(TOP_K1, TOPK, 1, 2)                  \
-    X(GATHER_ND, GATHER_ND, 2, 1)          \
-    X(GATHER_ND1, GATHER_ND, 2, 1)         \
-    X(ARGMIN, ARGREDUCE, 1, 1)             \
-    X(ARGMAX, ARGREDUCE, 1, 1)             \
+#define EDMLI_OP_TYPES(X)          \
+    X(TOP_K, TOPK, 1, 2)           \
+    X(TOP_K1, TOPK, 1, 2)          \
+    X(GATHER_ND, GATHER_ND, 2, 1)  \
+    X(GATHER_ND1, GATHER_ND, 2, 1) \
+    X(ARGMIN, ARGREDUCE, 1, 1)     \
+    X(ARGMAX, ARGREDUCE, 1, 1)     \
     X(ELEMENT_WISE_IF, ELEMENTWISE_IF, 3, 1)
 
 typedef enum edmli_op_kind {
@@ -52,18 +52,18 @@ typedef struct edmli_topk_plan {
 
 typedef struct edmli_gather_nd_plan {
     uint32_t input_dims, indices_dims, batch_dims;
-    uint32_t tuple;                 /* T: coordinates per index tuple */
+    uint32_t tuple; /* T: coordinates per index tuple */
     /* Loop dims over (batch, positions): sizes and strides in indices/output/input. */
     uint32_t outer_rank;
     uint32_t outer_sizes[2 * EDMLI_MAX_DIMS];
     uint32_t outer_idx_strides[2 * EDMLI_MAX_DIMS];
     uint32_t outer_out_strides[2 * EDMLI_MAX_DIMS];
-    uint32_t outer_in_strides[2 * EDMLI_MAX_DIMS];   /* 0 for position dims */
+    uint32_t outer_in_strides[2 * EDMLI_MAX_DIMS]; /* 0 for position dims */
     /* The tuple's coordinates address these input dims. */
     uint32_t coord_sizes[EDMLI_MAX_DIMS];
     uint32_t coord_strides[EDMLI_MAX_DIMS];
-    uint32_t coord_dims[EDMLI_MAX_DIMS];             /* input dim number, for messages */
-    uint32_t tuple_stride;                           /* indices stride between coordinates */
+    uint32_t coord_dims[EDMLI_MAX_DIMS]; /* input dim number, for messages */
+    uint32_t tuple_stride;               /* indices stride between coordinates */
     /* The copied slice: the input dims after the tuple's. */
     uint32_t slice_rank;
     uint32_t slice_sizes[EDMLI_MAX_DIMS];
@@ -74,15 +74,15 @@ typedef struct edmli_gather_nd_plan {
 typedef struct edmli_argreduce_plan {
     bool is_max;
     EDML_AXIS_DIRECTION direction;
-    uint32_t axis_mask;             /* bit d set: input dim d is reduced */
-    uint64_t reduce_count;          /* elements in each reduced set */
+    uint32_t axis_mask;    /* bit d set: input dim d is reduced */
+    uint64_t reduce_count; /* elements in each reduced set */
 } edmli_argreduce_plan;
 
 typedef struct edmli_elementwise_if_plan {
     /* Dims coalesced where all four tensors are contiguous together. */
     uint32_t rank;
     uint32_t sizes[EDMLI_MAX_DIMS];
-    uint32_t strides[4][EDMLI_MAX_DIMS];   /* condition, A, B, output */
+    uint32_t strides[4][EDMLI_MAX_DIMS]; /* condition, A, B, output */
 } edmli_elementwise_if_plan;
 
 #endif /* EDMLI_OPS_H */

@@ -10,17 +10,17 @@ const char *edml_version(void)
 }
 
 /* Every status: its name and what it means, in one list. */
-#define EDMLI_STATUSES(X)                                                                                         \
-    X(OK, "success")                                                                                              \
-    X(INVALID_ARGUMENT, "a NULL pointer or a bad argument to an edml function")                                   \
-    X(INVALID_DESCRIPTOR, "a descriptor breaks a constraint of its operator")                                     \
-    X(UNSUPPORTED, "valid in DirectML, but not supported by edml")                                                \
-    X(ARENA_TOO_SMALL, "the arena (or the GPU arena) is too small")                                               \
-    X(INVALID_BINDING, "a bound buffer is NULL, misaligned, too short, overlapping, or not this device's")         \
-    X(INDEX_OUT_OF_RANGE, "GatherND clamped an index that was out of range; the output is written")               \
-    X(BACKEND_UNAVAILABLE, "the backend asked for is not built, allowed or working")                              \
-    X(BACKEND_FAILED, "the backend failed while running (e.g. a GL error); the outputs are untouched")            \
-    X(INVALID_DEVICE, "the device, operator or GPU buffer was destroyed or is not edml's")                        \
+#define EDMLI_STATUSES(X)                                                                                  \
+    X(OK, "success")                                                                                       \
+    X(INVALID_ARGUMENT, "a NULL pointer or a bad argument to an edml function")                            \
+    X(INVALID_DESCRIPTOR, "a descriptor breaks a constraint of its operator")                              \
+    X(UNSUPPORTED, "valid in DirectML, but not supported by edml")                                         \
+    X(ARENA_TOO_SMALL, "the arena (or the GPU arena) is too small")                                        \
+    X(INVALID_BINDING, "a bound buffer is NULL, misaligned, too short, overlapping, or not this device's") \
+    X(INDEX_OUT_OF_RANGE, "GatherND clamped an index that was out of range; the output is written")        \
+    X(BACKEND_UNAVAILABLE, "the backend asked for is not built, allowed or working")                       \
+    X(BACKEND_FAILED, "the backend failed while running (e.g. a GL error); the outputs are untouched")     \
+    X(INVALID_DEVICE, "the device, operator or GPU buffer was destroyed or is not edml's")                 \
     X(BUSY, "the device is in use by another thread's call (one call at a time per device); nothing was done")
 
 typedef struct edmli_status_def {
@@ -92,17 +92,35 @@ size_t edmli_vformat(char *dst, size_t cap, const char *fmt, va_list ap)
 {
     edmli_out o = {dst, cap, 0};
     for (const char *f = fmt; *f; f++) {
-        if (*f != '%') { edmli_put(&o, *f); continue; }
+        if (*f != '%') {
+            edmli_put(&o, *f);
+            continue;
+        }
         f++;
-        if (*f == 's') edmli_put_str(&o, va_arg(ap, const char *));
-        else if (*f == 'u') edmli_put_u64(&o, va_arg(ap, unsigned), 10);
-        else if (*f == 'x') edmli_put_u64(&o, va_arg(ap, unsigned), 16);
-        else if (*f == 'd') edmli_put_i64(&o, va_arg(ap, int));
-        else if (f[0] == 'z' && f[1] == 'u') { f++; edmli_put_u64(&o, va_arg(ap, size_t), 10); }
-        else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'u') { f += 2; edmli_put_u64(&o, va_arg(ap, unsigned long long), 10); }
-        else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'd') { f += 2; edmli_put_i64(&o, va_arg(ap, long long)); }
-        else if (*f == '%') edmli_put(&o, '%');
-        else { edmli_put(&o, '%'); if (!*f) break; edmli_put(&o, *f); }
+        if (*f == 's')
+            edmli_put_str(&o, va_arg(ap, const char *));
+        else if (*f == 'u')
+            edmli_put_u64(&o, va_arg(ap, unsigned), 10);
+        else if (*f == 'x')
+            edmli_put_u64(&o, va_arg(ap, unsigned), 16);
+        else if (*f == 'd')
+            edmli_put_i64(&o, va_arg(ap, int));
+        else if (f[0] == 'z' && f[1] == 'u') {
+            f++;
+            edmli_put_u64(&o, va_arg(ap, size_t), 10);
+        } else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'u') {
+            f += 2;
+            edmli_put_u64(&o, va_arg(ap, unsigned long long), 10);
+        } else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'd') {
+            f += 2;
+            edmli_put_i64(&o, va_arg(ap, long long));
+        } else if (*f == '%')
+            edmli_put(&o, '%');
+        else {
+            edmli_put(&o, '%');
+            if (!*f) break;
+            edmli_put(&o, *f);
+        }
     }
     if (cap) dst[o.len < cap ? o.len : cap - 1] = '\0';
     return o.len;

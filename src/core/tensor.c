@@ -59,12 +59,12 @@ const char *edmli_op_name(EDML_OPERATOR_TYPE t)
     }
 }
 
-UINT64 edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE dataType, UINT dimensionCount,
-                                    const UINT *sizes, const UINT *strides)
+UINT64 edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE dataType, UINT dimensionCount, const UINT *sizes,
+                                    const UINT *strides)
 {
     UINT64 elem = edml_data_type_size(dataType);
     if (!elem || !sizes || dimensionCount < 1 || dimensionCount > EDMLI_MAX_DIMS) return 0;
-    UINT64 last = 0;       /* index of the last addressed element */
+    UINT64 last = 0; /* index of the last addressed element */
     UINT64 count = 1;
     for (UINT i = 0; i < dimensionCount; i++) {
         if (sizes[i] == 0) return 0;
@@ -73,7 +73,7 @@ UINT64 edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE dataType, UINT dimensi
     }
     if (strides) {
         for (UINT i = 0; i < dimensionCount; i++) {
-            UINT64 term = (UINT64)(sizes[i] - 1) * strides[i];   /* < 2^64 */
+            UINT64 term = (UINT64)(sizes[i] - 1) * strides[i]; /* < 2^64 */
             if (last > UINT64_MAX - term) return 0;
             last += term;
         }
@@ -85,18 +85,14 @@ UINT64 edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE dataType, UINT dimensi
     return (bytes + 3) & ~(UINT64)3;
 }
 
-edml_status edmli_tensor_from_desc(edmli_errbuf *e, const char *name, const EDML_TENSOR_DESC *desc,
-                                   edmli_tensor *out)
+edml_status edmli_tensor_from_desc(edmli_errbuf *e, const char *name, const EDML_TENSOR_DESC *desc, edmli_tensor *out)
 {
     if (!desc) return edmli_fail(e, EDMLI_MSG_TENSOR_NULL, name);
-    if (desc->Type != EDML_TENSOR_TYPE_BUFFER)
-        return edmli_fail(e, EDMLI_MSG_TENSOR_TYPE, name, (unsigned)desc->Type);
+    if (desc->Type != EDML_TENSOR_TYPE_BUFFER) return edmli_fail(e, EDMLI_MSG_TENSOR_TYPE, name, (unsigned)desc->Type);
     const EDML_BUFFER_TENSOR_DESC *b = (const EDML_BUFFER_TENSOR_DESC *)desc->Desc;
     if (!b) return edmli_fail(e, EDMLI_MSG_TENSOR_DESC_NULL, name);
-    if (!edmli_dtype_valid(b->DataType))
-        return edmli_fail(e, EDMLI_MSG_TENSOR_DTYPE, name, (unsigned)b->DataType);
-    if (b->Flags != EDML_TENSOR_FLAG_NONE)
-        return edmli_fail(e, EDMLI_MSG_TENSOR_FLAGS, name, (unsigned)b->Flags);
+    if (!edmli_dtype_valid(b->DataType)) return edmli_fail(e, EDMLI_MSG_TENSOR_DTYPE, name, (unsigned)b->DataType);
+    if (b->Flags != EDML_TENSOR_FLAG_NONE) return edmli_fail(e, EDMLI_MSG_TENSOR_FLAGS, name, (unsigned)b->Flags);
     if (b->DimensionCount < 1 || b->DimensionCount > EDMLI_MAX_DIMS)
         return edmli_fail(e, EDMLI_MSG_TENSOR_RANK, name, b->DimensionCount);
     if (!b->Sizes) return edmli_fail(e, EDMLI_MSG_TENSOR_SIZES_NULL, name);
@@ -110,8 +106,7 @@ edml_status edmli_tensor_from_desc(edmli_errbuf *e, const char *name, const EDML
         if (b->Sizes[i] == 0) return edmli_fail(e, EDMLI_MSG_TENSOR_SIZE_ZERO, name, i);
         t.sizes[i] = b->Sizes[i];
         count *= b->Sizes[i];
-        if (count > 0xffffffffull)
-            /* report the full product where it still fits, else this prefix */
+        if (count > 0xffffffffull) /* report the full product where it still fits, else this prefix */
             return edmli_fail(e, EDMLI_MSG_TENSOR_TOO_MANY, name, (unsigned long long)count);
     }
     t.elem_count = count;
@@ -126,13 +121,13 @@ edml_status edmli_tensor_from_desc(edmli_errbuf *e, const char *name, const EDML
     }
     uint64_t need = edml_calc_buffer_tensor_size(t.dtype, t.rank, t.sizes, b->Strides);
     if (need == 0) /* strides so large that the span overflows 64 bits */
-        return edmli_fail(e, EDMLI_MSG_TENSOR_TOTAL_SMALL, name,
-                          (unsigned long long)b->TotalTensorSizeInBytes, (unsigned long long)UINT64_MAX);
+        return edmli_fail(e, EDMLI_MSG_TENSOR_TOTAL_SMALL, name, (unsigned long long)b->TotalTensorSizeInBytes,
+                          (unsigned long long)UINT64_MAX);
     if (b->TotalTensorSizeInBytes == 0) {
         t.total_bytes = need;
     } else if (b->TotalTensorSizeInBytes < need) {
-        return edmli_fail(e, EDMLI_MSG_TENSOR_TOTAL_SMALL, name,
-                          (unsigned long long)b->TotalTensorSizeInBytes, (unsigned long long)need);
+        return edmli_fail(e, EDMLI_MSG_TENSOR_TOTAL_SMALL, name, (unsigned long long)b->TotalTensorSizeInBytes,
+                          (unsigned long long)need);
     } else {
         t.total_bytes = b->TotalTensorSizeInBytes;
     }
@@ -152,8 +147,7 @@ edml_status edmli_check_output_layout(edmli_errbuf *e, const char *name, const e
     uint32_t n = 0;
     for (uint32_t i = 0; i < t->rank; i++) {
         if (t->sizes[i] == 1) continue;
-        if (t->strides[i] == 0)
-            return edmli_fail(e, EDMLI_MSG_OUTPUT_ZERO_STRIDE, name, i, i, t->sizes[i]);
+        if (t->strides[i] == 0) return edmli_fail(e, EDMLI_MSG_OUTPUT_ZERO_STRIDE, name, i, i, t->sizes[i]);
         uint32_t j = n++;
         while (j > 0 && t->strides[order[j - 1]] > t->strides[i]) {
             order[j] = order[j - 1];
@@ -170,8 +164,8 @@ edml_status edmli_check_output_layout(edmli_errbuf *e, const char *name, const e
     return EDML_STATUS_OK;
 }
 
-edml_status edmli_check_same_rank(edmli_errbuf *e, const char *name, const edmli_tensor *t,
-                                  const char *ref_name, const edmli_tensor *ref)
+edml_status edmli_check_same_rank(edmli_errbuf *e, const char *name, const edmli_tensor *t, const char *ref_name,
+                                  const edmli_tensor *ref)
 {
     if (t->rank != ref->rank) return edmli_fail(e, EDMLI_MSG_RANK_MISMATCH, name, t->rank, ref_name, ref->rank);
     return EDML_STATUS_OK;

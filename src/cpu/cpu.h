@@ -32,8 +32,8 @@ typedef struct edmli_topk_entry {
 
 /* Offers n keys (indices first_index..) to a heap of `count` <= k entries that
  * keeps the k largest keys ^ flip, earlier index first on ties; returns the new count. */
-uint32_t edmli_topk_select(edmli_topk_entry *heap, uint32_t k, uint32_t count, const uint64_t *keys,
-                           uint32_t n, uint32_t first_index, uint64_t flip);
+uint32_t edmli_topk_select(edmli_topk_entry *heap, uint32_t k, uint32_t count, const uint64_t *keys, uint32_t n,
+                           uint32_t first_index, uint64_t flip);
 /* Sorts a full heap of k in place, best first. */
 void edmli_topk_drain(edmli_topk_entry *heap, uint32_t k);
 /* Writes the sorted k entries' values (copied from the input) and indices. */
@@ -47,7 +47,7 @@ uint64_t edmli_topk_heap_bytes(const edml_operator *op);
 /* The first index out of range, and how many were. */
 typedef struct edmli_gather_oor {
     uint64_t count;
-    uint64_t element;     /* flat position of the first bad index element */
+    uint64_t element; /* flat position of the first bad index element */
     uint32_t coord;
     int64_t value;
     uint64_t uvalue;
@@ -68,8 +68,8 @@ edml_status edmli_gather_check(const edml_operator *op, const edmli_exec *ex);
 /* An odometer over the plan's dims but the innermost (condition, A, B,
  * output), and the scalar run of n elements (strides in bytes). */
 void edmli_elementwise_if_outer(const edml_operator *op, edmli_odo *o);
-typedef void (*edmli_elementwise_if_run_fn)(const uint8_t *c, const uint8_t *a, const uint8_t *b, uint8_t *o, uint32_t n,
-                                            const int64_t *st);
+typedef void (*edmli_elementwise_if_run_fn)(const uint8_t *c, const uint8_t *a, const uint8_t *b, uint8_t *o,
+                                            uint32_t n, const int64_t *st);
 edmli_elementwise_if_run_fn edmli_elementwise_if_run_for(uint32_t elem_size);
 
 #endif /* EDMLI_CPU_H */

@@ -4,15 +4,14 @@
 
 #include <string.h>
 
-#define EDMLI_CPU_IF_RUN(name, T)                                                                  \
-    static void name(const uint8_t *c, const uint8_t *a, const uint8_t *b, uint8_t *o, uint32_t n, \
-                     const int64_t *st)                                                            \
-    {                                                                                               \
-        for (uint32_t i = 0; i < n; i++, c += st[0], a += st[1], b += st[2], o += st[3]) {         \
-            T v;                                                                                    \
-            memcpy(&v, *c ? a : b, sizeof v);                                                       \
-            memcpy(o, &v, sizeof v);                                                                \
-        }                                                                                           \
+#define EDMLI_CPU_IF_RUN(name, T)                                                                                     \
+    static void name(const uint8_t *c, const uint8_t *a, const uint8_t *b, uint8_t *o, uint32_t n, const int64_t *st) \
+    {                                                                                                                 \
+        for (uint32_t i = 0; i < n; i++, c += st[0], a += st[1], b += st[2], o += st[3]) {                            \
+            T v;                                                                                                      \
+            memcpy(&v, *c ? a : b, sizeof v);                                                                         \
+            memcpy(o, &v, sizeof v);                                                                                  \
+        }                                                                                                             \
     }
 EDMLI_CPU_IF_RUN(edmli_cpu_if_1, uint8_t)
 EDMLI_CPU_IF_RUN(edmli_cpu_if_2, uint16_t)
@@ -35,4 +34,3 @@ edmli_elementwise_if_run_fn edmli_elementwise_if_run_for(uint32_t es)
 {
     return es == 1 ? edmli_cpu_if_1 : es == 2 ? edmli_cpu_if_2 : es == 4 ? edmli_cpu_if_4 : edmli_cpu_if_8;
 }
-

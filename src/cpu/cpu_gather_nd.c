@@ -19,9 +19,26 @@ int64_t edmli_gather_tuple_offset(const edml_operator *op, const uint8_t *tuple,
         uint64_t raw_u = 0;
         bool is_u = false;
         switch (ix->dtype) {
-        case EDML_TENSOR_DATA_TYPE_INT32: { int32_t v; memcpy(&v, tuple, 4); c = v; break; }
-        case EDML_TENSOR_DATA_TYPE_INT64: { int64_t v; memcpy(&v, tuple, 8); c = v; break; }
-        case EDML_TENSOR_DATA_TYPE_UINT32: { uint32_t v; memcpy(&v, tuple, 4); c = v; raw_u = v; is_u = true; break; }
+        case EDML_TENSOR_DATA_TYPE_INT32: {
+            int32_t v;
+            memcpy(&v, tuple, 4);
+            c = v;
+            break;
+        }
+        case EDML_TENSOR_DATA_TYPE_INT64: {
+            int64_t v;
+            memcpy(&v, tuple, 8);
+            c = v;
+            break;
+        }
+        case EDML_TENSOR_DATA_TYPE_UINT32: {
+            uint32_t v;
+            memcpy(&v, tuple, 4);
+            c = v;
+            raw_u = v;
+            is_u = true;
+            break;
+        }
         default: {
             uint64_t v;
             memcpy(&v, tuple, 8);
@@ -32,7 +49,7 @@ int64_t edmli_gather_tuple_offset(const edml_operator *op, const uint8_t *tuple,
         }
         }
         int64_t w = c;
-        if (!is_u && w < 0 && w >= -size) w += size;   /* negative: from the end */
+        if (!is_u && w < 0 && w >= -size) w += size; /* negative: from the end */
         bad = w < 0 || w >= size;
         if (bad) {
             if (oor->count++ == 0) {

@@ -4,38 +4,41 @@
 
 #include <string.h>
 
-#define EDMLI_KEYS_UINT(name, T)                                                              \
-    static void name(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys)            \
-    {                                                                                          \
-        for (uint32_t i = 0; i < n; i++, p += stride) {                                        \
-            T v;                                                                               \
-            memcpy(&v, p, sizeof v);                                                           \
-            keys[i] = (uint64_t)v;                                                             \
-        }                                                                                      \
+#define EDMLI_KEYS_UINT(name, T)                                                   \
+    static void name(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys) \
+    {                                                                              \
+        for (uint32_t i = 0; i < n; i++, p += stride) {                            \
+            T v;                                                                   \
+            memcpy(&v, p, sizeof v);                                               \
+            keys[i] = (uint64_t)v;                                                 \
+        }                                                                          \
     }
 /* Signed: flip the sign bit in the type's own width, zero-extended, so that
  * keys of types up to 32 bits equal the NEON backend's 32-bit lane keys. */
-#define EDMLI_KEYS_SINT(name, T, UT)                                                          \
-    static void name(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys)            \
-    {                                                                                          \
-        const UT sign = (UT)((UT)1 << (sizeof(UT) * 8 - 1));                                  \
-        for (uint32_t i = 0; i < n; i++, p += stride) {                                        \
-            UT v;                                                                              \
-            memcpy(&v, p, sizeof v);                                                           \
-            keys[i] = (uint64_t)(UT)(v ^ sign);                                                \
-        }                                                                                      \
+#define EDMLI_KEYS_SINT(name, T, UT)                                               \
+    static void name(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys) \
+    {                                                                              \
+        const UT sign = (UT)((UT)1 << (sizeof(UT) * 8 - 1));                       \
+        for (uint32_t i = 0; i < n; i++, p += stride) {                            \
+            UT v;                                                                  \
+            memcpy(&v, p, sizeof v);                                               \
+            keys[i] = (uint64_t)(UT)(v ^ sign);                                    \
+        }                                                                          \
     }
 /* Floats: NaN -> UINT64_MAX, -0 -> +0, then sign-magnitude to offset order. */
-#define EDMLI_KEYS_FLOAT(name, U, SIGN, EXPMASK)                                              \
-    static void name(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys)            \
-    {                                                                                          \
-        for (uint32_t i = 0; i < n; i++, p += stride) {                                        \
-            U u;                                                                               \
-            memcpy(&u, p, sizeof u);                                                           \
-            if ((U)(u & (U)~(U)SIGN) > (U)EXPMASK) { keys[i] = EDMLI_NAN_KEY; continue; }      \
-            if (u == (U)SIGN) u = 0;                                                           \
-            keys[i] = (uint64_t)(U)((u & (U)SIGN) ? (U)~u : (U)(u | (U)SIGN));                 \
-        }                                                                                      \
+#define EDMLI_KEYS_FLOAT(name, U, SIGN, EXPMASK)                                   \
+    static void name(const uint8_t *p, int64_t stride, uint32_t n, uint64_t *keys) \
+    {                                                                              \
+        for (uint32_t i = 0; i < n; i++, p += stride) {                            \
+            U u;                                                                   \
+            memcpy(&u, p, sizeof u);                                               \
+            if ((U)(u & (U) ~(U)SIGN) > (U)EXPMASK) {                              \
+                keys[i] = EDMLI_NAN_KEY;                                           \
+                continue;                                                          \
+            }                                                                      \
+            if (u == (U)SIGN) u = 0;                                               \
+            keys[i] = (uint64_t)(U)((u & (U)SIGN) ? (U)~u : (U)(u | (U)SIGN));     \
+        }                                                                          \
     }
 
 EDMLI_KEYS_UINT(edmli_keys_u8, uint8_t)

@@ -36,8 +36,8 @@ static void edmli_topk_sift_up(edmli_topk_entry *h, uint32_t i)
     h[i] = x;
 }
 
-uint32_t edmli_topk_select(edmli_topk_entry *heap, uint32_t k, uint32_t count, const uint64_t *keys,
-                           uint32_t n, uint32_t first_index, uint64_t flip)
+uint32_t edmli_topk_select(edmli_topk_entry *heap, uint32_t k, uint32_t count, const uint64_t *keys, uint32_t n,
+                           uint32_t first_index, uint64_t flip)
 {
     for (uint32_t i = 0; i < n; i++) {
         edmli_topk_entry x = {keys[i] ^ flip, first_index + i, 0};

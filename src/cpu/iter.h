@@ -11,7 +11,7 @@
 typedef struct edmli_odo {
     uint32_t rank, nops;
     uint32_t sizes[EDMLI_ODO_DIMS];
-    int64_t step[EDMLI_ODO_OPS][EDMLI_ODO_DIMS];   /* bytes per step of each dim */
+    int64_t step[EDMLI_ODO_OPS][EDMLI_ODO_DIMS]; /* bytes per step of each dim */
     uint32_t idx[EDMLI_ODO_DIMS];
     int64_t off[EDMLI_ODO_OPS];
 } edmli_odo;

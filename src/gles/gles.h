@@ -12,30 +12,30 @@
 #define EDMLI_PRM_A(name, n) uint32_t name[n];
 #define EDMLI_PRM_S(type, name) edmli_##type##_prm name;
 #define EDMLI_PRM_SA(type, name, n) edmli_##type##_prm name[n];
-#define EDMLI_PRM_STRUCT(type, LIST)                                      \
-    typedef struct edmli_##type##_prm {                                   \
-        LIST(EDMLI_PRM_W, EDMLI_PRM_A, EDMLI_PRM_S, EDMLI_PRM_SA)         \
+#define EDMLI_PRM_STRUCT(type, LIST)                              \
+    typedef struct edmli_##type##_prm {                           \
+        LIST(EDMLI_PRM_W, EDMLI_PRM_A, EDMLI_PRM_S, EDMLI_PRM_SA) \
     } edmli_##type##_prm;
 EDMLI_PRM_TYPES(EDMLI_PRM_STRUCT)
 #undef EDMLI_PRM_STRUCT
-_Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124 &&
-                   sizeof(edmli_dims_walk_prm) == 68 && sizeof(edmli_gather_dim_prm) == 16,
+_Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124 && sizeof(edmli_dims_walk_prm) == 68 &&
+                   sizeof(edmli_gather_dim_prm) == 16,
                "parameter structs are words only, laid out as std430 lays them out");
 
 /* Programs: one per kernel variant (shaders/<file>.comp): `out`, it writes an
  * output tensor through shaders/output.glsl; the parameter struct it reads
  * (edmli_<prm>_prm: its EDMLI_PARAMS() line must name it, or it does not
  * compile). */
-#define EDMLI_GLES_PROGRAMS(X)                                   \
-    X(ELEMENTWISE_IF, elementwise_if, 1, elementwise_if)         \
-    X(GATHER_ND, gather_nd, 1, gather_nd)                        \
-    X(ARGREDUCE, argreduce, 1, argreduce)                        \
-    X(ARGREDUCE_PARTIAL, argreduce_partial, 1, argreduce)        \
-    X(ARGREDUCE_FINAL, argreduce_final, 1, argreduce)            \
-    X(ARGREDUCE_COLS, argreduce_cols, 1, argreduce)              \
-    X(TOPK_SELECT, topk_select, 0, topk)                         \
-    X(TOPK_THREAD, topk_thread, 0, topk)                         \
-    X(TOPK_OUT, topk_out, 1, topk_out)                           \
+#define EDMLI_GLES_PROGRAMS(X)                            \
+    X(ELEMENTWISE_IF, elementwise_if, 1, elementwise_if)  \
+    X(GATHER_ND, gather_nd, 1, gather_nd)                 \
+    X(ARGREDUCE, argreduce, 1, argreduce)                 \
+    X(ARGREDUCE_PARTIAL, argreduce_partial, 1, argreduce) \
+    X(ARGREDUCE_FINAL, argreduce_final, 1, argreduce)     \
+    X(ARGREDUCE_COLS, argreduce_cols, 1, argreduce)       \
+    X(TOPK_SELECT, topk_select, 0, topk)                  \
+    X(TOPK_THREAD, topk_thread, 0, topk)                  \
+    X(TOPK_OUT, topk_out, 1, topk_out)                    \
     X(COPY, copy, 0, copy)
 
 typedef enum edmli_gles_prog {
@@ -48,7 +48,7 @@ typedef enum edmli_gles_prog {
 /* The GLSL a kernel starts with: version, workgroup size, the parameter
  * block and the accessors of its struct (shaders/params.h). */
 size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_max, char *buf, size_t cap);
-#define EDMLI_GLES_PRELUDE_BYTES 8192u   /* on the stack while compiling, at device creation */
+#define EDMLI_GLES_PRELUDE_BYTES 8192u /* on the stack while compiling, at device creation */
 
 /* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
 extern const char edmli_gles_src_common[];
@@ -57,27 +57,27 @@ extern const unsigned char edmli_gles_src_writes_output[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
 
-#define EDMLI_GLES_PARAM_BYTES 1024u       /* a dispatch's parameter slot: any struct, offset-aligned */
+#define EDMLI_GLES_PARAM_BYTES 1024u /* a dispatch's parameter slot: any struct, offset-aligned */
 #define EDMLI_GLES_PARAM_SLOTS 16u
 #define EDMLI_GLES_FENCE_TIMEOUT_NS 5000000000ull
-#define EDMLI_GLES_UNITS_PER_DISPATCH (1u << 22)   /* keeps each dispatch short (V3D: 500 ms watchdog) */
+#define EDMLI_GLES_UNITS_PER_DISPATCH (1u << 22) /* keeps each dispatch short (V3D: 500 ms watchdog) */
 #define EDMLI_GLES_GROUPS_PER_DISPATCH 4096u
-#define EDMLI_GLES_READBACK_BYTES (4u << 20)   /* the readback buffer's first size; it grows */
+#define EDMLI_GLES_READBACK_BYTES (4u << 20) /* the readback buffer's first size; it grows */
 
 typedef struct edmli_gles {
     edmli_port_gl port;
     uint32_t faults;
-    bool one_thread;           /* keep the context current between calls */
-    bool current;              /* it is current (one_thread only) */
-    uint32_t local;            /* invocations per workgroup */
-    uint32_t sort_max;         /* longest row the bitonic sort takes; largest K */
+    bool one_thread;   /* keep the context current between calls */
+    bool current;      /* it is current (one_thread only) */
+    uint32_t local;    /* invocations per workgroup */
+    uint32_t sort_max; /* longest row the bitonic sort takes; largest K */
     uint32_t max_groups_x;
-    uint64_t max_ssbo;         /* largest bindable storage block */
-    uint32_t param_stride;     /* bytes between parameter slots: a slot, rounded to the binding offset alignment */
-    unsigned arena_buf, params_buf, readback_buf;   /* readback: the only buffer ever mapped */
+    uint64_t max_ssbo;     /* largest bindable storage block */
+    uint32_t param_stride; /* bytes between parameter slots: a slot, rounded to the binding offset alignment */
+    unsigned arena_buf, params_buf, readback_buf; /* readback: the only buffer ever mapped */
     uint64_t readback_bytes;
     uint64_t arena_bytes;
-    uint64_t persistent;       /* GPU arena bytes held by edml_gpu_buffers, from the low end */
+    uint64_t persistent; /* GPU arena bytes held by edml_gpu_buffers, from the low end */
     unsigned prog[EDMLI_GLES_PROG_COUNT];
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT];
     char renderer[96];
@@ -93,14 +93,14 @@ typedef struct edmli_gles_fetch_req {
     uint8_t *host;
     uint64_t bytes;
 } edmli_gles_fetch_req;
-#define EDMLI_GLES_MAX_FETCHES (EDMLI_MAX_OUTPUTS + 1)   /* the outputs and a status word */
+#define EDMLI_GLES_MAX_FETCHES (EDMLI_MAX_OUTPUTS + 1) /* the outputs and a status word */
 
 /* One execution: staging in the GPU arena's free top, parameter slots, the
  * host copies to make at the end. */
 typedef struct edmli_gles_run {
     edmli_gles *g;
     edmli_errbuf *err;
-    uint64_t top;              /* staging grows down from here */
+    uint64_t top; /* staging grows down from here */
     uint32_t slot;
     uint32_t nfetches;
     edmli_gles_fetch_req fetches[EDMLI_GLES_MAX_FETCHES];
@@ -127,12 +127,12 @@ bool edmli_gles_packed(const edmli_tensor *t);
  * edmli_gles_run_<program>() below. */
 void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups, const void *prm,
                          size_t bytes);
-#define EDMLI_GLES_RUN_FN(id, file, out, type)                                                                 \
-    static inline void edmli_gles_run_##file(edmli_gles_run *r, const edmli_##type##_prm *prm, uint32_t units,  \
-                                             bool groups)                                                        \
-    {                                                                                                            \
+#define EDMLI_GLES_RUN_FN(id, file, out, type)                                                                     \
+    static inline void edmli_gles_run_##file(edmli_gles_run *r, const edmli_##type##_prm *prm, uint32_t units,     \
+                                             bool groups)                                                          \
+    {                                                                                                              \
         _Static_assert(sizeof(edmli_##type##_prm) <= EDMLI_GLES_PARAM_BYTES, "a parameter slot holds its struct"); \
-        edmli_gles_dispatch(r, EDMLI_GLES_PROG_##id, units, groups, prm, sizeof *prm);                           \
+        edmli_gles_dispatch(r, EDMLI_GLES_PROG_##id, units, groups, prm, sizeof *prm);                             \
     }
 EDMLI_GLES_PROGRAMS(EDMLI_GLES_RUN_FN)
 #undef EDMLI_GLES_RUN_FN
@@ -150,8 +150,10 @@ edml_status edmli_gles_fail(edmli_gles_run *r, const char *what);
 
 /* An operator's tensors: resident ones are used in place; host ones are
  * staged (inputs uploaded; outputs fetched by edmli_gles_finish). */
-edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i, uint32_t *offset);
-edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t *offset);
+edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i,
+                             uint32_t *offset);
+edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o,
+                              uint32_t *offset);
 
 #define EDMLI_GLES_STATE(op) ((edmli_gles *)(op)->obj.device->state[EDML_BACKEND_GLES])
 #define EDMLI_GLES_DEFAULT_ARENA_BYTES (64ull << 20)

@@ -29,7 +29,7 @@ edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, cons
          * four batches, more where a set would take over G / 4 chunks (the
          * merge takes one chunk's slots an invocation) */
         sh.G = edmli_pow2_at_least((p->reduce_count + 15) / 16, local / edmli_pow2_at_least(units, 16));
-        if (sh.G < 4) sh.G = 4;   /* U * 4 slots: at most LOCAL */
+        if (sh.G < 4) sh.G = 4; /* U * 4 slots: at most LOCAL */
         sh.U = local / sh.G;
         const uint64_t max_rows = (uint64_t)4 * sh.G * (sh.G / 4);
         sh.batches = (uint32_t)((p->reduce_count + max_rows - 1) / max_rows);
@@ -42,7 +42,8 @@ edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, cons
     sh.prog = sh.along_last ? EDMLI_GLES_PROG_ARGREDUCE_PARTIAL : EDMLI_GLES_PROG_ARGREDUCE;
     /* long sets: chunks of 32 * local elements (fewer chunks to count and
      * merge than 8 * local: argmin_all 0.068 -> 0.065 ms on the H100) */
-    const uint32_t unit_chunk = sh.along_last ? local * EDMLI_GLES_REDUCE_ROW_CHUNK_GROUPS : EDMLI_GLES_REDUCE_COL_CHUNK;
+    const uint32_t unit_chunk =
+        sh.along_last ? local * EDMLI_GLES_REDUCE_ROW_CHUNK_GROUPS : EDMLI_GLES_REDUCE_COL_CHUNK;
     const uint32_t target = sh.along_last ? EDMLI_GLES_REDUCE_ROW_TARGET : EDMLI_GLES_REDUCE_COL_TARGET;
     uint32_t want = (sh.along_last ? outs : units) >= target ? 1 : target / (sh.along_last ? outs : units);
     uint32_t chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
@@ -69,9 +70,11 @@ uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_red
     *counter_bytes = 0;
     if (sh->chunks <= 1) return 0;
     const uint64_t outs = op->outputs[0].elem_count;
-    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE) return edmli_align16(outs * sh->chunks * 12);   /* argreduce_final merges */
+    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE)
+        return edmli_align16(outs * sh->chunks * 12); /* argreduce_final merges */
     *counter_bytes = edmli_align16((uint64_t)sh->groups * 4);
-    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS) return edmli_align16((uint64_t)sh->groups * sh->chunks * sh->U * 4 * 8);
+    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS)
+        return edmli_align16((uint64_t)sh->groups * sh->chunks * sh->U * 4 * 8);
     return edmli_align16(outs * sh->chunks * 12);
 }
 
@@ -106,8 +109,10 @@ static bool edmli_gles_reduce_vec_layout(const edml_operator *op, const edmli_ar
     const edmli_dims_walk_prm *kept = &prm->kept, *reduced = &prm->reduced;
     const uint32_t Kd = kept->count;
     bool vec = op->inputs[0].elem_size == 4;
-    if (along_last) vec = vec && edmli_gles_reduce_dense(reduced) && op->plan.argreduce.reduce_count % 4 == 0;
-    else vec = vec && Kd > 0 && kept->strides[Kd - 1] == 1 && kept->sizes[Kd - 1] % 4 == 0;
+    if (along_last)
+        vec = vec && edmli_gles_reduce_dense(reduced) && op->plan.argreduce.reduce_count % 4 == 0;
+    else
+        vec = vec && Kd > 0 && kept->strides[Kd - 1] == 1 && kept->sizes[Kd - 1] % 4 == 0;
     for (uint32_t d = 0; d < Kd; d++) vec = vec && (kept->strides[d] % 4 == 0 || (!along_last && d == Kd - 1));
     for (uint32_t d = 0; d < reduced->count && !along_last; d++) vec = vec && reduced->strides[d] % 4 == 0;
     return vec;
@@ -157,9 +162,12 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     prm.units = sh->U;
     prm.batches = sh->batches;
     prm.unit_groups = sh->groups;
-    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS) edmli_gles_run_argreduce_cols(&r, &prm, sh->groups * sh->chunks, true);
-    else if (sh->along_last) edmli_gles_run_argreduce_partial(&r, &prm, (prm.pairs + sh->U - 1) / sh->U, true);
-    else edmli_gles_run_argreduce(&r, &prm, prm.outputs / sh->lanes * sh->chunks, false);
+    if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS)
+        edmli_gles_run_argreduce_cols(&r, &prm, sh->groups * sh->chunks, true);
+    else if (sh->along_last)
+        edmli_gles_run_argreduce_partial(&r, &prm, (prm.pairs + sh->U - 1) / sh->U, true);
+    else
+        edmli_gles_run_argreduce(&r, &prm, prm.outputs / sh->lanes * sh->chunks, false);
     if (sh->chunks > 1 && sh->prog == EDMLI_GLES_PROG_ARGREDUCE) {
         /* argreduce_final: G threads an output, a power of two, at most the chunks */
         uint32_t G = 1;

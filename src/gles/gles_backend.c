@@ -65,20 +65,20 @@ static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op)
     for (uint32_t i = 0; i < op->input_count; i++) n = op->inputs[i].elem_count > n ? op->inputs[i].elem_count : n;
     for (uint32_t o = 0; o < op->output_count; o++) n = op->outputs[o].elem_count > n ? op->outputs[o].elem_count : n;
     /* copy-like work moves every byte through the host<->GPU transfers */
-    const bool copy_like = op->kind == EDMLI_OP_ELEMENTWISE_IF ||
-                           (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.slice_rank > 0);
+    const bool copy_like =
+        op->kind == EDMLI_OP_ELEMENTWISE_IF || (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.slice_rank > 0);
     if (n < (copy_like ? dev->board.gpu_min_elements_copy : dev->board.gpu_min_elements)) return false;
     return op->kind != EDMLI_OP_TOPK || op->plan.topk.axis_size >= dev->board.gpu_topk_min_row;
 }
 
 /* Each kernel leaves the context current on no thread, so that the next
  * call may come from another thread (unless one thread makes every call). */
-#define EDMLI_GLES_RELEASING(name)                                                        \
-    static edml_status name##_released(const edml_operator *op, const edmli_exec *ex)   \
-    {                                                                                     \
-        edml_status s = name(op, ex);                                                     \
-        edmli_gles_release(EDMLI_GLES_STATE(op));                                         \
-        return s;                                                                         \
+#define EDMLI_GLES_RELEASING(name)                                                    \
+    static edml_status name##_released(const edml_operator *op, const edmli_exec *ex) \
+    {                                                                                 \
+        edml_status s = name(op, ex);                                                 \
+        edmli_gles_release(EDMLI_GLES_STATE(op));                                     \
+        return s;                                                                     \
     }
 EDMLI_GLES_RELEASING(edmli_gles_topk)
 EDMLI_GLES_RELEASING(edmli_gles_gather_nd)
@@ -94,10 +94,11 @@ const edmli_backend edmli_gles_backend = {
     .close = edmli_gles_device_close,
     .info = edmli_gles_device_info,
     .buffers = &edmli_gles_buffers,
-    .kernels = {
-        [EDMLI_OP_TOPK] = edmli_gles_topk_released,
-        [EDMLI_OP_GATHER_ND] = edmli_gles_gather_nd_released,
-        [EDMLI_OP_ARGREDUCE] = edmli_gles_argreduce_released,
-        [EDMLI_OP_ELEMENTWISE_IF] = edmli_gles_elementwise_if_released,
-    },
+    .kernels =
+        {
+            [EDMLI_OP_TOPK] = edmli_gles_topk_released,
+            [EDMLI_OP_GATHER_ND] = edmli_gles_gather_nd_released,
+            [EDMLI_OP_ARGREDUCE] = edmli_gles_argreduce_released,
+            [EDMLI_OP_ELEMENTWISE_IF] = edmli_gles_elementwise_if_released,
+        },
 };

@@ -8,7 +8,7 @@ static edml_status edmli_gles_buffer_reserve(edml_device *dev, void *state, uint
     uint64_t need = (bytes + 15) & ~(uint64_t)15;
     uint64_t have = g->arena_bytes - g->persistent;
     if (need > have || need < bytes) {
-        uint64_t want = need < bytes ? bytes : need;   /* rounding up wrapped: the size asked for */
+        uint64_t want = need < bytes ? bytes : need; /* rounding up wrapped: the size asked for */
         return edmli_fail(&dev->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "edml_gpu_buffer_create", (unsigned long long)want,
                           (unsigned long long)have, (unsigned long long)(want - have));
     }

@@ -9,7 +9,8 @@ static void edmli_gles_clean_log(char *log, int n, size_t cap)
 {
     size_t len = n > 0 && (size_t)n < cap ? (size_t)n : cap - 1;
     log[len] = '\0';
-    for (char *c = log; *c; c++) if (*c == '\n' || *c == '\r') *c = ' ';
+    for (char *c = log; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
     while (len && log[len - 1] == ' ') log[--len] = '\0';
 }
 
@@ -19,7 +20,8 @@ static bool edmli_gles_built(edmli_gl *gl, unsigned obj, bool program, const cha
 {
     int ok = 0, n = 0;
     char log[160];
-    (program ? gl->glGetProgramiv : gl->glGetShaderiv)(obj, program ? EDMLI_GL_LINK_STATUS : EDMLI_GL_COMPILE_STATUS, &ok);
+    (program ? gl->glGetProgramiv : gl->glGetShaderiv)(obj, program ? EDMLI_GL_LINK_STATUS : EDMLI_GL_COMPILE_STATUS,
+                                                       &ok);
     if (ok) return true;
     (program ? gl->glGetProgramInfoLog : gl->glGetShaderInfoLog)(obj, (int)sizeof log, &n, log);
     edmli_gles_clean_log(log, n, sizeof log);
@@ -64,8 +66,8 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
 {
     memset(g, 0, sizeof *g);
     g->faults = faults;
-    uint32_t port_faults = (faults & EDML_FAULT_NO_GL ? EDMLI_FAULT_NO_GL : 0) |
-                           (faults & EDML_FAULT_CONTEXT ? EDMLI_FAULT_CONTEXT : 0);
+    uint32_t port_faults =
+        (faults & EDML_FAULT_NO_GL ? EDMLI_FAULT_NO_GL : 0) | (faults & EDML_FAULT_CONTEXT ? EDMLI_FAULT_CONTEXT : 0);
     if (!edmli_port_gl_open(&g->port, port_faults, why, cap)) return false;
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
@@ -97,7 +99,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     while (g->sort_max > 64 && g->sort_max * 12u + 8192u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
     g->max_groups_x = groups > 0 ? (uint32_t)groups : 65535u;
     g->max_ssbo = (uint64_t)(uint32_t)ssbo;
-    const uint32_t al = align > 0 ? (uint32_t)align : 256u;   /* glBindBufferRange offsets are multiples of it */
+    const uint32_t al = align > 0 ? (uint32_t)align : 256u; /* glBindBufferRange offsets are multiples of it */
     g->param_stride = (EDMLI_GLES_PARAM_BYTES + al - 1) / al * al;
 
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
@@ -121,12 +123,12 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     g->readback_bytes = EDMLI_GLES_READBACK_BYTES;
     gl->glGenBuffers(1, &g->params_buf);
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
-    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * g->param_stride),
-                     NULL, EDMLI_GL_DYNAMIC_DRAW);
+    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * g->param_stride), NULL,
+                     EDMLI_GL_DYNAMIC_DRAW);
     unsigned err = gl->glGetError();
     if (err == EDMLI_GL_OUT_OF_MEMORY || (faults & EDML_FAULT_OUT_OF_MEMORY)) {
-        edmli_format(why, cap, "GL_OUT_OF_MEMORY creating a GPU arena of %llu bytes%s", (unsigned long long)g->arena_bytes,
-                     faults & EDML_FAULT_OUT_OF_MEMORY ? " (fault injected)" : "");
+        edmli_format(why, cap, "GL_OUT_OF_MEMORY creating a GPU arena of %llu bytes%s",
+                     (unsigned long long)g->arena_bytes, faults & EDML_FAULT_OUT_OF_MEMORY ? " (fault injected)" : "");
         edmli_gles_close(g);
         return false;
     }

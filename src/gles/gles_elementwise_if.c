@@ -34,8 +34,10 @@ edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec 
         for (uint32_t d = pl->rank; d-- > 0; stride *= pl->sizes[d]) vec = vec && pl->strides[i][d] == stride;
     }
     uint32_t period = 0;
-    if (pl->rank == 2 && pl->strides[0][0] == 0 && pl->strides[0][1] == 1) period = pl->sizes[1];
-    else vec = vec && (pl->rank == 1 && pl->strides[0][0] == 1);
+    if (pl->rank == 2 && pl->strides[0][0] == 0 && pl->strides[0][1] == 1)
+        period = pl->sizes[1];
+    else
+        vec = vec && (pl->rank == 1 && pl->strides[0][0] == 1);
     prm.vectors = vec && period % per == 0;
     prm.cond_period = period;
     const uint32_t units = prm.vectors ? (uint32_t)((op->outputs[0].elem_count + per - 1) / per)
@@ -43,4 +45,3 @@ edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec 
     edmli_gles_run_elementwise_if(&r, &prm, units, false);
     return edmli_gles_finish(&r);
 }
-

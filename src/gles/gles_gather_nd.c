@@ -12,8 +12,8 @@ static void edmli_gles_gather_walk(const edml_operator *op, edmli_gather_nd_prm 
     const edmli_gather_nd_plan *g = &op->plan.gather_nd;
     prm->slice_elements = 1;
     for (uint32_t d = 0; d < g->outer_rank; d++)
-        prm->dims[prm->dim_count++] = (edmli_gather_dim_prm){g->outer_sizes[d], g->outer_idx_strides[d],
-                                                             g->outer_in_strides[d], 0};
+        prm->dims[prm->dim_count++] =
+            (edmli_gather_dim_prm){g->outer_sizes[d], g->outer_idx_strides[d], g->outer_in_strides[d], 0};
     for (uint32_t d = 0; d < g->slice_rank; d++) {
         prm->dims[prm->dim_count++] = (edmli_gather_dim_prm){g->slice_sizes[d], 0, g->slice_in_strides[d], 2};
         prm->slice_elements *= g->slice_sizes[d];
@@ -41,8 +41,13 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     if (s) return s;
     uint32_t off_in, off_ix, off_out, off_status;
     static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
-    const edmli_tensor status_t = {.dtype = EDML_TENSOR_DATA_TYPE_UINT32, .elem_size = 4, .rank = 1, .sizes = {4},
-                                   .strides = {1}, .elem_count = 4, .total_bytes = 16};
+    const edmli_tensor status_t = {.dtype = EDML_TENSOR_DATA_TYPE_UINT32,
+                                   .elem_size = 4,
+                                   .rank = 1,
+                                   .sizes = {4},
+                                   .strides = {1},
+                                   .elem_count = 4,
+                                   .total_bytes = 16};
     if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
     if ((s = edmli_gles_input(&r, op, ex, 1, &off_ix))) return s;
     if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
@@ -53,8 +58,8 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
                                .status_offset = off_status};
     edmli_gles_gather_walk(op, &prm);
     const uint32_t es = op->inputs[0].elem_size;
-    const uint32_t units = prm.vectors ? (uint32_t)(op->outputs[0].elem_count * es / 16)
-                                       : edmli_gles_output_units(&op->outputs[0]);
+    const uint32_t units =
+        prm.vectors ? (uint32_t)(op->outputs[0].elem_count * es / 16) : edmli_gles_output_units(&op->outputs[0]);
     edmli_gles_run_gather_nd(&r, &prm, units, false);
     uint32_t status[2];
     edmli_gles_fetch(&r, off_status, status, sizeof status);
@@ -68,4 +73,3 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
                  status[0], status[1]);
     return edmli_fail(ex->err, EDMLI_MSG_INDEX_OOR_RESIDENT, what);
 }
-

@@ -27,32 +27,33 @@ static void edmli_text_add(edmli_text *t, const char *fmt, const char *path, con
 /* Accessors of one struct's members, the struct at word `base` of the block
  * (`stride` words apart when it is an element of an array: the accessors
  * then take the element's index). */
-#define EDMLI_EMIT_W(name)                                                                                       \
+#define EDMLI_EMIT_W(name)                                                                                         \
     edmli_text_add(t, stride ? "#define %s_%s(j) prm_words[%uu + %uu * (j)]\n" : "#define %s_%s prm_words[%uu]\n", \
                    path, #name, base + (uint32_t)(offsetof(T, name) / 4), stride);
-#define EDMLI_EMIT_A(name, n)                                                                                  \
-    edmli_text_add(t, "#define %s_%s(i) prm_words[%uu + (i)]\n", path, #name, base + (uint32_t)(offsetof(T, name) / 4), 0);
-#define EDMLI_EMIT_S(type, name)                                                                  \
-    {                                                                                             \
-        char sub[96];                                                                             \
-        const uint32_t at = base + (uint32_t)(offsetof(T, name) / 4);                             \
-        edmli_format(sub, sizeof sub, "%s_%s", path, #name);                                      \
-        edmli_text_add(t, "#define %s_at%s %uu\n", sub, "", at, 0);                               \
-        edmli_prm_emit_##type(t, sub, at, 0);                                                     \
+#define EDMLI_EMIT_A(name, n)                                                 \
+    edmli_text_add(t, "#define %s_%s(i) prm_words[%uu + (i)]\n", path, #name, \
+                   base + (uint32_t)(offsetof(T, name) / 4), 0);
+#define EDMLI_EMIT_S(type, name)                                      \
+    {                                                                 \
+        char sub[96];                                                 \
+        const uint32_t at = base + (uint32_t)(offsetof(T, name) / 4); \
+        edmli_format(sub, sizeof sub, "%s_%s", path, #name);          \
+        edmli_text_add(t, "#define %s_at%s %uu\n", sub, "", at, 0);   \
+        edmli_prm_emit_##type(t, sub, at, 0);                         \
     }
-#define EDMLI_EMIT_SA(type, name, n)                                                              \
-    {                                                                                             \
-        char sub[96];                                                                             \
-        edmli_format(sub, sizeof sub, "%s_%s", path, #name);                                      \
-        edmli_prm_emit_##type(t, sub, base + (uint32_t)(offsetof(T, name) / 4),                   \
-                              (uint32_t)(sizeof(edmli_##type##_prm) / 4));                        \
+#define EDMLI_EMIT_SA(type, name, n)                                            \
+    {                                                                           \
+        char sub[96];                                                           \
+        edmli_format(sub, sizeof sub, "%s_%s", path, #name);                    \
+        edmli_prm_emit_##type(t, sub, base + (uint32_t)(offsetof(T, name) / 4), \
+                              (uint32_t)(sizeof(edmli_##type##_prm) / 4));      \
     }
-#define EDMLI_EMIT_FN(type, LIST)                                                                              \
-    static void edmli_prm_emit_##type(edmli_text *t, const char *path, uint32_t base, uint32_t stride)         \
-    {                                                                                                          \
-        typedef edmli_##type##_prm T;                                                                          \
-        (void)t, (void)path, (void)base, (void)stride;                                                         \
-        LIST(EDMLI_EMIT_W, EDMLI_EMIT_A, EDMLI_EMIT_S, EDMLI_EMIT_SA)                                          \
+#define EDMLI_EMIT_FN(type, LIST)                                                                      \
+    static void edmli_prm_emit_##type(edmli_text *t, const char *path, uint32_t base, uint32_t stride) \
+    {                                                                                                  \
+        typedef edmli_##type##_prm T;                                                                  \
+        (void)t, (void)path, (void)base, (void)stride;                                                 \
+        LIST(EDMLI_EMIT_W, EDMLI_EMIT_A, EDMLI_EMIT_S, EDMLI_EMIT_SA)                                  \
     }
 EDMLI_PRM_TYPES(EDMLI_EMIT_FN)
 
@@ -62,11 +63,11 @@ EDMLI_PRM_TYPES(EDMLI_EMIT_FN)
 #define EDMLI_OFF_A(name, n) EDMLI_OFF_W(name)
 #define EDMLI_OFF_S(type, name) EDMLI_OFF_W(name)
 #define EDMLI_OFF_SA(type, name, n) EDMLI_OFF_W(name)
-#define EDMLI_OFFSETS(type, PATH, LIST)                                        \
-    {                                                                          \
-        typedef edmli_##type##_prm T;                                          \
-        const char *path = PATH;                                               \
-        LIST(EDMLI_OFF_W, EDMLI_OFF_A, EDMLI_OFF_S, EDMLI_OFF_SA)              \
+#define EDMLI_OFFSETS(type, PATH, LIST)                           \
+    {                                                             \
+        typedef edmli_##type##_prm T;                             \
+        const char *path = PATH;                                  \
+        LIST(EDMLI_OFF_W, EDMLI_OFF_A, EDMLI_OFF_S, EDMLI_OFF_SA) \
     }
 
 static void edmli_prm_helpers(edmli_text *t)

@@ -57,7 +57,7 @@ edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uin
 
 edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
 {
-    static const uint8_t zeros[4096] = {0};   /* read-only: the source of the uploads */
+    static const uint8_t zeros[4096] = {0}; /* read-only: the source of the uploads */
     edml_status s = edmli_gles_alloc(r, bytes, offset);
     if (s) return s;
     edmli_gl *gl = &r->g->port.gl;
@@ -96,9 +96,9 @@ edmli_tensor_prm edmli_gles_tensor_prm(const edmli_tensor *t, uint32_t offset)
 
 edmli_output_prm edmli_gles_output_prm(const edmli_tensor *t, uint32_t offset)
 {
-    edmli_output_prm p = {.t = edmli_gles_tensor_prm(t, offset), .dense = edmli_gles_packed(t),
-                          .elements = (uint32_t)t->elem_count};
-    for (uint32_t d = 0; d < t->rank; d++) {   /* dims of size > 1, strides falling */
+    edmli_output_prm p = {
+        .t = edmli_gles_tensor_prm(t, offset), .dense = edmli_gles_packed(t), .elements = (uint32_t)t->elem_count};
+    for (uint32_t d = 0; d < t->rank; d++) { /* dims of size > 1, strides falling */
         if (t->sizes[d] == 1) continue;
         uint32_t j = p.order_count++;
         while (j > 0 && t->strides[p.order[j - 1]] < t->strides[d]) {
@@ -151,8 +151,10 @@ static edml_status edmli_gles_wait(edmli_gles_run *r)
     unsigned w = gl->glClientWaitSync(fence, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, EDMLI_GLES_FENCE_TIMEOUT_NS);
     gl->glDeleteSync(fence);
     if (r->g->faults & EDML_FAULT_FENCE_TIMEOUT) w = EDMLI_GL_TIMEOUT_EXPIRED;
-    if (w == EDMLI_GL_TIMEOUT_EXPIRED) return edmli_gles_fail(r, "the fence timed out after 5 s (fault injected or GPU hung)");
-    if (w != EDMLI_GL_ALREADY_SIGNALED && w != EDMLI_GL_CONDITION_SATISFIED) return edmli_gles_fail(r, "glClientWaitSync failed");
+    if (w == EDMLI_GL_TIMEOUT_EXPIRED)
+        return edmli_gles_fail(r, "the fence timed out after 5 s (fault injected or GPU hung)");
+    if (w != EDMLI_GL_ALREADY_SIGNALED && w != EDMLI_GL_CONDITION_SATISFIED)
+        return edmli_gles_fail(r, "glClientWaitSync failed");
     unsigned err = gl->glGetError();
     if (err == EDMLI_GL_OUT_OF_MEMORY) return edmli_gles_fail(r, "GL_OUT_OF_MEMORY");
     if (err != EDMLI_GL_NO_ERROR) {
@@ -185,7 +187,8 @@ static edml_status edmli_gles_fetch_all(edmli_gles_run *r)
     if (total > g->readback_bytes) {
         g->readback_bytes = 0;
         gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)total, NULL, EDMLI_GL_STREAM_READ);
-        if (gl->glGetError() != EDMLI_GL_NO_ERROR) return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
+        if (gl->glGetError() != EDMLI_GL_NO_ERROR)
+            return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
         g->readback_bytes = total;
     }
     gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
@@ -195,7 +198,8 @@ static edml_status edmli_gles_fetch_all(edmli_gles_run *r)
     const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
     if (!p || (g->faults & EDML_FAULT_MAP)) {
         if (p) gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
-        return edmli_gles_fail(r, (g->faults & EDML_FAULT_MAP) ? "glMapBufferRange failed (fault injected)" : "glMapBufferRange failed");
+        return edmli_gles_fail(r, (g->faults & EDML_FAULT_MAP) ? "glMapBufferRange failed (fault injected)"
+                                                               : "glMapBufferRange failed");
     }
     for (uint64_t i = 0, at = 0; i < r->nfetches; at += (r->fetches[i].bytes + 15) & ~(uint64_t)15, i++)
         memcpy(r->fetches[i].host, p + at, (size_t)r->fetches[i].bytes);
@@ -209,7 +213,8 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
     return s ? s : edmli_gles_fetch_all(r);
 }
 
-edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i, uint32_t *offset)
+edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i,
+                             uint32_t *offset)
 {
     if (ex->in_gpu[i] != EDMLI_HOST) {
         *offset = (uint32_t)ex->in_gpu[i];
@@ -218,7 +223,8 @@ edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const e
     return edmli_gles_place(r, &op->inputs[i], ex->in[i], offset);
 }
 
-edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o, uint32_t *offset)
+edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t o,
+                              uint32_t *offset)
 {
     if (ex->out_gpu[o] != EDMLI_HOST) {
         *offset = (uint32_t)ex->out_gpu[o];

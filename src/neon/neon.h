@@ -32,10 +32,10 @@ static inline uint32x4_t edmli_neon_keys_f32(uint32x4_t u)
 {
     const uint32x4_t sign = vdupq_n_u32(0x80000000u);
     uint32x4_t negzero = vceqq_u32(u, sign);
-    u = vbicq_u32(u, negzero);                                            /* -0 -> +0 */
+    u = vbicq_u32(u, negzero); /* -0 -> +0 */
     uint32x4_t isnan = vcgtq_u32(vbicq_u32(u, sign), vdupq_n_u32(0x7f800000u));
     uint32x4_t neg = vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(u), 31));
-    uint32x4_t key = veorq_u32(u, vorrq_u32(neg, sign));                  /* neg: ~u, pos: u | sign */
+    uint32x4_t key = veorq_u32(u, vorrq_u32(neg, sign)); /* neg: ~u, pos: u | sign */
     return vorrq_u32(key, isnan);
 }
 

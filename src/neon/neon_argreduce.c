@@ -10,13 +10,13 @@
 #include "neon.h"
 
 typedef struct edmli_neon_red {
-    edmli_odo outer;        /* over kept dims (input, output) */
-    edmli_odo inner;        /* over reduced dims but the run (input) */
-    uint32_t run;           /* elements of the innermost reduced dim */
-    int64_t run_step;       /* its stride, bytes */
+    edmli_odo outer;  /* over kept dims (input, output) */
+    edmli_odo inner;  /* over reduced dims but the run (input) */
+    uint32_t run;     /* elements of the innermost reduced dim */
+    int64_t run_step; /* its stride, bytes */
     EDML_TENSOR_DATA_TYPE dtype;
     uint32_t es;
-    uint32_t invert;        /* ArgMin: ~key, NaN kept on top */
+    uint32_t invert; /* ArgMin: ~key, NaN kept on top */
     bool is_float, take_last;
 } edmli_neon_red;
 
@@ -44,8 +44,8 @@ static inline uint32_t edmli_neon_red_key1(const edmli_neon_red *r, const uint8_
 }
 
 /* Merges the lanes (best key, then first or last index) with a scalar candidate. */
-static uint32_t edmli_neon_merge(uint32x4_t best, uint32x4_t bidx, bool any_v, uint32_t sbest, uint32_t sidx, bool any_s,
-                                 bool take_last)
+static uint32_t edmli_neon_merge(uint32x4_t best, uint32x4_t bidx, bool any_v, uint32_t sbest, uint32_t sidx,
+                                 bool any_s, bool take_last)
 {
     uint32_t kb[4], ib[4];
     vst1q_u32(kb, best);
@@ -101,14 +101,14 @@ EDMLI_ALWAYS_INLINE uint32_t edmli_neon_reduce_set(edmli_neon_red *r, const uint
     return edmli_neon_merge(best, bidx, any_v, sbest, sidx, any_s, last);
 }
 
-#define EDMLI_NEON_REDUCE_SETS(T, DT)                                                                              \
-    static uint32_t edmli_neon_reduce_first_##T(edmli_neon_red *r, const uint8_t *b)                             \
-    {                                                                                                            \
-        return edmli_neon_reduce_set(r, b, DT, false);                                                           \
-    }                                                                                                            \
-    static uint32_t edmli_neon_reduce_last_##T(edmli_neon_red *r, const uint8_t *b)                              \
-    {                                                                                                            \
-        return edmli_neon_reduce_set(r, b, DT, true);                                                            \
+#define EDMLI_NEON_REDUCE_SETS(T, DT)                                                \
+    static uint32_t edmli_neon_reduce_first_##T(edmli_neon_red *r, const uint8_t *b) \
+    {                                                                                \
+        return edmli_neon_reduce_set(r, b, DT, false);                               \
+    }                                                                                \
+    static uint32_t edmli_neon_reduce_last_##T(edmli_neon_red *r, const uint8_t *b)  \
+    {                                                                                \
+        return edmli_neon_reduce_set(r, b, DT, true);                                \
     }
 EDMLI_NEON_REDUCE_SETS(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
 EDMLI_NEON_REDUCE_SETS(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
@@ -226,7 +226,8 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
         const uint8_t *base = ex->in[0] + r.outer.off[0];
         uint8_t *out = ex->out[0] + r.outer.off[1];
         uint32_t c = 0;
-        for (; c + 4 <= cols; c += 4) edmli_neon_reduce_cols4(&r, base + (uint64_t)c * r.es, out + c * ostep, ostep, to->dtype);
+        for (; c + 4 <= cols; c += 4)
+            edmli_neon_reduce_cols4(&r, base + (uint64_t)c * r.es, out + c * ostep, ostep, to->dtype);
         for (; c < cols; c++) /* the last columns, one set each */
             edmli_store_index(out + c * ostep, to->dtype, reduce_set(&r, base + (uint64_t)c * r.es));
     }

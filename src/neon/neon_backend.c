@@ -23,7 +23,8 @@ static bool edmli_neon_open(edml_device *dev, void *state, char *why, size_t cap
 static const char *edmli_neon_info(const edml_device *dev, const void *state, char *buf, size_t cap)
 {
     (void)state;
-    edmli_format(buf, cap, "NEON on %s (%s FP16 arithmetic)", dev->board.cpu, dev->board.has_fp16_arith ? "with" : "without");
+    edmli_format(buf, cap, "NEON on %s (%s FP16 arithmetic)", dev->board.cpu,
+                 dev->board.has_fp16_arith ? "with" : "without");
     return buf;
 }
 
@@ -31,11 +32,12 @@ const edmli_backend edmli_neon_backend = {
     .on_cpu = true,
     .open = edmli_neon_open,
     .info = edmli_neon_info,
-    .kernels = {
-        [EDMLI_OP_TOPK] = edmli_neon_topk,
-        [EDMLI_OP_GATHER_ND] = edmli_neon_gather_nd,
-        [EDMLI_OP_ARGREDUCE] = edmli_neon_argreduce,
-        [EDMLI_OP_ELEMENTWISE_IF] = edmli_neon_elementwise_if,
-    },
+    .kernels =
+        {
+            [EDMLI_OP_TOPK] = edmli_neon_topk,
+            [EDMLI_OP_GATHER_ND] = edmli_neon_gather_nd,
+            [EDMLI_OP_ARGREDUCE] = edmli_neon_argreduce,
+            [EDMLI_OP_ELEMENTWISE_IF] = edmli_neon_elementwise_if,
+        },
     .temp_bytes = edmli_neon_temp_bytes,
 };

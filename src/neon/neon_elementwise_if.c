@@ -7,15 +7,17 @@
 typedef struct edmli_neon_if_run {
     const uint8_t *c, *a, *b;
     uint8_t *o;
-    bool cb, ab, bb;    /* broadcast (stride 0) */
+    bool cb, ab, bb; /* broadcast (stride 0) */
 } edmli_neon_if_run;
 
 /* 4 condition bytes -> 4 x 32-bit masks */
 static inline uint32x4_t edmli_neon_cmask4(const uint8_t *c, bool bcast)
 {
     uint32_t w;
-    if (bcast) w = *c ? 0x01010101u : 0;
-    else memcpy(&w, c, 4);
+    if (bcast)
+        w = *c ? 0x01010101u : 0;
+    else
+        memcpy(&w, c, 4);
     uint32x4_t x = vmovl_u16(vget_low_u16(vmovl_u8(vreinterpret_u8_u32(vdup_n_u32(w)))));
     return vtstq_u32(x, x);
 }
@@ -96,11 +98,14 @@ edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec 
 {
     const edmli_elementwise_if_plan *p = &op->plan.elementwise_if;
     const uint32_t es = op->inputs[1].elem_size, last = p->rank - 1, n = p->sizes[last];
-    const uint32_t sc = p->strides[0][last], sa = p->strides[1][last], sb = p->strides[2][last], so = p->strides[3][last];
+    const uint32_t sc = p->strides[0][last], sa = p->strides[1][last], sb = p->strides[2][last],
+                   so = p->strides[3][last];
     const int64_t st[4] = {sc, (int64_t)sa * es, (int64_t)sb * es, (int64_t)so * es};
     const bool vector = so == 1 && sc <= 1 && sa <= 1 && sb <= 1;
-    uint32_t (*run)(const edmli_neon_if_run *, uint32_t) =
-        es == 1 ? edmli_neon_if_1 : es == 2 ? edmli_neon_if_2 : es == 4 ? edmli_neon_if_4 : edmli_neon_if_8;
+    uint32_t (*run)(const edmli_neon_if_run *, uint32_t) = es == 1   ? edmli_neon_if_1
+                                                           : es == 2 ? edmli_neon_if_2
+                                                           : es == 4 ? edmli_neon_if_4
+                                                                     : edmli_neon_if_8;
     const edmli_elementwise_if_run_fn tail = edmli_elementwise_if_run_for(es);
     edmli_odo o;
     edmli_elementwise_if_outer(op, &o);

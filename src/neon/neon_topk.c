@@ -51,7 +51,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_topk_row(const edml_operator *op, const uint
         uint32_t kk[8], t32 = edmli_neon_thr32(heap);
         vst1q_u32(kk, k0);
         vst1q_u32(kk + 4, k1);
-        for (uint32_t j = 0; j < 8; j++) {   /* only the lanes above the threshold, as it rises */
+        for (uint32_t j = 0; j < 8; j++) { /* only the lanes above the threshold, as it rises */
             if (kk[j] <= t32) continue;
             edmli_neon_offer(heap, k, keys_of, in + (uint64_t)(i + j) * es, i + j, flip);
             t32 = edmli_neon_thr32(heap);
@@ -91,15 +91,15 @@ EDMLI_ALWAYS_INLINE void edmli_neon_topk_rows4(const edml_operator *op, const ui
     }
 }
 
-#define EDMLI_NEON_TOPK_TYPE(T, DT)                                                                          \
+#define EDMLI_NEON_TOPK_TYPE(T, DT)                                                                         \
     static void edmli_neon_topk_row_##T(const edml_operator *op, const uint8_t *in, edmli_topk_entry *heap) \
-    {                                                                                                        \
-        edmli_neon_topk_row(op, in, heap, DT);                                                               \
-    }                                                                                                        \
-    static void edmli_neon_topk_rows4_##T(const edml_operator *op, const uint8_t *in, int64_t step,          \
-                                          edmli_topk_entry *heaps)                                           \
-    {                                                                                                        \
-        edmli_neon_topk_rows4(op, in, step, heaps, DT);                                                      \
+    {                                                                                                       \
+        edmli_neon_topk_row(op, in, heap, DT);                                                              \
+    }                                                                                                       \
+    static void edmli_neon_topk_rows4_##T(const edml_operator *op, const uint8_t *in, int64_t step,         \
+                                          edmli_topk_entry *heaps)                                          \
+    {                                                                                                       \
+        edmli_neon_topk_rows4(op, in, step, heaps, DT);                                                     \
     }
 EDMLI_NEON_TOPK_TYPE(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
 EDMLI_NEON_TOPK_TYPE(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
@@ -118,13 +118,13 @@ static void edmli_neon_topk_fns(EDML_TENSOR_DATA_TYPE t, edmli_neon_row_fn *row,
 #define EDMLI_NEON_TOPK_CASE(T, DT) \
     case DT: *row = edmli_neon_topk_row_##T, *rows4 = edmli_neon_topk_rows4_##T; break;
     switch (t) {
-    EDMLI_NEON_TOPK_CASE(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
-    EDMLI_NEON_TOPK_CASE(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
-    EDMLI_NEON_TOPK_CASE(u32, EDML_TENSOR_DATA_TYPE_UINT32)
-    EDMLI_NEON_TOPK_CASE(i32, EDML_TENSOR_DATA_TYPE_INT32)
-    EDMLI_NEON_TOPK_CASE(u16, EDML_TENSOR_DATA_TYPE_UINT16)
-    EDMLI_NEON_TOPK_CASE(i16, EDML_TENSOR_DATA_TYPE_INT16)
-    EDMLI_NEON_TOPK_CASE(u8, EDML_TENSOR_DATA_TYPE_UINT8)
+        EDMLI_NEON_TOPK_CASE(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
+        EDMLI_NEON_TOPK_CASE(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
+        EDMLI_NEON_TOPK_CASE(u32, EDML_TENSOR_DATA_TYPE_UINT32)
+        EDMLI_NEON_TOPK_CASE(i32, EDML_TENSOR_DATA_TYPE_INT32)
+        EDMLI_NEON_TOPK_CASE(u16, EDML_TENSOR_DATA_TYPE_UINT16)
+        EDMLI_NEON_TOPK_CASE(i16, EDML_TENSOR_DATA_TYPE_INT16)
+        EDMLI_NEON_TOPK_CASE(u8, EDML_TENSOR_DATA_TYPE_UINT8)
     default: *row = edmli_neon_topk_row_i8, *rows4 = edmli_neon_topk_rows4_i8; break;
     }
 #undef EDMLI_NEON_TOPK_CASE

@@ -9,7 +9,7 @@ edml_status edmli_ref_argreduce(const edml_operator *op, const edmli_exec *ex)
     edmli_odo outer, inner;
     edmli_odo_init(&outer, 2);
     edmli_odo_init(&inner, 1);
-    uint32_t last = 0;   /* innermost reduced dim, walked as a run */
+    uint32_t last = 0; /* innermost reduced dim, walked as a run */
     for (uint32_t d = 0; d < ti->rank; d++)
         if (p->axis_mask & (1u << d)) last = d;
     for (uint32_t d = 0; d < ti->rank; d++) {

@@ -9,10 +9,11 @@ static uint64_t edmli_ref_temp_bytes(const edml_operator *op)
 
 const edmli_backend edmli_ref_backend = {
     .on_cpu = true,
-    .kernels = {
+    .kernels =
+        {
 #define EDMLI_REF_KERNEL(KIND, name) [EDMLI_OP_##KIND] = edmli_ref_##name,
-        EDMLI_OPS(EDMLI_REF_KERNEL)
+            EDMLI_OPS(EDMLI_REF_KERNEL)
 #undef EDMLI_REF_KERNEL
-    },
+        },
     .temp_bytes = edmli_ref_temp_bytes,
 };
