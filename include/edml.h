@@ -300,6 +300,43 @@ typedef struct EDML_ELEMENT_WISE_IF_OPERATOR_DESC {
     const EDML_TENSOR_DESC *OutputTensor;
 } EDML_ELEMENT_WISE_IF_OPERATOR_DESC;
 
+/** What a member of an operator descriptor holds (DirectML's schema field
+ *  kind and type in one). */
+typedef enum edml_schema_field_type {
+    EDML_SCHEMA_FIELD_INPUT_TENSOR = 1, /**< const EDML_TENSOR_DESC *, an input */
+    EDML_SCHEMA_FIELD_OUTPUT_TENSOR,    /**< const EDML_TENSOR_DESC *, an output */
+    EDML_SCHEMA_FIELD_UINT,             /**< UINT */
+    EDML_SCHEMA_FIELD_AXIS_DIRECTION,   /**< EDML_AXIS_DIRECTION */
+    EDML_SCHEMA_FIELD_UINT_COUNT,       /**< UINT: how many UINTs the next member (a UINT_ARRAY) holds */
+    EDML_SCHEMA_FIELD_UINT_ARRAY        /**< const UINT *, of the UINT_COUNT member before it */
+} edml_schema_field_type;
+
+/** One member of an operator descriptor. */
+typedef struct edml_schema_field {
+    const char *name;            /**< DirectML's member name, e.g. "InputTensor", "Axis" */
+    edml_schema_field_type type; /**< what it holds */
+    size_t offset;               /**< its offset in the descriptor struct */
+} edml_schema_field;
+
+/** An operator type's descriptor, member by member, in struct order: what a
+ *  program needs to read or write descriptors it did not compile in (a
+ *  model file, a test vector). DirectML's DirectMLSchema.h, with offsets. */
+typedef struct edml_operator_schema {
+    const char *name;                /**< "TOP_K1": the type is EDML_OPERATOR_<name> */
+    EDML_OPERATOR_TYPE type;         /**< the operator type */
+    size_t desc_size;                /**< sizeof its EDML_<name>_OPERATOR_DESC */
+    UINT input_count, output_count;  /**< its tensors, as edml_operator_execute() binds them */
+    UINT field_count;                /**< members in fields */
+    const edml_schema_field *fields; /**< the members, in struct order */
+} edml_operator_schema;
+
+/** The schemas of every operator type edml implements (their count goes to
+ *  *count when count is not NULL). */
+const edml_operator_schema *edml_operator_schemas(UINT *count);
+
+/** The schema of one operator type, NULL for a type edml does not implement. */
+const edml_operator_schema *edml_operator_schema_of(EDML_OPERATOR_TYPE type);
+
 /**
  * DirectML's DMLCalcBufferTensorSize, in 64 bits: the byte offset of the last
  * addressed element plus its size, rounded up to 4. Strides may be NULL

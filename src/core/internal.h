@@ -30,7 +30,10 @@ typedef struct edmli_tensor {
 } edmli_tensor;
 
 bool edmli_dtype_valid(EDML_TENSOR_DATA_TYPE t);
+/* "TOP_K1"; "INVALID" for a type edml does not implement. */
 const char *edmli_op_name(EDML_OPERATOR_TYPE t);
+/* The schema of a type (src/core/schema.c) and its kind, or NULL. */
+const edml_operator_schema *edmli_schema_of(EDML_OPERATOR_TYPE type, edmli_op_kind *kind);
 bool edmli_dtype_is_float(EDML_TENSOR_DATA_TYPE t);
 const char *edmli_dtype_name(EDML_TENSOR_DATA_TYPE t);
 
@@ -122,7 +125,8 @@ struct edml_operator {
     _Alignas(16) uint8_t backend_plan[EDMLI_BACKEND_PLAN_BYTES];
 };
 
-/* Validates `desc` and fills `op` (not its backend): one function a kind. */
+/* Validates `desc` and fills `op` (not its backend): one function a kind.
+ * It is called with op's tensors validated and named from the schema. */
 #define EDMLI_PLAN_DECL(KIND, name) \
     edml_status edmli_plan_##name(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
 EDMLI_OPS(EDMLI_PLAN_DECL)

@@ -5,14 +5,8 @@ edml_status edmli_plan_argreduce(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc
 {
     /* EDML_ARGMAX_OPERATOR_DESC has the same members as ARGMIN's */
     const EDML_ARGMIN_OPERATOR_DESC *d = (const EDML_ARGMIN_OPERATOR_DESC *)desc->Desc;
-    op->input_count = 1;
-    op->output_count = 1;
-    op->input_names[0] = "InputTensor";
-    op->output_names[0] = "OutputTensor";
-    edmli_tensor *in = &op->inputs[0], *out = &op->outputs[0];
+    const edmli_tensor *in = &op->inputs[0], *out = &op->outputs[0];
     edml_status s;
-    if ((s = edmli_tensor_from_desc(e, "InputTensor", d->InputTensor, in))) return s;
-    if ((s = edmli_tensor_from_desc(e, "OutputTensor", d->OutputTensor, out))) return s;
     if ((s = edmli_check_same_rank(e, "OutputTensor", out, "InputTensor", in))) return s;
     if (d->AxisCount < 1 || d->AxisCount > in->rank) return edmli_fail(e, EDMLI_MSG_AXES_COUNT, d->AxisCount, in->rank);
     if (!d->Axes) return edmli_fail(e, EDMLI_MSG_AXES_NULL, d->AxisCount);

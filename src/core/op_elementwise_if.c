@@ -25,18 +25,10 @@ static edml_status edmli_if_sizes(edmli_errbuf *e, const char *const names[4], e
 
 edml_status edmli_plan_elementwise_if(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
 {
-    const EDML_ELEMENT_WISE_IF_OPERATOR_DESC *d = (const EDML_ELEMENT_WISE_IF_OPERATOR_DESC *)desc->Desc;
-    static const char *const names[4] = {"ConditionTensor", "ATensor", "BTensor", "OutputTensor"};
-    const EDML_TENSOR_DESC *descs[4] = {d->ConditionTensor, d->ATensor, d->BTensor, d->OutputTensor};
-    op->input_count = 3;
-    op->output_count = 1;
+    (void)desc;
+    const char *const names[4] = {op->input_names[0], op->input_names[1], op->input_names[2], op->output_names[0]};
     edmli_tensor *t[4] = {&op->inputs[0], &op->inputs[1], &op->inputs[2], &op->outputs[0]};
     edml_status s;
-    for (int i = 0; i < 4; i++) {
-        if ((s = edmli_tensor_from_desc(e, names[i], descs[i], t[i]))) return s;
-        if (i < 3) op->input_names[i] = names[i];
-    }
-    op->output_names[0] = names[3];
     for (int i = 1; i < 4; i++)
         if ((s = edmli_check_same_rank(e, names[i], t[i], names[0], t[0]))) return s;
     for (uint32_t k = 0; k < t[0]->rank; k++)

@@ -11,14 +11,11 @@ static EDML_GATHER_ND1_OPERATOR_DESC edmli_gather_nd1_of(const EDML_OPERATOR_DES
     return d;
 }
 
-/* The three tensors, their types and ranks. */
-static edml_status edmli_gather_tensors(edmli_errbuf *e, const EDML_GATHER_ND1_OPERATOR_DESC *d, edml_operator *op)
+/* The three tensors' types and ranks. */
+static edml_status edmli_gather_tensors(edmli_errbuf *e, const edml_operator *op)
 {
-    edmli_tensor *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    const edmli_tensor *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     edml_status s;
-    if ((s = edmli_tensor_from_desc(e, "InputTensor", d->InputTensor, in))) return s;
-    if ((s = edmli_tensor_from_desc(e, "IndicesTensor", d->IndicesTensor, ix))) return s;
-    if ((s = edmli_tensor_from_desc(e, "OutputTensor", d->OutputTensor, out))) return s;
     if ((s = edmli_check_same_rank(e, "IndicesTensor", ix, "InputTensor", in))) return s;
     if ((s = edmli_check_same_rank(e, "OutputTensor", out, "InputTensor", in))) return s;
     if (out->dtype != in->dtype)
@@ -130,14 +127,9 @@ static void edmli_gather_loops(edml_operator *op, const edmli_gather_shape *s)
 edml_status edmli_plan_gather_nd(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
 {
     const EDML_GATHER_ND1_OPERATOR_DESC d = edmli_gather_nd1_of(desc);
-    op->input_count = 2;
-    op->output_count = 1;
-    op->input_names[0] = "InputTensor";
-    op->input_names[1] = "IndicesTensor";
-    op->output_names[0] = "OutputTensor";
     edml_status s;
     edmli_gather_shape shape;
-    if ((s = edmli_gather_tensors(e, &d, op))) return s;
+    if ((s = edmli_gather_tensors(e, op))) return s;
     if ((s = edmli_gather_counts(e, &d, &op->inputs[0], &op->inputs[1]))) return s;
     if ((s = edmli_gather_output(e, &d, op, &shape))) return s;
     edmli_gather_nd_plan *g = &op->plan.gather_nd;

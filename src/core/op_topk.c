@@ -21,25 +21,14 @@ edml_status edmli_plan_topk(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edm
     EDML_TOP_K1_OPERATOR_DESC d;
     if (desc->Type == EDML_OPERATOR_TOP_K) {
         const EDML_TOP_K_OPERATOR_DESC *v0 = (const EDML_TOP_K_OPERATOR_DESC *)desc->Desc;
-        d.InputTensor = v0->InputTensor;
-        d.OutputValueTensor = v0->OutputValueTensor;
-        d.OutputIndexTensor = v0->OutputIndexTensor;
         d.Axis = v0->Axis;
         d.K = v0->K;
         d.AxisDirection = EDML_AXIS_DIRECTION_DECREASING;
     } else {
         d = *(const EDML_TOP_K1_OPERATOR_DESC *)desc->Desc;
     }
-    op->input_count = 1;
-    op->output_count = 2;
-    op->input_names[0] = "InputTensor";
-    op->output_names[0] = "OutputValueTensor";
-    op->output_names[1] = "OutputIndexTensor";
-    edmli_tensor *in = &op->inputs[0], *val = &op->outputs[0], *idx = &op->outputs[1];
+    const edmli_tensor *in = &op->inputs[0], *val = &op->outputs[0], *idx = &op->outputs[1];
     edml_status s;
-    if ((s = edmli_tensor_from_desc(e, "InputTensor", d.InputTensor, in))) return s;
-    if ((s = edmli_tensor_from_desc(e, "OutputValueTensor", d.OutputValueTensor, val))) return s;
-    if ((s = edmli_tensor_from_desc(e, "OutputIndexTensor", d.OutputIndexTensor, idx))) return s;
     if (d.Axis >= in->rank) return edmli_fail(e, EDMLI_MSG_AXIS_RANGE, d.Axis, in->rank);
     if (d.K == 0) return edmli_fail(e, EDMLI_MSG_K_ZERO);
     if (d.K > in->sizes[d.Axis]) return edmli_fail(e, EDMLI_MSG_K_TOO_LARGE, d.K, d.Axis, in->sizes[d.Axis]);

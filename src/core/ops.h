@@ -19,16 +19,39 @@
     X(ARGREDUCE, argreduce) \
     X(ELEMENTWISE_IF, elementwise_if)
 
-/* DirectML's operator types: X(TYPE, KIND, inputs, outputs), TYPE as in
- * EDML_OPERATOR_<TYPE>. */
-#define EDMLI_OP_TYPES(X)          \
-    X(TOP_K, TOPK, 1, 2)           \
-    X(TOP_K1, TOPK, 1, 2)          \
-    X(GATHER_ND, GATHER_ND, 2, 1)  \
-    X(GATHER_ND1, GATHER_ND, 2, 1) \
-    X(ARGMIN, ARGREDUCE, 1, 1)     \
-    X(ARGMAX, ARGREDUCE, 1, 1)     \
-    X(ELEMENT_WISE_IF, ELEMENTWISE_IF, 3, 1)
+/* DirectML's operator types: X(TYPE, KIND, MEMBERS), TYPE as in
+ * EDML_OPERATOR_<TYPE> and EDML_<TYPE>_OPERATOR_DESC; MEMBERS names the
+ * list of the descriptor's members below. */
+#define EDMLI_OP_TYPES(X)                              \
+    X(TOP_K, TOPK, EDMLI_TOP_K_MEMBERS)                \
+    X(TOP_K1, TOPK, EDMLI_TOP_K1_MEMBERS)              \
+    X(GATHER_ND, GATHER_ND, EDMLI_GATHER_ND_MEMBERS)   \
+    X(GATHER_ND1, GATHER_ND, EDMLI_GATHER_ND1_MEMBERS) \
+    X(ARGMIN, ARGREDUCE, EDMLI_ARGREDUCE_MEMBERS)      \
+    X(ARGMAX, ARGREDUCE, EDMLI_ARGREDUCE_MEMBERS)      \
+    X(ELEMENT_WISE_IF, ELEMENTWISE_IF, EDMLI_ELEMENT_WISE_IF_MEMBERS)
+
+/* A descriptor's members in struct order (edml_operator_schema_of()):
+ * MEMBERS(T, IN, OUT, ATTR) gives IN(T, name) an input tensor, OUT(T, name)
+ * an output tensor, ATTR(T, name, TYPE) any other member, TYPE from
+ * EDML_SCHEMA_FIELD_<TYPE>; T is passed through (the user's context). The
+ * core validates the tensors from these lists; the case format, the tools
+ * and the tests read them through the schema. */
+#define EDMLI_TOP_K_MEMBERS(T, IN, OUT, ATTR) \
+    IN(T, InputTensor) OUT(T, OutputValueTensor) OUT(T, OutputIndexTensor) ATTR(T, Axis, UINT) ATTR(T, K, UINT)
+#define EDMLI_TOP_K1_MEMBERS(T, IN, OUT, ATTR) \
+    EDMLI_TOP_K_MEMBERS(T, IN, OUT, ATTR) ATTR(T, AxisDirection, AXIS_DIRECTION)
+#define EDMLI_GATHER_ND_MEMBERS(T, IN, OUT, ATTR) \
+    IN(T, InputTensor)                            \
+    IN(T, IndicesTensor) OUT(T, OutputTensor) ATTR(T, InputDimensionCount, UINT) ATTR(T, IndicesDimensionCount, UINT)
+#define EDMLI_GATHER_ND1_MEMBERS(T, IN, OUT, ATTR) \
+    EDMLI_GATHER_ND_MEMBERS(T, IN, OUT, ATTR) ATTR(T, BatchDimensionCount, UINT)
+#define EDMLI_ARGREDUCE_MEMBERS(T, IN, OUT, ATTR)                                 \
+    IN(T, InputTensor)                                                            \
+    OUT(T, OutputTensor) ATTR(T, AxisCount, UINT_COUNT) ATTR(T, Axes, UINT_ARRAY) \
+        ATTR(T, AxisDirection, AXIS_DIRECTION)
+#define EDMLI_ELEMENT_WISE_IF_MEMBERS(T, IN, OUT, ATTR) \
+    IN(T, ConditionTensor) IN(T, ATensor) IN(T, BTensor) OUT(T, OutputTensor)
 
 typedef enum edmli_op_kind {
 #define EDMLI_OP_KIND_ENUM(KIND, name) EDMLI_OP_##KIND,

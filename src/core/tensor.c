@@ -45,20 +45,6 @@ const char *edmli_dtype_name(EDML_TENSOR_DATA_TYPE t)
     }
 }
 
-const char *edmli_op_name(EDML_OPERATOR_TYPE t)
-{
-    switch (t) {
-    case EDML_OPERATOR_TOP_K: return "TOP_K";
-    case EDML_OPERATOR_TOP_K1: return "TOP_K1";
-    case EDML_OPERATOR_GATHER_ND: return "GATHER_ND";
-    case EDML_OPERATOR_GATHER_ND1: return "GATHER_ND1";
-    case EDML_OPERATOR_ARGMIN: return "ARGMIN";
-    case EDML_OPERATOR_ARGMAX: return "ARGMAX";
-    case EDML_OPERATOR_ELEMENT_WISE_IF: return "ELEMENT_WISE_IF";
-    default: return "INVALID";
-    }
-}
-
 UINT64 edml_calc_buffer_tensor_size(EDML_TENSOR_DATA_TYPE dataType, UINT dimensionCount, const UINT *sizes,
                                     const UINT *strides)
 {
