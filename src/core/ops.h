@@ -37,21 +37,24 @@
  * EDML_SCHEMA_FIELD_<TYPE>; T is passed through (the user's context). The
  * core validates the tensors from these lists; the case format, the tools
  * and the tests read them through the schema. */
-#define EDMLI_TOP_K_MEMBERS(T, IN, OUT, ATTR) \
-    IN(T, InputTensor) OUT(T, OutputValueTensor) OUT(T, OutputIndexTensor) ATTR(T, Axis, UINT) ATTR(T, K, UINT)
+/* clang-format off */
+#define EDMLI_TOP_K_MEMBERS(T, IN, OUT, ATTR)                              \
+    IN(T, InputTensor) OUT(T, OutputValueTensor) OUT(T, OutputIndexTensor) \
+    ATTR(T, Axis, UINT) ATTR(T, K, UINT)
 #define EDMLI_TOP_K1_MEMBERS(T, IN, OUT, ATTR) \
     EDMLI_TOP_K_MEMBERS(T, IN, OUT, ATTR) ATTR(T, AxisDirection, AXIS_DIRECTION)
-#define EDMLI_GATHER_ND_MEMBERS(T, IN, OUT, ATTR) \
-    IN(T, InputTensor)                            \
-    IN(T, IndicesTensor) OUT(T, OutputTensor) ATTR(T, InputDimensionCount, UINT) ATTR(T, IndicesDimensionCount, UINT)
+#define EDMLI_GATHER_ND_MEMBERS(T, IN, OUT, ATTR)                  \
+    IN(T, InputTensor) IN(T, IndicesTensor) OUT(T, OutputTensor) \
+    ATTR(T, InputDimensionCount, UINT) ATTR(T, IndicesDimensionCount, UINT)
 #define EDMLI_GATHER_ND1_MEMBERS(T, IN, OUT, ATTR) \
     EDMLI_GATHER_ND_MEMBERS(T, IN, OUT, ATTR) ATTR(T, BatchDimensionCount, UINT)
-#define EDMLI_ARGREDUCE_MEMBERS(T, IN, OUT, ATTR)                                 \
-    IN(T, InputTensor)                                                            \
-    OUT(T, OutputTensor) ATTR(T, AxisCount, UINT_COUNT) ATTR(T, Axes, UINT_ARRAY) \
-        ATTR(T, AxisDirection, AXIS_DIRECTION)
+#define EDMLI_ARGREDUCE_MEMBERS(T, IN, OUT, ATTR)                     \
+    IN(T, InputTensor) OUT(T, OutputTensor)                         \
+    ATTR(T, AxisCount, UINT_COUNT) ATTR(T, Axes, UINT_ARRAY)        \
+    ATTR(T, AxisDirection, AXIS_DIRECTION)
 #define EDMLI_ELEMENT_WISE_IF_MEMBERS(T, IN, OUT, ATTR) \
     IN(T, ConditionTensor) IN(T, ATensor) IN(T, BTensor) OUT(T, OutputTensor)
+/* clang-format on */
 
 typedef enum edmli_op_kind {
 #define EDMLI_OP_KIND_ENUM(KIND, name) EDMLI_OP_##KIND,
