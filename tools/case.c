@@ -23,19 +23,6 @@ static const struct {
     {"UINT8", EDML_TENSOR_DATA_TYPE_UINT8},
 };
 
-static const struct {
-    const char *name;
-    EDML_OPERATOR_TYPE t;
-} op_names[] = {
-    {"TOP_K1", EDML_OPERATOR_TOP_K1},
-    {"TOP_K", EDML_OPERATOR_TOP_K},
-    {"GATHER_ND1", EDML_OPERATOR_GATHER_ND1},
-    {"GATHER_ND", EDML_OPERATOR_GATHER_ND},
-    {"ARGMIN", EDML_OPERATOR_ARGMIN},
-    {"ARGMAX", EDML_OPERATOR_ARGMAX},
-    {"ELEMENT_WISE_IF", EDML_OPERATOR_ELEMENT_WISE_IF},
-};
-
 const char *case_dtype_name(EDML_TENSOR_DATA_TYPE t)
 {
     for (size_t i = 0; i < sizeof dtype_names / sizeof *dtype_names; i++)
@@ -45,9 +32,8 @@ const char *case_dtype_name(EDML_TENSOR_DATA_TYPE t)
 
 const char *case_op_name(EDML_OPERATOR_TYPE t)
 {
-    for (size_t i = 0; i < sizeof op_names / sizeof *op_names; i++)
-        if (op_names[i].t == t) return op_names[i].name;
-    return "INVALID";
+    const edml_operator_schema *sc = edml_operator_schema_of(t);
+    return sc ? sc->name : "INVALID";
 }
 
 static bool strip_prefix(const char **s, const char *prefix)
@@ -83,9 +69,11 @@ static bool parse_op(const char *s, EDML_OPERATOR_TYPE *t)
     } else {
         strip_prefix(&s, "DML_OPERATOR_");
     }
-    for (size_t i = 0; i < sizeof op_names / sizeof *op_names; i++)
-        if (strcmp(s, op_names[i].name) == 0) {
-            *t = op_names[i].t;
+    UINT n_ops;
+    const edml_operator_schema *ops = edml_operator_schemas(&n_ops);
+    for (UINT i = 0; i < n_ops; i++)
+        if (strcmp(s, ops[i].name) == 0) {
+            *t = ops[i].type;
             return true;
         }
     return false;
@@ -578,40 +566,25 @@ static int parse_tensor(lexer *lx, case_tensor *t)
 
 /* ---- the case ------------------------------------------------------------- */
 
-static void setup_roles(edml_case *c)
+/* The operator's tensors, named and ordered as its schema says. */
+static int setup_roles(lexer *lx, edml_case *c)
 {
-    static const char *const topk_out[] = {"OutputValueTensor", "OutputIndexTensor"};
-    static const char *const if_in[] = {"ConditionTensor", "ATensor", "BTensor"};
     memset(c->inputs, 0, sizeof c->inputs);
     memset(c->outputs, 0, sizeof c->outputs);
-    switch (c->op) {
-    case EDML_OPERATOR_TOP_K:
-    case EDML_OPERATOR_TOP_K1:
-        c->ninputs = 1, c->noutputs = 2;
-        c->inputs[0].name = "InputTensor";
-        c->outputs[0].name = topk_out[0];
-        c->outputs[1].name = topk_out[1];
-        break;
-    case EDML_OPERATOR_GATHER_ND:
-    case EDML_OPERATOR_GATHER_ND1:
-        c->ninputs = 2, c->noutputs = 1;
-        c->inputs[0].name = "InputTensor";
-        c->inputs[1].name = "IndicesTensor";
-        c->outputs[0].name = "OutputTensor";
-        break;
-    case EDML_OPERATOR_ARGMIN:
-    case EDML_OPERATOR_ARGMAX:
-        c->ninputs = 1, c->noutputs = 1;
-        c->inputs[0].name = "InputTensor";
-        c->outputs[0].name = "OutputTensor";
-        break;
-    default:
-        c->ninputs = 3, c->noutputs = 1;
-        for (int i = 0; i < 3; i++) c->inputs[i].name = if_in[i];
-        c->outputs[0].name = "OutputTensor";
-        break;
+    c->schema = edml_operator_schema_of(c->op);
+    if (c->schema->field_count > CASE_MAX_FIELDS || c->schema->desc_size > CASE_MAX_DESC ||
+        c->schema->input_count > CASE_MAX_INPUTS || c->schema->output_count > CASE_MAX_OUTPUTS)
+        return fail(lx, c->op_line, "%s has more members than this tool holds", c->schema->name);
+    c->ninputs = c->noutputs = 0;
+    for (UINT f = 0; f < c->schema->field_count; f++) {
+        const edml_schema_field *fd = &c->schema->fields[f];
+        if (fd->type == EDML_SCHEMA_FIELD_INPUT_TENSOR) c->inputs[c->ninputs++].name = fd->name;
+        if (fd->type == EDML_SCHEMA_FIELD_OUTPUT_TENSOR) {
+            c->outputs[c->noutputs].name = fd->name;
+            c->outputs[c->noutputs++].is_output = true;
+        }
     }
-    for (int i = 0; i < c->noutputs; i++) c->outputs[i].is_output = true;
+    return 0;
 }
 
 static case_tensor *find_tensor(edml_case *c, const char *name)
@@ -623,19 +596,16 @@ static case_tensor *find_tensor(edml_case *c, const char *name)
     return NULL;
 }
 
-static bool op_has_field(EDML_OPERATOR_TYPE op, const char *f)
+/* The schema field of a member that is not a tensor, or -1. */
+static int find_field(const edml_case *c, const char *name)
 {
-    switch (op) {
-    case EDML_OPERATOR_TOP_K: return !strcmp(f, "Axis") || !strcmp(f, "K");
-    case EDML_OPERATOR_TOP_K1: return !strcmp(f, "Axis") || !strcmp(f, "K") || !strcmp(f, "AxisDirection");
-    case EDML_OPERATOR_GATHER_ND: return !strcmp(f, "InputDimensionCount") || !strcmp(f, "IndicesDimensionCount");
-    case EDML_OPERATOR_GATHER_ND1:
-        return !strcmp(f, "InputDimensionCount") || !strcmp(f, "IndicesDimensionCount") ||
-               !strcmp(f, "BatchDimensionCount");
-    case EDML_OPERATOR_ARGMIN:
-    case EDML_OPERATOR_ARGMAX: return !strcmp(f, "AxisCount") || !strcmp(f, "Axes") || !strcmp(f, "AxisDirection");
-    default: return false;
+    for (UINT f = 0; f < c->schema->field_count; f++) {
+        const edml_schema_field *fd = &c->schema->fields[f];
+        if (fd->type != EDML_SCHEMA_FIELD_INPUT_TENSOR && fd->type != EDML_SCHEMA_FIELD_OUTPUT_TENSOR &&
+            strcmp(fd->name, name) == 0)
+            return (int)f;
     }
+    return -1;
 }
 
 /* Pass 1: the operator, since fields may come before it. */
@@ -666,49 +636,31 @@ static int find_operator(lexer *lx, edml_case *c)
     return c->op_line ? 0 : fail(lx, 1, "no 'Operator:' line");
 }
 
-/* A scalar member: Axes, AxisDirection or an unsigned integer. */
-static int parse_scalar(lexer *lx, edml_case *c, const char *key, int kline)
+/* A member that is not a tensor: a UINT list, an EDML_AXIS_DIRECTION or an
+ * unsigned integer, as its schema field says. */
+static int parse_scalar(lexer *lx, edml_case *c, int f, int kline)
 {
-    if (strcmp(key, "Axes") == 0) {
-        if (c->has_axes) return fail(lx, kline, "Axes is given twice");
-        if (parse_uint_list(lx, c->axes, 16, &c->axes_len, "Axes")) return -1;
-        c->has_axes = true;
-        return 0;
-    }
-    if (strcmp(key, "AxisDirection") == 0) {
-        if (c->has_direction) return fail(lx, kline, "AxisDirection is given twice");
+    const edml_schema_field *fd = &c->schema->fields[f];
+    if (c->has[f]) return fail(lx, kline, "%s is given twice", fd->name);
+    c->has[f] = true;
+    if (fd->type == EDML_SCHEMA_FIELD_UINT_ARRAY)
+        return parse_uint_list(lx, c->list[f], CASE_MAX_LIST, &c->value[f], fd->name);
+    if (fd->type == EDML_SCHEMA_FIELD_AXIS_DIRECTION) {
         const char *w = lx->kind == TK_WORD ? lx->word : "";
         strip_prefix(&w, "DML_");
         if (strcmp(w, "AXIS_DIRECTION_INCREASING") == 0)
-            c->direction = EDML_AXIS_DIRECTION_INCREASING;
+            c->value[f] = EDML_AXIS_DIRECTION_INCREASING;
         else if (strcmp(w, "AXIS_DIRECTION_DECREASING") == 0)
-            c->direction = EDML_AXIS_DIRECTION_DECREASING;
+            c->value[f] = EDML_AXIS_DIRECTION_DECREASING;
         else
             return fail(lx, kline, "'%s' is not a DML_AXIS_DIRECTION", lx->kind == TK_WORD ? lx->word : "");
-        c->has_direction = true;
         next(lx);
         return 0;
     }
     uint64_t v;
     if (lx->kind != TK_WORD || parse_u64(lx->word, &v) || v > UINT32_MAX)
-        return fail(lx, kline, "%s must be an unsigned 32-bit integer", key);
-    UINT *dst;
-    bool *has;
-    if (!strcmp(key, "Axis"))
-        dst = &c->axis, has = &c->has_axis;
-    else if (!strcmp(key, "K"))
-        dst = &c->k, has = &c->has_k;
-    else if (!strcmp(key, "InputDimensionCount"))
-        dst = &c->input_dims, has = &c->has_input_dims;
-    else if (!strcmp(key, "IndicesDimensionCount"))
-        dst = &c->indices_dims, has = &c->has_indices_dims;
-    else if (!strcmp(key, "BatchDimensionCount"))
-        dst = &c->batch_dims, has = &c->has_batch_dims;
-    else
-        dst = &c->axis_count, has = &c->has_axis_count;
-    if (*has) return fail(lx, kline, "%s is given twice", key);
-    *dst = (UINT)v;
-    *has = true;
+        return fail(lx, kline, "%s must be an unsigned 32-bit integer", fd->name);
+    c->value[f] = (UINT)v;
     next(lx);
     return 0;
 }
@@ -738,8 +690,9 @@ static int parse_member(lexer *lx, edml_case *c)
         if (!t) return fail(lx, kline, "%s is not a member of %s", key, case_op_name(c->op));
         return parse_tensor(lx, t);
     }
-    if (!op_has_field(c->op, key)) return fail(lx, kline, "'%s' is not a member of %s", key, case_op_name(c->op));
-    return parse_scalar(lx, c, key, kline);
+    const int f = find_field(c, key);
+    if (f < 0) return fail(lx, kline, "'%s' is not a member of %s", key, case_op_name(c->op));
+    return parse_scalar(lx, c, f, kline);
 }
 
 /* The members an operator needs. */
@@ -754,33 +707,22 @@ static int check_required(lexer *lx, edml_case *c)
     for (int i = 0; i < c->noutputs; i++)
         if (!c->outputs[i].present)
             return fail(lx, c->op_line, "%s needs %s's header", case_op_name(c->op), c->outputs[i].name);
-    switch (c->op) {
-    case EDML_OPERATOR_TOP_K1:
-        if (!c->has_direction) return fail(lx, c->op_line, "TOP_K1 needs AxisDirection");
-        /* fallthrough */
-    case EDML_OPERATOR_TOP_K:
-        if (!c->has_axis) return fail(lx, c->op_line, "%s needs Axis", case_op_name(c->op));
-        if (!c->has_k) return fail(lx, c->op_line, "%s needs K", case_op_name(c->op));
-        if (c->op == EDML_OPERATOR_TOP_K) c->direction = EDML_AXIS_DIRECTION_DECREASING;
-        return 0;
-    case EDML_OPERATOR_GATHER_ND1:
-        if (!c->has_batch_dims) return fail(lx, c->op_line, "GATHER_ND1 needs BatchDimensionCount");
-        /* fallthrough */
-    case EDML_OPERATOR_GATHER_ND:
-        if (!c->has_input_dims) return fail(lx, c->op_line, "%s needs InputDimensionCount", case_op_name(c->op));
-        if (!c->has_indices_dims) return fail(lx, c->op_line, "%s needs IndicesDimensionCount", case_op_name(c->op));
-        return 0;
-    case EDML_OPERATOR_ARGMIN:
-    case EDML_OPERATOR_ARGMAX:
-        if (!c->has_axes) return fail(lx, c->op_line, "%s needs Axes", case_op_name(c->op));
-        if (!c->has_direction) return fail(lx, c->op_line, "%s needs AxisDirection", case_op_name(c->op));
-        if (!c->has_axis_count)
-            c->axis_count = c->axes_len;
-        else if (c->axis_count != c->axes_len)
-            return fail(lx, c->op_line, "AxisCount is %u but Axes lists %u axes", c->axis_count, c->axes_len);
-        return 0;
-    default: return 0;
+    for (UINT f = 0; f < c->schema->field_count; f++) {
+        const edml_schema_field *fd = &c->schema->fields[f];
+        if (fd->type == EDML_SCHEMA_FIELD_INPUT_TENSOR || fd->type == EDML_SCHEMA_FIELD_OUTPUT_TENSOR) continue;
+        if (fd->type == EDML_SCHEMA_FIELD_UINT_COUNT) continue; /* checked with its list */
+        if (!c->has[f]) return fail(lx, c->op_line, "%s needs %s", case_op_name(c->op), fd->name);
+        if (fd->type != EDML_SCHEMA_FIELD_UINT_ARRAY || f == 0) continue;
+        /* a list's count member may be left out (the list's length); given, it must agree */
+        const UINT n = f - 1;
+        if (c->schema->fields[n].type != EDML_SCHEMA_FIELD_UINT_COUNT) continue;
+        if (!c->has[n])
+            c->value[n] = c->value[f];
+        else if (c->value[n] != c->value[f])
+            return fail(lx, c->op_line, "%s is %u but %s lists %u values", c->schema->fields[n].name, c->value[n],
+                        fd->name, c->value[f]);
     }
+    return 0;
 }
 
 int case_parse(const char *text, const char *path, edml_case *c, char *err, size_t errcap)
@@ -795,8 +737,7 @@ int case_parse(const char *text, const char *path, edml_case *c, char *err, size
                 .message = c->expect_message,
                 .message_cap = sizeof c->expect_message};
     if (errcap) err[0] = '\0';
-    if (find_operator(&lx, c)) return -1;
-    setup_roles(c);
+    if (find_operator(&lx, c) || setup_roles(&lx, c)) return -1;
     next(&lx);
     while (lx.kind != TK_END && !lx.failed)
         if (parse_member(&lx, c)) return -1;
@@ -848,8 +789,8 @@ int case_load(const char *path, edml_case *c, char *err, size_t errcap)
 
 void case_free(edml_case *c)
 {
-    for (int i = 0; i < 3; i++) free(c->inputs[i].data), c->inputs[i].data = NULL;
-    for (int i = 0; i < 2; i++) free(c->outputs[i].data), c->outputs[i].data = NULL;
+    for (int i = 0; i < CASE_MAX_INPUTS; i++) free(c->inputs[i].data), c->inputs[i].data = NULL;
+    for (int i = 0; i < CASE_MAX_OUTPUTS; i++) free(c->outputs[i].data), c->outputs[i].data = NULL;
 }
 
 /* ---- descriptors and running ---------------------------------------------- */
@@ -868,38 +809,38 @@ static void build_tensor(case_tensor *t)
     t->desc.Desc = &t->buffer;
 }
 
+/* Writes one member into the descriptor at its schema offset. */
+static void put_member(edml_case *c, UINT f, int *in, int *out)
+{
+    const edml_schema_field *fd = &c->schema->fields[f];
+    unsigned char *at = c->desc_bytes + fd->offset;
+    const EDML_TENSOR_DESC *tensor;
+    const UINT *list = c->list[f];
+    const EDML_AXIS_DIRECTION dir = (EDML_AXIS_DIRECTION)c->value[f];
+    switch (fd->type) {
+    case EDML_SCHEMA_FIELD_INPUT_TENSOR:
+        tensor = &c->inputs[(*in)++].desc;
+        memcpy(at, &tensor, sizeof tensor);
+        break;
+    case EDML_SCHEMA_FIELD_OUTPUT_TENSOR:
+        tensor = &c->outputs[(*out)++].desc;
+        memcpy(at, &tensor, sizeof tensor);
+        break;
+    case EDML_SCHEMA_FIELD_UINT_ARRAY: memcpy(at, &list, sizeof list); break;
+    case EDML_SCHEMA_FIELD_AXIS_DIRECTION: memcpy(at, &dir, sizeof dir); break;
+    default: memcpy(at, &c->value[f], sizeof(UINT)); break;
+    }
+}
+
 static void build_desc(edml_case *c)
 {
     for (int i = 0; i < c->ninputs; i++) build_tensor(&c->inputs[i]);
     for (int i = 0; i < c->noutputs; i++) build_tensor(&c->outputs[i]);
-    const EDML_TENSOR_DESC *in0 = &c->inputs[0].desc;
-    switch (c->op) {
-    case EDML_OPERATOR_TOP_K:
-        c->u.topk0 = (EDML_TOP_K_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k};
-        break;
-    case EDML_OPERATOR_TOP_K1:
-        c->u.topk =
-            (EDML_TOP_K1_OPERATOR_DESC){in0, &c->outputs[0].desc, &c->outputs[1].desc, c->axis, c->k, c->direction};
-        break;
-    case EDML_OPERATOR_GATHER_ND:
-        c->u.gather_nd0 = (EDML_GATHER_ND_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->outputs[0].desc, c->input_dims,
-                                                         c->indices_dims};
-        break;
-    case EDML_OPERATOR_GATHER_ND1:
-        c->u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){in0,           &c->inputs[1].desc, &c->outputs[0].desc,
-                                                         c->input_dims, c->indices_dims,    c->batch_dims};
-        break;
-    case EDML_OPERATOR_ARGMIN:
-    case EDML_OPERATOR_ARGMAX:
-        c->u.argreduce = (EDML_ARGMIN_OPERATOR_DESC){in0, &c->outputs[0].desc, c->axis_count, c->axes, c->direction};
-        break;
-    default:
-        c->u.elementwise_if =
-            (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){in0, &c->inputs[1].desc, &c->inputs[2].desc, &c->outputs[0].desc};
-        break;
-    }
+    memset(c->desc_bytes, 0, sizeof c->desc_bytes);
+    int in = 0, out = 0;
+    for (UINT f = 0; f < c->schema->field_count; f++) put_member(c, f, &in, &out);
     c->desc.Type = c->op;
-    c->desc.Desc = &c->u;
+    c->desc.Desc = c->desc_bytes;
 }
 
 /* 16-byte aligned copies so the library sees aligned buffers */
@@ -946,8 +887,8 @@ edml_status case_run(edml_case *c, edml_device *dev, edml_backend backend, case_
     }
     EDML_BINDING_PROPERTIES props;
     edml_operator_get_binding_properties(op, &props);
-    EDML_BUFFER_BINDING in[3], out[2], temp;
-    void *in_copy[3] = {0};
+    EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS], temp;
+    void *in_copy[CASE_MAX_INPUTS] = {0};
     for (int i = 0; i < c->ninputs; i++) {
         in_copy[i] = aligned_buffer(c->inputs[i].total_bytes);
         memcpy(in_copy[i], c->inputs[i].data, (size_t)c->inputs[i].total_bytes);
@@ -963,14 +904,14 @@ edml_status case_run(edml_case *c, edml_device *dev, edml_backend backend, case_
     r->exec_status = edml_operator_execute(op, in, (UINT)c->ninputs, out, (UINT)c->noutputs, &temp);
     if (r->exec_status) snprintf(r->message, sizeof r->message, "%s", edml_device_last_error(dev));
     free(scratch);
-    for (int i = 0; i < 3; i++) free(in_copy[i]);
+    for (int i = 0; i < CASE_MAX_INPUTS; i++) free(in_copy[i]);
     edml_operator_destroy(op);
     return r->exec_status;
 }
 
 void case_result_free(case_result *r)
 {
-    for (int i = 0; i < 2; i++) free(r->out[i]), r->out[i] = NULL;
+    for (int i = 0; i < CASE_MAX_OUTPUTS; i++) free(r->out[i]), r->out[i] = NULL;
 }
 
 /* ---- printing and comparing ----------------------------------------------- */

@@ -33,29 +33,27 @@ typedef struct case_tensor {
     EDML_TENSOR_DESC desc;
 } case_tensor;
 
+#define CASE_MAX_INPUTS 4
+#define CASE_MAX_OUTPUTS 4
+#define CASE_MAX_FIELDS 16 /* members of a descriptor */
+#define CASE_MAX_LIST 16   /* values of a UINT_ARRAY member */
+#define CASE_MAX_DESC 256  /* bytes of a descriptor */
+
 typedef struct edml_case {
     char path[256];
     EDML_OPERATOR_TYPE op;
+    const edml_operator_schema *schema; /* the operator's members (edml_operator_schema_of) */
     int op_line;
     bool expect_error;
     char expect_message[256]; /* from a "// message: ..." comment: the error must say this */
-    /* scalar members; has_* says whether the file set them */
-    UINT axis, k, input_dims, indices_dims, batch_dims, axis_count;
-    EDML_AXIS_DIRECTION direction;
-    bool has_axis, has_k, has_direction, has_input_dims, has_indices_dims, has_batch_dims, has_axis_count, has_axes;
-    UINT axes[16];
-    UINT axes_len;
+    /* the other members, by schema field: has says whether the file set it */
+    bool has[CASE_MAX_FIELDS];
+    UINT value[CASE_MAX_FIELDS];               /* UINT, UINT_COUNT, AXIS_DIRECTION */
+    UINT list[CASE_MAX_FIELDS][CASE_MAX_LIST]; /* UINT_ARRAY, of value[] elements */
     int ninputs, noutputs;
-    case_tensor inputs[3], outputs[2];
-    /* descriptor storage */
-    union {
-        EDML_TOP_K_OPERATOR_DESC topk0;
-        EDML_TOP_K1_OPERATOR_DESC topk;
-        EDML_GATHER_ND_OPERATOR_DESC gather_nd0;
-        EDML_GATHER_ND1_OPERATOR_DESC gather_nd;
-        EDML_ARGMIN_OPERATOR_DESC argreduce;
-        EDML_ELEMENT_WISE_IF_OPERATOR_DESC elementwise_if;
-    } u;
+    case_tensor inputs[CASE_MAX_INPUTS], outputs[CASE_MAX_OUTPUTS];
+    /* descriptor storage: the members written at the schema's offsets */
+    _Alignas(16) unsigned char desc_bytes[CASE_MAX_DESC];
     EDML_OPERATOR_DESC desc;
 } edml_case;
 
@@ -68,8 +66,8 @@ void case_free(edml_case *c);
 /* Result of running a case. */
 typedef struct case_result {
     edml_status create_status, exec_status;
-    char message[CASE_MSG]; /* the library's message when a status is not OK */
-    uint8_t *out[2];        /* output buffers (total_bytes each), after the run */
+    char message[CASE_MSG];         /* the library's message when a status is not OK */
+    uint8_t *out[CASE_MAX_OUTPUTS]; /* output buffers (total_bytes each), after the run */
 } case_result;
 
 /* A device for running cases on `backend` (AUTO: every backend; else that

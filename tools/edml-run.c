@@ -8,12 +8,32 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] FILE...\n"
-               "       edml-run --list-backends\n"
+               "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
                "               and last 'N passed, N failed'\n"
                "  --backend B  run on backend B (default auto)\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
+}
+
+/* every operator a case may name, with its members (edml_operator_schemas) */
+static void list_operators(void)
+{
+    static const char *const kinds[] = {"",
+                                        "input tensor",
+                                        "output tensor",
+                                        "UINT",
+                                        "DML_AXIS_DIRECTION",
+                                        "UINT (the count of the list after it; may be left out)",
+                                        "UINT list {a, b}"};
+    UINT n;
+    const edml_operator_schema *ops = edml_operator_schemas(&n);
+    for (UINT i = 0; i < n; i++) {
+        printf("%s\n", ops[i].name);
+        for (UINT f = 0; f < ops[i].field_count; f++)
+            printf("  %-22s %s\n", ops[i].fields[f].name,
+                   (size_t)ops[i].fields[f].type < sizeof kinds / sizeof *kinds ? kinds[ops[i].fields[f].type] : "?");
+    }
 }
 
 static bool parse_backend(const char *s, edml_backend *b)
@@ -48,6 +68,9 @@ int main(int argc, char **argv)
                 if (mask & EDML_BACKEND_BIT(b)) printf("%s\n", edml_backend_name((edml_backend)b));
             edml_device_destroy(dev);
             free(arena);
+            return 0;
+        } else if (strcmp(a, "--list-operators") == 0) {
+            list_operators();
             return 0;
         } else if (strcmp(a, "--help") == 0) {
             usage(stdout);
