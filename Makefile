@@ -84,7 +84,7 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 .PHONY: FORCE
 $(BUILD)/gen/%.list: FORCE
 	@mkdir -p $(dir $@)
-	@echo "$(if $(filter shaders,$*),$(SHADERS),$(CASES))" | cmp -s - $@ || echo "$(if $(filter shaders,$*),$(SHADERS),$(CASES))" > $@
+	@echo "$(GEN_LIST_$*)" | cmp -s - $@ || echo "$(GEN_LIST_$*)" > $@
 
 $(BUILD)/gen/shaders.c: $(SHADERS) tools/embed-shaders.sh $(BUILD)/gen/shaders.list
 	@mkdir -p $(dir $@)
@@ -116,9 +116,11 @@ $(BUILD)/gles-prelude: tools/gles-prelude.c $(LIB) $(HEADERS)
 $(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
 
-$(BUILD)/test/%: test/%.c test/testlib.h test/ops.h $(LIB)
+# The tests, each with the operators' samples (test/ops.h) built in.
+TEST_DEPS := test/testlib.h test/ops.h test/image.h tools/case.h tools/case.c $(BUILD)/gen/samples.c $(LIB)
+$(BUILD)/test/%: test/%.c $(TEST_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS) -lpthread
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< tools/case.c $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS) -lpthread
 
 $(BUILD)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -129,14 +131,18 @@ $(BUILD)/examples/%-static: examples/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -static -o $@ $< $(LIB) $(TOOL_LIBS)
 
-$(BUILD)/test/noalloc: test/noalloc.c test/testlib.h test/ops.h $(LIB)
+$(BUILD)/test/noalloc: test/noalloc.c $(TEST_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) $(WRAP) -o $@ $< $(LIB) $(TOOL_LIBS)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) $(WRAP) -o $@ $< tools/case.c $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS)
 
 # The on-device test image: every vector built in. `test-image` is static
 # (PORT=none: reference and NEON); `test-image-gl` links libc dynamically so
 # that it can load the board's EGL/GLES drivers (every backend).
 CASES := $(sort $(wildcard test/cases/*.case))
+SAMPLES := $(sort $(shell grep -l '^// sample:' $(CASES)))
+GEN_LIST_shaders = $(SHADERS)
+GEN_LIST_cases = $(CASES)
+GEN_LIST_samples = $(SAMPLES)
 IMAGE_SRC := test/image.c test/diff.c test/unit.c test/misuse.c tools/case.c $(BUILD)/gen/cases.c
 .PHONY: test-image test-image-gl
 ifeq ($(PORT),none)
@@ -147,6 +153,10 @@ test-image:
 	cp $(BUILD)/static/edml-test $(BUILD)/edml-test
 endif
 test-image-gl: $(BUILD)/edml-test-gl
+
+$(BUILD)/gen/samples.c: $(SAMPLES) test/embed-cases.sh $(BUILD)/gen/samples.list
+	@mkdir -p $(dir $@)
+	sh test/embed-cases.sh $(SAMPLES) > $@
 
 $(BUILD)/gen/cases.c: $(CASES) test/embed-cases.sh $(BUILD)/gen/cases.list
 	@mkdir -p $(dir $@)

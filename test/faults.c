@@ -64,7 +64,7 @@ static void check_init_faults(const edml_board *board, bool have_gles)
             CHECK(logs == 1 && strstr(last_log, "GLES backend not available") && strstr(last_log, init_faults[f].says),
                   "log: %s", last_log);
         }
-        for (int which = 0; which < OPS_COUNT; which++) {
+        for (int which = 0; which < ops_count(); which++) {
             ops_case c;
             ops_make(&c, which);
             edml_operator *op;
@@ -173,7 +173,7 @@ int main(void)
     check_init_faults(&board, have_gles);
     check_gles_only(have_gles);
     if (have_gles) {
-        for (int which = 0; which < OPS_COUNT; which++) {
+        for (int which = 0; which < ops_count(); which++) {
             ops_case c;
             ops_make(&c, which);
             check_fence_timeout(&board, &c);

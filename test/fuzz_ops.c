@@ -1,4 +1,6 @@
-/* libFuzzer target: random operator descriptors and data. Any type, rank 0
+/* libFuzzer target: random operator descriptors and data, for every
+ * operator of the schema (edml_operator_schemas()), those with a shaper
+ * below more often valid. Any data type, rank 0
  * to 9, random sizes, strides, buffer sizes, axes, K, index and condition
  * types. The library must either reject the descriptor or the data with a
  * status, or produce exactly the reference backend's outputs, on every
@@ -82,19 +84,60 @@ static edml_device *device_for(edml_backend b)
 #define MAX_BYTES (1u << 20)
 
 /* one fuzzed operator: its tensors, its descriptor, its operands as bound */
+#define MAX_OPERANDS 8
+
 typedef struct fcase {
-    ftensor t[4];
+    ftensor t[MAX_OPERANDS];
     UINT axes[10];
     union {
         EDML_TOP_K1_OPERATOR_DESC topk;
         EDML_GATHER_ND1_OPERATOR_DESC gather_nd;
         EDML_ARGMIN_OPERATOR_DESC argreduce;
         EDML_ELEMENT_WISE_IF_OPERATOR_DESC elementwise_if;
+        _Alignas(16) unsigned char bytes[256]; /* any operator's, written from its schema */
     } u;
     EDML_OPERATOR_DESC desc;
     int nin, nout;
-    ftensor *ops[4]; /* inputs then outputs */
+    ftensor *ops[MAX_OPERANDS]; /* inputs then outputs */
 } fcase;
+
+/* Any operator, from its schema alone: tensors like the first input (or
+ * not), random members. An operator with no shaper above is fuzzed so too. */
+static void make_generic(reader *r, fcase *c, const edml_operator_schema *sc, EDML_TENSOR_DATA_TYPE dt, UINT rank)
+{
+    if (sc->input_count + sc->output_count > MAX_OPERANDS || sc->desc_size > sizeof c->u.bytes) abort();
+    int n = 0, nin = 0;
+    ftensor *ins[MAX_OPERANDS], *outs[MAX_OPERANDS];
+    c->nin = c->nout = 0;
+    for (UINT f = 0; f < sc->field_count; f++) {
+        const edml_schema_field *fd = &sc->fields[f];
+        unsigned char *at = c->u.bytes + fd->offset;
+        const UINT *list = c->axes;
+        UINT v = take(r, rank + 2);
+        if (fd->type == EDML_SCHEMA_FIELD_INPUT_TENSOR || fd->type == EDML_SCHEMA_FIELD_OUTPUT_TENSOR) {
+            ftensor *t = &c->t[n];
+            if (n++ > 0)
+                make_tensor(r, t, take(r, 4) ? dt : types[take(r, 12)], rank, take(r, 2) ? c->t[0].sizes : NULL);
+            const EDML_TENSOR_DESC *d = &t->d;
+            memcpy(at, &d, sizeof d);
+            if (fd->type == EDML_SCHEMA_FIELD_INPUT_TENSOR)
+                ins[nin++] = t, c->nin++;
+            else
+                outs[c->nout++] = t;
+        } else if (fd->type == EDML_SCHEMA_FIELD_UINT_ARRAY) {
+            for (UINT i = 0; i < 10; i++) c->axes[i] = take(r, rank + 1);
+            if (take(r, 16) == 0) list = NULL;
+            memcpy(at, &list, sizeof list);
+        } else {
+            if (fd->type == EDML_SCHEMA_FIELD_AXIS_DIRECTION) v = take(r, 3);
+            if (fd->type == EDML_SCHEMA_FIELD_UINT_COUNT) v = take(r, 11);
+            memcpy(at, &v, sizeof v);
+        }
+    }
+    for (int i = 0; i < c->nin; i++) c->ops[i] = ins[i];
+    for (int o = 0; o < c->nout; o++) c->ops[c->nin + o] = outs[o];
+    c->desc = (EDML_OPERATOR_DESC){sc->type, &c->u};
+}
 
 static void make_topk(reader *r, fcase *c, EDML_TENSOR_DATA_TYPE dt, UINT rank)
 {
@@ -106,7 +149,8 @@ static void make_topk(reader *r, fcase *c, EDML_TENSOR_DATA_TYPE dt, UINT rank)
     make_tensor(r, &t[1], take(r, 8) ? dt : types[take(r, 12)], rank, os);
     make_tensor(r, &t[2], take(r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : types[take(r, 12)], rank, os);
     c->u.topk = (EDML_TOP_K1_OPERATOR_DESC){&t[0].d, &t[1].d, &t[2].d, axis, k, (EDML_AXIS_DIRECTION)take(r, 3)};
-    c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_TOP_K1, &c->u};
+    /* TOP_K's descriptor is TOP_K1's without AxisDirection */
+    c->desc = (EDML_OPERATOR_DESC){take(r, 4) ? EDML_OPERATOR_TOP_K1 : EDML_OPERATOR_TOP_K, &c->u};
     c->nin = 1, c->nout = 2;
 }
 
@@ -132,10 +176,14 @@ static void make_case(reader *r, fcase *c)
     ftensor *t = c->t;
     UINT rank = take(r, 10); /* 0..9 */
     EDML_TENSOR_DATA_TYPE dt = types[take(r, 12)];
-    uint32_t kind = take(r, 4);
+    UINT n_types;
+    const edml_operator_schema *schemas = edml_operator_schemas(&n_types);
+    uint32_t kind = take(r, 4 + n_types);
     make_tensor(r, &t[0], dt, rank, NULL);
     for (int i = 0; i < 4; i++) c->ops[i] = &t[i];
-    if (kind == 0) {
+    if (kind >= 4) {
+        make_generic(r, c, &schemas[kind - 4], dt, rank);
+    } else if (kind == 0) {
         make_topk(r, c, dt, rank);
     } else if (kind == 1) {
         make_argreduce(r, c, rank);
@@ -144,7 +192,8 @@ static void make_case(reader *r, fcase *c)
         make_tensor(r, &t[2], dt, rank, NULL);
         c->u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){&t[0].d,           &t[1].d,           &t[2].d,
                                                          take(r, rank + 1), take(r, rank + 1), take(r, rank + 1)};
-        c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND1, &c->u};
+        /* GATHER_ND's descriptor is GATHER_ND1's without BatchDimensionCount */
+        c->desc = (EDML_OPERATOR_DESC){take(r, 4) ? EDML_OPERATOR_GATHER_ND1 : EDML_OPERATOR_GATHER_ND, &c->u};
         c->nin = 2, c->nout = 1;
     } else {
         make_tensor(r, &t[1], take(r, 4) ? EDML_TENSOR_DATA_TYPE_UINT8 : types[take(r, 12)], rank, t[0].sizes);
@@ -174,7 +223,7 @@ static bool small_enough(const fcase *c)
 
 /* runs the case on one backend into fresh outputs (sentinel 0x5a); a rejected
  * call must leave them as they were */
-static edml_status run_on(const fcase *c, edml_backend b, uint8_t *const in[3], uint8_t *out[2])
+static edml_status run_on(const fcase *c, edml_backend b, uint8_t *const in[MAX_OPERANDS], uint8_t *out[MAX_OPERANDS])
 {
     edml_device *dev = device_for(b);
     if (!dev) return EDML_STATUS_BACKEND_UNAVAILABLE;
@@ -185,7 +234,7 @@ static edml_status run_on(const fcase *c, edml_backend b, uint8_t *const in[3], 
     edml_operator *op = NULL;
     edml_status s = edml_operator_create(dev, &c->desc, b, &op);
     if (!s) {
-        EDML_BUFFER_BINDING bi[3], bo[2];
+        EDML_BUFFER_BINDING bi[MAX_OPERANDS], bo[MAX_OPERANDS];
         for (int i = 0; i < c->nin; i++) bi[i] = (EDML_BUFFER_BINDING){in[i], 0, c->ops[i]->bytes};
         for (int o = 0; o < c->nout; o++) bo[o] = (EDML_BUFFER_BINDING){out[o], 0, c->ops[c->nin + o]->bytes};
         EDML_BINDING_PROPERTIES props;
@@ -213,7 +262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!small_enough(&c)) return 0;
 
     /* the data: exact-size buffers */
-    uint8_t *in[3], *ref_out[2] = {0}, *out[2] = {0};
+    uint8_t *in[MAX_OPERANDS], *ref_out[MAX_OPERANDS] = {0}, *out[MAX_OPERANDS] = {0};
     for (int i = 0; i < c.nin; i++) {
         in[i] = malloc((size_t)c.ops[i]->bytes + 1);
         for (UINT64 j = 0; j < c.ops[i]->bytes; j++) in[i][j] = (uint8_t)take(&r, 256);

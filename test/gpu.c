@@ -17,7 +17,7 @@ static edml_gpu_buffer *upload(edml_device *dev, const tl_tensor *t)
  * its outputs on the host */
 static void check_resident(edml_device *dev)
 {
-    for (int which = 0; which < OPS_COUNT; which++) {
+    for (int which = 0; which < ops_count(); which++) {
         for (int mixed = 0; mixed < 2; mixed++) { /* 0: everything on the GPU; 1: inputs there, outputs on the host */
             ops_case c;
             ops_make(&c, which);
@@ -56,7 +56,7 @@ static void check_resident(edml_device *dev)
 static void check_misuse_and_copies(edml_device *dev, uint64_t gpu_bytes)
 {
     ops_case c;
-    ops_make(&c, OPS_ELEMENTWISE_IF);
+    ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
     edml_gpu_buffer *a = upload(dev, &c.in[1]);
     edml_operator *cpu, *gpu;
     CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_NEON, &cpu) == EDML_STATUS_OK, "neon op");
@@ -114,7 +114,7 @@ static void check_clamped_indices(edml_device *dev)
     ops_case c;
     edml_operator *gpu;
     EDML_BUFFER_BINDING bi[3], bo[1];
-    ops_make(&c, OPS_GATHER0);
+    ops_make_type(&c, EDML_OPERATOR_GATHER_ND);
     uint32_t bad[2] = {7, 0}; /* 7 is clamped to 1 */
     memcpy(c.in[1].buf, bad, sizeof bad);
     static const float want[4] = {2, 3, 0, 1};

@@ -91,7 +91,7 @@ static void scratch_beyond_the_address_space(void)
 static void device_on_a_live_arena(void)
 {
     ops_case c;
-    ops_make(&c, OPS_ARGMIN);
+    ops_make_type(&c, EDML_OPERATOR_ARGMIN);
     tl_device d;
     CHECK(tl_device_make(&d, 1 << 16, CPU_BACKENDS) == EDML_STATUS_OK, "device");
     edml_operator *op;
@@ -123,8 +123,8 @@ static void device_on_a_live_arena(void)
 static void stale_operator_handles(void)
 {
     ops_case mn, mx;
-    ops_make(&mn, OPS_ARGMIN);
-    ops_make(&mx, OPS_ARGMAX);
+    ops_make_type(&mn, EDML_OPERATOR_ARGMIN);
+    ops_make_type(&mx, EDML_OPERATOR_ARGMAX);
     tl_device d;
     CHECK(tl_device_make(&d, 1 << 16, CPU_BACKENDS) == EDML_STATUS_OK, "device");
     edml_operator *argmin, *argmax;
@@ -153,7 +153,7 @@ static void stale_operator_handles(void)
 static void temporary_binding_checks(void)
 {
     ops_case c;
-    ops_make(&c, OPS_TOPK);
+    ops_make_type(&c, EDML_OPERATOR_TOP_K1);
     tl_device d;
     CHECK(tl_device_make(&d, 1 << 16, CPU_BACKENDS) == EDML_STATUS_OK, "device");
     edml_operator *op;
@@ -207,8 +207,8 @@ static void messages(void)
     CHECK(edml_device_create(NULL, arena, sizeof arena, &dev) == EDML_STATUS_OK, "NULL descriptor: defaults");
 
     ops_case c;
-    ops_make(&c, OPS_TOPK);
-    c.u.topk.K = 0;
+    ops_make_type(&c, EDML_OPERATOR_TOP_K1);
+    ((EDML_TOP_K1_OPERATOR_DESC *)c.src.desc_bytes)->K = 0;
     edml_operator *op;
     CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_INVALID_DESCRIPTOR &&
               !strcmp(edml_device_last_error(dev), "K is 0, expected at least 1"),
@@ -216,7 +216,7 @@ static void messages(void)
     edml_arena_stats st;
     CHECK(edml_device_arena_stats(dev, &st) == EDML_STATUS_OK && !strcmp(edml_device_last_error(dev), ""),
           "a successful call clears the message: '%s'", edml_device_last_error(dev));
-    c.u.topk.K = 2;
+    ((EDML_TOP_K1_OPERATOR_DESC *)c.src.desc_bytes)->K = 2;
     CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
     CHECK(edml_operator_get_binding_properties(op, NULL) == EDML_STATUS_INVALID_ARGUMENT &&
               !strcmp(edml_device_last_error(dev), "props is NULL"),
@@ -227,7 +227,7 @@ static void messages(void)
     ops_free(&c);
 
     /* GatherND with an index out of range, five times: five statuses, one log line */
-    ops_make(&c, OPS_GATHER);
+    ops_make_type(&c, EDML_OPERATOR_GATHER_ND1);
     ((uint32_t *)c.in[1].buf)[0] = 7;
     tl_device d;
     d.size = edml_device_size() + (1 << 14);
@@ -263,7 +263,7 @@ static void gpu_buffer_handles(void)
         return;
     }
     ops_case c;
-    ops_make(&c, OPS_ELEMENTWISE_IF);
+    ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
     edml_operator *cpu, *gpu;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_NEON, &cpu) == EDML_STATUS_OK, "neon op");
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &gpu) == EDML_STATUS_OK, "gles op");
@@ -368,7 +368,7 @@ static void gpu_arena_and_readback(void)
         return;
     }
     ops_case c;
-    ops_make(&c, OPS_ELEMENTWISE_IF);
+    ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
     edml_operator *autop, *named;
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &autop) == EDML_STATUS_OK &&
               edml_operator_backend(autop) == EDML_BACKEND_GLES,
@@ -391,8 +391,9 @@ static void gpu_arena_and_readback(void)
     tl_device_free(&d);
     ops_free(&c);
 
-    for (int which = OPS_TOPK; which <= OPS_GATHER; which += OPS_GATHER - OPS_TOPK) {
-        ops_make(&c, which);
+    static const EDML_OPERATOR_TYPE read_back[] = {EDML_OPERATOR_TOP_K1, EDML_OPERATOR_GATHER_ND1};
+    for (size_t t = 0; t < sizeof read_back / sizeof *read_back; t++) {
+        ops_make_type(&c, read_back[t]);
         CHECK(gpu_device(&d, &board, 1 << 20, EDML_FAULT_MAP) == EDML_STATUS_OK, "device");
         CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &named) == EDML_STATUS_OK, "gles");
         ops_reset_outputs(&c);
@@ -403,7 +404,7 @@ static void gpu_arena_and_readback(void)
         ops_free(&c);
     }
 
-    ops_make(&c, OPS_TOPK);
+    ops_make_type(&c, EDML_OPERATOR_TOP_K1);
     c.in[0].b.TotalTensorSizeInBytes = UINT64_MAX;
     CHECK(gpu_device(&d, &board, 1 << 20, 0) == EDML_STATUS_OK, "device");
     s = edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &named);
@@ -436,7 +437,7 @@ static void reenter_log(void *user, edml_status s, const char *m)
 static void one_call_at_a_time(void)
 {
     ops_case c;
-    ops_make(&c, OPS_TOPK);
+    ops_make_type(&c, EDML_OPERATOR_TOP_K1);
     tl_device d;
     d.size = edml_device_size() + (1 << 14);
     if (posix_memalign(&d.arena, 16, d.size)) abort();

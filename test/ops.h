@@ -1,146 +1,103 @@
-/* One small operator of each of the seven types with known results (from the
- * DirectML pages' examples), for unit, allocation and thread tests. */
+/* One small operator of each type with known results, for the unit, misuse,
+ * fault, GPU-buffer, allocation and thread tests: every operator type of the
+ * library's schema (edml_operator_schemas()) has one, the test/cases/ file
+ * with a "// sample:" line, embedded at build time. A new operator's tests
+ * come with its sample; a type without one fails the test that asks. */
 #ifndef EDML_TEST_OPS_H
 #define EDML_TEST_OPS_H
 
 #include "testlib.h"
+#include "case.h"
+#include "image.h"
 
-enum {
-    OPS_TOPK,
-    OPS_TOPK0,
-    OPS_GATHER,
-    OPS_GATHER0,
-    OPS_ARGMIN,
-    OPS_ARGMAX,
-    OPS_ELEMENTWISE_IF,
-    OPS_COUNT
-};
+#define OPS_MAX 32 /* operator types a test may keep something for */
 
 typedef struct ops_case {
-    const char *name;
+    const char *name; /* the operator type, e.g. "TOP_K1" */
     int nin, nout;
-    tl_tensor in[3], out[2];
-    uint8_t *expected[2];
-    UINT axes[2];
-    union {
-        EDML_TOP_K1_OPERATOR_DESC topk;
-        EDML_TOP_K_OPERATOR_DESC topk0;
-        EDML_GATHER_ND1_OPERATOR_DESC gather_nd;
-        EDML_GATHER_ND_OPERATOR_DESC gather_nd0;
-        EDML_ARGMIN_OPERATOR_DESC argreduce;
-        EDML_ELEMENT_WISE_IF_OPERATOR_DESC elementwise_if;
-    } u;
+    tl_tensor in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
+    uint8_t *expected[CASE_MAX_OUTPUTS];
+    edml_case src; /* the sample as parsed; its descriptor names in[] and out[] */
     EDML_OPERATOR_DESC desc;
 } ops_case;
 
 #define OPS_SENTINEL 0xcd
 
-static inline void ops_tensor(tl_tensor *t, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const void *data)
+/* how many operator types there are: ops_make(c, 0 .. ops_count() - 1) */
+static inline int ops_count(void)
+{
+    UINT n;
+    edml_operator_schemas(&n);
+    return n < OPS_MAX ? (int)n : OPS_MAX;
+}
+
+/* The embedded sample of an operator type, parsed into c->src, or false. */
+static inline bool ops_find_sample(ops_case *c, EDML_OPERATOR_TYPE type)
+{
+    char err[300];
+    for (int i = 0; i < edml_embedded_case_count; i++) {
+        const char *text = edml_embedded_cases[i].text;
+        if (strncmp(text, "// sample:", 10) != 0 && !strstr(text, "\n// sample:")) continue;
+        if (case_parse(text, edml_embedded_cases[i].path, &c->src, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            abort();
+        }
+        if (c->src.op == type) return true;
+        case_free(&c->src);
+    }
+    return false;
+}
+
+/* A test tensor holding a case tensor's header and (inputs) its data. */
+static inline void ops_tensor(tl_tensor *t, const case_tensor *ct, bool output)
 {
     memset(t, 0, sizeof *t);
-    t->dtype = dt;
-    t->rank = rank;
-    memcpy(t->sizes, sizes, rank * sizeof(UINT));
+    t->dtype = ct->dtype;
+    t->rank = ct->rank;
+    memcpy(t->sizes, ct->sizes, ct->rank * sizeof(UINT));
     tl_layout(t, NULL, 0);
-    tl_finish(t, NULL, data ? 0 : OPS_SENTINEL);
-    if (data) memcpy(t->buf, data, (size_t)tl_count(t) * tl_type_size(dt));
+    tl_finish(t, NULL, OPS_SENTINEL);
+    if (!output) memcpy(t->buf, ct->data, (size_t)tl_count(t) * tl_type_size(t->dtype));
 }
 
-static inline void ops_expect(ops_case *c, int o, const void *data)
-{
-    c->expected[o] = malloc((size_t)c->out[o].total);
-    memset(c->expected[o], OPS_SENTINEL, (size_t)c->out[o].total);
-    memcpy(c->expected[o], data, (size_t)tl_count(&c->out[o]) * tl_type_size(c->out[o].dtype));
-}
-
-static inline void ops_make(ops_case *c, int which)
+/* The sample of an operator type: its tensors (outputs full of OPS_SENTINEL),
+ * the expected outputs, its descriptor. */
+static inline void ops_make_type(ops_case *c, EDML_OPERATOR_TYPE type)
 {
     memset(c, 0, sizeof *c);
-    static const float topk_in[12] = {0, 1, 10, 11, 3, 2, 9, 8, 4, 5, 6, 7};
-    static const UINT s4[4] = {1, 1, 3, 4}, s4k[4] = {1, 1, 3, 2};
-    static const float topk_val[6] = {11, 10, 9, 8, 7, 6};
-    static const uint32_t topk_idx[6] = {3, 2, 2, 3, 3, 2};
-    static const float arg_in[9] = {1, 2, 3, 3, 0, 4, 2, 5, 2};
-    static const UINT s33[2] = {3, 3}, s13[2] = {1, 3};
-    switch (which) {
-    case OPS_TOPK:
-    case OPS_TOPK0:
-        c->name = which == OPS_TOPK ? "TOP_K1" : "TOP_K";
-        c->nin = 1, c->nout = 2;
-        ops_tensor(&c->in[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 4, s4, topk_in);
-        ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 4, s4k, NULL);
-        ops_tensor(&c->out[1], EDML_TENSOR_DATA_TYPE_UINT32, 4, s4k, NULL);
-        ops_expect(c, 0, topk_val);
-        ops_expect(c, 1, topk_idx);
-        if (which == OPS_TOPK) {
-            c->u.topk = (EDML_TOP_K1_OPERATOR_DESC){
-                &c->in[0].d, &c->out[0].d, &c->out[1].d, 3, 2, EDML_AXIS_DIRECTION_DECREASING};
-            c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_TOP_K1, &c->u};
-        } else {
-            c->u.topk0 = (EDML_TOP_K_OPERATOR_DESC){&c->in[0].d, &c->out[0].d, &c->out[1].d, 3, 2};
-            c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_TOP_K, &c->u};
-        }
-        break;
-    case OPS_GATHER:
-    case OPS_GATHER0: {
-        static const float gin[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
-        static const uint32_t gix[12] = {0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0};
-        static const float gout[6] = {0, 3, 7, 4, 9, 10};
-        static const UINT si[4] = {1, 3, 2, 2}, so[4] = {1, 1, 3, 2};
-        static const float g0in[4] = {0, 1, 2, 3};
-        static const uint32_t g0ix[2] = {1, 0};
-        static const float g0out[4] = {2, 3, 0, 1};
-        static const UINT s22[2] = {2, 2}, s21[2] = {2, 1};
-        c->nin = 2, c->nout = 1;
-        if (which == OPS_GATHER) {
-            c->name = "GATHER_ND1";
-            ops_tensor(&c->in[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 4, si, gin);
-            ops_tensor(&c->in[1], EDML_TENSOR_DATA_TYPE_UINT32, 4, si, gix);
-            ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 4, so, NULL);
-            ops_expect(c, 0, gout);
-            c->u.gather_nd = (EDML_GATHER_ND1_OPERATOR_DESC){&c->in[0].d, &c->in[1].d, &c->out[0].d, 3, 3, 1};
-            c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND1, &c->u};
-        } else {
-            c->name = "GATHER_ND";
-            ops_tensor(&c->in[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s22, g0in);
-            ops_tensor(&c->in[1], EDML_TENSOR_DATA_TYPE_UINT32, 2, s21, g0ix);
-            ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s22, NULL);
-            ops_expect(c, 0, g0out);
-            c->u.gather_nd0 = (EDML_GATHER_ND_OPERATOR_DESC){&c->in[0].d, &c->in[1].d, &c->out[0].d, 2, 2};
-            c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_GATHER_ND, &c->u};
-        }
-        break;
+    if (!ops_find_sample(c, type)) {
+        const edml_operator_schema *sc = edml_operator_schema_of(type);
+        fprintf(stderr, "test/ops.h: %s has no sample: give one of its test/cases/ files a \"// sample:\" line\n",
+                sc ? sc->name : "an unknown type");
+        abort();
     }
-    case OPS_ARGMIN:
-    case OPS_ARGMAX: {
-        static const uint32_t amin[3] = {0, 1, 2}, amax[3] = {1, 2, 1};
-        c->name = which == OPS_ARGMIN ? "ARGMIN" : "ARGMAX";
-        c->nin = 1, c->nout = 1;
-        ops_tensor(&c->in[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s33, arg_in);
-        ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_UINT32, 2, s13, NULL);
-        ops_expect(c, 0, which == OPS_ARGMIN ? amin : amax);
-        c->axes[0] = 0;
-        c->u.argreduce =
-            (EDML_ARGMIN_OPERATOR_DESC){&c->in[0].d, &c->out[0].d, 1, c->axes, EDML_AXIS_DIRECTION_INCREASING};
-        c->desc = (EDML_OPERATOR_DESC){which == OPS_ARGMIN ? EDML_OPERATOR_ARGMIN : EDML_OPERATOR_ARGMAX, &c->u};
-        break;
+    const edml_case *s = &c->src;
+    c->name = s->schema->name;
+    c->nin = s->ninputs, c->nout = s->noutputs;
+    const EDML_TENSOR_DESC *in[CASE_MAX_INPUTS], *out[CASE_MAX_OUTPUTS];
+    for (int i = 0; i < c->nin; i++) {
+        if (s->inputs[i].has_strides) abort(); /* samples are packed */
+        ops_tensor(&c->in[i], &s->inputs[i], false);
+        in[i] = &c->in[i].d;
     }
-    default: {
-        static const uint8_t cond[4] = {1, 0, 1, 1};
-        static const float a[4] = {1, 2, 3, 4}, b[4] = {9, 8, 7, 6}, o[4] = {1, 8, 3, 4};
-        static const UINT s22[2] = {2, 2};
-        c->name = "ELEMENT_WISE_IF";
-        c->nin = 3, c->nout = 1;
-        ops_tensor(&c->in[0], EDML_TENSOR_DATA_TYPE_UINT8, 2, s22, cond);
-        ops_tensor(&c->in[1], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s22, a);
-        ops_tensor(&c->in[2], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s22, b);
-        ops_tensor(&c->out[0], EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s22, NULL);
-        ops_expect(c, 0, o);
-        c->u.elementwise_if = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&c->in[0].d, &c->in[1].d, &c->in[2].d, &c->out[0].d};
-        c->desc = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &c->u};
-        break;
+    for (int o = 0; o < c->nout; o++) {
+        ops_tensor(&c->out[o], &s->outputs[o], true);
+        out[o] = &c->out[o].d;
+        c->expected[o] = malloc((size_t)c->out[o].total);
+        memset(c->expected[o], OPS_SENTINEL, (size_t)c->out[o].total);
+        memcpy(c->expected[o], s->outputs[o].data, (size_t)tl_count(&c->out[o]) * tl_type_size(c->out[o].dtype));
     }
-    }
+    case_build_desc(&c->src, in, out);
+    c->desc = c->src.desc;
+}
+
+/* The sample of the which-th operator type of the schema. */
+static inline void ops_make(ops_case *c, int which)
+{
+    UINT n;
+    const edml_operator_schema *all = edml_operator_schemas(&n);
+    if (which < 0 || (UINT)which >= n) abort();
+    ops_make_type(c, all[which].type);
 }
 
 static inline void ops_reset_outputs(ops_case *c)
@@ -156,7 +113,7 @@ static inline void ops_bindings(const ops_case *c, EDML_BUFFER_BINDING *in, EDML
 
 static inline edml_status ops_execute(ops_case *c, edml_operator *op, const EDML_BUFFER_BINDING *temp)
 {
-    EDML_BUFFER_BINDING in[3], out[2];
+    EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
     ops_bindings(c, in, out);
     return edml_operator_execute(op, in, (UINT)c->nin, out, (UINT)c->nout, temp);
 }
@@ -185,6 +142,7 @@ static inline void ops_free(ops_case *c)
 {
     for (int i = 0; i < c->nin; i++) tl_free(&c->in[i]);
     for (int o = 0; o < c->nout; o++) tl_free(&c->out[o]), free(c->expected[o]);
+    case_free(&c->src);
 }
 
 #endif

@@ -17,7 +17,7 @@ static int busy_calls[64], ok_calls[64];
 
 /* --shared: one device, and per operator type one operator all threads run */
 static tl_device shared_dev;
-static edml_operator *shared_ops[OPS_COUNT];
+static edml_operator *shared_ops[OPS_MAX];
 
 /* Counts a refusal as busy (the caller retries after a yield); returns the status. */
 static edml_status until_not_busy(int id, edml_status s)
@@ -44,7 +44,7 @@ static void *shared_worker(void *arg)
 {
     int id = (int)(intptr_t)arg;
     for (int r = 0; r < rounds; r++) {
-        for (int which = 0; which < OPS_COUNT; which++) {
+        for (int which = 0; which < ops_count(); which++) {
             ops_case c;
             ops_make(&c, which);
             shared_execute(id, &c, shared_ops[which]); /* one operator, every thread */
@@ -72,7 +72,7 @@ static void *worker(void *arg)
         return NULL;
     }
     for (int r = 0; r < rounds; r++) {
-        for (int which = 0; which < OPS_COUNT; which++) {
+        for (int which = 0; which < ops_count(); which++) {
             ops_case c;
             ops_make(&c, which);
             edml_operator *op;
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
     if (shared) {
         if (tl_device_make(&shared_dev, edml_device_size() + (1 << 18), EDML_BACKEND_BIT(backend)) != EDML_STATUS_OK)
             return 1;
-        for (int which = 0; which < OPS_COUNT; which++) {
+        for (int which = 0; which < ops_count(); which++) {
             ops_case c;
             ops_make(&c, which);
             if (edml_operator_create(shared_dev.dev, &c.desc, backend, &shared_ops[which]) != EDML_STATUS_OK) return 1;
@@ -133,12 +133,12 @@ int main(int argc, char **argv)
         printf(
             "threads: %d threads sharing one device, %d rounds x %d operators x 2 on %s: %d right, %d refused as busy, "
             "%d errors; %s\n",
-            n, rounds, OPS_COUNT, edml_backend_name(backend), ok, busy, total,
+            n, rounds, ops_count(), edml_backend_name(backend), ok, busy, total,
             edml_device_gles_info(shared_dev.dev, info, sizeof info));
         total += starved + !gles_ok;
         tl_device_free(&shared_dev);
     } else {
-        printf("threads: %d threads x %d rounds x %d operators on %s: %d errors\n", n, rounds, OPS_COUNT,
+        printf("threads: %d threads x %d rounds x %d operators on %s: %d errors\n", n, rounds, ops_count(),
                edml_backend_name(backend), total);
     }
     return total ? 1 : 0;

@@ -83,7 +83,7 @@ static void test_device(void)
  * nothing written to the outputs; then the exact size works. */
 static void test_arena_exhaustion(void)
 {
-    for (int which = 0; which < OPS_COUNT; which++) {
+    for (int which = 0; which < ops_count(); which++) {
         ops_case c;
         ops_make(&c, which);
         /* the size needed: device + operator + scratch */
@@ -142,7 +142,7 @@ static void test_arena_exhaustion(void)
 static void test_lifecycle(void)
 {
     ops_case c;
-    ops_make(&c, OPS_TOPK);
+    ops_make_type(&c, EDML_OPERATOR_TOP_K1);
     tl_device d;
     CHECK(tl_device_make(&d, 1 << 16, 0) == EDML_STATUS_OK, "device");
     edml_arena_stats st0, st;
@@ -224,7 +224,7 @@ static void test_lifecycle(void)
 static void test_tensor_desc(void)
 {
     ops_case c;
-    ops_make(&c, OPS_ELEMENTWISE_IF);
+    ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
     tl_device d;
     tl_device_make(&d, 1 << 16, 0);
     edml_operator *op;
@@ -290,7 +290,7 @@ static void test_tensor_desc(void)
 static void test_bindings(void)
 {
     ops_case c;
-    ops_make(&c, OPS_ELEMENTWISE_IF);
+    ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
     tl_device d;
     tl_device_make(&d, 1 << 16, 0);
     edml_operator *op;

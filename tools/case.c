@@ -810,7 +810,8 @@ static void build_tensor(case_tensor *t)
 }
 
 /* Writes one member into the descriptor at its schema offset. */
-static void put_member(edml_case *c, UINT f, int *in, int *out)
+static void put_member(edml_case *c, UINT f, const EDML_TENSOR_DESC *const *inputs,
+                       const EDML_TENSOR_DESC *const *outputs, int *in, int *out)
 {
     const edml_schema_field *fd = &c->schema->fields[f];
     unsigned char *at = c->desc_bytes + fd->offset;
@@ -819,11 +820,13 @@ static void put_member(edml_case *c, UINT f, int *in, int *out)
     const EDML_AXIS_DIRECTION dir = (EDML_AXIS_DIRECTION)c->value[f];
     switch (fd->type) {
     case EDML_SCHEMA_FIELD_INPUT_TENSOR:
-        tensor = &c->inputs[(*in)++].desc;
+        tensor = inputs ? inputs[*in] : &c->inputs[*in].desc;
+        ++*in;
         memcpy(at, &tensor, sizeof tensor);
         break;
     case EDML_SCHEMA_FIELD_OUTPUT_TENSOR:
-        tensor = &c->outputs[(*out)++].desc;
+        tensor = outputs ? outputs[*out] : &c->outputs[*out].desc;
+        ++*out;
         memcpy(at, &tensor, sizeof tensor);
         break;
     case EDML_SCHEMA_FIELD_UINT_ARRAY: memcpy(at, &list, sizeof list); break;
@@ -832,13 +835,13 @@ static void put_member(edml_case *c, UINT f, int *in, int *out)
     }
 }
 
-static void build_desc(edml_case *c)
+void case_build_desc(edml_case *c, const EDML_TENSOR_DESC *const *inputs, const EDML_TENSOR_DESC *const *outputs)
 {
     for (int i = 0; i < c->ninputs; i++) build_tensor(&c->inputs[i]);
     for (int i = 0; i < c->noutputs; i++) build_tensor(&c->outputs[i]);
     memset(c->desc_bytes, 0, sizeof c->desc_bytes);
     int in = 0, out = 0;
-    for (UINT f = 0; f < c->schema->field_count; f++) put_member(c, f, &in, &out);
+    for (UINT f = 0; f < c->schema->field_count; f++) put_member(c, f, inputs, outputs, &in, &out);
     c->desc.Type = c->op;
     c->desc.Desc = c->desc_bytes;
 }
@@ -878,7 +881,7 @@ void case_device_free(edml_device *dev)
 edml_status case_run(edml_case *c, edml_device *dev, edml_backend backend, case_result *r)
 {
     memset(r, 0, sizeof *r);
-    build_desc(c);
+    case_build_desc(c, NULL, NULL);
     edml_operator *op = NULL;
     r->create_status = edml_operator_create(dev, &c->desc, backend, &op);
     if (r->create_status) {

@@ -63,6 +63,11 @@ int case_parse(const char *text, const char *path, edml_case *c, char *err, size
 int case_load(const char *path, edml_case *c, char *err, size_t errcap);
 void case_free(edml_case *c);
 
+/* Builds c->desc, the operator's descriptor, from the parsed members: its
+ * tensors are the case's own, or those given (inputs and outputs, in the
+ * schema's order) where the arrays are not NULL. */
+void case_build_desc(edml_case *c, const EDML_TENSOR_DESC *const *inputs, const EDML_TENSOR_DESC *const *outputs);
+
 /* Result of running a case. */
 typedef struct case_result {
     edml_status create_status, exec_status;
