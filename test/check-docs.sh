@@ -2,7 +2,9 @@
 # The README's C example, the header's and examples/topk.c say the same: the
 # README's statements (comments and spaces aside) are the header's, and each
 # declaration among them is in examples/topk.c. `make help` lists the
-# README's targets.
+# README's targets. The README's Operators line names every operator of the
+# library's schema (edml-run --list-operators). Nothing cites a path outside
+# the project (../shared and the like): a clone holds all it refers to.
 set -u
 cd "$(dirname "$0")/.."
 norm() { sed -e 's|/\*[^*]*\*/||g' -e 's|//.*||' -e 's/[[:space:]]//g' | grep -v '^$'; }
@@ -26,5 +28,22 @@ if [ "$readme_t" != "$help_t" ]; then
     echo "make help:      $(echo $help_t)"
     fail=1
 fi
-[ $fail = 0 ] && echo "README, edml.h, examples/topk.c and make help agree"
+# operators: the README's "Operators:" paragraph and the schema
+run=${EDML_RUN:-build/host/edml-run}
+[ -x "$run" ] || { echo "$run missing: make all first"; exit 1; }
+readme_ops=$(awk '/^Operators: / {on = 1} on && /^$/ {exit} on' README.md | grep -o '`[A-Z][A-Z0-9_]*`' | tr -d '`' | sort)
+schema_ops=$("$run" --list-operators | grep -v '^ ' | sort)
+if [ "$readme_ops" != "$schema_ops" ]; then
+    echo "README operators: $(echo $readme_ops)"
+    echo "the schema's:     $(echo $schema_ops)"
+    fail=1
+fi
+# paths outside the project
+outside=$(git grep -n -I -e '\.\./shared' -e 'shared/spec' -e 'shared/seeds' -e 'shared/tools' -- . ':!test/check-docs.sh' 2>/dev/null)
+if [ -n "$outside" ]; then
+    echo "$outside"
+    echo "the lines above cite paths outside the project"
+    fail=1
+fi
+[ $fail = 0 ] && echo "README, edml.h, examples/topk.c and make help agree; the README names every operator; no path outside the project"
 exit $fail

@@ -60,7 +60,7 @@ for b in ref neon gles; do
     step "threads: 2 threads on one device ($b): right or BUSY" $H/test/threads --shared --threads 2 --backend $b --rounds $r
 done
 step "static program (host, Mesa present): GLES off with its reason, NEON answers" sh test/check-static.sh host
-step "README, edml.h, examples/topk.c and make help agree" sh test/check-docs.sh
+step "README, edml.h, examples/topk.c, make help and the schema agree; no path outside the project" sh test/check-docs.sh
 step "clang-format: the tree as .clang-format says" sh test/check-format.sh
 step "function length: library 80 lines, tests and tools 120" sh test/check-functions.sh
 for b in ref neon gles; do
