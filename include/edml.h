@@ -391,6 +391,14 @@ typedef enum edml_backend {
 /** Lower-case name of a backend ("auto", "ref", "neon", "gles"), or NULL. */
 const char *edml_backend_name(edml_backend backend);
 
+/** Mask of EDML_BACKEND_BIT()s of the backends built into this library that
+ *  have a kernel for an operator type (0 for a type edml does not
+ *  implement). The reference backend has every operator; another backend may
+ *  lack one: ::EDML_BACKEND_AUTO then passes it by, and naming it gives
+ *  ::EDML_STATUS_BACKEND_UNAVAILABLE. Whether a device can use a backend at
+ *  all is edml_device_backends(). */
+uint32_t edml_operator_backends(EDML_OPERATOR_TYPE type);
+
 /**
  * What the library knows of a board. The build embeds the one of its BOARD
  * (boards/<name>/caps.h); edml_board_builtin() returns it. A program may pass

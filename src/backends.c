@@ -42,3 +42,13 @@ const char *edml_device_gles_info(const edml_device *device, char *buf, size_t c
 {
     return edml_device_backend_info(device, EDML_BACKEND_GLES, buf, cap);
 }
+
+uint32_t edml_operator_backends(EDML_OPERATOR_TYPE type)
+{
+    edmli_op_kind kind;
+    if (!edmli_schema_of(type, &kind)) return 0;
+    uint32_t mask = 0;
+    for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
+        if (edmli_backends[b] && edmli_backends[b]->kernels[kind]) mask |= EDML_BACKEND_BIT(b);
+    return mask;
+}

@@ -2,8 +2,9 @@
 # The README's C example, the header's and examples/topk.c say the same: the
 # README's statements (comments and spaces aside) are the header's, and each
 # declaration among them is in examples/topk.c. `make help` lists the
-# README's targets. The README's Operators line names every operator of the
-# library's schema (edml-run --list-operators). Nothing cites a path outside
+# README's targets. The README's table of operators names every operator of
+# the library's schema and the backends with a kernel for it
+# (edml-run --list-operators). Nothing cites a path outside
 # the project (../shared and the like): a clone holds all it refers to.
 set -u
 cd "$(dirname "$0")/.."
@@ -28,14 +29,18 @@ if [ "$readme_t" != "$help_t" ]; then
     echo "make help:      $(echo $help_t)"
     fail=1
 fi
-# operators: the README's "Operators:" paragraph and the schema
+# operators: the README's table of operators and backends, and the library's
 run=${EDML_RUN:-build/host/edml-run}
 [ -x "$run" ] || { echo "$run missing: make all first"; exit 1; }
-readme_ops=$(awk '/^Operators: / {on = 1} on && /^$/ {exit} on' README.md | grep -o '`[A-Z][A-Z0-9_]*`' | tr -d '`' | sort)
-schema_ops=$("$run" --list-operators | grep -v '^ ' | sort)
+readme_ops=$(awk '/^Operators, each with the backends/ {on = 1} on && /^\| `/ {print} on && /^$/ && seen {exit} on && /^\|/ {seen = 1}' README.md |
+    awk -F'|' '{n = split($2, ops, ","); b = $3; gsub(/[ ,]+/, " ", b); sub(/^ /, "", b); sub(/ $/, "", b)
+                for (i = 1; i <= n; i++) { o = ops[i]; gsub(/[ `]/, "", o); print o ": " b } }' | sort)
+schema_ops=$("$run" --list-operators | awk '/^[A-Z]/ {op = $1} /^  \(backends\)/ {$1 = ""; sub(/^ /, ""); print op ": " $0}' | sort)
 if [ "$readme_ops" != "$schema_ops" ]; then
-    echo "README operators: $(echo $readme_ops)"
-    echo "the schema's:     $(echo $schema_ops)"
+    echo "README's operators and backends:"
+    echo "$readme_ops" | sed 's/^/  /'
+    echo "the library's (edml-run --list-operators):"
+    echo "$schema_ops" | sed 's/^/  /'
     fail=1
 fi
 # paths outside the project
@@ -45,5 +50,5 @@ if [ -n "$outside" ]; then
     echo "the lines above cite paths outside the project"
     fail=1
 fi
-[ $fail = 0 ] && echo "README, edml.h, examples/topk.c and make help agree; the README names every operator; no path outside the project"
+[ $fail = 0 ] && echo "README, edml.h, examples/topk.c and make help agree; the README's operators and backends are the library's; no path outside the project"
 exit $fail

@@ -173,9 +173,9 @@ int main(void)
     check_init_faults(&board, have_gles);
     check_gles_only(have_gles);
     if (have_gles) {
-        for (int which = 0; which < ops_count(); which++) {
+        for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
             ops_case c;
-            ops_make(&c, which);
+            ops_make_on(&c, which, EDML_BACKEND_GLES);
             check_fence_timeout(&board, &c);
             ops_free(&c);
         }

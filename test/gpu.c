@@ -17,10 +17,10 @@ static edml_gpu_buffer *upload(edml_device *dev, const tl_tensor *t)
  * its outputs on the host */
 static void check_resident(edml_device *dev)
 {
-    for (int which = 0; which < ops_count(); which++) {
+    for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
         for (int mixed = 0; mixed < 2; mixed++) { /* 0: everything on the GPU; 1: inputs there, outputs on the host */
             ops_case c;
-            ops_make(&c, which);
+            ops_make_on(&c, which, EDML_BACKEND_GLES);
             edml_operator *op;
             CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK, "%s", c.name);
             edml_gpu_buffer *gin[3] = {0}, *gout[2] = {0};

@@ -40,9 +40,9 @@ int main(void)
 
     int runs = 0;
     for (int b = EDML_BACKEND_AUTO; b < EDML_BACKEND_COUNT_; b++) {
-        for (int which = 0; which < ops_count(); which++) {
+        for (int which = 0; which < ops_count_on((edml_backend)b); which++) {
             ops_case c;
-            ops_make(&c, which);
+            ops_make_on(&c, which, (edml_backend)b);
             tl_device d;
             d.size = 1 << 16;
             if (posix_memalign(&d.arena, 16, d.size)) abort();

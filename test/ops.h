@@ -100,6 +100,33 @@ static inline void ops_make(ops_case *c, int which)
     ops_make_type(c, all[which].type);
 }
 
+/* The operator types backend b has a kernel for (AUTO: every one), in
+ * schema order: ops_make_on(c, i, b) for i below ops_count_on(b). A backend
+ * may leave operators out (edml_operator_backends()); the tests that name
+ * one run what it has. */
+static inline int ops_count_on(edml_backend b)
+{
+    UINT n;
+    const edml_operator_schema *all = edml_operator_schemas(&n);
+    int count = 0;
+    for (UINT i = 0; i < n && count < OPS_MAX; i++)
+        count += b == EDML_BACKEND_AUTO || (edml_operator_backends(all[i].type) & EDML_BACKEND_BIT(b));
+    return count;
+}
+
+static inline void ops_make_on(ops_case *c, int which, edml_backend b)
+{
+    UINT n;
+    const edml_operator_schema *all = edml_operator_schemas(&n);
+    for (UINT i = 0; i < n; i++)
+        if (b == EDML_BACKEND_AUTO || (edml_operator_backends(all[i].type) & EDML_BACKEND_BIT(b)))
+            if (which-- == 0) {
+                ops_make_type(c, all[i].type);
+                return;
+            }
+    abort();
+}
+
 static inline void ops_reset_outputs(ops_case *c)
 {
     for (int o = 0; o < c->nout; o++) memset(c->out[o].buf, OPS_SENTINEL, (size_t)c->out[o].total);

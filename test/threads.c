@@ -44,9 +44,9 @@ static void *shared_worker(void *arg)
 {
     int id = (int)(intptr_t)arg;
     for (int r = 0; r < rounds; r++) {
-        for (int which = 0; which < ops_count(); which++) {
+        for (int which = 0; which < ops_count_on(backend); which++) {
             ops_case c;
-            ops_make(&c, which);
+            ops_make_on(&c, which, backend);
             shared_execute(id, &c, shared_ops[which]); /* one operator, every thread */
             edml_operator *own = NULL;                 /* an operator of its own, on the same device */
             edml_status s;
@@ -72,9 +72,9 @@ static void *worker(void *arg)
         return NULL;
     }
     for (int r = 0; r < rounds; r++) {
-        for (int which = 0; which < ops_count(); which++) {
+        for (int which = 0; which < ops_count_on(backend); which++) {
             ops_case c;
-            ops_make(&c, which);
+            ops_make_on(&c, which, backend);
             edml_operator *op;
             if (edml_operator_create(d.dev, &c.desc, backend, &op) != EDML_STATUS_OK ||
                 ops_execute(&c, op, NULL) != EDML_STATUS_OK || !ops_outputs_match(&c))
@@ -109,9 +109,9 @@ int main(int argc, char **argv)
     if (shared) {
         if (tl_device_make(&shared_dev, edml_device_size() + (1 << 18), EDML_BACKEND_BIT(backend)) != EDML_STATUS_OK)
             return 1;
-        for (int which = 0; which < ops_count(); which++) {
+        for (int which = 0; which < ops_count_on(backend); which++) {
             ops_case c;
-            ops_make(&c, which);
+            ops_make_on(&c, which, backend);
             if (edml_operator_create(shared_dev.dev, &c.desc, backend, &shared_ops[which]) != EDML_STATUS_OK) return 1;
             ops_free(&c);
         }
@@ -133,12 +133,12 @@ int main(int argc, char **argv)
         printf(
             "threads: %d threads sharing one device, %d rounds x %d operators x 2 on %s: %d right, %d refused as busy, "
             "%d errors; %s\n",
-            n, rounds, ops_count(), edml_backend_name(backend), ok, busy, total,
+            n, rounds, ops_count_on(backend), edml_backend_name(backend), ok, busy, total,
             edml_device_gles_info(shared_dev.dev, info, sizeof info));
         total += starved + !gles_ok;
         tl_device_free(&shared_dev);
     } else {
-        printf("threads: %d threads x %d rounds x %d operators on %s: %d errors\n", n, rounds, ops_count(),
+        printf("threads: %d threads x %d rounds x %d operators on %s: %d errors\n", n, rounds, ops_count_on(backend),
                edml_backend_name(backend), total);
     }
     return total ? 1 : 0;

@@ -1105,6 +1105,11 @@ bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t ca
     return true;
 }
 
+bool case_backend_has(const edml_case *c, edml_backend backend)
+{
+    return backend == EDML_BACKEND_AUTO || (edml_operator_backends(c->op) & EDML_BACKEND_BIT(backend));
+}
+
 bool case_check(edml_case *c, edml_device *dev, edml_backend backend, case_result *r, char *why, size_t cap)
 {
     edml_status s = case_run(c, dev, backend, r);

@@ -90,6 +90,11 @@ void case_result_free(case_result *r);
  * writes "<tensor>[i,j,..] expected X got Y" to msg. */
 bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t cap);
 
+/* Whether the backend has a kernel for the case's operator (AUTO always):
+ * a backend may leave operators out (edml_operator_backends()); a case of
+ * one it lacks is skipped on it, and said so, never passed. */
+bool case_backend_has(const edml_case *c, edml_backend backend);
+
 /* Runs a case on a backend and judges it as edml-run --check does: outputs
  * equal the expected data; an `Expect: error` case fails with an error (with
  * the `// message:` text when given; GatherND's clamped outputs are compared).

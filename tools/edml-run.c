@@ -30,6 +30,11 @@ static void list_operators(void)
     const edml_operator_schema *ops = edml_operator_schemas(&n);
     for (UINT i = 0; i < n; i++) {
         printf("%s\n", ops[i].name);
+        printf("  %-22s", "(backends)");
+        for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
+            if (edml_operator_backends(ops[i].type) & EDML_BACKEND_BIT(b))
+                printf(" %s", edml_backend_name((edml_backend)b));
+        printf("\n");
         for (UINT f = 0; f < ops[i].field_count; f++)
             printf("  %-22s %s\n", ops[i].fields[f].name,
                    (size_t)ops[i].fields[f].type < sizeof kinds / sizeof *kinds ? kinds[ops[i].fields[f].type] : "?");
@@ -99,7 +104,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     bool malformed = false;
     char why_dev[256];
     edml_device *dev = case_device_new(backend, why_dev, sizeof why_dev);
@@ -120,6 +125,13 @@ int main(int argc, char **argv)
             if (check) printf("FAIL %s: malformed: %s\n", path, err);
             malformed = true;
             failed++;
+            case_free(c);
+            free(c);
+            continue;
+        }
+        if (!case_backend_has(c, backend)) {
+            printf("SKIP %s: backend %s has no kernel for %s\n", path, edml_backend_name(backend), case_op_name(c->op));
+            skipped++;
             case_free(c);
             free(c);
             continue;
@@ -148,7 +160,11 @@ int main(int argc, char **argv)
         case_free(c);
         free(c);
     }
-    if (check) printf("%d passed, %d failed\n", passed, failed);
+    if (check && skipped)
+        printf("%d passed, %d failed, %d skipped (no kernel on %s)\n", passed, failed, skipped,
+               edml_backend_name(backend));
+    else if (check)
+        printf("%d passed, %d failed\n", passed, failed);
     case_device_free(dev);
     if (malformed) return 2;
     return failed ? 1 : 0;
