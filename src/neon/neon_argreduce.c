@@ -135,21 +135,17 @@ static edmli_neon_reduce_fn edmli_neon_reduce_for(EDML_TENSOR_DATA_TYPE t, bool 
     }
 }
 
-static inline uint32x4_t edmli_neon_red_keys(const edmli_neon_red *r, const uint8_t *p)
+/* Four neighbouring outputs (columns c .. c + 3 of a kept, packed last dim)
+ * over their whole reduced set, a lane each; writes their indices. Always
+ * inlined into a function per data type and tie rule, like the sets above. */
+EDMLI_ALWAYS_INLINE void edmli_neon_reduce_cols4(edmli_neon_red *r, const uint8_t *col, uint8_t *out, int64_t ostep,
+                                                 EDML_TENSOR_DATA_TYPE index_type, EDML_TENSOR_DATA_TYPE dt, bool last)
 {
     const uint32x4_t inv = vdupq_n_u32(r->invert ? 0xffffffffu : 0);
     const uint32x4_t keepnan = vdupq_n_u32(r->invert && r->is_float ? 0xffffffffu : 0);
-    return edmli_neon_red_adjust(edmli_neon_load_keys(r->dtype, p), inv, keepnan);
-}
-
-/* Four neighbouring outputs (columns c .. c + 3 of a kept, packed last dim)
- * over their whole reduced set, a lane each; writes their indices. */
-static void edmli_neon_reduce_cols4(edmli_neon_red *r, const uint8_t *col, uint8_t *out, int64_t ostep,
-                                    EDML_TENSOR_DATA_TYPE index_type)
-{
     const uint64_t sets = edmli_odo_count(&r->inner);
     r->inner.off[0] = 0;
-    uint32x4_t best = edmli_neon_red_keys(r, col), bidx = vdupq_n_u32(0);
+    uint32x4_t best = edmli_neon_red_adjust(edmli_neon_load_keys(dt, col), inv, keepnan), bidx = vdupq_n_u32(0);
     if (r->inner.rank == 1) { /* one reduced dim: a plain stride */
         const int64_t step = r->inner.step[0][0];
         const uint8_t *q = col;
@@ -158,16 +154,16 @@ static void edmli_neon_reduce_cols4(edmli_neon_red *r, const uint8_t *col, uint8
         for (uint64_t s = 1; s < sets; s++) {
             q += step;
             sv = vaddq_u32(sv, one);
-            uint32x4_t k = edmli_neon_red_keys(r, q);
-            uint32x4_t m = r->take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
+            uint32x4_t k = edmli_neon_red_adjust(edmli_neon_load_keys(dt, q), inv, keepnan);
+            uint32x4_t m = last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
             best = vbslq_u32(m, k, best);
             bidx = vbslq_u32(m, sv, bidx);
         }
     } else {
         edmli_odo_next(&r->inner);
         for (uint64_t s = 1; s < sets; s++, edmli_odo_next(&r->inner)) {
-            uint32x4_t k = edmli_neon_red_keys(r, col + r->inner.off[0]);
-            uint32x4_t m = r->take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
+            uint32x4_t k = edmli_neon_red_adjust(edmli_neon_load_keys(dt, col + r->inner.off[0]), inv, keepnan);
+            uint32x4_t m = last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
             best = vbslq_u32(m, k, best);
             bidx = vbslq_u32(m, vdupq_n_u32((uint32_t)s), bidx);
         }
@@ -176,6 +172,43 @@ static void edmli_neon_reduce_cols4(edmli_neon_red *r, const uint8_t *col, uint8
     uint32_t ib[4];
     vst1q_u32(ib, bidx);
     for (int j = 0; j < 4; j++) edmli_store_index(out + j * ostep, index_type, ib[j]);
+}
+
+typedef void (*edmli_neon_cols4_fn)(edmli_neon_red *r, const uint8_t *col, uint8_t *out, int64_t ostep,
+                                    EDML_TENSOR_DATA_TYPE index_type);
+
+#define EDMLI_NEON_COLS4(T, DT)                                                                         \
+    static void edmli_neon_cols4_first_##T(edmli_neon_red *r, const uint8_t *c, uint8_t *o, int64_t os, \
+                                           EDML_TENSOR_DATA_TYPE it)                                    \
+    {                                                                                                   \
+        edmli_neon_reduce_cols4(r, c, o, os, it, DT, false);                                            \
+    }                                                                                                   \
+    static void edmli_neon_cols4_last_##T(edmli_neon_red *r, const uint8_t *c, uint8_t *o, int64_t os,  \
+                                          EDML_TENSOR_DATA_TYPE it)                                     \
+    {                                                                                                   \
+        edmli_neon_reduce_cols4(r, c, o, os, it, DT, true);                                             \
+    }
+EDMLI_NEON_COLS4(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
+EDMLI_NEON_COLS4(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
+EDMLI_NEON_COLS4(u32, EDML_TENSOR_DATA_TYPE_UINT32)
+EDMLI_NEON_COLS4(i32, EDML_TENSOR_DATA_TYPE_INT32)
+EDMLI_NEON_COLS4(u16, EDML_TENSOR_DATA_TYPE_UINT16)
+EDMLI_NEON_COLS4(i16, EDML_TENSOR_DATA_TYPE_INT16)
+EDMLI_NEON_COLS4(u8, EDML_TENSOR_DATA_TYPE_UINT8)
+EDMLI_NEON_COLS4(i8, EDML_TENSOR_DATA_TYPE_INT8)
+
+static edmli_neon_cols4_fn edmli_neon_cols4_for(EDML_TENSOR_DATA_TYPE t, bool last)
+{
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32: return last ? edmli_neon_cols4_last_f32 : edmli_neon_cols4_first_f32;
+    case EDML_TENSOR_DATA_TYPE_FLOAT16: return last ? edmli_neon_cols4_last_f16 : edmli_neon_cols4_first_f16;
+    case EDML_TENSOR_DATA_TYPE_UINT32: return last ? edmli_neon_cols4_last_u32 : edmli_neon_cols4_first_u32;
+    case EDML_TENSOR_DATA_TYPE_INT32: return last ? edmli_neon_cols4_last_i32 : edmli_neon_cols4_first_i32;
+    case EDML_TENSOR_DATA_TYPE_UINT16: return last ? edmli_neon_cols4_last_u16 : edmli_neon_cols4_first_u16;
+    case EDML_TENSOR_DATA_TYPE_INT16: return last ? edmli_neon_cols4_last_i16 : edmli_neon_cols4_first_i16;
+    case EDML_TENSOR_DATA_TYPE_UINT8: return last ? edmli_neon_cols4_last_u8 : edmli_neon_cols4_first_u8;
+    default: return last ? edmli_neon_cols4_last_i8 : edmli_neon_cols4_first_i8;
+    }
 }
 
 /* The odometers: `outer` over the kept dims (but, vertically, the last),
@@ -214,6 +247,7 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
     edmli_neon_red r;
     edmli_neon_red_init(&r, op, horizontal);
     const edmli_neon_reduce_fn reduce_set = edmli_neon_reduce_for(ti->dtype, r.take_last);
+    const edmli_neon_cols4_fn cols4 = edmli_neon_cols4_for(ti->dtype, r.take_last);
     if (horizontal) {
         for (uint64_t o = 0, n = edmli_odo_count(&r.outer); o < n; o++, edmli_odo_next(&r.outer))
             edmli_store_index(ex->out[0] + r.outer.off[1], to->dtype, reduce_set(&r, ex->in[0] + r.outer.off[0]));
@@ -226,8 +260,7 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
         const uint8_t *base = ex->in[0] + r.outer.off[0];
         uint8_t *out = ex->out[0] + r.outer.off[1];
         uint32_t c = 0;
-        for (; c + 4 <= cols; c += 4)
-            edmli_neon_reduce_cols4(&r, base + (uint64_t)c * r.es, out + c * ostep, ostep, to->dtype);
+        for (; c + 4 <= cols; c += 4) cols4(&r, base + (uint64_t)c * r.es, out + c * ostep, ostep, to->dtype);
         for (; c < cols; c++) /* the last columns, one set each */
             edmli_store_index(out + c * ostep, to->dtype, reduce_set(&r, base + (uint64_t)c * r.es));
     }
