@@ -51,7 +51,7 @@ BACKEND_SRC := $(wildcard src/ref/*.c) $(if $(filter 1,$(WITH_NEON)),$(wildcard 
                $(if $(filter 1,$(WITH_GLES)),$(wildcard src/gles/*.c))
 ifeq ($(WITH_GLES),1)
 LIB_GEN_OBJ := $(BUILD)/obj/gen/shaders.o
-PORT_LIBS := -ldl
+PORT_LIBS := -ldl -lpthread
 else
 PORT_LIBS :=
 endif

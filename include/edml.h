@@ -48,6 +48,17 @@
  * edml_device_gles_info() read the device without holding it: call them
  * from the thread whose call they report on.
  *
+ * @section parallel Several cores
+ *
+ * The library creates no thread. A device may be given a parallel-for
+ * (edml_device_desc.parallel_for: pthreadpool's, OpenMP's, an RTOS's task
+ * API, or this library's own pool, edml_pool_create()); the CPU kernels then
+ * cut their work into parts by their own plan (static ranges, none smaller
+ * than about 32 KiB of data, so a small operator runs on the calling thread)
+ * and combine the parts' results on the calling thread in part order. The
+ * outputs are bit-identical for every worker count and every order in which
+ * parts run. Scratch grows with the worker count (edml_operator_query()).
+ *
  * @section handles Handles
  *
  * A destroyed operator or GPU buffer is refused (::EDML_STATUS_INVALID_DEVICE
@@ -420,6 +431,8 @@ typedef struct edml_board {
     uint32_t gpu_workgroup;         /**< invocations in a GLES workgroup (a power of two from 128,
                                         within the GPU's limit); 0: 256 on V3D (16-lane QPUs),
                                         1024 on other GPUs */
+    uint32_t cores;                 /**< CPU cores: the default workers of a parallel-for and of
+                                        edml_pool_create(); 0: as many as the OS says are online */
 } edml_board;
 
 /** The board this library was built for. */
@@ -436,6 +449,29 @@ typedef void (*edml_log_fn)(void *user, edml_status status, const char *message)
 
 /** How to create a device. Zero in any field means its default, and a NULL
  *  descriptor is the same as one of zeros. */
+/** One part of an operator's work, run by a parallel-for: `part` is in
+ *  [0, parts); `worker` (below edml_device_desc.workers) is the worker that
+ *  runs it, different for parts that run at the same time. */
+typedef void (*edml_task_fn)(void *arg, uint32_t part, uint32_t worker);
+
+/**
+ * The caller's parallel-for: runs task(arg, part, worker) once for every
+ * part in [0, parts), in any order, on up to edml_device_desc.workers
+ * threads (the calling thread may be one), and returns when every part is
+ * done. Parts that run at the same time get different `worker` values below
+ * `workers`. With OpenMP:
+ * @code
+ * static void omp_for(void *ctx, edml_task_fn task, void *arg, uint32_t parts)
+ * {
+ *     (void)ctx;
+ * #pragma omp parallel for schedule(static)
+ *     for (int p = 0; p < (int)parts; p++) task(arg, (uint32_t)p, (uint32_t)omp_get_thread_num());
+ * }
+ * @endcode
+ * The shape is pthreadpool's, oneDNN's threadpool interface's and ggml's.
+ */
+typedef void (*edml_parallel_for_fn)(void *context, edml_task_fn task, void *arg, uint32_t parts);
+
 typedef struct edml_device_desc {
     const edml_board *board;  /**< NULL: edml_board_builtin() */
     uint32_t backends;        /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */
@@ -453,6 +489,13 @@ typedef struct edml_device_desc {
      *  keep it. NULL: nowhere (the log still gets it). */
     char *error_buffer;
     size_t error_buffer_bytes; /**< bytes of error_buffer */
+    /** NULL: every operator runs on the calling thread. Else the CPU
+     *  kernels run their parts through it (see @ref parallel). */
+    edml_parallel_for_fn parallel_for;
+    void *parallel_context; /**< passed to parallel_for */
+    /** Threads parallel_for runs parts on at once (1 to 64); 0: the board's
+     *  edml_board.cores. Only with parallel_for. */
+    uint32_t workers;
 } edml_device_desc;
 
 /** @name Fault injection (tests): each makes the GLES backend fail as a real
@@ -469,6 +512,10 @@ typedef struct edml_device_desc {
  *  the Raspberry Pi's 500 ms GPU watchdog), so that small tests reach every
  *  kernel's handling of the pieces. */
 #define EDML_FAULT_SMALL_DISPATCHES 0x20u
+/** Not a fault: the CPU kernels cut their work into parts of 64 bytes and
+ *  more instead of 32 KiB (as many as there are workers), so that small
+ *  tests reach every kernel's handling of parts and their combination. */
+#define EDML_FAULT_SMALL_PARTS 0x80u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),
@@ -623,6 +670,41 @@ edml_status edml_gpu_buffer_read(edml_gpu_buffer *buffer, UINT64 offset, void *d
 /** A compute-shader copy between buffers (offsets and size multiples of 4). */
 edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_gpu_buffer *src, UINT64 src_offset,
                                  UINT64 bytes);
+/**@}*/
+
+/** @name Thread pool (PORT=linux)
+ *  A parallel-for for edml_device_desc.parallel_for on POSIX threads, whose
+ *  state and thread stacks live in memory the caller gives it. Its workers
+ *  are the calling thread and workers - 1 threads; between calls a thread
+ *  spins briefly (about 50 us) and then sleeps on a condition variable, so an
+ *  idle pool costs no CPU. glibc's pthread_create() places each thread's
+ *  descriptor and static TLS in the given stack and allocates its dynamic
+ *  TLS vector with malloc (a few hundred bytes a thread, once, at
+ *  edml_pool_create(); test/noalloc.c counts it): nothing else is allocated,
+ *  and nothing at all while the pool runs operators. One pool may serve
+ *  several devices; its parallel-for runs one call at a time (a second
+ *  caller waits). With PORT=none every function here returns
+ *  ::EDML_STATUS_UNSUPPORTED: give the device your RTOS's parallel-for. */
+/**@{*/
+typedef struct edml_pool edml_pool;
+
+/** Bytes a pool of `workers` (0: the board's cores) needs, with
+ *  `stack_bytes` for each thread's stack (0: 128 KiB, or the system's
+ *  minimum where larger); 0 when the pool cannot be built here. */
+size_t edml_pool_size(uint32_t workers, size_t stack_bytes);
+
+/** Starts workers - 1 threads in `memory` (aligned to 64, of at least
+ *  edml_pool_size() bytes). */
+edml_status edml_pool_create(uint32_t workers, size_t stack_bytes, void *memory, size_t bytes, edml_pool **pool);
+
+/** The workers of a pool: edml_device_desc.workers. */
+uint32_t edml_pool_workers(const edml_pool *pool);
+
+/** The pool's parallel-for (an ::edml_parallel_for_fn; context: the pool). */
+void edml_pool_parallel_for(void *pool, edml_task_fn task, void *arg, uint32_t parts);
+
+/** Stops and joins the threads; the memory is the caller's again. */
+edml_status edml_pool_destroy(edml_pool *pool);
 /**@}*/
 
 #ifdef __cplusplus

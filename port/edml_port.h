@@ -131,4 +131,7 @@ bool edmli_port_gl_make_current(edmli_port_gl *p);
 void edmli_port_gl_release(edmli_port_gl *p);
 void edmli_port_gl_close(edmli_port_gl *p);
 
+/* CPU cores online (1 where the port cannot tell). */
+uint32_t edmli_port_cpu_count(void);
+
 #endif

@@ -725,19 +725,25 @@ int diff_main(int argc, char **argv)
             iters = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
             backend_arg = argv[++i];
+        else if (tl_parallel_arg(argc, argv, &i))
+            continue;
         else if (!strcmp(argv[i], "--verbose"))
             verbose = true;
         else if (!strcmp(argv[i], "--soak"))
             soak = true;
         else if (!strcmp(argv[i], "--small-dispatches"))
-            tl_inject_faults = EDML_FAULT_SMALL_DISPATCHES;
+            tl_inject_faults |= EDML_FAULT_SMALL_DISPATCHES;
+        else if (!strcmp(argv[i], "--small-parts"))
+            tl_inject_faults |= EDML_FAULT_SMALL_PARTS;
         else if (!strcmp(argv[i], "--workgroup") && i + 1 < argc) { /* the GLES workgroup, e.g. V3D's 256 */
             board = *edml_board_builtin();
             board.gpu_workgroup = (uint32_t)atoi(argv[++i]);
             tl_board = &board;
         } else {
-            fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
-                            "[--small-dispatches] [--workgroup N] [--verbose]\n");
+            fprintf(
+                stderr,
+                "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
+                "[--small-dispatches] [--small-parts] [--workgroup N] [--parallel MODE] [--workers N] [--verbose]\n");
             return 2;
         }
     }
@@ -748,6 +754,7 @@ int diff_main(int argc, char **argv)
         fprintf(stderr, "diff: unknown backend %s\n", backend_arg);
         return 2;
     }
+    if (!tl_parallel_start()) return 2;
     /* the backend under test alone (no GPU driver in a CPU run) */
     edml_status ds = tl_device_make(&g_dev, edml_device_size() + (1 << 20),
                                     backend == EDML_BACKEND_AUTO ? 0 : EDML_BACKEND_BIT(backend));
@@ -792,7 +799,11 @@ int diff_main(int argc, char **argv)
                iters, st.persistent, st.high_water, hw_at_half, soak_persistent + soak_need);
     tl_device_free(&g_dev);
     if (g_ref.dev) tl_device_free(&g_ref);
+    tl_parallel_stop();
     printf("diff --backend %s --seed %llu: %d cases, %d failed", backend_arg, (unsigned long long)seed, iters, failed);
+    if (strcmp(tl_par.mode, "none"))
+        printf(" (parallel-for %s, %u workers: %llu calls)", tl_par.mode, tl_par.workers,
+               (unsigned long long)tl_par.calls);
     if (ran_on_ref) printf(" (%d of operators %s has no kernel for ran on ref)", ran_on_ref, backend_arg);
     printf("\n");
     ran_on_ref = 0;

@@ -4,6 +4,7 @@
 #define EDML_TESTLIB_H
 
 #include "edml.h"
+#include "parallel.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -236,6 +237,7 @@ static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t bac
     dd.backends = backends ? backends : tl_backends_default;
     dd.inject_faults = tl_inject_faults;
     dd.board = tl_board;
+    tl_parallel_desc(&dd);
     return edml_device_create(&dd, d->arena, size, &d->dev);
 }
 

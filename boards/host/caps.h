@@ -14,3 +14,4 @@
 #define EDML_BOARD_GPU_SOFTWARE_OK 0 /* AUTO never picks a software GPU (llvmpipe): measured slower than the CPU */
 #define EDML_BOARD_GPU_TOPK_MIN_ROW 0
 #define EDML_BOARD_GPU_WORKGROUP 0 /* 0: by GPU (256 on V3D, 1024 elsewhere) */
+#define EDML_BOARD_CORES 0         /* the OS says how many are online */

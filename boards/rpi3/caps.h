@@ -10,3 +10,4 @@
 #define EDML_BOARD_GPU_SOFTWARE_OK 0 /* AUTO never picks a software GPU (llvmpipe): measured slower than the CPU */
 #define EDML_BOARD_GPU_TOPK_MIN_ROW 4294967295
 #define EDML_BOARD_GPU_WORKGROUP 0 /* no GLES 3.1 GPU */
+#define EDML_BOARD_CORES 4         /* Cortex-A53 x4 */

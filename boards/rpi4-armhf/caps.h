@@ -10,3 +10,4 @@
 #define EDML_BOARD_GPU_SOFTWARE_OK 0 /* AUTO never picks a software GPU (llvmpipe): measured slower than the CPU */
 #define EDML_BOARD_GPU_TOPK_MIN_ROW 65536
 #define EDML_BOARD_GPU_WORKGROUP 256 /* V3D: 16-lane QPUs, 256 invocations a workgroup */
+#define EDML_BOARD_CORES 4           /* Cortex-A72 x4 */

@@ -294,3 +294,9 @@ void edmli_port_gl_close(edmli_port_gl *p)
     memset(p, 0, sizeof *p);
     l->drm_fd = -1;
 }
+
+uint32_t edmli_port_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > 1024 ? 1024u : (uint32_t)n;
+}

@@ -18,3 +18,5 @@ bool edmli_port_gl_make_current(edmli_port_gl *p)
 }
 void edmli_port_gl_release(edmli_port_gl *p) { (void)p; }
 void edmli_port_gl_close(edmli_port_gl *p) { (void)p; }
+
+uint32_t edmli_port_cpu_count(void) { return 1; }

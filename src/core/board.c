@@ -13,6 +13,7 @@ static const edml_board edmli_builtin_board = {
     .gpu_topk_min_row = EDML_BOARD_GPU_TOPK_MIN_ROW,
     .gpu_software_ok = EDML_BOARD_GPU_SOFTWARE_OK,
     .gpu_workgroup = EDML_BOARD_GPU_WORKGROUP,
+    .cores = EDML_BOARD_CORES,
 };
 
 const edml_board *edml_board_builtin(void) { return &edmli_builtin_board; }

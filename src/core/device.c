@@ -2,6 +2,7 @@
  * each backend after it; every call holds its device for its duration (one
  * thread at a time). */
 #include "internal.h"
+#include "edml_port.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -99,6 +100,20 @@ static void edmli_device_init(edml_device *dev, const edml_device_desc *dd, cons
     dev->arena.high_water = dev->arena.head;
 }
 
+/* The caller's parallel-for and its workers: 0 means the board's cores (the
+ * OS's count where the board says 0); without a parallel-for, one. */
+static edml_status edmli_parallel_of(const edml_device_desc *dd, const edml_board *board, edmli_errbuf *e,
+                                     edmli_parallel *par)
+{
+    if (dd->workers > EDMLI_MAX_WORKERS) return edmli_fail(e, EDMLI_MSG_WORKERS_RANGE, dd->workers, EDMLI_MAX_WORKERS);
+    if (!dd->parallel_for && dd->workers > 1) return edmli_fail(e, EDMLI_MSG_WORKERS_NO_FOR, dd->workers);
+    par->fn = dd->parallel_for;
+    par->ctx = dd->parallel_context;
+    uint32_t w = dd->workers ? dd->workers : board->cores ? board->cores : edmli_port_cpu_count();
+    par->workers = !par->fn ? 1 : w > EDMLI_MAX_WORKERS ? EDMLI_MAX_WORKERS : w;
+    return EDML_STATUS_OK;
+}
+
 edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size, edml_device **device)
 {
     edml_device_desc dd = {0};
@@ -123,9 +138,13 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
     const uint32_t allowed = dd.backends ? dd.backends : 0xffffffffu;
     if ((allowed & built) == 0)
         return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_DEVICE_BACKENDS, dd.backends, built));
+    edmli_parallel par;
+    edml_status s = edmli_parallel_of(&dd, board, &tmp, &par);
+    if (s) return edmli_create_failed(&dd, &tmp, s);
 
     edml_device *dev = (edml_device *)arena;
     edmli_device_init(dev, &dd, board, arena, arena_size);
+    dev->par = par;
     edmli_device_open_backends(dev, allowed);
     if (!dev->backends) { /* none of those allowed opened: the first one's reason */
         int b = 0;

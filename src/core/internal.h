@@ -116,6 +116,7 @@ struct edml_operator {
     const char *input_names[EDMLI_MAX_INPUTS];
     const char *output_names[EDMLI_MAX_OUTPUTS];
     uint64_t temp_bytes;
+    uint32_t workers; /* the device's when created: scratch is sized for them */
     union {
 #define EDMLI_PLAN_FIELD(KIND, name) edmli_##name##_plan name;
         EDMLI_OPS(EDMLI_PLAN_FIELD)
@@ -136,6 +137,14 @@ EDMLI_OPS(EDMLI_PLAN_DECL)
 
 #define EDMLI_HOST UINT64_MAX
 
+/* The device's parallel-for (fn NULL: the calling thread alone). */
+#define EDMLI_MAX_WORKERS 64u
+typedef struct edmli_parallel {
+    edml_parallel_for_fn fn;
+    void *ctx;
+    uint32_t workers; /* 1 without fn */
+} edmli_parallel;
+
 typedef struct edmli_exec {
     const uint8_t *in[EDMLI_MAX_INPUTS]; /* start of each input tensor in host memory, or NULL */
     uint8_t *out[EDMLI_MAX_OUTPUTS];
@@ -143,6 +152,7 @@ typedef struct edmli_exec {
     uint64_t out_gpu[EDMLI_MAX_OUTPUTS];
     uint8_t *scratch; /* op->temp_bytes, aligned to 16 */
     edmli_errbuf *err;
+    edmli_parallel par; /* the device's, for the CPU kernels' parts */
 } edmli_exec;
 
 typedef edml_status (*edmli_kernel_fn)(const edml_operator *op, const edmli_exec *ex);
@@ -213,6 +223,7 @@ struct edml_device {
     edml_board board;
     edml_device_desc desc; /* as created (board, log and error buffer aside): the backends read it */
     uint32_t backends;     /* usable backends */
+    edmli_parallel par;    /* the caller's parallel-for and its workers */
     edmli_arena arena;
     edmli_errbuf err;
     edmli_object *last_obj;

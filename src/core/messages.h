@@ -23,6 +23,11 @@
         "%s needs %llu bytes of the GPU arena (edml_device_desc.gpu_arena_bytes), %llu available: %llu missing"
 #define EDMLI_MSG_DEVICE_BACKENDS \
     EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.backends is 0x%x: no backend of it is built in (built: 0x%x)"
+#define EDMLI_MSG_WORKERS_RANGE \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.workers is %u, expected 0 (the board's cores) to %u"
+#define EDMLI_MSG_WORKERS_NO_FOR  \
+    EDML_STATUS_INVALID_ARGUMENT, \
+        "edml_device_desc.workers is %u but parallel_for is NULL: give a parallel-for, or leave workers 0"
 #define EDMLI_MSG_BACKEND_UNKNOWN EDML_STATUS_INVALID_ARGUMENT, "backend is %u, not an edml_backend"
 #define EDMLI_MSG_SCRATCH_ADDRESS_SPACE \
     EDML_STATUS_UNSUPPORTED,            \

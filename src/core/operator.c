@@ -117,6 +117,7 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     edml_status s = edmli_plan(e, desc, op);
     if (s) return s;
     op->obj.device = dev;
+    op->workers = dev->par.workers;
     if ((s = edmli_place(dev, backend, op))) return s;
     op->temp_bytes = edmli_temp_bytes(dev, op);
     /* a 32-bit board cannot address every size a 64-bit one can */
@@ -418,6 +419,7 @@ edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDI
     edmli_exec ex;
     memset(&ex, 0, sizeof ex);
     ex.err = e;
+    ex.par = dev->par;
     bool arena_scratch = false;
     if (inputCount != op->input_count)
         s = edmli_fail(e, EDMLI_MSG_BIND_COUNT, "inputCount", inputCount, op->input_count);

@@ -10,6 +10,23 @@
 /* Elements converted to keys at a time (a stack array of this many keys). */
 #define EDMLI_CPU_CHUNK 256u
 
+/* ---- parts: the work cut for the device's parallel-for ------------------------ */
+
+/* The least data a part gets: an operator with less runs on the calling
+ * thread, where a parallel-for would cost more than it saves. */
+#define EDMLI_CPU_MIN_PART_BYTES (32u << 10)
+
+/* Parts for `units` independent units of work touching `bytes` in all, on
+ * the operator's workers: at most one a worker and a unit, none under the
+ * minimum (64 bytes with EDML_FAULT_SMALL_PARTS, for tests). */
+uint32_t edmli_cpu_parts(const edml_operator *op, uint64_t units, uint64_t bytes);
+/* Part p of `parts` over [0, units): [*begin, *end), the sizes within one
+ * `align` of each other, every boundary a multiple of `align`. */
+void edmli_cpu_range(uint64_t units, uint32_t parts, uint32_t p, uint64_t align, uint64_t *begin, uint64_t *end);
+/* Runs task for parts [0, parts): through the device's parallel-for, or
+ * (one part, or none given) on the calling thread, worker 0. */
+void edmli_cpu_parallel(const edmli_exec *ex, uint32_t parts, edml_task_fn task, void *arg);
+
 /* ---- order keys ------------------------------------------------------------ */
 
 /* Loads n elements (stride in bytes) as 64-bit keys whose unsigned order is

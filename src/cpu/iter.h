@@ -40,6 +40,17 @@ static inline uint64_t edmli_odo_count(const edmli_odo *o)
     return n;
 }
 
+/* Moves to position `pos` (row-major, the last dim fastest) from the start. */
+static inline void edmli_odo_seek(edmli_odo *o, uint64_t pos)
+{
+    for (uint32_t i = 0; i < o->nops; i++) o->off[i] = 0;
+    for (uint32_t d = o->rank; d-- > 0;) {
+        o->idx[d] = (uint32_t)(pos % o->sizes[d]);
+        pos /= o->sizes[d];
+        for (uint32_t i = 0; i < o->nops; i++) o->off[i] += o->step[i][d] * (int64_t)o->idx[d];
+    }
+}
+
 static inline void edmli_odo_next(edmli_odo *o)
 {
     for (uint32_t d = o->rank; d-- > 0;) {

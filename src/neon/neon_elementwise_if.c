@@ -94,31 +94,72 @@ static uint32_t edmli_neon_if_8(const edmli_neon_if_run *r, uint32_t n)
     return i;
 }
 
+/* What every part shares: the runs' functions, the strides, the odometer
+ * over the outer dims, the tensors. */
+typedef struct edmli_neon_if_job {
+    uint32_t (*run)(const edmli_neon_if_run *, uint32_t);
+    edmli_elementwise_if_run_fn tail;
+    int64_t st[4];
+    bool vector, cb, ab, bb;
+    uint32_t n; /* elements of a run (the innermost dim) */
+    uint64_t elements;
+    uint32_t parts;
+    edmli_odo outer;
+    const edmli_exec *ex;
+} edmli_neon_if_job;
+
+/* Elements [begin, end) in row-major order: whole runs and the partial ones
+ * at both ends, each vectorized as a run of its own. */
+static void edmli_neon_if_part(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    const edmli_neon_if_job *j = (const edmli_neon_if_job *)arg;
+    uint64_t pos, end;
+    edmli_cpu_range(j->elements, j->parts, part, 64, &pos, &end);
+    if (pos >= end) return;
+    edmli_odo o = j->outer;
+    edmli_odo_seek(&o, pos / j->n);
+    uint32_t col = (uint32_t)(pos % j->n);
+    const uint8_t *in0 = j->ex->in[0], *in1 = j->ex->in[1], *in2 = j->ex->in[2];
+    for (; pos < end; edmli_odo_next(&o), col = 0) {
+        const uint32_t cnt = (uint32_t)(end - pos < j->n - col ? end - pos : j->n - col);
+        const uint8_t *c = in0 + o.off[0] + col * j->st[0], *a = in1 + o.off[1] + col * j->st[1],
+                      *b = in2 + o.off[2] + col * j->st[2];
+        uint8_t *out = j->ex->out[0] + o.off[3] + col * j->st[3];
+        uint32_t i = 0;
+        if (j->vector) {
+            edmli_neon_if_run rr = {c, a, b, out, j->cb, j->ab, j->bb};
+            i = j->run(&rr, cnt);
+        }
+        /* the tail, or a strided run */
+        j->tail(c + i * j->st[0], a + i * j->st[1], b + i * j->st[2], out + i * j->st[3], cnt - i, j->st);
+        pos += cnt;
+    }
+}
+
 edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex)
 {
     const edmli_elementwise_if_plan *p = &op->plan.elementwise_if;
-    const uint32_t es = op->inputs[1].elem_size, last = p->rank - 1, n = p->sizes[last];
+    const uint32_t es = op->inputs[1].elem_size, last = p->rank - 1;
     const uint32_t sc = p->strides[0][last], sa = p->strides[1][last], sb = p->strides[2][last],
                    so = p->strides[3][last];
-    const int64_t st[4] = {sc, (int64_t)sa * es, (int64_t)sb * es, (int64_t)so * es};
-    const bool vector = so == 1 && sc <= 1 && sa <= 1 && sb <= 1;
-    uint32_t (*run)(const edmli_neon_if_run *, uint32_t) = es == 1   ? edmli_neon_if_1
-                                                           : es == 2 ? edmli_neon_if_2
-                                                           : es == 4 ? edmli_neon_if_4
-                                                                     : edmli_neon_if_8;
-    const edmli_elementwise_if_run_fn tail = edmli_elementwise_if_run_for(es);
-    edmli_odo o;
-    edmli_elementwise_if_outer(op, &o);
-    for (uint64_t r = 0, rows = edmli_odo_count(&o); r < rows; r++, edmli_odo_next(&o)) {
-        const uint8_t *c = ex->in[0] + o.off[0], *a = ex->in[1] + o.off[1], *b = ex->in[2] + o.off[2];
-        uint8_t *out = ex->out[0] + o.off[3];
-        uint32_t i = 0;
-        if (vector) {
-            edmli_neon_if_run rr = {c, a, b, out, sc == 0, sa == 0, sb == 0};
-            i = run(&rr, n);
-        }
-        /* the tail, or a strided run */
-        tail(c + i * st[0], a + i * st[1], b + i * st[2], out + i * st[3], n - i, st);
-    }
+    edmli_neon_if_job j = {
+        .run = es == 1   ? edmli_neon_if_1
+               : es == 2 ? edmli_neon_if_2
+               : es == 4 ? edmli_neon_if_4
+                         : edmli_neon_if_8,
+        .tail = edmli_elementwise_if_run_for(es),
+        .st = {sc, (int64_t)sa * es, (int64_t)sb * es, (int64_t)so * es},
+        .vector = so == 1 && sc <= 1 && sa <= 1 && sb <= 1,
+        .cb = sc == 0,
+        .ab = sa == 0,
+        .bb = sb == 0,
+        .n = p->sizes[last],
+        .ex = ex,
+    };
+    edmli_elementwise_if_outer(op, &j.outer);
+    j.elements = edmli_odo_count(&j.outer) * j.n;
+    j.parts = edmli_cpu_parts(op, j.elements, j.elements * (3u * es + 1u));
+    edmli_cpu_parallel(ex, j.parts, edmli_neon_if_part, &j);
     return EDML_STATUS_OK;
 }
