@@ -75,8 +75,9 @@ typedef struct edmli_gather_oor {
 int64_t edmli_gather_tuple_offset(const edml_operator *op, const uint8_t *tuple, uint64_t element_base,
                                   edmli_gather_oor *oor);
 edml_status edmli_gather_report(const edml_operator *op, const edmli_exec *ex, const edmli_gather_oor *oor);
-/* GatherND on the CPU: row copies through memcpy (NEON in every Arm C library). */
-edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex);
+/* GatherND on the CPU: row copies through memcpy (NEON in every Arm C
+ * library); in parts over the index positions when `parallel`. */
+edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, bool parallel);
 /* Scans the indices only and reports as edmli_cpu_gather_nd would. */
 edml_status edmli_gather_check(const edml_operator *op, const edmli_exec *ex);
 

@@ -108,22 +108,65 @@ static void edmli_cpu_copy_slice(const edml_operator *op, const uint8_t *src, ui
     }
 }
 
-edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex)
+/* The odometer over index positions (indices, output, input). */
+static void edmli_gather_positions(const edml_operator *op, edmli_odo *o)
 {
     const edmli_gather_nd_plan *g = &op->plan.gather_nd;
     const uint32_t elem[3] = {op->inputs[1].elem_size, op->outputs[0].elem_size, op->inputs[0].elem_size};
-    edmli_odo o;
-    edmli_odo_init(&o, 3);
+    edmli_odo_init(o, 3);
     for (uint32_t d = 0; d < g->outer_rank; d++) {
         const uint32_t st[3] = {g->outer_idx_strides[d], g->outer_out_strides[d], g->outer_in_strides[d]};
-        edmli_odo_dim(&o, g->outer_sizes[d], st, elem);
+        edmli_odo_dim(o, g->outer_sizes[d], st, elem);
     }
-    edmli_gather_oor oor = {0};
-    for (uint64_t pos = 0, n = edmli_odo_count(&o); pos < n; pos++, edmli_odo_next(&o)) {
-        int64_t in_off = o.off[2] + edmli_gather_tuple_offset(op, ex->in[1] + o.off[0], pos * g->tuple, &oor);
-        edmli_cpu_copy_slice(op, ex->in[0] + in_off, ex->out[0] + o.off[1]);
+}
+
+/* Index positions [begin, end): each part counts its own clamped indices. */
+typedef struct edmli_gather_job {
+    const edml_operator *op;
+    const edmli_exec *ex;
+    edmli_odo positions;
+    uint64_t count;
+    uint32_t parts;
+    edmli_gather_oor oor[EDMLI_MAX_WORKERS];
+} edmli_gather_job;
+
+static void edmli_gather_part(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    edmli_gather_job *j = (edmli_gather_job *)arg;
+    const edmli_gather_nd_plan *g = &j->op->plan.gather_nd;
+    uint64_t pos, end;
+    edmli_cpu_range(j->count, j->parts, part, 1, &pos, &end);
+    if (pos >= end) return;
+    edmli_odo o = j->positions;
+    edmli_odo_seek(&o, pos);
+    edmli_gather_oor *oor = &j->oor[part];
+    for (; pos < end; pos++, edmli_odo_next(&o)) {
+        int64_t in_off = o.off[2] + edmli_gather_tuple_offset(j->op, j->ex->in[1] + o.off[0], pos * g->tuple, oor);
+        edmli_cpu_copy_slice(j->op, j->ex->in[0] + in_off, j->ex->out[0] + o.off[1]);
     }
-    return edmli_gather_report(op, ex, &oor);
+}
+
+edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, bool parallel)
+{
+    const edmli_gather_nd_plan *g = &op->plan.gather_nd;
+    edmli_gather_job j;
+    j.op = op;
+    j.ex = ex;
+    edmli_gather_positions(op, &j.positions);
+    j.count = edmli_odo_count(&j.positions);
+    uint64_t slice = op->inputs[0].elem_size;
+    for (uint32_t d = 0; d < g->slice_rank; d++) slice *= g->slice_sizes[d];
+    j.parts = parallel ? edmli_cpu_parts(op, j.count, j.count * (2 * slice + g->tuple * op->inputs[1].elem_size)) : 1;
+    memset(j.oor, 0, j.parts * sizeof j.oor[0]);
+    edmli_cpu_parallel(ex, j.parts, edmli_gather_part, &j);
+    /* the parts' clamped indices in part order: the first is the first part's */
+    edmli_gather_oor all = {0};
+    for (uint32_t p = 0; p < j.parts; p++) {
+        if (j.oor[p].count && !all.count) all = j.oor[p], all.count = 0;
+        all.count += j.oor[p].count;
+    }
+    return edmli_gather_report(op, ex, &all);
 }
 
 edml_status edmli_gather_check(const edml_operator *op, const edmli_exec *ex)
