@@ -44,6 +44,10 @@ static inline uint64_t edmli_odo_count(const edmli_odo *o)
 static inline void edmli_odo_seek(edmli_odo *o, uint64_t pos)
 {
     for (uint32_t i = 0; i < o->nops; i++) o->off[i] = 0;
+    if (pos == 0) {
+        for (uint32_t d = 0; d < o->rank; d++) o->idx[d] = 0;
+        return;
+    }
     for (uint32_t d = o->rank; d-- > 0;) {
         o->idx[d] = (uint32_t)(pos % o->sizes[d]);
         pos /= o->sizes[d];

@@ -79,6 +79,8 @@ static inline bool edmli_neon_key32(EDML_TENSOR_DATA_TYPE t) { return edml_data_
 
 edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex);
+/* Scratch of the parts' bests when a reduction is split. */
+uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op);
 edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex);
 

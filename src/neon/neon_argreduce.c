@@ -6,7 +6,11 @@
  *    outputs at once, one lane each, over the whole reduced set.
  * A lane takes a new element on > (first index wins) or >= (last wins); lanes
  * merge by key, then by index, so ties resolve exactly as the reference does.
- * 64-bit types and other layouts take the reference kernel. */
+ * 64-bit types and other layouts take the reference kernel.
+ * Parts: over outputs (horizontally) or groups of 4 columns (vertically);
+ * with fewer of those than parts, within each reduction (its sets, or its
+ * one run), each part's best (key, index) kept in scratch and combined in
+ * part order under the same rule, so any thread count gives the same answer. */
 #include "neon.h"
 
 typedef struct edmli_neon_red {
@@ -43,25 +47,41 @@ static inline uint32_t edmli_neon_red_key1(const edmli_neon_red *r, const uint8_
     return k32;
 }
 
+/* A best (key, index) so far; `any` once it holds one. */
+typedef struct edmli_neon_best {
+    uint32_t key, idx;
+    bool any;
+} edmli_neon_best;
+
+static inline void edmli_neon_take(edmli_neon_best *acc, uint32_t key, uint32_t idx, bool take_last)
+{
+    if (!acc->any || edmli_neon_better(key, idx, acc->key, acc->idx, take_last))
+        *acc = (edmli_neon_best){key, idx, true};
+}
+
 /* Merges the lanes (best key, then first or last index) with a scalar candidate. */
-static uint32_t edmli_neon_merge(uint32x4_t best, uint32x4_t bidx, bool any_v, uint32_t sbest, uint32_t sidx,
-                                 bool any_s, bool take_last)
+static edmli_neon_best edmli_neon_merge(uint32x4_t best, uint32x4_t bidx, bool any_v, edmli_neon_best s, bool take_last)
 {
     uint32_t kb[4], ib[4];
     vst1q_u32(kb, best);
     vst1q_u32(ib, bidx);
-    uint32_t bk = sbest, bi = sidx;
-    bool have = any_s;
-    for (int j = 0; j < 4 && any_v; j++)
-        if (!have || edmli_neon_better(kb[j], ib[j], bk, bi, take_last)) bk = kb[j], bi = ib[j], have = true;
-    return bi;
+    for (int j = 0; j < 4 && any_v; j++) edmli_neon_take(&s, kb[j], ib[j], take_last);
+    return s;
 }
 
-/* One reduced set, horizontally. Always inlined into a function per data
- * type and tie rule (below), so that the key conversion and the compare are
- * straight-line code. */
-EDMLI_ALWAYS_INLINE uint32_t edmli_neon_reduce_set(edmli_neon_red *r, const uint8_t *base, EDML_TENSOR_DATA_TYPE dt,
-                                                   bool last)
+/* What a call reduces: sets [s0, s1) of the reduced set, elements [i0, i1)
+ * of each set's run. */
+typedef struct edmli_neon_span {
+    uint64_t s0, s1;
+    uint32_t i0, i1;
+} edmli_neon_span;
+
+/* One span of a reduced set, horizontally (vertically, a column: run 1).
+ * Always inlined into a function per data type and tie rule (below), so that
+ * the key conversion and the compare are straight-line code. */
+EDMLI_ALWAYS_INLINE edmli_neon_best edmli_neon_reduce_set(edmli_neon_red *r, const uint8_t *base,
+                                                          const edmli_neon_span *sp, EDML_TENSOR_DATA_TYPE dt,
+                                                          bool last)
 {
     static const uint32_t lanes[4] = {0, 1, 2, 3};
     const uint32x4_t lane = vld1q_u32(lanes), four = vdupq_n_u32(4);
@@ -69,46 +89,45 @@ EDMLI_ALWAYS_INLINE uint32_t edmli_neon_reduce_set(edmli_neon_red *r, const uint
     const uint32x4_t keepnan = vdupq_n_u32(r->invert && r->is_float ? 0xffffffffu : 0);
     const uint32_t es = edml_data_type_size(dt);
     uint32x4_t best = vdupq_n_u32(0), bidx = vdupq_n_u32(0);
-    uint32_t sbest = 0, sidx = 0, flat = 0;
-    bool any_v = false, any_s = false;
-    const uint64_t sets = edmli_odo_count(&r->inner);
-    r->inner.off[0] = 0;
-    for (uint64_t s = 0; s < sets; s++, edmli_odo_next(&r->inner)) {
+    edmli_neon_best sb = {0, 0, false};
+    bool any_v = false;
+    edmli_odo_seek(&r->inner, sp->s0);
+    for (uint64_t s = sp->s0; s < sp->s1; s++, edmli_odo_next(&r->inner)) {
         const uint8_t *p = base + r->inner.off[0];
-        uint32_t i = 0;
-        if (r->run >= 4) {
-            uint32x4_t idx = vaddq_u32(lane, vdupq_n_u32(flat));
+        const uint32_t flat = (uint32_t)(s * r->run);
+        uint32_t i = sp->i0;
+        if (sp->i1 - i >= 4) {
+            uint32x4_t idx = vaddq_u32(lane, vdupq_n_u32(flat + i));
             if (!any_v) {
-                best = edmli_neon_red_adjust(edmli_neon_load_keys(dt, p), inv, keepnan);
+                best = edmli_neon_red_adjust(edmli_neon_load_keys(dt, p + (uint64_t)i * es), inv, keepnan);
                 bidx = idx;
                 idx = vaddq_u32(idx, four);
-                i = 4;
+                i += 4;
                 any_v = true;
             }
-            for (; i + 4 <= r->run; i += 4, idx = vaddq_u32(idx, four)) {
+            for (; i + 4 <= sp->i1; i += 4, idx = vaddq_u32(idx, four)) {
                 uint32x4_t k = edmli_neon_red_adjust(edmli_neon_load_keys(dt, p + (uint64_t)i * es), inv, keepnan);
                 uint32x4_t m = last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
                 best = vbslq_u32(m, k, best);
                 bidx = vbslq_u32(m, idx, bidx);
             }
         }
-        for (; i < r->run; i++) {
+        for (; i < sp->i1; i++) {
             uint32_t k = edmli_neon_red_key1(r, p + (uint64_t)i * es);
-            if (!any_s || k > sbest || (last && k == sbest)) sbest = k, sidx = flat + i, any_s = true;
+            if (!sb.any || k > sb.key || (last && k == sb.key)) sb = (edmli_neon_best){k, flat + i, true};
         }
-        flat += r->run;
     }
-    return edmli_neon_merge(best, bidx, any_v, sbest, sidx, any_s, last);
+    return edmli_neon_merge(best, bidx, any_v, sb, last);
 }
 
-#define EDMLI_NEON_REDUCE_SETS(T, DT)                                                \
-    static uint32_t edmli_neon_reduce_first_##T(edmli_neon_red *r, const uint8_t *b) \
-    {                                                                                \
-        return edmli_neon_reduce_set(r, b, DT, false);                               \
-    }                                                                                \
-    static uint32_t edmli_neon_reduce_last_##T(edmli_neon_red *r, const uint8_t *b)  \
-    {                                                                                \
-        return edmli_neon_reduce_set(r, b, DT, true);                                \
+#define EDMLI_NEON_REDUCE_SETS(T, DT)                                                                                  \
+    static edmli_neon_best edmli_neon_reduce_first_##T(edmli_neon_red *r, const uint8_t *b, const edmli_neon_span *sp) \
+    {                                                                                                                  \
+        return edmli_neon_reduce_set(r, b, sp, DT, false);                                                             \
+    }                                                                                                                  \
+    static edmli_neon_best edmli_neon_reduce_last_##T(edmli_neon_red *r, const uint8_t *b, const edmli_neon_span *sp)  \
+    {                                                                                                                  \
+        return edmli_neon_reduce_set(r, b, sp, DT, true);                                                              \
     }
 EDMLI_NEON_REDUCE_SETS(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
 EDMLI_NEON_REDUCE_SETS(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
@@ -119,7 +138,7 @@ EDMLI_NEON_REDUCE_SETS(i16, EDML_TENSOR_DATA_TYPE_INT16)
 EDMLI_NEON_REDUCE_SETS(u8, EDML_TENSOR_DATA_TYPE_UINT8)
 EDMLI_NEON_REDUCE_SETS(i8, EDML_TENSOR_DATA_TYPE_INT8)
 
-typedef uint32_t (*edmli_neon_reduce_fn)(edmli_neon_red *r, const uint8_t *base);
+typedef edmli_neon_best (*edmli_neon_reduce_fn)(edmli_neon_red *r, const uint8_t *base, const edmli_neon_span *sp);
 
 static edmli_neon_reduce_fn edmli_neon_reduce_for(EDML_TENSOR_DATA_TYPE t, bool last)
 {
@@ -136,22 +155,23 @@ static edmli_neon_reduce_fn edmli_neon_reduce_for(EDML_TENSOR_DATA_TYPE t, bool 
 }
 
 /* Four neighbouring outputs (columns c .. c + 3 of a kept, packed last dim)
- * over their whole reduced set, a lane each; writes their indices. Always
- * inlined into a function per data type and tie rule, like the sets above. */
-EDMLI_ALWAYS_INLINE void edmli_neon_reduce_cols4(edmli_neon_red *r, const uint8_t *col, uint8_t *out, int64_t ostep,
-                                                 EDML_TENSOR_DATA_TYPE index_type, EDML_TENSOR_DATA_TYPE dt, bool last)
+ * over sets [s0, s1) of their reduced set, a lane each: their best keys and
+ * indices. Always inlined into a function per data type and tie rule, like
+ * the sets above. */
+EDMLI_ALWAYS_INLINE void edmli_neon_reduce_cols4(edmli_neon_red *r, const uint8_t *col, const edmli_neon_span *sp,
+                                                 edmli_neon_best out[4], EDML_TENSOR_DATA_TYPE dt, bool last)
 {
     const uint32x4_t inv = vdupq_n_u32(r->invert ? 0xffffffffu : 0);
     const uint32x4_t keepnan = vdupq_n_u32(r->invert && r->is_float ? 0xffffffffu : 0);
-    const uint64_t sets = edmli_odo_count(&r->inner);
-    r->inner.off[0] = 0;
-    uint32x4_t best = edmli_neon_red_adjust(edmli_neon_load_keys(dt, col), inv, keepnan), bidx = vdupq_n_u32(0);
-    if (r->inner.rank == 1) { /* one reduced dim: a plain stride */
-        const int64_t step = r->inner.step[0][0];
-        const uint8_t *q = col;
-        uint32x4_t sv = vdupq_n_u32(0);
+    edmli_odo_seek(&r->inner, sp->s0);
+    uint32x4_t best = edmli_neon_red_adjust(edmli_neon_load_keys(dt, col + r->inner.off[0]), inv, keepnan);
+    uint32x4_t bidx = vdupq_n_u32((uint32_t)sp->s0);
+    if (r->inner.rank <= 1) { /* at most one reduced dim: a plain stride */
+        const int64_t step = r->inner.rank ? r->inner.step[0][0] : 0;
+        const uint8_t *q = col + r->inner.off[0];
+        uint32x4_t sv = bidx;
         const uint32x4_t one = vdupq_n_u32(1);
-        for (uint64_t s = 1; s < sets; s++) {
+        for (uint64_t s = sp->s0 + 1; s < sp->s1; s++) {
             q += step;
             sv = vaddq_u32(sv, one);
             uint32x4_t k = edmli_neon_red_adjust(edmli_neon_load_keys(dt, q), inv, keepnan);
@@ -160,33 +180,33 @@ EDMLI_ALWAYS_INLINE void edmli_neon_reduce_cols4(edmli_neon_red *r, const uint8_
             bidx = vbslq_u32(m, sv, bidx);
         }
     } else {
-        edmli_odo_next(&r->inner);
-        for (uint64_t s = 1; s < sets; s++, edmli_odo_next(&r->inner)) {
+        for (uint64_t s = sp->s0 + 1; s < sp->s1; s++) {
+            edmli_odo_next(&r->inner);
             uint32x4_t k = edmli_neon_red_adjust(edmli_neon_load_keys(dt, col + r->inner.off[0]), inv, keepnan);
             uint32x4_t m = last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
             best = vbslq_u32(m, k, best);
             bidx = vbslq_u32(m, vdupq_n_u32((uint32_t)s), bidx);
         }
-        if (sets == 1) r->inner.off[0] = 0;
     }
-    uint32_t ib[4];
+    uint32_t kb[4], ib[4];
+    vst1q_u32(kb, best);
     vst1q_u32(ib, bidx);
-    for (int j = 0; j < 4; j++) edmli_store_index(out + j * ostep, index_type, ib[j]);
+    for (int j = 0; j < 4; j++) out[j] = (edmli_neon_best){kb[j], ib[j], true};
 }
 
-typedef void (*edmli_neon_cols4_fn)(edmli_neon_red *r, const uint8_t *col, uint8_t *out, int64_t ostep,
-                                    EDML_TENSOR_DATA_TYPE index_type);
+typedef void (*edmli_neon_cols4_fn)(edmli_neon_red *r, const uint8_t *col, const edmli_neon_span *sp,
+                                    edmli_neon_best out[4]);
 
-#define EDMLI_NEON_COLS4(T, DT)                                                                         \
-    static void edmli_neon_cols4_first_##T(edmli_neon_red *r, const uint8_t *c, uint8_t *o, int64_t os, \
-                                           EDML_TENSOR_DATA_TYPE it)                                    \
-    {                                                                                                   \
-        edmli_neon_reduce_cols4(r, c, o, os, it, DT, false);                                            \
-    }                                                                                                   \
-    static void edmli_neon_cols4_last_##T(edmli_neon_red *r, const uint8_t *c, uint8_t *o, int64_t os,  \
-                                          EDML_TENSOR_DATA_TYPE it)                                     \
-    {                                                                                                   \
-        edmli_neon_reduce_cols4(r, c, o, os, it, DT, true);                                             \
+#define EDMLI_NEON_COLS4(T, DT)                                                                            \
+    static void edmli_neon_cols4_first_##T(edmli_neon_red *r, const uint8_t *c, const edmli_neon_span *sp, \
+                                           edmli_neon_best o[4])                                           \
+    {                                                                                                      \
+        edmli_neon_reduce_cols4(r, c, sp, o, DT, false);                                                   \
+    }                                                                                                      \
+    static void edmli_neon_cols4_last_##T(edmli_neon_red *r, const uint8_t *c, const edmli_neon_span *sp,  \
+                                          edmli_neon_best o[4])                                            \
+    {                                                                                                      \
+        edmli_neon_reduce_cols4(r, c, sp, o, DT, true);                                                    \
     }
 EDMLI_NEON_COLS4(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
 EDMLI_NEON_COLS4(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
@@ -237,32 +257,148 @@ static void edmli_neon_red_init(edmli_neon_red *r, const edml_operator *op, bool
     r->run = horizontal ? ti->sizes[last_dim] : 1;
 }
 
+/* One call's work. Units are outputs (horizontally) or, at each outer
+ * position, groups of up to 4 columns (vertically; `groups` of them). */
+typedef struct edmli_neon_red_job {
+    const edmli_neon_red *r;
+    const edmli_exec *ex;
+    EDML_TENSOR_DATA_TYPE index_type;
+    edmli_neon_reduce_fn reduce_set;
+    edmli_neon_cols4_fn cols4;
+    bool vertical;
+    uint32_t cols, groups, parts;
+    int64_t ostep; /* bytes between output columns */
+    uint64_t units, sets;
+    uint64_t unit;            /* split within: the one unit */
+    edmli_neon_best *partial; /* split within: 4 a part (scratch) */
+} edmli_neon_red_job;
+
+/* Unit group g at the outer position r->outer over a span: 1 best
+ * horizontally, one a column vertically; returns how many. */
+static uint32_t edmli_neon_red_unit(const edmli_neon_red_job *j, edmli_neon_red *r, uint64_t g,
+                                    const edmli_neon_span *sp, edmli_neon_best best[4])
+{
+    const uint8_t *base = j->ex->in[0] + r->outer.off[0];
+    if (!j->vertical) {
+        best[0] = j->reduce_set(r, base, sp);
+        return 1;
+    }
+    const uint32_t c0 = (uint32_t)g * 4u, n = j->cols - c0 < 4 ? j->cols - c0 : 4;
+    if (n == 4) {
+        j->cols4(r, base + (uint64_t)c0 * r->es, sp, best);
+        return 4;
+    }
+    for (uint32_t c = 0; c < n; c++) best[c] = j->reduce_set(r, base + (uint64_t)(c0 + c) * r->es, sp);
+    return n;
+}
+
+static void edmli_neon_red_store(const edmli_neon_red_job *j, const edmli_neon_red *r, uint64_t g,
+                                 const edmli_neon_best *best, uint32_t n)
+{
+    uint8_t *out = j->ex->out[0] + r->outer.off[1] + (int64_t)g * 4 * j->ostep;
+    for (uint32_t c = 0; c < n; c++) edmli_store_index(out + c * j->ostep, j->index_type, best[c].idx);
+}
+
+/* Part `part` of the units, each over its whole reduced set. */
+static void edmli_neon_red_outputs(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    const edmli_neon_red_job *j = arg;
+    edmli_neon_red r = *j->r;
+    uint64_t u0, u1;
+    edmli_cpu_range(j->units, j->parts, part, 1, &u0, &u1);
+    const edmli_neon_span full = {0, j->sets, 0, r.run};
+    edmli_odo_seek(&r.outer, u0 / j->groups);
+    for (uint64_t u = u0, g = u0 % j->groups; u < u1; u++) {
+        edmli_neon_best best[4];
+        const uint32_t n = edmli_neon_red_unit(j, &r, g, &full, best);
+        edmli_neon_red_store(j, &r, g, best, n);
+        if (++g == j->groups) g = 0, edmli_odo_next(&r.outer);
+    }
+}
+
+/* Part `part` of one unit's reduced set: its sets, or with one set its run
+ * (in multiples of 4); the part's bests go to scratch. */
+static void edmli_neon_red_within(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    const edmli_neon_red_job *j = arg;
+    edmli_neon_red r = *j->r;
+    edmli_neon_best *best = j->partial + (uint64_t)part * 4;
+    edmli_neon_span sp = {0, j->sets, 0, r.run};
+    uint64_t b, e;
+    if (j->sets > 1) {
+        edmli_cpu_range(j->sets, j->parts, part, 1, &b, &e);
+        sp.s0 = b, sp.s1 = e;
+    } else {
+        edmli_cpu_range(r.run, j->parts, part, 4, &b, &e);
+        sp.i0 = (uint32_t)b, sp.i1 = (uint32_t)e;
+    }
+    for (uint32_t c = 0; c < 4; c++) best[c].any = false;
+    if (sp.s0 == sp.s1 || sp.i0 == sp.i1) return;
+    edmli_odo_seek(&r.outer, j->unit / j->groups);
+    edmli_neon_red_unit(j, &r, j->unit % j->groups, &sp, best);
+}
+
+/* Few units, long reductions: each unit's reduction in parts, combined on
+ * this thread in part order. */
+static void edmli_neon_red_split(const edml_operator *op, const edmli_exec *ex, edmli_neon_red_job *j,
+                                 uint64_t unit_bytes)
+{
+    edmli_neon_red r = *j->r;
+    const uint64_t blocks = j->sets > 1 ? j->sets : (r.run + 3) / 4;
+    j->parts = edmli_cpu_parts(op, blocks, unit_bytes);
+    j->partial = (edmli_neon_best *)(void *)ex->scratch;
+    for (uint64_t u = 0, g = 0; u < j->units; u++) {
+        j->unit = u;
+        edmli_cpu_parallel(ex, j->parts, edmli_neon_red_within, j);
+        edmli_neon_best best[4];
+        const uint32_t n = j->vertical && j->cols - g * 4 < 4 ? (uint32_t)(j->cols - g * 4) : j->vertical ? 4 : 1;
+        for (uint32_t c = 0; c < n; c++) {
+            best[c].any = false;
+            for (uint32_t p = 0; p < j->parts; p++) {
+                const edmli_neon_best *b = &j->partial[(uint64_t)p * 4 + c];
+                if (b->any) edmli_neon_take(&best[c], b->key, b->idx, r.take_last);
+            }
+        }
+        edmli_neon_red_store(j, &r, g, best, n);
+        if (++g == j->groups) g = 0, edmli_odo_next(&r.outer);
+    }
+}
+
+uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op)
+{
+    return op->workers > 1 ? (uint64_t)op->workers * 4 * sizeof(edmli_neon_best) : 0;
+}
+
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
 {
     const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
     const uint32_t last_dim = ti->rank - 1;
-    if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4)
+    if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4 ||
+        op->plan.argreduce.reduce_count > UINT32_MAX)
         return edmli_ref_argreduce(op, ex);
     const bool horizontal = (op->plan.argreduce.axis_mask >> last_dim) & 1;
     edmli_neon_red r;
     edmli_neon_red_init(&r, op, horizontal);
-    const edmli_neon_reduce_fn reduce_set = edmli_neon_reduce_for(ti->dtype, r.take_last);
-    const edmli_neon_cols4_fn cols4 = edmli_neon_cols4_for(ti->dtype, r.take_last);
-    if (horizontal) {
-        for (uint64_t o = 0, n = edmli_odo_count(&r.outer); o < n; o++, edmli_odo_next(&r.outer))
-            edmli_store_index(ex->out[0] + r.outer.off[1], to->dtype, reduce_set(&r, ex->in[0] + r.outer.off[0]));
-        return EDML_STATUS_OK;
-    }
-    /* vertical: the last dim is kept; every reduced dim is in `inner` */
-    const uint32_t cols = ti->sizes[last_dim];
-    const int64_t ostep = (int64_t)to->strides[last_dim] * to->elem_size;
-    for (uint64_t o = 0, n = edmli_odo_count(&r.outer); o < n; o++, edmli_odo_next(&r.outer)) {
-        const uint8_t *base = ex->in[0] + r.outer.off[0];
-        uint8_t *out = ex->out[0] + r.outer.off[1];
-        uint32_t c = 0;
-        for (; c + 4 <= cols; c += 4) cols4(&r, base + (uint64_t)c * r.es, out + c * ostep, ostep, to->dtype);
-        for (; c < cols; c++) /* the last columns, one set each */
-            edmli_store_index(out + c * ostep, to->dtype, reduce_set(&r, base + (uint64_t)c * r.es));
-    }
+    edmli_neon_red_job j = {
+        .r = &r,
+        .ex = ex,
+        .index_type = to->dtype,
+        .reduce_set = edmli_neon_reduce_for(ti->dtype, r.take_last),
+        .cols4 = edmli_neon_cols4_for(ti->dtype, r.take_last),
+        .vertical = !horizontal,
+        .cols = ti->sizes[last_dim],
+        .groups = horizontal ? 1 : (ti->sizes[last_dim] + 3) / 4,
+        .ostep = (int64_t)to->strides[last_dim] * to->elem_size,
+        .sets = edmli_odo_count(&r.inner),
+    };
+    j.units = edmli_odo_count(&r.outer) * j.groups;
+    const uint64_t bytes = ti->elem_count * ti->elem_size;
+    j.parts = edmli_cpu_parts(op, j.units, bytes);
+    if (j.parts < edmli_cpu_parts(op, UINT64_MAX, bytes))
+        edmli_neon_red_split(op, ex, &j, bytes / j.units);
+    else
+        edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);
     return EDML_STATUS_OK;
 }

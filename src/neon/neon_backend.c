@@ -12,6 +12,7 @@ static uint64_t edmli_neon_temp_bytes(const edml_operator *op)
 {
     /* TopK: 4 heaps for rows side by side */
     if (op->kind == EDMLI_OP_TOPK) return 4u * edmli_topk_heap_bytes(op);
+    if (op->kind == EDMLI_OP_ARGREDUCE) return edmli_neon_argreduce_temp_bytes(op);
     return 0;
 }
 
