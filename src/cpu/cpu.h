@@ -51,6 +51,9 @@ typedef struct edmli_topk_entry {
  * keeps the k largest keys ^ flip, earlier index first on ties; returns the new count. */
 uint32_t edmli_topk_select(edmli_topk_entry *heap, uint32_t k, uint32_t count, const uint64_t *keys, uint32_t n,
                            uint32_t first_index, uint64_t flip);
+/* Offers n entries of another heap (keys already flipped) to a full heap of
+ * k, under the same order: the union's best k. */
+void edmli_topk_merge(edmli_topk_entry *heap, uint32_t k, const edmli_topk_entry *other, uint32_t n);
 /* Sorts a full heap of k in place, best first. */
 void edmli_topk_drain(edmli_topk_entry *heap, uint32_t k);
 /* Writes the sorted k entries' values (copied from the input) and indices. */

@@ -52,6 +52,15 @@ uint32_t edmli_topk_select(edmli_topk_entry *heap, uint32_t k, uint32_t count, c
     return count;
 }
 
+void edmli_topk_merge(edmli_topk_entry *heap, uint32_t k, const edmli_topk_entry *other, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (!edmli_topk_worse(&heap[0], &other[i])) continue;
+        heap[0] = other[i];
+        edmli_topk_sift_down(heap, k, 0);
+    }
+}
+
 void edmli_topk_drain(edmli_topk_entry *heap, uint32_t k)
 {
     /* pop the worst into the last free slot: heap[0..k) ends best first */

@@ -78,6 +78,8 @@ static inline uint32x4_t edmli_neon_load_keys(EDML_TENSOR_DATA_TYPE t, const uin
 static inline bool edmli_neon_key32(EDML_TENSOR_DATA_TYPE t) { return edml_data_type_size(t) <= 4; }
 
 edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex);
+/* Scratch of 4 heaps a part. */
+uint64_t edmli_neon_topk_temp_bytes(const edml_operator *op);
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex);
 /* Scratch of the parts' bests when a reduction is split. */
 uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op);

@@ -10,8 +10,7 @@ edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex)
 
 static uint64_t edmli_neon_temp_bytes(const edml_operator *op)
 {
-    /* TopK: 4 heaps for rows side by side */
-    if (op->kind == EDMLI_OP_TOPK) return 4u * edmli_topk_heap_bytes(op);
+    if (op->kind == EDMLI_OP_TOPK) return edmli_neon_topk_temp_bytes(op);
     if (op->kind == EDMLI_OP_ARGREDUCE) return edmli_neon_argreduce_temp_bytes(op);
     return 0;
 }
