@@ -678,10 +678,11 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_g
  *  are the calling thread and workers - 1 threads; between calls a thread
  *  spins briefly (about 50 us) and then sleeps on a condition variable, so an
  *  idle pool costs no CPU. glibc's pthread_create() places each thread's
- *  descriptor and static TLS in the given stack and allocates its dynamic
- *  TLS vector with malloc (a few hundred bytes a thread, once, at
- *  edml_pool_create(); test/noalloc.c counts it): nothing else is allocated,
- *  and nothing at all while the pool runs operators. One pool may serve
+ *  descriptor and static TLS in the given stack, and allocates the thread's
+ *  TLS vector (DTV) with its own internal calloc: a few hundred bytes a
+ *  thread, once, at edml_pool_create(), given back at edml_pool_destroy().
+ *  Nothing else is allocated, and nothing at all while the pool runs
+ *  operators (test/noalloc.c). One pool may serve
  *  several devices; its parallel-for runs one call at a time (a second
  *  caller waits). With PORT=none every function here returns
  *  ::EDML_STATUS_UNSUPPORTED: give the device your RTOS's parallel-for. */

@@ -3,9 +3,11 @@
  * differential test of each backend against the test's own oracle, and the
  * unit tests. Prints one line per check and last `N passed, N failed`.
  *
- *   edml-test [--backend B]... [--iters N] [--seed N] [--verbose]
+ *   edml-test [--backend B]... [--iters N] [--seed N] [--threads N] [--verbose]
  *
- * Without --backend it runs every backend the board has (ref, neon, gles). */
+ * Without --backend it runs every backend the board has (ref, neon, gles).
+ * --threads N runs the vectors and the differential test on edml's pool of
+ * N workers, the work cut into small parts so that every case is split. */
 #include "case.h"
 #include "image.h"
 
@@ -21,7 +23,7 @@ int main(int argc, char **argv)
 {
     edml_backend backends[EDML_BACKEND_COUNT_];
     int nb = 0;
-    const char *iters = "1500", *seed = "1";
+    const char *iters = "1500", *seed = "1", *threads = "1";
     bool verbose = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
@@ -37,10 +39,14 @@ int main(int argc, char **argv)
             iters = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= 64)
+            threads = argv[++i];
         else if (!strcmp(argv[i], "--verbose"))
             verbose = true;
         else {
-            fprintf(stderr, "usage: edml-test [--backend ref|neon|gles|auto]... [--iters N] [--seed N] [--verbose]\n");
+            fprintf(stderr,
+                    "usage: edml-test [--backend ref|neon|gles|auto]... [--iters N] [--seed N] [--threads 1..64] "
+                    "[--verbose]\n");
             return 2;
         }
     }
@@ -63,11 +69,18 @@ int main(int argc, char **argv)
     printf("edml-test on board %s (%s), library %s\n", edml_board_builtin()->name, edml_board_builtin()->cpu,
            edml_version());
     int passed = 0, failed = 0;
+    /* edml's pool is PORT=linux's; without it the vectors run on one thread */
+    const bool pool_here = edml_pool_size(1, 0) != 0;
+    if (atoi(threads) > 1 && !pool_here)
+        printf("NOTE --threads %s: no edml pool in this build (PORT=none): vectors on 1 thread, the differential "
+               "test on %s threads of its own\n",
+               threads, threads);
     for (int bi = 0; bi < nb; bi++) {
         edml_backend b = backends[bi];
         int cp = 0, cf = 0;
         char why_dev[256];
-        edml_device *dev = case_device_new(b, why_dev, sizeof why_dev);
+        edml_device *dev = case_device_new(b, pool_here ? (uint32_t)atoi(threads) : 1, pool_here && atoi(threads) > 1,
+                                           why_dev, sizeof why_dev);
         if (!dev) {
             printf("FAIL no device for %s: %s\n", edml_backend_name(b), why_dev);
             failed++;
@@ -103,12 +116,18 @@ int main(int argc, char **argv)
             free(c);
         }
         case_device_free(dev);
-        printf("%s vectors on %s: %d passed, %d failed\n", cf ? "FAIL" : "PASS", edml_backend_name(b), cp, cf);
+        printf("%s vectors on %s (%s thread%s): %d passed, %d failed\n", cf ? "FAIL" : "PASS", edml_backend_name(b),
+               pool_here ? threads : "1", pool_here && atoi(threads) > 1 ? "s" : "", cp, cf);
         passed += cp;
         failed += cf;
-        char *dargv[] = {"diff",       "--backend", (char *)edml_backend_name(b), "--iters", (char *)iters, "--seed",
-                         (char *)seed, NULL};
-        int rc = diff_main(7, dargv);
+        char *dargv[] = {"diff",       "--backend",     (char *)edml_backend_name(b),
+                         "--iters",    (char *)iters,   "--seed",
+                         (char *)seed, "--parallel",    "pool",
+                         "--workers",  (char *)threads, "--small-parts",
+                         NULL};
+        const bool pooled = atoi(threads) > 1;
+        if (pooled && !pool_here) dargv[8] = "spawn"; /* PORT=none: the test's own threads */
+        int rc = diff_main(pooled ? 12 : 7, dargv);
         printf("%s differential test on %s\n", rc ? "FAIL" : "PASS", edml_backend_name(b));
         rc ? failed++ : passed++;
     }

@@ -52,6 +52,16 @@ for b in ref neon; do
     done
 done
 step "test image on host" $H/edml-test
+# 2b. Several cores: the same answers for every thread count and part order.
+for b in neon auto; do
+    step "vectors on $b, 4 threads of edml's pool, parts of 64 bytes: the 1-thread verdicts" env EDML_RUN_ARGS="--threads 4 --small-parts" sh test/run-cases.sh $H/edml-run $b
+done
+for w in 2 4 8; do
+    step "differential test neon, edml's pool of $w, parts of 64 bytes" $H/test/diff --backend neon --seed $((30 + w)) --iters 2000 --parallel pool --workers $w --small-parts
+done
+for m in reverse random spawn; do
+    step "differential test neon, parts run $m (5 workers)" $H/test/diff --backend neon --seed 41 --iters 2000 --parallel $m --workers 5 --small-parts
+done
 step "make demo: compact, identical detections, installs only the demo's packages" sh test/check-demo.sh
 step "threads: 4 devices at once (neon)" $H/test/threads --backend neon
 step "threads: 4 devices at once (gles)" $H/test/threads --backend gles --rounds 10
@@ -85,14 +95,16 @@ if [ "$quick" != 1 ]; then
         step "vectors on $b (ASan+UBSan)" sh test/run-cases.sh $S/edml-run $b
         step "differential test $b (ASan+UBSan)" $S/test/diff --backend $b --seed 7 --iters 3000
     done
+    step "differential test neon, pool of 4 (ASan+UBSan)" $S/test/diff --backend neon --seed 8 --iters 1500 --parallel pool --workers 4 --small-parts
 
     # ThreadSanitizer: several threads, each with its own device.
     T=build/host-tsan
-    step "build host (clang ThreadSanitizer)" make -j"$J" BOARD=host CC=clang BUILD=$T CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" $T/test/threads
+    step "build host (clang ThreadSanitizer)" make -j"$J" BOARD=host CC=clang BUILD=$T CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" $T/test/threads $T/test/diff
     for b in ref neon; do
         step "threads under ThreadSanitizer ($b)" env TSAN_OPTIONS=halt_on_error=1 $T/test/threads --backend $b --rounds 50
         step "2 threads on one device under ThreadSanitizer ($b)" env TSAN_OPTIONS=halt_on_error=1 $T/test/threads --shared --threads 2 --backend $b --rounds 50
     done
+    step "edml's pool of 4 under ThreadSanitizer (neon, parts of 64 bytes)" env TSAN_OPTIONS=halt_on_error=1 $T/test/diff --backend neon --seed 9 --iters 800 --parallel pool --workers 4 --small-parts
 
     # valgrind memcheck over the host suite (reference and NEON through SIMDe).
     V="valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite"
@@ -115,6 +127,8 @@ if [ "$quick" != 1 ]; then
         step "build $board test image" make -j"$J" BOARD=$board all test-image
         step "$board test image under qemu (neon, ref)" toolchain/run $board build/$board/edml-test --backend neon --backend ref --iters 2000 --seed 11
         step "$board edml-run vectors under qemu (neon)" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
+        step "$board edml-run vectors under qemu, edml's pool of 4 (neon)" env EDML_RUN_ARGS="--threads 4 --small-parts" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
+        step "$board test image under qemu, 4 threads (neon)" toolchain/run $board build/$board/edml-test --backend neon --iters 1000 --seed 12 --threads 4
     done
     step "static AArch64 program under qemu, arm64 Mesa present: GLES off with its reason" sh test/check-static.sh rpi4
     step "PORT=none and PORT=linux build and install apart (rpi4)" sh test/check-build-config.sh rpi4

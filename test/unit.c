@@ -342,9 +342,137 @@ static void test_bindings(void)
     ops_free(&c);
 }
 
+/* A parallel-for that counts its calls and runs the parts on this thread,
+ * last first. */
+typedef struct count_pf {
+    int calls;
+    uint32_t most_parts;
+} count_pf;
+static void count_parallel_for(void *ctx, edml_task_fn task, void *arg, uint32_t parts)
+{
+    count_pf *c = (count_pf *)ctx;
+    c->calls++;
+    if (parts > c->most_parts) c->most_parts = parts;
+    for (uint32_t p = parts; p-- > 0;) task(arg, p, 0);
+}
+
+/* ElementWiseIf of n FLOAT32 elements on `dev`: its result right (A where
+ * the condition is set, B elsewhere). */
+static bool run_if_f32(edml_device *dev, UINT n)
+{
+    UINT sz[1] = {n};
+    EDML_BUFFER_TENSOR_DESC bc = {EDML_TENSOR_DATA_TYPE_UINT8, 0, 1, sz, NULL, (n + 3) & ~3u, 0};
+    EDML_BUFFER_TENSOR_DESC bf = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 1, sz, NULL, 4ull * n, 0};
+    EDML_TENSOR_DESC c = {EDML_TENSOR_TYPE_BUFFER, &bc}, f = {EDML_TENSOR_TYPE_BUFFER, &bf};
+    EDML_ELEMENT_WISE_IF_OPERATOR_DESC d = {&c, &f, &f, &f};
+    EDML_OPERATOR_DESC od = {EDML_OPERATOR_ELEMENT_WISE_IF, &d};
+    uint8_t *cond = malloc(bc.TotalTensorSizeInBytes);
+    float *a = malloc(bf.TotalTensorSizeInBytes), *b = malloc(bf.TotalTensorSizeInBytes),
+          *o = malloc(bf.TotalTensorSizeInBytes);
+    for (UINT i = 0; i < n; i++) cond[i] = (uint8_t)(i % 3 == 0), a[i] = (float)i, b[i] = -(float)i, o[i] = 0.5f;
+    edml_operator *op;
+    bool ok = edml_operator_create(dev, &od, EDML_BACKEND_NEON, &op) == EDML_STATUS_OK;
+    EDML_BUFFER_BINDING in[3] = {{cond, 0, bc.TotalTensorSizeInBytes},
+                                 {a, 0, bf.TotalTensorSizeInBytes},
+                                 {b, 0, bf.TotalTensorSizeInBytes}},
+                        out[1] = {{o, 0, bf.TotalTensorSizeInBytes}};
+    ok = ok && edml_operator_execute(op, in, 3, out, 1, NULL) == EDML_STATUS_OK;
+    for (UINT i = 0; ok && i < n; i++) ok = o[i] == (i % 3 == 0 ? a[i] : b[i]);
+    if (op) edml_operator_destroy(op);
+    free(cond), free(a), free(b), free(o);
+    return ok;
+}
+
+/* edml_device_desc.workers and parallel_for: their checks and messages, the
+ * scratch that grows with the workers, and the cost model (small operators
+ * stay on the calling thread, large ones get at most a part a worker). */
+static void test_parallel(void)
+{
+    const size_t size = edml_device_size() + (1u << 20);
+    uint8_t *mem;
+    if (posix_memalign((void **)&mem, 16, size)) abort();
+    memset(mem, 0, size);
+    edml_device *dev;
+    count_pf cpf = {0, 0};
+    edml_device_desc dd = {0};
+    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
+    dd.log = log_fn;
+    dd.workers = 3;
+    CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_INVALID_ARGUMENT, "workers without parallel_for");
+    CHECK(!strcmp(log_last, "edml_device_desc.workers is 3 but parallel_for is NULL: give a parallel-for, or leave "
+                            "workers 0"),
+          "message: %s", log_last);
+    dd.parallel_for = count_parallel_for;
+    dd.parallel_context = &cpf;
+    dd.workers = 65;
+    CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_INVALID_ARGUMENT, "65 workers");
+    CHECK(!strcmp(log_last, "edml_device_desc.workers is 65, expected 0 (the board's cores) to 64"), "message: %s",
+          log_last);
+    ops_case tk;
+    ops_make_type(&tk, EDML_OPERATOR_TOP_K1);
+    edml_operator_sizes one, four;
+    dd.workers = 1;
+    CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_OK, "1 worker");
+    CHECK(edml_operator_query(dev, &tk.desc, EDML_BACKEND_NEON, &one) == EDML_STATUS_OK, "query, 1 worker");
+    edml_device_destroy(dev);
+    dd.workers = 4;
+    CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_OK, "4 workers");
+    CHECK(edml_operator_query(dev, &tk.desc, EDML_BACKEND_NEON, &four) == EDML_STATUS_OK, "query, 4 workers");
+    CHECK(one.temporary_bytes && four.temporary_bytes == 4 * one.temporary_bytes,
+          "TopK scratch grows with the workers: %zu, %zu", one.temporary_bytes, four.temporary_bytes);
+    ops_free(&tk);
+    CHECK(run_if_f32(dev, 1000) && cpf.calls == 0, "4 KiB: on the calling thread (%d calls)", cpf.calls);
+    CHECK(run_if_f32(dev, 1u << 20) && cpf.calls == 1 && cpf.most_parts == 4, "4 MiB: 4 parts (%d calls, %u parts)",
+          cpf.calls, cpf.most_parts);
+    edml_device_destroy(dev);
+    free(mem);
+}
+
+static void pool_task(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    __atomic_fetch_add(&((int *)arg)[part], 1, __ATOMIC_RELAXED);
+}
+
+/* PORT=linux's pool: its checks, every part run exactly once; PORT=none
+ * says UNSUPPORTED. */
+static void test_pool(void)
+{
+    edml_pool *pool = (edml_pool *)1;
+    CHECK(edml_pool_size(65, 0) == 0, "65 workers: no size");
+    size_t bytes = edml_pool_size(3, 0);
+    if (!bytes) {
+        CHECK(edml_pool_create(3, 0, NULL, 0, &pool) == EDML_STATUS_UNSUPPORTED && !pool, "PORT=none: unsupported");
+        return;
+    }
+    uint8_t *mem;
+    if (posix_memalign((void **)&mem, 64, bytes + 64)) abort();
+    CHECK(edml_pool_create(3, 0, NULL, bytes, &pool) == EDML_STATUS_INVALID_ARGUMENT, "NULL memory");
+    CHECK(edml_pool_create(3, 0, mem + 8, bytes, &pool) == EDML_STATUS_INVALID_ARGUMENT, "misaligned memory");
+    CHECK(edml_pool_create(3, 0, mem, bytes - 1, &pool) == EDML_STATUS_ARENA_TOO_SMALL, "memory too small");
+    CHECK(edml_pool_create(65, 0, mem, bytes, &pool) == EDML_STATUS_INVALID_ARGUMENT, "65 workers");
+    CHECK(edml_pool_create(3, 0, mem, bytes, &pool) == EDML_STATUS_OK && edml_pool_workers(pool) == 3, "pool of 3");
+    int counts[200];
+    for (uint32_t parts = 0; parts <= 200; parts += 7) {
+        memset(counts, 0, sizeof counts);
+        edml_pool_parallel_for(pool, pool_task, counts, parts);
+        int bad = 0;
+        for (uint32_t p = 0; p < 200; p++) bad += counts[p] != (p < parts);
+        CHECK(bad == 0, "%u parts: %d run other than once", parts, bad);
+    }
+    CHECK(edml_pool_destroy(pool) == EDML_STATUS_OK, "destroy");
+    CHECK(edml_pool_destroy(pool) == EDML_STATUS_INVALID_ARGUMENT && edml_pool_workers(pool) == 0, "destroy twice");
+    memset(counts, 0, sizeof counts);
+    edml_pool_parallel_for(pool, pool_task, counts, 5); /* a stopped pool: on the calling thread */
+    CHECK(counts[0] == 1 && counts[4] == 1, "a stopped pool still runs the parts");
+    free(mem);
+}
+
 int unit_main(void);
 int unit_main(void)
 {
+    test_parallel();
+    test_pool();
     test_sizes();
     test_device();
     test_arena_exhaustion();

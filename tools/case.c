@@ -854,15 +854,45 @@ static void *aligned_buffer(uint64_t bytes)
     return p;
 }
 
-edml_device *case_device_new(edml_backend backend, char *why, size_t cap)
+/* the pool of case_device_new's devices (tools run one device at a time) */
+static edml_pool *case_pool;
+static void *case_pool_memory;
+
+static bool case_pool_start(uint32_t threads, char *why, size_t cap)
+{
+    size_t bytes = edml_pool_size(threads, 0);
+    if (!bytes) {
+        snprintf(why, cap, "--threads %u: edml's pool is not built here (PORT=none)", (unsigned)threads);
+        return false;
+    }
+    if (posix_memalign(&case_pool_memory, 64, bytes)) case_pool_memory = NULL;
+    edml_status s = case_pool_memory ? edml_pool_create(threads, 0, case_pool_memory, bytes, &case_pool)
+                                     : EDML_STATUS_ARENA_TOO_SMALL;
+    if (s) {
+        snprintf(why, cap, "edml_pool_create(%u): %s", (unsigned)threads, edml_status_string(s));
+        free(case_pool_memory);
+        case_pool_memory = NULL;
+        return false;
+    }
+    return true;
+}
+
+edml_device *case_device_new(edml_backend backend, uint32_t threads, bool small_parts, char *why, size_t cap)
 {
     size_t size = edml_device_size() + 256 * 1024;
+    edml_device_desc dd = {0};
+    if (backend != EDML_BACKEND_AUTO) dd.backends = EDML_BACKEND_BIT(backend) | EDML_BACKEND_BIT(EDML_BACKEND_REF);
+    if (small_parts) dd.inject_faults = EDML_FAULT_SMALL_PARTS;
+    if (threads > 1) {
+        if (!case_pool && !case_pool_start(threads, why, cap)) return NULL;
+        dd.parallel_for = edml_pool_parallel_for;
+        dd.parallel_context = case_pool;
+        dd.workers = threads;
+    }
     void *arena = aligned_buffer(size);
     if (arena) memset(arena, 0, size); /* edml_device_create reads the arena's head (a live device?) */
     edml_device *dev = NULL;
-    edml_device_desc dd = {0};
-    if (backend != EDML_BACKEND_AUTO) dd.backends = EDML_BACKEND_BIT(backend) | EDML_BACKEND_BIT(EDML_BACKEND_REF);
-    edml_status s = edml_device_create(&dd, arena, size, &dev);
+    edml_status s = arena ? edml_device_create(&dd, arena, size, &dev) : EDML_STATUS_ARENA_TOO_SMALL;
     if (s) {
         snprintf(why, cap, "edml_device_create: %s", edml_status_string(s));
         free(arena);
@@ -876,6 +906,10 @@ void case_device_free(edml_device *dev)
     if (!dev) return;
     edml_device_destroy(dev);
     free(dev); /* the device sits at the start of its arena */
+    if (case_pool) edml_pool_destroy(case_pool);
+    free(case_pool_memory);
+    case_pool = NULL;
+    case_pool_memory = NULL;
 }
 
 edml_status case_run(edml_case *c, edml_device *dev, edml_backend backend, case_result *r)

@@ -76,9 +76,11 @@ typedef struct case_result {
 } case_result;
 
 /* A device for running cases on `backend` (AUTO: every backend; else that
- * backend alone, so that no GPU is started for a CPU run). Free with
- * case_device_free. */
-edml_device *case_device_new(edml_backend backend, char *why, size_t cap);
+ * backend alone, so that no GPU is started for a CPU run), its CPU kernels
+ * on `threads` workers (edml's pool above 1: one a process, stopped by
+ * case_device_free), parts cut small (EDML_FAULT_SMALL_PARTS) when
+ * `small_parts`, so that tiny cases are split too. */
+edml_device *case_device_new(edml_backend backend, uint32_t threads, bool small_parts, char *why, size_t cap);
 void case_device_free(edml_device *dev);
 
 /* Creates the operator on `backend` and runs it on `dev`; the operator is

@@ -7,12 +7,16 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] FILE...\n"
+    fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts] FILE...\n"
                "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
                "               and last 'N passed, N failed'\n"
                "  --backend B  run on backend B (default auto)\n"
+               "  --threads N  run the CPU kernels on N threads (edml's pool; default 1):\n"
+               "               the outputs are the same for every N\n"
+               "  --small-parts  cut the CPU kernels' work into parts of 64 bytes (tests: so\n"
+               "               that tiny cases are split across the threads too)\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
 }
 
@@ -53,7 +57,8 @@ static bool parse_backend(const char *s, edml_backend *b)
 
 int main(int argc, char **argv)
 {
-    bool check = false;
+    bool check = false, small_parts = false;
+    uint32_t threads = 1;
     edml_backend backend = EDML_BACKEND_AUTO;
     int first = 1;
     for (; first < argc && argv[first][0] == '-' && argv[first][1] == '-'; first++) {
@@ -90,6 +95,16 @@ int main(int argc, char **argv)
                 fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", a + 10);
                 return 2;
             }
+        } else if (strcmp(a, "--threads") == 0 && first + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++first], &end, 10);
+            if (*end || n < 1 || n > 64) {
+                fprintf(stderr, "edml-run: --threads takes 1 to 64, not '%s'\n", argv[first]);
+                return 2;
+            }
+            threads = (uint32_t)n;
+        } else if (strcmp(a, "--small-parts") == 0) {
+            small_parts = true;
         } else if (strcmp(a, "--") == 0) {
             first++;
             break;
@@ -107,7 +122,7 @@ int main(int argc, char **argv)
     int passed = 0, failed = 0, skipped = 0;
     bool malformed = false;
     char why_dev[256];
-    edml_device *dev = case_device_new(backend, why_dev, sizeof why_dev);
+    edml_device *dev = case_device_new(backend, threads, small_parts, why_dev, sizeof why_dev);
     if (!dev) {
         fprintf(stderr, "edml-run: %s\n", why_dev);
         return 2;
