@@ -19,6 +19,26 @@ int diff_main(int argc, char **argv);
 int unit_main(void);
 int misuse_main(void);
 
+/* every backend this build and board have */
+static int every_backend(edml_backend *backends)
+{
+    size_t size = edml_device_size();
+    void *arena = aligned_alloc(16, (size + 15) & ~(size_t)15);
+    if (arena) memset(arena, 0, size);
+    edml_device *dev;
+    edml_device_desc dd = {0};
+    uint32_t mask = 0;
+    int nb = 0;
+    if (arena && edml_device_create(&dd, arena, size, &dev) == EDML_STATUS_OK) {
+        mask = edml_device_backends(dev);
+        edml_device_destroy(dev);
+    }
+    free(arena);
+    for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
+        if (mask & EDML_BACKEND_BIT(b)) backends[nb++] = (edml_backend)b;
+    return nb;
+}
+
 int main(int argc, char **argv)
 {
     edml_backend backends[EDML_BACKEND_COUNT_];
@@ -50,22 +70,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (nb == 0) {
-        /* every backend this build and board have */
-        size_t size = edml_device_size();
-        void *arena = aligned_alloc(16, (size + 15) & ~(size_t)15);
-        if (arena) memset(arena, 0, size);
-        edml_device *dev;
-        edml_device_desc dd = {0};
-        uint32_t mask = 0;
-        if (edml_device_create(&dd, arena, size, &dev) == EDML_STATUS_OK) {
-            mask = edml_device_backends(dev);
-            edml_device_destroy(dev);
-        }
-        free(arena);
-        for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
-            if (mask & EDML_BACKEND_BIT(b)) backends[nb++] = (edml_backend)b;
-    }
+    if (nb == 0) nb = every_backend(backends);
     printf("edml-test on board %s (%s), library %s\n", edml_board_builtin()->name, edml_board_builtin()->cpu,
            edml_version());
     int passed = 0, failed = 0;
