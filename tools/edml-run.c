@@ -84,123 +84,108 @@ int main(int argc, char **argv)
             check = true;
         else if (strcmp(a, "--list-backends") == 0)
             return list_backends();
-    }
-    else if (strcmp(a, "--list-operators") == 0)
-    {
-        list_operators();
-        return 0;
-    }
-    else if (strcmp(a, "--help") == 0)
-    {
-        usage(stdout);
-        return 0;
-    }
-    else if (strcmp(a, "--backend") == 0 && first + 1 < argc)
-    {
-        if (!parse_backend(argv[++first], &backend)) {
-            fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", argv[first]);
+        else if (strcmp(a, "--list-operators") == 0) {
+            list_operators();
+            return 0;
+        } else if (strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--backend") == 0 && first + 1 < argc) {
+            if (!parse_backend(argv[++first], &backend)) {
+                fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", argv[first]);
+                return 2;
+            }
+        } else if (strncmp(a, "--backend=", 10) == 0) {
+            if (!parse_backend(a + 10, &backend)) {
+                fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", a + 10);
+                return 2;
+            }
+        } else if (strcmp(a, "--threads") == 0 && first + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++first], &end, 10);
+            if (*end || n < 1 || n > 64) {
+                fprintf(stderr, "edml-run: --threads takes 1 to 64, not '%s'\n", argv[first]);
+                return 2;
+            }
+            threads = (uint32_t)n;
+        } else if (strcmp(a, "--small-parts") == 0) {
+            small_parts = true;
+        } else if (strcmp(a, "--") == 0) {
+            first++;
+            break;
+        } else {
+            fprintf(stderr, "edml-run: unknown option '%s'\n", a);
+            usage(stderr);
             return 2;
         }
     }
-    else if (strncmp(a, "--backend=", 10) == 0)
-    {
-        if (!parse_backend(a + 10, &backend)) {
-            fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", a + 10);
-            return 2;
-        }
-    }
-    else if (strcmp(a, "--threads") == 0 && first + 1 < argc)
-    {
-        char *end;
-        unsigned long n = strtoul(argv[++first], &end, 10);
-        if (*end || n < 1 || n > 64) {
-            fprintf(stderr, "edml-run: --threads takes 1 to 64, not '%s'\n", argv[first]);
-            return 2;
-        }
-        threads = (uint32_t)n;
-    }
-    else if (strcmp(a, "--small-parts") == 0)
-    {
-        small_parts = true;
-    }
-    else if (strcmp(a, "--") == 0)
-    {
-        first++;
-        break;
-    }
-    else
-    {
-        fprintf(stderr, "edml-run: unknown option '%s'\n", a);
+    if (first >= argc) {
         usage(stderr);
         return 2;
     }
-}
-if (first >= argc) {
-    usage(stderr);
-    return 2;
-}
 
-int passed = 0, failed = 0, skipped = 0;
-bool malformed = false;
-char why_dev[256];
-edml_device *dev = case_device_new(backend, threads, small_parts, why_dev, sizeof why_dev);
-if (!dev) {
-    fprintf(stderr, "edml-run: %s\n", why_dev);
-    return 2;
-}
-for (int i = first; i < argc; i++) {
-    const char *path = argv[i];
-    edml_case *c = calloc(1, sizeof *c);
-    char err[CASE_MSG];
-    if (!c) {
-        fprintf(stderr, "edml-run: out of memory\n");
+    int passed = 0, failed = 0, skipped = 0;
+    bool malformed = false;
+    char why_dev[256];
+    edml_device *dev = case_device_new(backend, threads, small_parts, why_dev, sizeof why_dev);
+    if (!dev) {
+        fprintf(stderr, "edml-run: %s\n", why_dev);
         return 2;
     }
-    if (case_load(path, c, err, sizeof err)) {
-        fprintf(stderr, "edml-run: %s\n", err);
-        if (check) printf("FAIL %s: malformed: %s\n", path, err);
-        malformed = true;
-        failed++;
-        case_free(c);
-        free(c);
-        continue;
-    }
-    if (!case_backend_has(c, backend)) {
-        printf("SKIP %s: backend %s has no kernel for %s\n", path, edml_backend_name(backend), case_op_name(c->op));
-        skipped++;
-        case_free(c);
-        free(c);
-        continue;
-    }
-    case_result r;
-    char why[CASE_MSG + 300];
-    bool ok = case_check(c, dev, backend, &r, why, sizeof why);
-    edml_status s = r.exec_status ? r.exec_status : r.create_status;
-    if (check) {
-        if (ok) {
-            printf("PASS %s", path);
-            if (c->expect_error) printf(" (%s: %s)", edml_status_string(s), r.message);
-            printf("\n");
-        } else {
-            printf("FAIL %s: %s\n", path, why);
+    for (int i = first; i < argc; i++) {
+        const char *path = argv[i];
+        edml_case *c = calloc(1, sizeof *c);
+        char err[CASE_MSG];
+        if (!c) {
+            fprintf(stderr, "edml-run: out of memory\n");
+            return 2;
         }
-    } else {
-        printf("// %s: %s on %s\n", path, case_op_name(c->op), edml_backend_name(backend));
-        if (s != EDML_STATUS_OK) printf("// %s: %s\n", edml_status_string(s), r.message);
-        if (s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE)
-            for (int o = 0; o < c->noutputs; o++) case_print_tensor(stdout, &c->outputs[o], r.out[o]);
-        printf("\n");
+        if (case_load(path, c, err, sizeof err)) {
+            fprintf(stderr, "edml-run: %s\n", err);
+            if (check) printf("FAIL %s: malformed: %s\n", path, err);
+            malformed = true;
+            failed++;
+            case_free(c);
+            free(c);
+            continue;
+        }
+        if (!case_backend_has(c, backend)) {
+            printf("SKIP %s: backend %s has no kernel for %s\n", path, edml_backend_name(backend), case_op_name(c->op));
+            skipped++;
+            case_free(c);
+            free(c);
+            continue;
+        }
+        case_result r;
+        char why[CASE_MSG + 300];
+        bool ok = case_check(c, dev, backend, &r, why, sizeof why);
+        edml_status s = r.exec_status ? r.exec_status : r.create_status;
+        if (check) {
+            if (ok) {
+                printf("PASS %s", path);
+                if (c->expect_error) printf(" (%s: %s)", edml_status_string(s), r.message);
+                printf("\n");
+            } else {
+                printf("FAIL %s: %s\n", path, why);
+            }
+        } else {
+            printf("// %s: %s on %s\n", path, case_op_name(c->op), edml_backend_name(backend));
+            if (s != EDML_STATUS_OK) printf("// %s: %s\n", edml_status_string(s), r.message);
+            if (s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE)
+                for (int o = 0; o < c->noutputs; o++) case_print_tensor(stdout, &c->outputs[o], r.out[o]);
+            printf("\n");
+        }
+        ok ? passed++ : failed++;
+        case_result_free(&r);
+        case_free(c);
+        free(c);
     }
-    ok ? passed++ : failed++;
-    case_result_free(&r);
-    case_free(c);
-    free(c);
-}
-if (check && skipped)
-    printf("%d passed, %d failed, %d skipped (no kernel on %s)\n", passed, failed, skipped, edml_backend_name(backend));
-else if (check)
-    printf("%d passed, %d failed\n", passed, failed);
-case_device_free(dev);
-if (malformed) return 2;
-return failed ? 1 : 0;
+    if (check && skipped)
+        printf("%d passed, %d failed, %d skipped (no kernel on %s)\n", passed, failed, skipped,
+               edml_backend_name(backend));
+    else if (check)
+        printf("%d passed, %d failed\n", passed, failed);
+    case_device_free(dev);
+    if (malformed) return 2;
+    return failed ? 1 : 0;
 }
