@@ -422,7 +422,8 @@ typedef struct edml_board {
     uint32_t has_fp16_arith;        /**< 1 if the CPU has half-precision arithmetic */
     uint32_t has_gpu;               /**< 1 if the board may have a GLES 3.1 GPU */
     uint32_t gpu_min_elements;      /**< auto: reductions (TopK, ArgMin/ArgMax) and point gathers
-                                        with fewer input elements stay on the CPU */
+                                        with fewer input elements stay on the CPU; measured on one
+                                        core, so multiplied by the device's workers */
     uint32_t gpu_min_elements_copy; /**< auto: the same for copy-like work (ElementWiseIf, GatherND
                                         of rows), bound by host<->GPU transfers; 0xffffffff: never */
     uint32_t gpu_topk_min_row;      /**< auto: TopK rows shorter than this stay on the CPU */

@@ -356,16 +356,34 @@ static void count_parallel_for(void *ctx, edml_task_fn task, void *arg, uint32_t
     for (uint32_t p = parts; p-- > 0;) task(arg, p, 0);
 }
 
+/* The descriptor of an ElementWiseIf of n FLOAT32 elements. */
+typedef struct if_f32_desc {
+    UINT sz[1];
+    EDML_BUFFER_TENSOR_DESC bc, bf;
+    EDML_TENSOR_DESC c, f;
+    EDML_ELEMENT_WISE_IF_OPERATOR_DESC d;
+    EDML_OPERATOR_DESC od;
+} if_f32_desc;
+
+static void if_f32_make(if_f32_desc *x, UINT n)
+{
+    x->sz[0] = n;
+    x->bc = (EDML_BUFFER_TENSOR_DESC){EDML_TENSOR_DATA_TYPE_UINT8, 0, 1, x->sz, NULL, (n + 3) & ~3u, 0};
+    x->bf = (EDML_BUFFER_TENSOR_DESC){EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 1, x->sz, NULL, 4ull * n, 0};
+    x->c = (EDML_TENSOR_DESC){EDML_TENSOR_TYPE_BUFFER, &x->bc};
+    x->f = (EDML_TENSOR_DESC){EDML_TENSOR_TYPE_BUFFER, &x->bf};
+    x->d = (EDML_ELEMENT_WISE_IF_OPERATOR_DESC){&x->c, &x->f, &x->f, &x->f};
+    x->od = (EDML_OPERATOR_DESC){EDML_OPERATOR_ELEMENT_WISE_IF, &x->d};
+}
+
 /* ElementWiseIf of n FLOAT32 elements on `dev`: its result right (A where
  * the condition is set, B elsewhere). */
 static bool run_if_f32(edml_device *dev, UINT n)
 {
-    UINT sz[1] = {n};
-    EDML_BUFFER_TENSOR_DESC bc = {EDML_TENSOR_DATA_TYPE_UINT8, 0, 1, sz, NULL, (n + 3) & ~3u, 0};
-    EDML_BUFFER_TENSOR_DESC bf = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 1, sz, NULL, 4ull * n, 0};
-    EDML_TENSOR_DESC c = {EDML_TENSOR_TYPE_BUFFER, &bc}, f = {EDML_TENSOR_TYPE_BUFFER, &bf};
-    EDML_ELEMENT_WISE_IF_OPERATOR_DESC d = {&c, &f, &f, &f};
-    EDML_OPERATOR_DESC od = {EDML_OPERATOR_ELEMENT_WISE_IF, &d};
+    if_f32_desc x;
+    if_f32_make(&x, n);
+    const EDML_BUFFER_TENSOR_DESC bc = x.bc, bf = x.bf;
+    const EDML_OPERATOR_DESC od = x.od;
     uint8_t *cond = malloc(bc.TotalTensorSizeInBytes);
     float *a = malloc(bf.TotalTensorSizeInBytes), *b = malloc(bf.TotalTensorSizeInBytes),
           *o = malloc(bf.TotalTensorSizeInBytes);
@@ -428,6 +446,46 @@ static void test_parallel(void)
     free(mem);
 }
 
+/* AUTO's thresholds are for one core: with 4 workers the GPU needs 4 times
+ * the elements (a board that lets llvmpipe count as a GPU, thresholds 1000). */
+static void test_auto_workers(void)
+{
+    edml_board board = *edml_board_builtin();
+    board.gpu_software_ok = 1;
+    board.gpu_min_elements = board.gpu_min_elements_copy = 1000;
+    if_f32_desc x;
+    if_f32_make(&x, 3000);
+    edml_backend chosen[2] = {EDML_BACKEND_AUTO, EDML_BACKEND_AUTO};
+    count_pf cpf = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        const size_t size = edml_device_size() + (1u << 16);
+        void *mem;
+        if (posix_memalign(&mem, 16, size)) abort();
+        memset(mem, 0, size);
+        edml_device *dev;
+        edml_device_desc dd = {0};
+        dd.board = &board;
+        dd.backends = tl_backends_default;
+        dd.parallel_for = count_parallel_for;
+        dd.parallel_context = &cpf;
+        dd.workers = k ? 4 : 1;
+        edml_operator_sizes sz;
+        if (edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_OK) {
+            if (!(edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
+                edml_device_destroy(dev);
+                free(mem);
+                return; /* no GL here */
+            }
+            if (edml_operator_query(dev, &x.od, EDML_BACKEND_AUTO, &sz) == EDML_STATUS_OK) chosen[k] = sz.backend;
+            edml_device_destroy(dev);
+        }
+        free(mem);
+    }
+    CHECK(chosen[0] == EDML_BACKEND_GLES && chosen[1] == EDML_BACKEND_NEON,
+          "3000 elements, threshold 1000: auto chose %s with 1 worker, %s with 4", edml_backend_name(chosen[0]),
+          edml_backend_name(chosen[1]));
+}
+
 static void pool_task(void *arg, uint32_t part, uint32_t worker)
 {
     (void)worker;
@@ -472,6 +530,7 @@ int unit_main(void);
 int unit_main(void)
 {
     test_parallel();
+    test_auto_workers();
     test_pool();
     test_sizes();
     test_device();

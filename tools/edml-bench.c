@@ -1,7 +1,7 @@
 /* edml-bench: the workloads of docs/bench.md on every backend.
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
- *              [--scale F] [--crossover] [--list]
+ *              [--scale F] [--threads N] [--sweep] [--crossover] [--list]
  *
  * For each workload and backend: the median time per call over N calls
  * (at least 10) after a warm-up, the effective bandwidth (each input element
@@ -12,7 +12,13 @@
  * backend's output is compared once with the reference backend's, so a fast
  * wrong kernel cannot pass. TopK rows are also timed against a full stable
  * sort of each row (the naive baseline). --scale shrinks every workload (for
- * quick runs); --crossover times NEON against GLES over growing sizes. */
+ * quick runs); --crossover times NEON against GLES over growing sizes.
+ * --threads N gives the device edml's pool of N workers (the copy it is
+ * compared with then runs on the same N threads); --sweep times one backend
+ * (NEON unless --backend names another) at 1, 2, 4, 8 and 16 threads: time,
+ * scaling over 1 thread, and the fraction of an N-thread copy; each thread
+ * count's outputs must equal 1 thread's, bit for bit. Every JSON row
+ * carries "threads". */
 #define _POSIX_C_SOURCE 200809L
 #include "edml.h"
 
@@ -322,8 +328,35 @@ static double median(double *v, int n)
 
 static int iters = 10;
 
-/* memcpy of `bytes`/2 bytes: the same traffic (read + write) as the operator */
-static double copy_time(uint64_t bytes)
+/* a copy cut into `parts` pieces of whole 64-byte lines, one a thread */
+typedef struct copy_job {
+    uint8_t *dst;
+    const uint8_t *src;
+    size_t n;
+    uint32_t parts;
+} copy_job;
+
+static void copy_part(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    const copy_job *j = arg;
+    const size_t lines = (j->n + 63) / 64, b = lines * part / j->parts * 64, e = lines * (part + 1) / j->parts * 64;
+    const size_t end = e < j->n ? e : j->n;
+    if (b < end) memcpy(j->dst + b, j->src + b, end - b);
+}
+
+static void copy_with(edml_pool *pool, uint8_t *dst, const uint8_t *src, size_t n)
+{
+    copy_job j = {dst, src, n, pool ? edml_pool_workers(pool) : 1};
+    if (pool)
+        edml_pool_parallel_for(pool, copy_part, &j, j.parts);
+    else
+        copy_part(&j, 0, 0);
+}
+
+/* memcpy of `bytes`/2 bytes: the same traffic (read + write) as the
+ * operator; on the pool's threads where there is one */
+static double copy_time(uint64_t bytes, edml_pool *pool)
 {
     size_t n = (size_t)(bytes / 2);
     uint8_t *a = malloc(n + 64), *b = malloc(n + 64);
@@ -331,10 +364,10 @@ static double copy_time(uint64_t bytes)
     memset(b, 2, n);
     double t[64];
     int reps = iters < 64 ? iters : 64;
-    memcpy(b, a, n);
+    copy_with(pool, b, a, n);
     for (int r = 0; r < reps; r++) {
         double t0 = now_s();
-        memcpy(b, a, n);
+        copy_with(pool, b, a, n);
         t[r] = now_s() - t0;
         a[r] ^= b[n - 1 - (size_t)r % n];
     }
@@ -376,18 +409,21 @@ static double sort_baseline(const workload *w)
 }
 
 typedef struct result {
-    const char *workload, *backend, *mode; /* mode: "host" or "gpu-resident" */
+    const char *workload, *backend, *mode; /* mode: "host", "gpu-resident" or "sweep" */
     double seconds, gbps, copy_gbps, ratio;
+    uint32_t threads;
     bool ok, available;
     char note[160];
 } result;
 
-static result results[256];
+static result results[512];
+static uint32_t bench_threads = 1; /* --threads */
+static edml_pool *bench_pool;      /* its pool */
 static int nresults;
 
 static void report(const result *r)
 {
-    results[nresults++] = *r;
+    if (nresults < (int)(sizeof results / sizeof *results)) results[nresults++] = *r;
     if (!r->available) {
         printf("%-15s %-5s %-13s %s\n", r->workload, r->backend, r->mode, r->note);
         return;
@@ -409,13 +445,13 @@ static bool same_outputs(const workload *w, uint8_t *const *ref)
 typedef struct options {
     const char *only, *json, *only_backend;
     double scale;
-    bool crossover;
+    bool crossover, sweep;
     int only_calls; /* --calls N: just N executions of one workload on one backend (instruction counts) */
 } options;
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, 1, false, -1};
+    *o = (options){NULL, NULL, NULL, 1, false, false, -1};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -429,6 +465,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->scale = atof(argv[++i]);
         else if (!strcmp(argv[i], "--crossover"))
             o->crossover = true;
+        else if (!strcmp(argv[i], "--sweep"))
+            o->sweep = true;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= 64)
+            bench_threads = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
             o->only_calls = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--list")) {
@@ -437,7 +477,7 @@ static int parse_args(int argc, char **argv, options *o)
         } else {
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
-                    "[--scale F] [--crossover] [--calls N] [--list]\n");
+                    "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--list]\n");
             return 2;
         }
     }
@@ -534,7 +574,7 @@ static void gpu_resident(edml_device *dev, edml_operator *op, workload *w, uint8
 static double bench_backend(edml_device *dev, workload *w, edml_backend be, uint8_t **ref, double cpu_copy_gbps,
                             const options *o, int *wrong)
 {
-    result r = {w->name, edml_backend_name(be), "host", 0, 0, cpu_copy_gbps, 0, true, true, ""};
+    result r = {w->name, edml_backend_name(be), "host", 0, 0, cpu_copy_gbps, 0, bench_threads, true, true, ""};
     const bool quiet = o->only_backend && be == EDML_BACKEND_REF; /* run only for the outputs */
     edml_operator *op;
     edml_status s = edml_operator_create(dev, &w->desc, be, &op);
@@ -589,7 +629,7 @@ static void bench_workload(edml_device *dev, int wi, const options *o, int *wron
     workload w;
     fprintf(stderr, "[%d/%d] %s: preparing\r", wi + 1, WORKLOADS, workload_names[wi]);
     make_workload(&w, wi, o->scale);
-    const double cpu_copy_gbps = (double)w.bytes / copy_time(w.bytes) * 1e-9;
+    const double cpu_copy_gbps = (double)w.bytes / copy_time(w.bytes, bench_pool) * 1e-9;
     uint8_t *ref[2] = {NULL, NULL};
     double best = 1e30, autot = 0;
     for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_ + 1; b++) {
@@ -657,8 +697,9 @@ static int write_json(const char *json)
     fprintf(f, "{\n  \"board\": \"%s\",\n  \"iterations\": %d,\n  \"results\": [\n", edml_board_builtin()->name, iters);
     for (int i = 0; i < nresults; i++) {
         const result *r = &results[i];
-        fprintf(f, "    {\"workload\": \"%s\", \"backend\": \"%s\", \"mode\": \"%s\", \"available\": %s", r->workload,
-                r->backend, r->mode, r->available ? "true" : "false");
+        fprintf(f,
+                "    {\"workload\": \"%s\", \"backend\": \"%s\", \"mode\": \"%s\", \"threads\": %u, \"available\": %s",
+                r->workload, r->backend, r->mode, (unsigned)r->threads, r->available ? "true" : "false");
         if (r->available)
             fprintf(f,
                     ", \"median_ms\": %.6f, \"gb_per_s\": %.4f, \"copy_gb_per_s\": %.4f, \"ratio_to_copy\": %.4f, "
@@ -672,6 +713,141 @@ static int write_json(const char *json)
     return 0;
 }
 
+/* A device with edml's pool of `threads` (none for 1) and the backends of
+ * `mask` (0: every one). */
+typedef struct bench_device {
+    edml_device *dev;
+    edml_pool *pool;
+    void *arena, *pool_memory;
+} bench_device;
+
+static bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask)
+{
+    memset(b, 0, sizeof *b);
+    edml_device_desc dd = {0};
+    dd.backends = mask;
+    dd.gpu_arena_bytes = 512ull << 20;
+    dd.gles_one_thread = 1; /* one thread makes every call */
+    if (threads > 1) {
+        size_t pb = edml_pool_size(threads, 0);
+        if (!pb || posix_memalign(&b->pool_memory, 64, pb) ||
+            edml_pool_create(threads, 0, b->pool_memory, pb, &b->pool) != EDML_STATUS_OK) {
+            fprintf(stderr, "edml-bench: no pool of %u threads in this build\n", (unsigned)threads);
+            return false;
+        }
+        dd.parallel_for = edml_pool_parallel_for;
+        dd.parallel_context = b->pool;
+        dd.workers = threads;
+    }
+    size_t arena_size = edml_device_size() + (1 << 20);
+    b->arena = aligned_alloc(16, arena_size);
+    if (b->arena) memset(b->arena, 0, arena_size);
+    if (!b->arena || edml_device_create(&dd, b->arena, arena_size, &b->dev) != EDML_STATUS_OK) {
+        fprintf(stderr, "edml-bench: no device\n");
+        return false;
+    }
+    return true;
+}
+
+static void bench_device_close(bench_device *b)
+{
+    if (b->dev) edml_device_destroy(b->dev);
+    if (b->pool) edml_pool_destroy(b->pool);
+    free(b->arena);
+    free(b->pool_memory);
+}
+
+/* Median time of the operator on `dev`; its outputs compared with `keep`
+ * (taken from this run when keep[0] is NULL). Negative if it cannot run. */
+static double time_outputs(edml_device *dev, workload *w, edml_backend be, uint8_t **keep, bool *same)
+{
+    edml_operator *op;
+    if (edml_operator_create(dev, &w->desc, be, &op) != EDML_STATUS_OK) return -1;
+    EDML_BINDING_PROPERTIES props;
+    edml_operator_get_binding_properties(op, &props);
+    void *tmp = props.TemporaryResourceSize ? aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull) : NULL;
+    EDML_BUFFER_BINDING tb = {tmp, 0, props.TemporaryResourceSize}, bi[3], bo[2];
+    for (int k = 0; k < w->nin; k++) bi[k] = (EDML_BUFFER_BINDING){w->in[k].host, 0, w->in[k].bytes};
+    for (int k = 0; k < w->nout; k++) bo[k] = (EDML_BUFFER_BINDING){w->out[k].host, 0, w->out[k].bytes};
+    for (int k = 0; k < w->nout; k++) memset(w->out[k].host, 0xa5, (size_t)w->out[k].bytes);
+    edml_status s = edml_operator_execute(op, bi, (UINT)w->nin, bo, (UINT)w->nout, tmp ? &tb : NULL);
+    if (!keep[0])
+        for (int k = 0; k < w->nout; k++) {
+            keep[k] = malloc((size_t)w->out[k].bytes);
+            memcpy(keep[k], w->out[k].host, (size_t)w->out[k].bytes);
+        }
+    *same = s == EDML_STATUS_OK && same_outputs(w, keep);
+    double t[256];
+    const int reps = iters < 256 ? iters : 256;
+    for (int k = 0; k < reps; k++) {
+        double t0 = now_s();
+        edml_operator_execute(op, bi, (UINT)w->nin, bo, (UINT)w->nout, tmp ? &tb : NULL);
+        t[k] = now_s() - t0;
+    }
+    free(tmp);
+    edml_operator_destroy(op);
+    return median(t, reps);
+}
+
+/* One workload on one backend at each thread count of `devs`: time,
+ * scaling over the first, fraction of a copy on as many threads; outputs
+ * equal to the reference's at every count. */
+static void sweep_workload(bench_device *devs, const uint32_t *threads, int n, int wi, edml_backend be,
+                           const options *o, int *wrong)
+{
+    workload w;
+    make_workload(&w, wi, o->scale);
+    uint8_t *ref[2] = {NULL, NULL};
+    bool same;
+    time_outputs(devs[0].dev, &w, EDML_BACKEND_REF, ref, &same);
+    double t1 = 0;
+    for (int k = 0; k < n; k++) {
+        fprintf(stderr, "%s, %u threads...   \r", w.name, (unsigned)threads[k]);
+        double sec = time_outputs(devs[k].dev, &w, be, ref, &same);
+        double copy_gbps = (double)w.bytes / copy_time(w.bytes, devs[k].pool) * 1e-9;
+        result r = {w.name, edml_backend_name(be), "sweep", sec, 0, copy_gbps, 0, threads[k], same, sec > 0, ""};
+        if (!r.available) {
+            printf("%-15s %2u threads  n/a\n", w.name, (unsigned)threads[k]);
+            continue;
+        }
+        if (k == 0) t1 = sec;
+        r.gbps = (double)w.bytes / sec * 1e-9;
+        r.ratio = r.gbps / copy_gbps;
+        results[nresults < (int)(sizeof results / sizeof *results) ? nresults++ : nresults - 1] = r;
+        printf("%-15s %2u threads %10.3f ms  %5.2fx  %8.2f GB/s  %4.0f%% of a %u-thread copy (%.1f GB/s)%s\n", w.name,
+               (unsigned)threads[k], sec * 1e3, t1 / sec, r.gbps, 100 * r.ratio, (unsigned)threads[k], copy_gbps,
+               same ? "" : "  WRONG RESULT");
+        if (!same) (*wrong)++;
+    }
+    printf("\n");
+    for (int k = 0; k < 2; k++) free(ref[k]);
+    free_workload(&w);
+}
+
+static int sweep(const options *o)
+{
+    static const uint32_t threads[] = {1, 2, 4, 8, 16};
+    const int n = (int)(sizeof threads / sizeof *threads);
+    edml_backend be = EDML_BACKEND_NEON;
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if (o->only_backend && !strcmp(o->only_backend, edml_backend_name((edml_backend)b))) be = (edml_backend)b;
+    bench_device devs[5];
+    for (int k = 0; k < n; k++)
+        if (!bench_device_open(&devs[k], threads[k], EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(be)))
+            return 1;
+    printf("edml-bench --sweep: board %s, library %s, backend %s; median of %d calls after a warm-up; edml's pool\n"
+           "of N threads, against a memcpy of the same bytes cut in N pieces on the same pool\n\n",
+           edml_board_builtin()->name, edml_version(), edml_backend_name(be), iters);
+    int wrong = 0;
+    for (int wi = 0; wi < WORKLOADS; wi++)
+        if (!o->only || !strcmp(o->only, workload_names[wi])) sweep_workload(devs, threads, n, wi, be, o, &wrong);
+    fprintf(stderr, "%60s\r", "");
+    for (int k = n; k-- > 0;) bench_device_close(&devs[k]);
+    if (o->json && write_json(o->json)) return 1;
+    if (wrong) printf("%d results differ from the reference backend\n", wrong);
+    return wrong ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -679,31 +855,24 @@ int main(int argc, char **argv)
     if (rc >= 0) return rc;
     if (o.only_calls >= 0) return count_calls(&o);
     if (iters < 10) iters = 10;
-    size_t arena_size = edml_device_size() + (1 << 20);
-    void *arena = aligned_alloc(16, arena_size);
-    if (arena) memset(arena, 0, arena_size);
-    edml_device *dev;
-    edml_device_desc dd = {0};
-    dd.gpu_arena_bytes = 512ull << 20;
-    dd.gles_one_thread = 1; /* one thread makes every call */
-    if (!arena || edml_device_create(&dd, arena, arena_size, &dev) != EDML_STATUS_OK) {
-        fprintf(stderr, "edml-bench: no device\n");
-        return 1;
-    }
+    if (o.sweep) return sweep(&o);
+    bench_device bd;
+    if (!bench_device_open(&bd, bench_threads, 0)) return 1;
+    edml_device *dev = bd.dev;
+    bench_pool = bd.pool;
     char info[300];
     printf("edml-bench: board %s, library %s, backends:", edml_board_builtin()->name, edml_version());
     for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
         if (edml_device_backends(dev) & EDML_BACKEND_BIT(b)) printf(" %s", edml_backend_name((edml_backend)b));
-    printf("\n%s\nmedian of %d calls after a warm-up; one thread\n\n", edml_device_gles_info(dev, info, sizeof info),
-           iters);
+    printf("\n%s\nmedian of %d calls after a warm-up; %u thread%s\n\n", edml_device_gles_info(dev, info, sizeof info),
+           iters, (unsigned)bench_threads, bench_threads > 1 ? "s (edml's pool; the copy on as many)" : "");
     int wrong = 0;
     for (int wi = 0; wi < WORKLOADS; wi++)
         if (!o.only || !strcmp(o.only, workload_names[wi])) bench_workload(dev, wi, &o, &wrong);
     fprintf(stderr, "%60s\r", "");
     if (o.crossover && (edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) crossover(dev);
     if (o.json && write_json(o.json)) return 1;
-    edml_device_destroy(dev);
-    free(arena);
+    bench_device_close(&bd);
     if (wrong) printf("%d results differ from the reference backend\n", wrong);
     return wrong ? 1 : 0;
 }

@@ -54,7 +54,10 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
 }
 
 /* AUTO: the GPU for work above the board's thresholds (a submission costs
- * tens of microseconds and a trip through memory), never a software
+ * tens of microseconds and a trip through memory), which are measured on one
+ * core: with W workers the CPU's side is up to W times faster, so the
+ * thresholds are W times higher (TopK's row length is not: one row is
+ * still one GPU workgroup's job). Never a software
  * rasterizer (Mesa's llvmpipe runs shaders on the CPU it would take from the
  * NEON kernels: measured slower on every workload) unless the board allows. */
 static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op)
@@ -67,7 +70,8 @@ static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op)
     /* copy-like work moves every byte through the host<->GPU transfers */
     const bool copy_like =
         op->kind == EDMLI_OP_ELEMENTWISE_IF || (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.slice_rank > 0);
-    if (n < (copy_like ? dev->board.gpu_min_elements_copy : dev->board.gpu_min_elements)) return false;
+    const uint64_t workers = op->workers ? op->workers : 1;
+    if (n < (copy_like ? dev->board.gpu_min_elements_copy : dev->board.gpu_min_elements) * workers) return false;
     return op->kind != EDMLI_OP_TOPK || op->plan.topk.axis_size >= dev->board.gpu_topk_min_row;
 }
 

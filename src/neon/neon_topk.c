@@ -227,11 +227,12 @@ static void edmli_neon_topk_split(edmli_neon_topk_job *j)
 }
 
 /* Ways to split each of `rows` rows so that `parts` are busy: none (1)
- * unless every range keeps 8 K elements or more. */
+ * unless every range keeps 64 K elements or more (filling a heap costs
+ * about log K a element, scanning well under one). */
 static uint32_t edmli_neon_topk_sub(const edmli_topk_plan *p, uint64_t rows, uint32_t parts)
 {
     if (rows >= parts) return 1;
-    uint64_t sub = parts / rows, most = p->axis_size / (8u * (uint64_t)p->k);
+    uint64_t sub = parts / rows, most = p->axis_size / (64u * (uint64_t)p->k);
     return (uint32_t)(sub < most ? sub : most ? most : 1);
 }
 
