@@ -141,9 +141,21 @@ static void edmli_gather_part(void *arg, uint32_t part, uint32_t worker)
     edmli_odo o = j->positions;
     edmli_odo_seek(&o, pos);
     edmli_gather_oor *oor = &j->oor[part];
+    const uint32_t es = j->op->inputs[0].elem_size;
     for (; pos < end; pos++, edmli_odo_next(&o)) {
         int64_t in_off = o.off[2] + edmli_gather_tuple_offset(j->op, j->ex->in[1] + o.off[0], pos * g->tuple, oor);
-        edmli_cpu_copy_slice(j->op, j->ex->in[0] + in_off, j->ex->out[0] + o.off[1]);
+        const uint8_t *src = j->ex->in[0] + in_off;
+        uint8_t *dst = j->ex->out[0] + o.off[1];
+        if (g->slice_rank) {
+            edmli_cpu_copy_slice(j->op, src, dst);
+            continue;
+        }
+        switch (es) { /* one element: a fixed-size copy, not a call */
+        case 1: *dst = *src; break;
+        case 2: memcpy(dst, src, 2); break;
+        case 4: memcpy(dst, src, 4); break;
+        default: memcpy(dst, src, 8); break;
+        }
     }
 }
 

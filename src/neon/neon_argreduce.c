@@ -7,7 +7,10 @@
  * A lane takes a new element on > (first index wins) or >= (last wins); lanes
  * merge by key, then by index, so ties resolve exactly as the reference does.
  * 64-bit types and other layouts take the reference kernel.
- * Parts: over outputs (horizontally) or groups of 4 columns (vertically);
+ * Vertically, 16 columns go down the reduced set together where it is one
+ * plain stride (four vectors: independent compare chains, 64 neighbouring
+ * bytes a row), else 4 at a time.
+ * Parts: over outputs (horizontally) or groups of 16 columns (vertically);
  * with fewer of those than parts, within each reduction (its sets, or its
  * one run), each part's best (key, index) kept in scratch and combined in
  * part order under the same rule, so any thread count gives the same answer. */
@@ -231,6 +234,82 @@ static edmli_neon_cols4_fn edmli_neon_cols4_for(EDML_TENSOR_DATA_TYPE t, bool la
     }
 }
 
+/* Sixteen neighbouring outputs down a plain stride (at most one reduced
+ * dim), four vectors at once: four independent compare chains, and 64
+ * neighbouring bytes of each row read together. */
+EDMLI_ALWAYS_INLINE void edmli_neon_reduce_cols16(edmli_neon_red *r, const uint8_t *col, const edmli_neon_span *sp,
+                                                  edmli_neon_best out[16], EDML_TENSOR_DATA_TYPE dt, bool last)
+{
+    const uint32x4_t inv = vdupq_n_u32(r->invert ? 0xffffffffu : 0);
+    const uint32x4_t keepnan = vdupq_n_u32(r->invert && r->is_float ? 0xffffffffu : 0);
+    const uint32x4_t one = vdupq_n_u32(1);
+    const int64_t step = r->inner.rank ? r->inner.step[0][0] : 0, vs = 4 * (int64_t)edml_data_type_size(dt);
+    const uint8_t *q = col + (int64_t)sp->s0 * step;
+    uint32x4_t sv = vdupq_n_u32((uint32_t)sp->s0);
+    /* four named vectors, not an array: each stays in its register */
+#define EDMLI_COL16_LOAD(v) edmli_neon_red_adjust(edmli_neon_load_keys(dt, q + (v)*vs), inv, keepnan)
+    uint32x4_t b0 = EDMLI_COL16_LOAD(0), b1 = EDMLI_COL16_LOAD(1), b2 = EDMLI_COL16_LOAD(2), b3 = EDMLI_COL16_LOAD(3);
+    uint32x4_t i0 = sv, i1 = sv, i2 = sv, i3 = sv;
+#define EDMLI_COL16_STEP(v)                                            \
+    do {                                                               \
+        uint32x4_t k = EDMLI_COL16_LOAD(v);                            \
+        uint32x4_t m = last ? vcgeq_u32(k, b##v) : vcgtq_u32(k, b##v); \
+        b##v = vbslq_u32(m, k, b##v);                                  \
+        i##v = vbslq_u32(m, sv, i##v);                                 \
+    } while (0)
+    for (uint64_t s = sp->s0 + 1; s < sp->s1; s++) {
+        q += step;
+        sv = vaddq_u32(sv, one);
+        EDMLI_COL16_STEP(0);
+        EDMLI_COL16_STEP(1);
+        EDMLI_COL16_STEP(2);
+        EDMLI_COL16_STEP(3);
+    }
+#undef EDMLI_COL16_STEP
+#undef EDMLI_COL16_LOAD
+    const uint32x4_t best[4] = {b0, b1, b2, b3}, bidx[4] = {i0, i1, i2, i3};
+    uint32_t kb[16], ib[16];
+    for (int v = 0; v < 4; v++) vst1q_u32(kb + 4 * v, best[v]), vst1q_u32(ib + 4 * v, bidx[v]);
+    for (int j = 0; j < 16; j++) out[j] = (edmli_neon_best){kb[j], ib[j], true};
+}
+
+typedef void (*edmli_neon_cols16_fn)(edmli_neon_red *r, const uint8_t *col, const edmli_neon_span *sp,
+                                     edmli_neon_best out[16]);
+
+#define EDMLI_NEON_COLS16(T, DT)                                                                            \
+    static void edmli_neon_cols16_first_##T(edmli_neon_red *r, const uint8_t *c, const edmli_neon_span *sp, \
+                                            edmli_neon_best o[16])                                          \
+    {                                                                                                       \
+        edmli_neon_reduce_cols16(r, c, sp, o, DT, false);                                                   \
+    }                                                                                                       \
+    static void edmli_neon_cols16_last_##T(edmli_neon_red *r, const uint8_t *c, const edmli_neon_span *sp,  \
+                                           edmli_neon_best o[16])                                           \
+    {                                                                                                       \
+        edmli_neon_reduce_cols16(r, c, sp, o, DT, true);                                                    \
+    }
+EDMLI_NEON_COLS16(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
+EDMLI_NEON_COLS16(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
+EDMLI_NEON_COLS16(u32, EDML_TENSOR_DATA_TYPE_UINT32)
+EDMLI_NEON_COLS16(i32, EDML_TENSOR_DATA_TYPE_INT32)
+EDMLI_NEON_COLS16(u16, EDML_TENSOR_DATA_TYPE_UINT16)
+EDMLI_NEON_COLS16(i16, EDML_TENSOR_DATA_TYPE_INT16)
+EDMLI_NEON_COLS16(u8, EDML_TENSOR_DATA_TYPE_UINT8)
+EDMLI_NEON_COLS16(i8, EDML_TENSOR_DATA_TYPE_INT8)
+
+static edmli_neon_cols16_fn edmli_neon_cols16_for(EDML_TENSOR_DATA_TYPE t, bool last)
+{
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32: return last ? edmli_neon_cols16_last_f32 : edmli_neon_cols16_first_f32;
+    case EDML_TENSOR_DATA_TYPE_FLOAT16: return last ? edmli_neon_cols16_last_f16 : edmli_neon_cols16_first_f16;
+    case EDML_TENSOR_DATA_TYPE_UINT32: return last ? edmli_neon_cols16_last_u32 : edmli_neon_cols16_first_u32;
+    case EDML_TENSOR_DATA_TYPE_INT32: return last ? edmli_neon_cols16_last_i32 : edmli_neon_cols16_first_i32;
+    case EDML_TENSOR_DATA_TYPE_UINT16: return last ? edmli_neon_cols16_last_u16 : edmli_neon_cols16_first_u16;
+    case EDML_TENSOR_DATA_TYPE_INT16: return last ? edmli_neon_cols16_last_i16 : edmli_neon_cols16_first_i16;
+    case EDML_TENSOR_DATA_TYPE_UINT8: return last ? edmli_neon_cols16_last_u8 : edmli_neon_cols16_first_u8;
+    default: return last ? edmli_neon_cols16_last_i8 : edmli_neon_cols16_first_i8;
+    }
+}
+
 /* The odometers: `outer` over the kept dims (but, vertically, the last),
  * `inner` over the reduced dims (but, horizontally, the last: the run). */
 static void edmli_neon_red_init(edmli_neon_red *r, const edml_operator *op, bool horizontal)
@@ -257,45 +336,52 @@ static void edmli_neon_red_init(edmli_neon_red *r, const edml_operator *op, bool
     r->run = horizontal ? ti->sizes[last_dim] : 1;
 }
 
+/* Columns a vertical unit takes. */
+#define EDMLI_NEON_GROUP 16u
+
 /* One call's work. Units are outputs (horizontally) or, at each outer
- * position, groups of up to 4 columns (vertically; `groups` of them). */
+ * position, groups of up to 16 columns (vertically; `groups` of them). */
 typedef struct edmli_neon_red_job {
     const edmli_neon_red *r;
     const edmli_exec *ex;
     EDML_TENSOR_DATA_TYPE index_type;
     edmli_neon_reduce_fn reduce_set;
     edmli_neon_cols4_fn cols4;
+    edmli_neon_cols16_fn cols16;
     bool vertical;
     uint32_t cols, groups, parts;
     int64_t ostep; /* bytes between output columns */
     uint64_t units, sets;
     uint64_t unit;            /* split within: the one unit */
-    edmli_neon_best *partial; /* split within: 4 a part (scratch) */
+    edmli_neon_best *partial; /* split within: EDMLI_NEON_GROUP a part (scratch) */
 } edmli_neon_red_job;
 
 /* Unit group g at the outer position r->outer over a span: 1 best
  * horizontally, one a column vertically; returns how many. */
 static uint32_t edmli_neon_red_unit(const edmli_neon_red_job *j, edmli_neon_red *r, uint64_t g,
-                                    const edmli_neon_span *sp, edmli_neon_best best[4])
+                                    const edmli_neon_span *sp, edmli_neon_best best[EDMLI_NEON_GROUP])
 {
     const uint8_t *base = j->ex->in[0] + r->outer.off[0];
     if (!j->vertical) {
         best[0] = j->reduce_set(r, base, sp);
         return 1;
     }
-    const uint32_t c0 = (uint32_t)g * 4u, n = j->cols - c0 < 4 ? j->cols - c0 : 4;
-    if (n == 4) {
-        j->cols4(r, base + (uint64_t)c0 * r->es, sp, best);
-        return 4;
+    const uint32_t c0 = (uint32_t)g * EDMLI_NEON_GROUP;
+    const uint32_t n = j->cols - c0 < EDMLI_NEON_GROUP ? j->cols - c0 : EDMLI_NEON_GROUP;
+    uint32_t c = 0;
+    if (n == EDMLI_NEON_GROUP && r->inner.rank <= 1) {
+        j->cols16(r, base + (uint64_t)c0 * r->es, sp, best);
+        return n;
     }
-    for (uint32_t c = 0; c < n; c++) best[c] = j->reduce_set(r, base + (uint64_t)(c0 + c) * r->es, sp);
+    for (; c + 4 <= n; c += 4) j->cols4(r, base + (uint64_t)(c0 + c) * r->es, sp, best + c);
+    for (; c < n; c++) best[c] = j->reduce_set(r, base + (uint64_t)(c0 + c) * r->es, sp);
     return n;
 }
 
 static void edmli_neon_red_store(const edmli_neon_red_job *j, const edmli_neon_red *r, uint64_t g,
                                  const edmli_neon_best *best, uint32_t n)
 {
-    uint8_t *out = j->ex->out[0] + r->outer.off[1] + (int64_t)g * 4 * j->ostep;
+    uint8_t *out = j->ex->out[0] + r->outer.off[1] + (int64_t)g * EDMLI_NEON_GROUP * j->ostep;
     for (uint32_t c = 0; c < n; c++) edmli_store_index(out + c * j->ostep, j->index_type, best[c].idx);
 }
 
@@ -310,7 +396,7 @@ static void edmli_neon_red_outputs(void *arg, uint32_t part, uint32_t worker)
     const edmli_neon_span full = {0, j->sets, 0, r.run};
     edmli_odo_seek(&r.outer, u0 / j->groups);
     for (uint64_t u = u0, g = u0 % j->groups; u < u1; u++) {
-        edmli_neon_best best[4];
+        edmli_neon_best best[EDMLI_NEON_GROUP];
         const uint32_t n = edmli_neon_red_unit(j, &r, g, &full, best);
         edmli_neon_red_store(j, &r, g, best, n);
         if (++g == j->groups) g = 0, edmli_odo_next(&r.outer);
@@ -324,7 +410,7 @@ static void edmli_neon_red_within(void *arg, uint32_t part, uint32_t worker)
     (void)worker;
     const edmli_neon_red_job *j = arg;
     edmli_neon_red r = *j->r;
-    edmli_neon_best *best = j->partial + (uint64_t)part * 4;
+    edmli_neon_best *best = j->partial + (uint64_t)part * EDMLI_NEON_GROUP;
     edmli_neon_span sp = {0, j->sets, 0, r.run};
     uint64_t b, e;
     if (j->sets > 1) {
@@ -334,7 +420,7 @@ static void edmli_neon_red_within(void *arg, uint32_t part, uint32_t worker)
         edmli_cpu_range(r.run, j->parts, part, 4, &b, &e);
         sp.i0 = (uint32_t)b, sp.i1 = (uint32_t)e;
     }
-    for (uint32_t c = 0; c < 4; c++) best[c].any = false;
+    for (uint32_t c = 0; c < EDMLI_NEON_GROUP; c++) best[c].any = false;
     if (sp.s0 == sp.s1 || sp.i0 == sp.i1) return;
     edmli_odo_seek(&r.outer, j->unit / j->groups);
     edmli_neon_red_unit(j, &r, j->unit % j->groups, &sp, best);
@@ -352,12 +438,13 @@ static void edmli_neon_red_split(const edml_operator *op, const edmli_exec *ex, 
     for (uint64_t u = 0, g = 0; u < j->units; u++) {
         j->unit = u;
         edmli_cpu_parallel(ex, j->parts, edmli_neon_red_within, j);
-        edmli_neon_best best[4];
-        const uint32_t n = j->vertical && j->cols - g * 4 < 4 ? (uint32_t)(j->cols - g * 4) : j->vertical ? 4 : 1;
+        edmli_neon_best best[EDMLI_NEON_GROUP];
+        const uint64_t left = j->cols - g * EDMLI_NEON_GROUP;
+        const uint32_t n = !j->vertical ? 1 : left < EDMLI_NEON_GROUP ? (uint32_t)left : EDMLI_NEON_GROUP;
         for (uint32_t c = 0; c < n; c++) {
             best[c].any = false;
             for (uint32_t p = 0; p < j->parts; p++) {
-                const edmli_neon_best *b = &j->partial[(uint64_t)p * 4 + c];
+                const edmli_neon_best *b = &j->partial[(uint64_t)p * EDMLI_NEON_GROUP + c];
                 if (b->any) edmli_neon_take(&best[c], b->key, b->idx, r.take_last);
             }
         }
@@ -368,7 +455,7 @@ static void edmli_neon_red_split(const edml_operator *op, const edmli_exec *ex, 
 
 uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op)
 {
-    return op->workers > 1 ? (uint64_t)op->workers * 4 * sizeof(edmli_neon_best) : 0;
+    return op->workers > 1 ? (uint64_t)op->workers * EDMLI_NEON_GROUP * sizeof(edmli_neon_best) : 0;
 }
 
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
@@ -387,9 +474,10 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
         .index_type = to->dtype,
         .reduce_set = edmli_neon_reduce_for(ti->dtype, r.take_last),
         .cols4 = edmli_neon_cols4_for(ti->dtype, r.take_last),
+        .cols16 = edmli_neon_cols16_for(ti->dtype, r.take_last),
         .vertical = !horizontal,
         .cols = ti->sizes[last_dim],
-        .groups = horizontal ? 1 : (ti->sizes[last_dim] + 3) / 4,
+        .groups = horizontal ? 1 : (ti->sizes[last_dim] + EDMLI_NEON_GROUP - 1) / EDMLI_NEON_GROUP,
         .ostep = (int64_t)to->strides[last_dim] * to->elem_size,
         .sets = edmli_odo_count(&r.inner),
     };
