@@ -526,9 +526,62 @@ static void test_pool(void)
     free(mem);
 }
 
+/* ArgMin/ArgMax over FLOAT32 rows of 4 x 100 (blocks of 32 and a tail) whose
+ * elements come from a few values, -0 and +0, NaNs of both signs and the
+ * infinities among them: ties everywhere. NEON matches the reference for
+ * both operators and both tie rules. */
+static void test_argreduce_ties(void)
+{
+    static const uint32_t alphabet[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7fc00000u,
+                                        0xffc00001u, 0x7f800000u, 0xff800000u, 0x00000001u, 0x80000001u};
+    const size_t size = edml_device_size() + (1u << 16);
+    void *mem;
+    if (posix_memalign(&mem, 16, size)) abort();
+    memset(mem, 0, size);
+    edml_device *dev;
+    edml_device_desc dd = {0};
+    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
+    CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_OK, "device");
+    UINT in_sizes[2] = {4, 100}, out_sizes[2] = {4, 1}, axes[1] = {1};
+    EDML_BUFFER_TENSOR_DESC bi = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, in_sizes, NULL, 1600, 0};
+    EDML_BUFFER_TENSOR_DESC bo = {EDML_TENSOR_DATA_TYPE_UINT32, 0, 2, out_sizes, NULL, 16, 0};
+    EDML_TENSOR_DESC ti = {EDML_TENSOR_TYPE_BUFFER, &bi}, to = {EDML_TENSOR_TYPE_BUFFER, &bo};
+    uint32_t data[400], out[2][4];
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    int bad = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        uint32_t pick[10], kinds = 0; /* a random few of the values */
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        for (uint32_t v = 0; v < 10; v++)
+            if ((rng >> (33 + v)) & 1) pick[kinds++] = alphabet[v];
+        if (!kinds) pick[kinds++] = alphabet[1];
+        for (int i = 0; i < 400; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            data[i] = pick[(rng >> 33) % kinds];
+        }
+        const EDML_OPERATOR_TYPE type = trial & 1 ? EDML_OPERATOR_ARGMAX : EDML_OPERATOR_ARGMIN;
+        EDML_ARGMIN_OPERATOR_DESC d = {&ti, &to, 1, axes,
+                                       trial & 2 ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING};
+        EDML_OPERATOR_DESC od = {type, &d};
+        for (int b = 0; b < 2; b++) {
+            edml_operator *op;
+            EDML_BUFFER_BINDING in[1] = {{data, 0, sizeof data}}, o[1] = {{out[b], 0, sizeof out[b]}};
+            if (edml_operator_create(dev, &od, b ? EDML_BACKEND_NEON : EDML_BACKEND_REF, &op) ||
+                edml_operator_execute(op, in, 1, o, 1, NULL))
+                bad++;
+            edml_operator_destroy(op);
+        }
+        bad += memcmp(out[0], out[1], sizeof out[0]) != 0;
+    }
+    CHECK(bad == 0, "%d of 2000 tie-heavy ArgMin/ArgMax rows differ between NEON and the reference", bad);
+    edml_device_destroy(dev);
+    free(mem);
+}
+
 int unit_main(void);
 int unit_main(void)
 {
+    test_argreduce_ties();
     test_parallel();
     test_auto_workers();
     test_pool();
