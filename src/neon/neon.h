@@ -74,6 +74,13 @@ static inline uint32x4_t edmli_neon_load_keys(EDML_TENSOR_DATA_TYPE t, const uin
     }
 }
 
+/* The types whose keys fit 32-bit lanes, as X(suffix, EDML_TENSOR_DATA_TYPE_
+ * name): the kernels are specialised for each, so that the key conversion is
+ * straight-line code. */
+#define EDMLI_NEON_KEY32_BUT_F32(X) \
+    X(f16, FLOAT16) X(u32, UINT32) X(i32, INT32) X(u16, UINT16) X(i16, INT16) X(u8, UINT8) X(i8, INT8)
+#define EDMLI_NEON_KEY32_TYPES(X) X(f32, FLOAT32) EDMLI_NEON_KEY32_BUT_F32(X)
+
 /* Types whose keys fit 32-bit lanes. */
 static inline bool edmli_neon_key32(EDML_TENSOR_DATA_TYPE t) { return edml_data_type_size(t) <= 4; }
 

@@ -223,34 +223,25 @@ static edmli_neon_best edmli_neon_reduce_last_f32(edmli_neon_red *r, const uint8
 #define EDMLI_NEON_REDUCE_SETS(T, DT)                                                                                  \
     static edmli_neon_best edmli_neon_reduce_first_##T(edmli_neon_red *r, const uint8_t *b, const edmli_neon_span *sp) \
     {                                                                                                                  \
-        return edmli_neon_reduce_set(r, b, sp, DT, false);                                                             \
+        return edmli_neon_reduce_set(r, b, sp, EDML_TENSOR_DATA_TYPE_##DT, false);                                     \
     }                                                                                                                  \
     static edmli_neon_best edmli_neon_reduce_last_##T(edmli_neon_red *r, const uint8_t *b, const edmli_neon_span *sp)  \
     {                                                                                                                  \
-        return edmli_neon_reduce_set(r, b, sp, DT, true);                                                              \
+        return edmli_neon_reduce_set(r, b, sp, EDML_TENSOR_DATA_TYPE_##DT, true);                                      \
     }
-EDMLI_NEON_REDUCE_SETS(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
-EDMLI_NEON_REDUCE_SETS(u32, EDML_TENSOR_DATA_TYPE_UINT32)
-EDMLI_NEON_REDUCE_SETS(i32, EDML_TENSOR_DATA_TYPE_INT32)
-EDMLI_NEON_REDUCE_SETS(u16, EDML_TENSOR_DATA_TYPE_UINT16)
-EDMLI_NEON_REDUCE_SETS(i16, EDML_TENSOR_DATA_TYPE_INT16)
-EDMLI_NEON_REDUCE_SETS(u8, EDML_TENSOR_DATA_TYPE_UINT8)
-EDMLI_NEON_REDUCE_SETS(i8, EDML_TENSOR_DATA_TYPE_INT8)
+EDMLI_NEON_KEY32_BUT_F32(EDMLI_NEON_REDUCE_SETS)
 
 typedef edmli_neon_best (*edmli_neon_reduce_fn)(edmli_neon_red *r, const uint8_t *base, const edmli_neon_span *sp);
 
 static edmli_neon_reduce_fn edmli_neon_reduce_for(EDML_TENSOR_DATA_TYPE t, bool last)
 {
+#define EDMLI_CASE(T, DT) \
+    case EDML_TENSOR_DATA_TYPE_##DT: return last ? edmli_neon_reduce_last_##T : edmli_neon_reduce_first_##T;
     switch (t) {
-    case EDML_TENSOR_DATA_TYPE_FLOAT32: return last ? edmli_neon_reduce_last_f32 : edmli_neon_reduce_first_f32;
-    case EDML_TENSOR_DATA_TYPE_FLOAT16: return last ? edmli_neon_reduce_last_f16 : edmli_neon_reduce_first_f16;
-    case EDML_TENSOR_DATA_TYPE_UINT32: return last ? edmli_neon_reduce_last_u32 : edmli_neon_reduce_first_u32;
-    case EDML_TENSOR_DATA_TYPE_INT32: return last ? edmli_neon_reduce_last_i32 : edmli_neon_reduce_first_i32;
-    case EDML_TENSOR_DATA_TYPE_UINT16: return last ? edmli_neon_reduce_last_u16 : edmli_neon_reduce_first_u16;
-    case EDML_TENSOR_DATA_TYPE_INT16: return last ? edmli_neon_reduce_last_i16 : edmli_neon_reduce_first_i16;
-    case EDML_TENSOR_DATA_TYPE_UINT8: return last ? edmli_neon_reduce_last_u8 : edmli_neon_reduce_first_u8;
-    default: return last ? edmli_neon_reduce_last_i8 : edmli_neon_reduce_first_i8;
+        EDMLI_NEON_KEY32_TYPES(EDMLI_CASE)
+    default: return NULL; /* the caller took the reference for other types */
     }
+#undef EDMLI_CASE
 }
 
 /* Four neighbouring outputs (columns c .. c + 3 of a kept, packed last dim)
@@ -300,34 +291,24 @@ typedef void (*edmli_neon_cols4_fn)(edmli_neon_red *r, const uint8_t *col, const
     static void edmli_neon_cols4_first_##T(edmli_neon_red *r, const uint8_t *c, const edmli_neon_span *sp, \
                                            edmli_neon_best o[4])                                           \
     {                                                                                                      \
-        edmli_neon_reduce_cols4(r, c, sp, o, DT, false);                                                   \
+        edmli_neon_reduce_cols4(r, c, sp, o, EDML_TENSOR_DATA_TYPE_##DT, false);                           \
     }                                                                                                      \
     static void edmli_neon_cols4_last_##T(edmli_neon_red *r, const uint8_t *c, const edmli_neon_span *sp,  \
                                           edmli_neon_best o[4])                                            \
     {                                                                                                      \
-        edmli_neon_reduce_cols4(r, c, sp, o, DT, true);                                                    \
+        edmli_neon_reduce_cols4(r, c, sp, o, EDML_TENSOR_DATA_TYPE_##DT, true);                            \
     }
-EDMLI_NEON_COLS4(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
-EDMLI_NEON_COLS4(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
-EDMLI_NEON_COLS4(u32, EDML_TENSOR_DATA_TYPE_UINT32)
-EDMLI_NEON_COLS4(i32, EDML_TENSOR_DATA_TYPE_INT32)
-EDMLI_NEON_COLS4(u16, EDML_TENSOR_DATA_TYPE_UINT16)
-EDMLI_NEON_COLS4(i16, EDML_TENSOR_DATA_TYPE_INT16)
-EDMLI_NEON_COLS4(u8, EDML_TENSOR_DATA_TYPE_UINT8)
-EDMLI_NEON_COLS4(i8, EDML_TENSOR_DATA_TYPE_INT8)
+EDMLI_NEON_KEY32_TYPES(EDMLI_NEON_COLS4)
 
 static edmli_neon_cols4_fn edmli_neon_cols4_for(EDML_TENSOR_DATA_TYPE t, bool last)
 {
+#define EDMLI_CASE(T, DT) \
+    case EDML_TENSOR_DATA_TYPE_##DT: return last ? edmli_neon_cols4_last_##T : edmli_neon_cols4_first_##T;
     switch (t) {
-    case EDML_TENSOR_DATA_TYPE_FLOAT32: return last ? edmli_neon_cols4_last_f32 : edmli_neon_cols4_first_f32;
-    case EDML_TENSOR_DATA_TYPE_FLOAT16: return last ? edmli_neon_cols4_last_f16 : edmli_neon_cols4_first_f16;
-    case EDML_TENSOR_DATA_TYPE_UINT32: return last ? edmli_neon_cols4_last_u32 : edmli_neon_cols4_first_u32;
-    case EDML_TENSOR_DATA_TYPE_INT32: return last ? edmli_neon_cols4_last_i32 : edmli_neon_cols4_first_i32;
-    case EDML_TENSOR_DATA_TYPE_UINT16: return last ? edmli_neon_cols4_last_u16 : edmli_neon_cols4_first_u16;
-    case EDML_TENSOR_DATA_TYPE_INT16: return last ? edmli_neon_cols4_last_i16 : edmli_neon_cols4_first_i16;
-    case EDML_TENSOR_DATA_TYPE_UINT8: return last ? edmli_neon_cols4_last_u8 : edmli_neon_cols4_first_u8;
-    default: return last ? edmli_neon_cols4_last_i8 : edmli_neon_cols4_first_i8;
+        EDMLI_NEON_KEY32_TYPES(EDMLI_CASE)
+    default: return NULL; /* the caller took the reference for other types */
     }
+#undef EDMLI_CASE
 }
 
 /* Sixteen neighbouring outputs down a plain stride (at most one reduced
@@ -376,34 +357,24 @@ typedef void (*edmli_neon_cols16_fn)(edmli_neon_red *r, const uint8_t *col, cons
     static void edmli_neon_cols16_first_##T(edmli_neon_red *r, const uint8_t *c, const edmli_neon_span *sp, \
                                             edmli_neon_best o[16])                                          \
     {                                                                                                       \
-        edmli_neon_reduce_cols16(r, c, sp, o, DT, false);                                                   \
+        edmli_neon_reduce_cols16(r, c, sp, o, EDML_TENSOR_DATA_TYPE_##DT, false);                           \
     }                                                                                                       \
     static void edmli_neon_cols16_last_##T(edmli_neon_red *r, const uint8_t *c, const edmli_neon_span *sp,  \
                                            edmli_neon_best o[16])                                           \
     {                                                                                                       \
-        edmli_neon_reduce_cols16(r, c, sp, o, DT, true);                                                    \
+        edmli_neon_reduce_cols16(r, c, sp, o, EDML_TENSOR_DATA_TYPE_##DT, true);                            \
     }
-EDMLI_NEON_COLS16(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
-EDMLI_NEON_COLS16(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
-EDMLI_NEON_COLS16(u32, EDML_TENSOR_DATA_TYPE_UINT32)
-EDMLI_NEON_COLS16(i32, EDML_TENSOR_DATA_TYPE_INT32)
-EDMLI_NEON_COLS16(u16, EDML_TENSOR_DATA_TYPE_UINT16)
-EDMLI_NEON_COLS16(i16, EDML_TENSOR_DATA_TYPE_INT16)
-EDMLI_NEON_COLS16(u8, EDML_TENSOR_DATA_TYPE_UINT8)
-EDMLI_NEON_COLS16(i8, EDML_TENSOR_DATA_TYPE_INT8)
+EDMLI_NEON_KEY32_TYPES(EDMLI_NEON_COLS16)
 
 static edmli_neon_cols16_fn edmli_neon_cols16_for(EDML_TENSOR_DATA_TYPE t, bool last)
 {
+#define EDMLI_CASE(T, DT) \
+    case EDML_TENSOR_DATA_TYPE_##DT: return last ? edmli_neon_cols16_last_##T : edmli_neon_cols16_first_##T;
     switch (t) {
-    case EDML_TENSOR_DATA_TYPE_FLOAT32: return last ? edmli_neon_cols16_last_f32 : edmli_neon_cols16_first_f32;
-    case EDML_TENSOR_DATA_TYPE_FLOAT16: return last ? edmli_neon_cols16_last_f16 : edmli_neon_cols16_first_f16;
-    case EDML_TENSOR_DATA_TYPE_UINT32: return last ? edmli_neon_cols16_last_u32 : edmli_neon_cols16_first_u32;
-    case EDML_TENSOR_DATA_TYPE_INT32: return last ? edmli_neon_cols16_last_i32 : edmli_neon_cols16_first_i32;
-    case EDML_TENSOR_DATA_TYPE_UINT16: return last ? edmli_neon_cols16_last_u16 : edmli_neon_cols16_first_u16;
-    case EDML_TENSOR_DATA_TYPE_INT16: return last ? edmli_neon_cols16_last_i16 : edmli_neon_cols16_first_i16;
-    case EDML_TENSOR_DATA_TYPE_UINT8: return last ? edmli_neon_cols16_last_u8 : edmli_neon_cols16_first_u8;
-    default: return last ? edmli_neon_cols16_last_i8 : edmli_neon_cols16_first_i8;
+        EDMLI_NEON_KEY32_TYPES(EDMLI_CASE)
+    default: return NULL; /* the caller took the reference for other types */
     }
+#undef EDMLI_CASE
 }
 
 /* The odometers: `outer` over the kept dims (but, vertically, the last),

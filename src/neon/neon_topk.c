@@ -101,21 +101,14 @@ EDMLI_ALWAYS_INLINE void edmli_neon_topk_rows4(const edml_operator *op, const ui
     static void edmli_neon_topk_row_##T(const edml_operator *op, const uint8_t *in, uint32_t i0, uint32_t n, \
                                         edmli_topk_entry *heap)                                              \
     {                                                                                                        \
-        edmli_neon_topk_row(op, in, i0, n, heap, DT);                                                        \
+        edmli_neon_topk_row(op, in, i0, n, heap, EDML_TENSOR_DATA_TYPE_##DT);                                \
     }                                                                                                        \
     static void edmli_neon_topk_rows4_##T(const edml_operator *op, const uint8_t *in, int64_t step,          \
                                           edmli_topk_entry *heaps)                                           \
     {                                                                                                        \
-        edmli_neon_topk_rows4(op, in, step, heaps, DT);                                                      \
+        edmli_neon_topk_rows4(op, in, step, heaps, EDML_TENSOR_DATA_TYPE_##DT);                              \
     }
-EDMLI_NEON_TOPK_TYPE(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
-EDMLI_NEON_TOPK_TYPE(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
-EDMLI_NEON_TOPK_TYPE(u32, EDML_TENSOR_DATA_TYPE_UINT32)
-EDMLI_NEON_TOPK_TYPE(i32, EDML_TENSOR_DATA_TYPE_INT32)
-EDMLI_NEON_TOPK_TYPE(u16, EDML_TENSOR_DATA_TYPE_UINT16)
-EDMLI_NEON_TOPK_TYPE(i16, EDML_TENSOR_DATA_TYPE_INT16)
-EDMLI_NEON_TOPK_TYPE(u8, EDML_TENSOR_DATA_TYPE_UINT8)
-EDMLI_NEON_TOPK_TYPE(i8, EDML_TENSOR_DATA_TYPE_INT8)
+EDMLI_NEON_KEY32_TYPES(EDMLI_NEON_TOPK_TYPE)
 
 typedef void (*edmli_neon_row_fn)(const edml_operator *op, const uint8_t *in, uint32_t i0, uint32_t n,
                                   edmli_topk_entry *heap);
@@ -123,19 +116,13 @@ typedef void (*edmli_neon_rows4_fn)(const edml_operator *op, const uint8_t *in, 
 
 static void edmli_neon_topk_fns(EDML_TENSOR_DATA_TYPE t, edmli_neon_row_fn *row, edmli_neon_rows4_fn *rows4)
 {
-#define EDMLI_NEON_TOPK_CASE(T, DT) \
-    case DT: *row = edmli_neon_topk_row_##T, *rows4 = edmli_neon_topk_rows4_##T; break;
+#define EDMLI_CASE(T, DT) \
+    case EDML_TENSOR_DATA_TYPE_##DT: *row = edmli_neon_topk_row_##T, *rows4 = edmli_neon_topk_rows4_##T; break;
     switch (t) {
-        EDMLI_NEON_TOPK_CASE(f32, EDML_TENSOR_DATA_TYPE_FLOAT32)
-        EDMLI_NEON_TOPK_CASE(f16, EDML_TENSOR_DATA_TYPE_FLOAT16)
-        EDMLI_NEON_TOPK_CASE(u32, EDML_TENSOR_DATA_TYPE_UINT32)
-        EDMLI_NEON_TOPK_CASE(i32, EDML_TENSOR_DATA_TYPE_INT32)
-        EDMLI_NEON_TOPK_CASE(u16, EDML_TENSOR_DATA_TYPE_UINT16)
-        EDMLI_NEON_TOPK_CASE(i16, EDML_TENSOR_DATA_TYPE_INT16)
-        EDMLI_NEON_TOPK_CASE(u8, EDML_TENSOR_DATA_TYPE_UINT8)
-    default: *row = edmli_neon_topk_row_i8, *rows4 = edmli_neon_topk_rows4_i8; break;
+        EDMLI_NEON_KEY32_TYPES(EDMLI_CASE)
+    default: *row = NULL, *rows4 = NULL; break; /* the caller took the reference for other types */
     }
-#undef EDMLI_NEON_TOPK_CASE
+#undef EDMLI_CASE
 }
 
 /* One call's work: units are rows, or (side by side) per row of the other
