@@ -578,10 +578,91 @@ static void test_argreduce_ties(void)
     free(mem);
 }
 
+/* TopK of one tensor on the reference and on NEON: 1 if they differ. */
+static int topk_differs(edml_device *dev, EDML_TENSOR_DATA_TYPE t, void *data, UINT rows, UINT cols, UINT axis, UINT k,
+                        EDML_AXIS_DIRECTION dir, void *out)
+{
+    const UINT es = edml_data_type_size(t), n = axis ? cols : rows;
+    UINT in_sizes[2] = {rows, cols}, out_sizes[2] = {axis ? rows : k, axis ? k : cols};
+    const UINT64 outn = (UINT64)out_sizes[0] * out_sizes[1];
+    EDML_BUFFER_TENSOR_DESC bi = {t, 0, 2, in_sizes, NULL, (UINT64)rows * cols * es, 0};
+    EDML_BUFFER_TENSOR_DESC bv = {t, 0, 2, out_sizes, NULL, outn * es, 0};
+    EDML_BUFFER_TENSOR_DESC bx = {EDML_TENSOR_DATA_TYPE_UINT32, 0, 2, out_sizes, NULL, outn * 4, 0};
+    EDML_TENSOR_DESC ti = {EDML_TENSOR_TYPE_BUFFER, &bi}, tv = {EDML_TENSOR_TYPE_BUFFER, &bv};
+    EDML_TENSOR_DESC tx = {EDML_TENSOR_TYPE_BUFFER, &bx};
+    EDML_TOP_K1_OPERATOR_DESC d = {&ti, &tv, &tx, axis, k, dir};
+    EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
+    uint8_t *o[2] = {out, (uint8_t *)out + outn * (es + 4)};
+    (void)n;
+    for (int b = 0; b < 2; b++) {
+        edml_operator *op;
+        EDML_BUFFER_BINDING in[1] = {{data, 0, bi.TotalTensorSizeInBytes}};
+        EDML_BUFFER_BINDING bo[2] = {{o[b], 0, outn * es}, {o[b] + outn * es, 0, outn * 4}};
+        if (edml_operator_create(dev, &od, b ? EDML_BACKEND_NEON : EDML_BACKEND_REF, &op) ||
+            edml_operator_execute(op, in, 1, bo, 2, NULL))
+            return 1;
+        edml_operator_destroy(op);
+    }
+    return memcmp(o[0], o[1], outn * (es + 4)) != 0;
+}
+
+/* TopK over every bit pattern of the 8- and 16-bit types (and 65536 float
+ * patterns: every sign, exponent and top mantissa bits, with NaNs, -0 and
+ * subnormals among them), shuffled: along a packed row, down 16 columns side
+ * by side and down 8 (one at a time), both directions, K a sixteenth and K
+ * the whole axis. NEON's keys, thresholds and candidate order match the
+ * reference's for every value. */
+static void test_topk_every_value(void)
+{
+    static const EDML_TENSOR_DATA_TYPE types[] = {EDML_TENSOR_DATA_TYPE_FLOAT16, EDML_TENSOR_DATA_TYPE_UINT16,
+                                                  EDML_TENSOR_DATA_TYPE_INT16,   EDML_TENSOR_DATA_TYPE_UINT8,
+                                                  EDML_TENSOR_DATA_TYPE_INT8,    EDML_TENSOR_DATA_TYPE_FLOAT32,
+                                                  EDML_TENSOR_DATA_TYPE_INT32,   EDML_TENSOR_DATA_TYPE_UINT32};
+    const size_t size = edml_device_size() + (4u << 20);
+    void *mem, *data, *out;
+    if (posix_memalign(&mem, 16, size) || posix_memalign(&data, 16, 65536 * 4) ||
+        posix_memalign(&out, 16, 2 * 65536 * 8))
+        abort();
+    memset(mem, 0, size);
+    edml_device *dev;
+    edml_device_desc dd = {0};
+    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
+    CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_OK, "device");
+    uint64_t rng = 0x2545f4914f6cdd1dull;
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+        const EDML_TENSOR_DATA_TYPE t = types[ti];
+        const UINT es = edml_data_type_size(t), n = es == 1 ? 256 : 65536;
+        uint32_t perm[65536];
+        for (UINT i = 0; i < n; i++) perm[i] = es == 4 ? i << 16 | (i * 2654435761u >> 16) : i;
+        for (UINT i = n; i-- > 1;) { /* Fisher-Yates */
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            UINT j = (UINT)((rng >> 33) % (i + 1)), x = perm[i];
+            perm[i] = perm[j], perm[j] = x;
+        }
+        for (UINT i = 0; i < n; i++) memcpy((uint8_t *)data + (size_t)i * es, &perm[i], es);
+        int bad = 0;
+        for (int dir = 0; dir < 2; dir++) {
+            const EDML_AXIS_DIRECTION d = dir ? EDML_AXIS_DIRECTION_INCREASING : EDML_AXIS_DIRECTION_DECREASING;
+            bad += topk_differs(dev, t, data, 1, n, 1, n / 16, d, out);
+            bad += topk_differs(dev, t, data, 1, n, 1, n, d, out);
+            bad += topk_differs(dev, t, data, n / 16, 16, 0, n / 64, d, out);
+            bad += topk_differs(dev, t, data, n / 8, 8, 0, n / 32, d, out);
+        }
+        CHECK(bad == 0,
+              "TopK of every %u-byte pattern (type %d): %d of 8 layouts differ between NEON and the reference", es,
+              (int)t, bad);
+    }
+    edml_device_destroy(dev);
+    free(mem);
+    free(data);
+    free(out);
+}
+
 int unit_main(void);
 int unit_main(void)
 {
     test_argreduce_ties();
+    test_topk_every_value();
     test_parallel();
     test_auto_workers();
     test_pool();

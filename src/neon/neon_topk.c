@@ -1,163 +1,487 @@
-/* TopK, NEON: the reference's bounded heap, behind a vector threshold test.
- * Once the heap holds K entries its worst key is a threshold that only rises;
- * 4 or 8 keys at a time are compared with it and only the rare element above
- * it goes to the heap. For a packed axis one row runs at a time; for a strided
- * axis whose neighbouring rows are packed (Axis 0 of a matrix), 4 rows run
- * side by side, a lane and a heap each. 64-bit types take the reference.
- * Parts: over rows (or groups of 4 rows side by side), a part's heaps in its
- * own slot of scratch; with fewer rows than parts, within each row too: each
- * part keeps the top K of a range of the row, and the calling thread merges
- * a row's heaps under the same (key, index) order, so the answer is the
- * serial one for any thread count. */
+/* TopK, NEON. A candidate is one 64-bit number, key << 32 | ~index (the
+ * 32-bit key of docs/semantics.md's order, inverted for INCREASING): larger
+ * is better, and of equal keys the earlier index is larger, so one unsigned
+ * compare is the whole (key, index) order. A min-heap of K candidates per
+ * sequence keeps the best K; its root, the K-th best, is a threshold that
+ * only rises.
+ *
+ * The scan compares raw elements with that threshold in their own type, 64
+ * bytes a step: float compares for floats (a NaN never compares below, -0
+ * never below +0, so no element that may enter is rejected), integer
+ * compares for integers. Only a step where some lane is not rejected goes
+ * lane by lane through the exact key; on random data that is rare once the
+ * heap is full. A packed axis runs one sequence at a time; a strided axis
+ * whose rows are packed (Axis 0 of a matrix) runs 16 columns side by side, a
+ * lane and a heap each; any other axis walks one sequence at a time.
+ * 64-bit types take the reference.
+ *
+ * Parts: over sequences (or groups of 16 columns), a part's heaps in its own
+ * slot of scratch; with fewer sequences than parts, within each row too: each
+ * part keeps the best K of a range of the row, and the calling thread merges
+ * a row's heaps under the same order, so the answer is the serial one for any
+ * thread count. */
 #include "neon.h"
 
-/* the heap's threshold in the 32-bit key space (see edmli_neon_load_keys) */
-static inline uint32_t edmli_neon_thr32(const edmli_topk_entry *heap) { return (uint32_t)heap[0].key; }
+#if defined(__ARM_FEATURE_FP16_VECTOR_ARITHMETIC)
+#define EDMLI_NEON_F16_NATIVE 1 /* compare halves as halves (Cortex-A76, A78AE) */
+#else
+#define EDMLI_NEON_F16_NATIVE 0 /* widen halves to floats (exact) and compare those */
+#endif
 
-static inline void edmli_neon_offer(edmli_topk_entry *heap, uint32_t k, edmli_keys_fn keys_of, const uint8_t *p,
-                                    uint32_t idx, uint64_t flip)
+#define EDMLI_NEON_TOPK_COLS 16 /* columns side by side */
+
+/* ---- the candidate heap ------------------------------------------------------ */
+
+/* Places x at node i of a min-heap of n and sifts it down; h[n] is a
+ * sentinel UINT64_MAX, so a last lone child needs no bounds test. */
+static void edmli_neon_sift(uint64_t *h, uint32_t n, uint32_t i, uint64_t x)
 {
-    uint64_t key;
-    keys_of(p, 0, 1, &key);
-    edmli_topk_select(heap, k, k, &key, 1, idx, flip);
+    uint64_t *const b = h - 1; /* 1-based: node a's children are 2a and 2a + 1, a pair (b[0] is never read) */
+    size_t a = (size_t)i + 1;
+    for (size_t c; (c = 2 * a) <= n;) {
+        uint64_t kids[2];
+        memcpy(kids, b + c, sizeof kids); /* one paired load */
+        const uint64_t l = kids[0], r = kids[1];
+        const size_t right = r < l; /* the smaller child, without a branch */
+        const uint64_t m = right ? r : l;
+        if (m >= x) break;
+        b[a] = m;
+        a = c + right;
+    }
+    b[a] = x;
 }
 
-/* Fills a heap with k elements from p, the first index `first` (stride in bytes). */
-static void edmli_neon_topk_fill(edmli_topk_entry *heap, uint32_t k, edmli_keys_fn keys_of, const uint8_t *p,
-                                 int64_t stride, uint32_t first, uint64_t flip)
+static inline void edmli_neon_offer(uint64_t *h, uint32_t k, uint64_t c)
 {
-    uint64_t keys[EDMLI_CPU_CHUNK];
-    for (uint32_t i = 0, count = 0; i < k;) {
-        uint32_t m = k - i < EDMLI_CPU_CHUNK ? k - i : EDMLI_CPU_CHUNK;
-        keys_of(p + (int64_t)i * stride, stride, m, keys);
-        count = edmli_topk_select(heap, k, count, keys, m, first + i, flip);
-        i += m;
+    if (c > h[0]) edmli_neon_sift(h, k, 0, c);
+}
+
+/* Sorts a full heap of k in place, best first. */
+static void edmli_neon_drain(uint64_t *h, uint32_t k)
+{
+    for (uint32_t n = k; n > 1; n--) {
+        uint64_t worst = h[0], last = h[n - 1];
+        h[n - 1] = UINT64_MAX; /* the sentinel of the heap of n - 1 */
+        edmli_neon_sift(h, n - 1, 0, last);
+        h[n - 1] = worst;
     }
 }
 
-/* Elements [i0, n) of one packed row, at least k of them. Always inlined
- * into a function per data type (below), so that the key conversion is
- * straight-line code. */
-EDMLI_ALWAYS_INLINE void edmli_neon_topk_row(const edml_operator *op, const uint8_t *in, uint32_t i0, uint32_t n,
-                                             edmli_topk_entry *heap, EDML_TENSOR_DATA_TYPE t)
+/* ---- keys and raw compares, per type (t is a constant where inlined) ---------- */
+
+/* Bytes of an element of t, a constant where t is (edml_data_type_size is
+ * out of line). */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_size(EDML_TENSOR_DATA_TYPE t)
 {
-    const edmli_topk_plan *p = &op->plan.topk;
-    const uint32_t es = op->inputs[0].elem_size, k = p->k;
-    const edmli_keys_fn keys_of = edmli_keys_for(t);
-    const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;
-    const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip);
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32:
+    case EDML_TENSOR_DATA_TYPE_UINT32:
+    case EDML_TENSOR_DATA_TYPE_INT32: return 4;
+    case EDML_TENSOR_DATA_TYPE_FLOAT16:
+    case EDML_TENSOR_DATA_TYPE_UINT16:
+    case EDML_TENSOR_DATA_TYPE_INT16: return 2;
+    default: return 1;
+    }
+}
+
+/* The key of the element at p: edmli_keys_for's key, which fits 32 bits. */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_key1(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
+{
+    uint32_t u = 0;
+    memcpy(&u, p, edmli_neon_size(t)); /* little-endian: the element, zero-extended */
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32:
+        if ((u & 0x7fffffffu) > 0x7f800000u) return UINT32_MAX;
+        if (u == 0x80000000u) u = 0;
+        return (u & 0x80000000u) ? ~u : u | 0x80000000u;
+    case EDML_TENSOR_DATA_TYPE_FLOAT16:
+        if ((u & 0x7fffu) > 0x7c00u) return UINT32_MAX;
+        if (u == 0x8000u) u = 0;
+        return (u & 0x8000u) ? ~u & 0xffffu : u | 0x8000u;
+    case EDML_TENSOR_DATA_TYPE_INT32: return u ^ 0x80000000u;
+    case EDML_TENSOR_DATA_TYPE_INT16: return u ^ 0x8000u;
+    case EDML_TENSOR_DATA_TYPE_INT8: return u ^ 0x80u;
+    default: return u;
+    }
+}
+
+/* The bits of an element whose key is `key` (a NaN for the NaN key). */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_unkey(EDML_TENSOR_DATA_TYPE t, uint32_t key)
+{
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32: return (key & 0x80000000u) ? key & 0x7fffffffu : ~key;
+    case EDML_TENSOR_DATA_TYPE_FLOAT16:
+        if (key > 0xffffu) return 0x7fffu;
+        return (key & 0x8000u) ? key & 0x7fffu : ~key & 0xffffu;
+    case EDML_TENSOR_DATA_TYPE_INT32: return key ^ 0x80000000u;
+    case EDML_TENSOR_DATA_TYPE_INT16: return key ^ 0x8000u;
+    case EDML_TENSOR_DATA_TYPE_INT8: return key ^ 0x80u;
+    default: return key;
+    }
+}
+
+EDMLI_ALWAYS_INLINE uint64_t edmli_neon_cand(EDML_TENSOR_DATA_TYPE t, uint32_t flip, const uint8_t *p, uint32_t idx)
+{
+    return (uint64_t)(edmli_neon_key1(t, p) ^ flip) << 32 | (uint32_t)~idx;
+}
+
+/* Thresholds for the 16 bytes of one vector of elements: the elements' own
+ * bits, or for halves widened to floats, floats of the low and high 4. */
+typedef struct edmli_neon_thr {
+    uint8x16_t lo, hi;
+} edmli_neon_thr;
+
+EDMLI_ALWAYS_INLINE edmli_neon_thr edmli_neon_thr_of(EDML_TENSOR_DATA_TYPE t, uint8x16_t bits)
+{
+    edmli_neon_thr th = {bits, bits};
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE) {
+        uint16x8_t h = vreinterpretq_u16_u8(bits);
+        th.lo = vreinterpretq_u8_f32(vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h))));
+        th.hi = vreinterpretq_u8_f32(vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(h))));
+    }
+    return th;
+}
+
+/* The threshold `worst` (a heap's root), in every lane. */
+EDMLI_ALWAYS_INLINE edmli_neon_thr edmli_neon_thr_dup(EDML_TENSOR_DATA_TYPE t, uint32_t flip, uint64_t worst)
+{
+    uint32_t v = edmli_neon_unkey(t, (uint32_t)(worst >> 32) ^ flip);
+    switch (edmli_neon_size(t)) {
+    case 4: return edmli_neon_thr_of(t, vreinterpretq_u8_u32(vdupq_n_u32(v)));
+    case 2: return edmli_neon_thr_of(t, vreinterpretq_u8_u16(vdupq_n_u16((uint16_t)v)));
+    default: return edmli_neon_thr_of(t, vdupq_n_u8((uint8_t)v));
+    }
+}
+
+#define EDMLI_NEON_CMP(inc, T, x, y) ((inc) ? vcgtq_##T(x, y) : vcltq_##T(x, y))
+
+/* All-ones lanes for the elements in the 16 bytes b that cannot enter:
+ * worse than the threshold (below it; above it for INCREASING). */
+EDMLI_ALWAYS_INLINE uint8x16_t edmli_neon_reject_v(EDML_TENSOR_DATA_TYPE t, bool inc, uint8x16_t b, edmli_neon_thr th)
+{
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32:
+        return vreinterpretq_u8_u32(EDMLI_NEON_CMP(inc, f32, vreinterpretq_f32_u8(b), vreinterpretq_f32_u8(th.lo)));
+    case EDML_TENSOR_DATA_TYPE_FLOAT16: {
+#if EDMLI_NEON_F16_NATIVE
+        return vreinterpretq_u8_u16(EDMLI_NEON_CMP(inc, f16, vreinterpretq_f16_u8(b), vreinterpretq_f16_u8(th.lo)));
+#else
+        uint16x8_t h = vreinterpretq_u16_u8(b);
+        float32x4_t lo = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h)));
+        float32x4_t hi = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(h)));
+        uint32x4_t rl = EDMLI_NEON_CMP(inc, f32, lo, vreinterpretq_f32_u8(th.lo));
+        uint32x4_t rh = EDMLI_NEON_CMP(inc, f32, hi, vreinterpretq_f32_u8(th.hi));
+        return vreinterpretq_u8_u16(vcombine_u16(vmovn_u32(rl), vmovn_u32(rh)));
+#endif
+    }
+    case EDML_TENSOR_DATA_TYPE_UINT32:
+        return vreinterpretq_u8_u32(EDMLI_NEON_CMP(inc, u32, vreinterpretq_u32_u8(b), vreinterpretq_u32_u8(th.lo)));
+    case EDML_TENSOR_DATA_TYPE_INT32:
+        return vreinterpretq_u8_u32(EDMLI_NEON_CMP(inc, s32, vreinterpretq_s32_u8(b), vreinterpretq_s32_u8(th.lo)));
+    case EDML_TENSOR_DATA_TYPE_UINT16:
+        return vreinterpretq_u8_u16(EDMLI_NEON_CMP(inc, u16, vreinterpretq_u16_u8(b), vreinterpretq_u16_u8(th.lo)));
+    case EDML_TENSOR_DATA_TYPE_INT16:
+        return vreinterpretq_u8_u16(EDMLI_NEON_CMP(inc, s16, vreinterpretq_s16_u8(b), vreinterpretq_s16_u8(th.lo)));
+    case EDML_TENSOR_DATA_TYPE_INT8: return EDMLI_NEON_CMP(inc, s8, vreinterpretq_s8_u8(b), vreinterpretq_s8_u8(th.lo));
+    default: return EDMLI_NEON_CMP(inc, u8, b, th.lo);
+    }
+}
+
+EDMLI_ALWAYS_INLINE uint8x16_t edmli_neon_reject(EDML_TENSOR_DATA_TYPE t, bool inc, const uint8_t *p, edmli_neon_thr th)
+{
+    return edmli_neon_reject_v(t, inc, vld1q_u8(p), th);
+}
+
+#define EDMLI_NEON_BEST(inc, T, a, b) ((inc) ? vminq_##T(a, b) : vmaxq_##T(a, b))
+
+/* Lane by lane, the better of a and b (a NaN if either is one: FMAX and
+ * FMIN propagate it), for every type but halves without half arithmetic. */
+EDMLI_ALWAYS_INLINE uint8x16_t edmli_neon_best(EDML_TENSOR_DATA_TYPE t, bool inc, uint8x16_t a, uint8x16_t b)
+{
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32:
+        return vreinterpretq_u8_f32(EDMLI_NEON_BEST(inc, f32, vreinterpretq_f32_u8(a), vreinterpretq_f32_u8(b)));
+#if EDMLI_NEON_F16_NATIVE
+    case EDML_TENSOR_DATA_TYPE_FLOAT16:
+        return vreinterpretq_u8_f16(EDMLI_NEON_BEST(inc, f16, vreinterpretq_f16_u8(a), vreinterpretq_f16_u8(b)));
+#endif
+    case EDML_TENSOR_DATA_TYPE_UINT32:
+        return vreinterpretq_u8_u32(EDMLI_NEON_BEST(inc, u32, vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)));
+    case EDML_TENSOR_DATA_TYPE_INT32:
+        return vreinterpretq_u8_s32(EDMLI_NEON_BEST(inc, s32, vreinterpretq_s32_u8(a), vreinterpretq_s32_u8(b)));
+    case EDML_TENSOR_DATA_TYPE_UINT16:
+        return vreinterpretq_u8_u16(EDMLI_NEON_BEST(inc, u16, vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
+    case EDML_TENSOR_DATA_TYPE_INT16:
+        return vreinterpretq_u8_s16(EDMLI_NEON_BEST(inc, s16, vreinterpretq_s16_u8(a), vreinterpretq_s16_u8(b)));
+    case EDML_TENSOR_DATA_TYPE_INT8:
+        return vreinterpretq_u8_s8(EDMLI_NEON_BEST(inc, s8, vreinterpretq_s8_u8(a), vreinterpretq_s8_u8(b)));
+    default: return EDMLI_NEON_BEST(inc, u8, a, b);
+    }
+}
+
+/* Halves without half arithmetic: the better of the 8 halves of v and the
+ * floats m, lane by lane, m holding 4 lanes twice over. */
+EDMLI_ALWAYS_INLINE float32x4_t edmli_neon_best_f16(bool inc, float32x4_t m, uint8x16_t v)
+{
+    uint16x8_t h = vreinterpretq_u16_u8(v);
+    float32x4_t lo = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h)));
+    float32x4_t hi = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(h)));
+    return EDMLI_NEON_BEST(inc, f32, m, EDMLI_NEON_BEST(inc, f32, lo, hi));
+}
+
+/* True if every byte is set. */
+static inline bool edmli_neon_all_u8(uint8x16_t m)
+{
+#if defined(__aarch64__)
+    return vminvq_u8(m) == 0xffu;
+#else
+    uint32x2_t f = vreinterpret_u32_u8(vand_u8(vget_low_u8(m), vget_high_u8(m)));
+    return (vget_lane_u32(f, 0) & vget_lane_u32(f, 1)) == UINT32_MAX;
+#endif
+}
+
+/* True if no element of the 128 bytes at q can enter: the best of them,
+ * lane by lane, is worse than the threshold (the same in every lane). */
+EDMLI_ALWAYS_INLINE bool edmli_neon_block_out(EDML_TENSOR_DATA_TYPE t, bool inc, const uint8_t *q, edmli_neon_thr th)
+{
+    const uint8x16_t v0 = vld1q_u8(q), v1 = vld1q_u8(q + 16), v2 = vld1q_u8(q + 32), v3 = vld1q_u8(q + 48);
+    const uint8x16_t v4 = vld1q_u8(q + 64), v5 = vld1q_u8(q + 80), v6 = vld1q_u8(q + 96), v7 = vld1q_u8(q + 112);
+    if (t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE) {
+        float32x4_t m = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(vreinterpretq_u16_u8(v0))));
+        m = edmli_neon_best_f16(inc, m, v0), m = edmli_neon_best_f16(inc, m, v1);
+        m = edmli_neon_best_f16(inc, m, v2), m = edmli_neon_best_f16(inc, m, v3);
+        m = edmli_neon_best_f16(inc, m, v4), m = edmli_neon_best_f16(inc, m, v5);
+        m = edmli_neon_best_f16(inc, m, v6), m = edmli_neon_best_f16(inc, m, v7);
+        return edmli_neon_all_u8(vreinterpretq_u8_u32(EDMLI_NEON_CMP(inc, f32, m, vreinterpretq_f32_u8(th.lo))));
+    }
+    const uint8x16_t a = edmli_neon_best(t, inc, edmli_neon_best(t, inc, v0, v1), edmli_neon_best(t, inc, v2, v3));
+    const uint8x16_t b = edmli_neon_best(t, inc, edmli_neon_best(t, inc, v4, v5), edmli_neon_best(t, inc, v6, v7));
+    return edmli_neon_all_u8(edmli_neon_reject_v(t, inc, edmli_neon_best(t, inc, a, b), th));
+}
+
+/* The lanes of a reject mask that pass, as a 64-bit mask of 4 * es bits a
+ * lane (the narrowing-shift trick); the lowest set bit starts a lane. */
+EDMLI_ALWAYS_INLINE uint64_t edmli_neon_pass_bits(uint32_t es, uint8x16_t rej)
+{
+    const uint8x16_t pass = vmvnq_u8(rej);
+    uint8x8_t n;
+    if (es == 4)
+        n = vreinterpret_u8_u16(vmovn_u32(vreinterpretq_u32_u8(pass)));
+    else if (es == 2)
+        n = vmovn_u16(vreinterpretq_u16_u8(pass));
+    else
+        n = vshrn_n_u16(vreinterpretq_u16_u8(pass), 4);
+    return vget_lane_u64(vreinterpret_u64_u8(n), 0);
+}
+
+/* Calls OFFER(lane) for each lane of the 16 bytes whose reject mask is rej
+ * that passes, in lane order. */
+#define EDMLI_NEON_EACH_LANE(es, rej, lane, OFFER)                              \
+    do {                                                                        \
+        const uint64_t field_ = (es) == 4 ? 0xffffu : (es) == 2 ? 0xffu : 0xfu; \
+        const uint32_t shift_ = (es) == 4 ? 4 : (es) == 2 ? 3 : 2;              \
+        for (uint64_t m_ = edmli_neon_pass_bits(es, rej); m_;) {                \
+            const uint32_t lane = (uint32_t)__builtin_ctzll(m_) >> shift_;      \
+            m_ &= ~((m_ & (0 - m_)) * field_);                                  \
+            OFFER;                                                              \
+        }                                                                       \
+    } while (0)
+
+/* ---- one sequence ------------------------------------------------------------- */
+
+/* A heap of the k elements at p (stride in bytes), indices from `first`. */
+EDMLI_ALWAYS_INLINE void edmli_neon_fill(uint64_t *h, uint32_t k, EDML_TENSOR_DATA_TYPE t, uint32_t flip,
+                                         const uint8_t *p, int64_t stride, uint32_t first)
+{
+    for (uint32_t j = 0; j < k; j++) h[j] = edmli_neon_cand(t, flip, p + (int64_t)j * stride, first + j);
+    h[k] = UINT64_MAX;
+    for (uint32_t i = k / 2; i-- > 0;) edmli_neon_sift(h, k, i, h[i]);
+}
+
+/* Elements [i0, n) of one packed sequence, at least k of them, into the heap h. */
+EDMLI_ALWAYS_INLINE void edmli_neon_topk_row(const uint8_t *in, uint32_t i0, uint32_t n, uint32_t k, uint64_t *h,
+                                             EDML_TENSOR_DATA_TYPE t, bool inc)
+{
+    const uint32_t es = edmli_neon_size(t), step = 128 / es, flip = inc ? UINT32_MAX : 0;
+    edmli_neon_fill(h, k, t, flip, in + (uint64_t)i0 * es, es, i0);
+    edmli_neon_thr th = edmli_neon_thr_dup(t, flip, h[0]);
     uint32_t i = i0 + k;
-    edmli_neon_topk_fill(heap, k, keys_of, in + (uint64_t)i0 * es, es, i0, flip);
-    uint32x4_t thr = vdupq_n_u32(edmli_neon_thr32(heap));
-    for (; i + 8 <= n; i += 8) {
-        uint32x4_t k0 = veorq_u32(edmli_neon_load_keys(t, in + (uint64_t)i * es), flip32);
-        uint32x4_t k1 = veorq_u32(edmli_neon_load_keys(t, in + (uint64_t)(i + 4) * es), flip32);
-        uint32x4_t m = vorrq_u32(vcgtq_u32(k0, thr), vcgtq_u32(k1, thr));
-        if (!edmli_neon_any_u32(m)) continue;
-        uint32_t kk[8], t32 = edmli_neon_thr32(heap);
-        vst1q_u32(kk, k0);
-        vst1q_u32(kk + 4, k1);
-        for (uint32_t j = 0; j < 8; j++) { /* only the lanes above the threshold, as it rises */
-            if (kk[j] <= t32) continue;
-            edmli_neon_offer(heap, k, keys_of, in + (uint64_t)(i + j) * es, i + j, flip);
-            t32 = edmli_neon_thr32(heap);
+    for (; i + step <= n; i += step) {
+        const uint8_t *q = in + (uint64_t)i * es;
+        if (edmli_neon_block_out(t, inc, q, th)) continue;
+        for (uint32_t c = 0; c < 8; c++) {
+            const uint32_t base = i + c * (16 / es);
+            const uint8x16_t r = edmli_neon_reject(t, inc, q + 16 * c, th);
+            EDMLI_NEON_EACH_LANE(
+                es, r, lane, edmli_neon_offer(h, k, edmli_neon_cand(t, flip, q + (16 * c + lane * es), base + lane)));
         }
-        thr = vdupq_n_u32(edmli_neon_thr32(heap));
+        th = edmli_neon_thr_dup(t, flip, h[0]);
     }
-    for (; i < n; i++) edmli_neon_offer(heap, k, keys_of, in + (uint64_t)i * es, i, flip);
+    for (; i < n; i++) edmli_neon_offer(h, k, edmli_neon_cand(t, flip, in + (uint64_t)i * es, i));
 }
 
-/* 4 rows side by side: element i of row j at in + i * step + j * es. */
-EDMLI_ALWAYS_INLINE void edmli_neon_topk_rows4(const edml_operator *op, const uint8_t *in, int64_t step,
-                                               edmli_topk_entry *heaps, EDML_TENSOR_DATA_TYPE t)
+/* One sequence of n along any stride (bytes), into the heap h. */
+EDMLI_ALWAYS_INLINE void edmli_neon_topk_strided(const uint8_t *in, int64_t stride, uint32_t n, uint32_t k, uint64_t *h,
+                                                 EDML_TENSOR_DATA_TYPE t, bool inc)
 {
-    const edmli_topk_plan *p = &op->plan.topk;
-    const uint32_t es = op->inputs[0].elem_size, n = p->axis_size, k = p->k;
-    const edmli_keys_fn keys_of = edmli_keys_for(t);
-    const uint64_t flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0;
-    const uint32x4_t flip32 = vdupq_n_u32((uint32_t)flip);
-    uint32_t th[4];
-    for (uint32_t j = 0; j < 4; j++) { /* fill the heaps */
-        edmli_neon_topk_fill(heaps + (uint64_t)j * k, k, keys_of, in + j * es, step, 0, flip);
-        th[j] = edmli_neon_thr32(heaps + (uint64_t)j * k);
+    const uint32_t flip = inc ? UINT32_MAX : 0;
+    edmli_neon_fill(h, k, t, flip, in, stride, 0);
+    for (uint32_t i = k; i < n; i++) edmli_neon_offer(h, k, edmli_neon_cand(t, flip, in + (int64_t)i * stride, i));
+}
+
+/* 16 columns side by side, n rows `stride` bytes apart; heap j (of k + 1
+ * slots) for column j. */
+EDMLI_ALWAYS_INLINE void edmli_neon_topk_cols(const uint8_t *in, int64_t stride, uint32_t n, uint32_t k, uint64_t *h,
+                                              EDML_TENSOR_DATA_TYPE t, bool inc)
+{
+    const uint32_t es = edmli_neon_size(t), lanes = 16 / es, flip = inc ? UINT32_MAX : 0;
+    uint8_t thn[EDMLI_NEON_TOPK_COLS * 4]; /* each column's threshold, as an element */
+    edmli_neon_thr th[4];
+    for (uint32_t j = 0; j < EDMLI_NEON_TOPK_COLS; j++) {
+        uint64_t *hj = h + (uint64_t)j * (k + 1);
+        edmli_neon_fill(hj, k, t, flip, in + j * es, stride, 0);
+        uint32_t v = edmli_neon_unkey(t, (uint32_t)(hj[0] >> 32) ^ flip);
+        memcpy(thn + j * es, &v, es);
     }
-    uint32x4_t thr = vld1q_u32(th);
+    for (uint32_t c = 0; c < es; c++) th[c] = edmli_neon_thr_of(t, vld1q_u8(thn + 16 * c));
     for (uint32_t i = k; i < n; i++) {
-        const uint8_t *row = in + (int64_t)i * step;
-        uint32x4_t m = vcgtq_u32(veorq_u32(edmli_neon_load_keys(t, row), flip32), thr);
-        if (!edmli_neon_any_u32(m)) continue;
-        uint32_t mb[4];
-        vst1q_u32(mb, m);
-        for (uint32_t j = 0; j < 4; j++) {
-            if (!mb[j]) continue;
-            edmli_neon_offer(heaps + (uint64_t)j * k, k, keys_of, row + j * es, i, flip);
-            th[j] = edmli_neon_thr32(heaps + (uint64_t)j * k);
+        const uint8_t *row = in + (int64_t)i * stride;
+        uint8x16_t r[4], all = vdupq_n_u8(0xffu);
+        for (uint32_t c = 0; c < es; c++)
+            r[c] = edmli_neon_reject(t, inc, row + 16 * c, th[c]), all = vandq_u8(all, r[c]);
+        if (edmli_neon_all_u8(all)) continue;
+        for (uint32_t c = 0; c < es; c++) {
+            EDMLI_NEON_EACH_LANE(es, r[c], lane, {
+                const uint32_t j = c * lanes + lane;
+                uint64_t *hj = h + (uint64_t)j * (k + 1);
+                edmli_neon_offer(hj, k, edmli_neon_cand(t, flip, row + j * es, i));
+                uint32_t v = edmli_neon_unkey(t, (uint32_t)(hj[0] >> 32) ^ flip);
+                memcpy(thn + j * es, &v, es);
+            });
+            th[c] = edmli_neon_thr_of(t, vld1q_u8(thn + 16 * c));
         }
-        thr = vld1q_u32(th);
     }
 }
 
-#define EDMLI_NEON_TOPK_TYPE(T, DT)                                                                          \
-    static void edmli_neon_topk_row_##T(const edml_operator *op, const uint8_t *in, uint32_t i0, uint32_t n, \
-                                        edmli_topk_entry *heap)                                              \
-    {                                                                                                        \
-        edmli_neon_topk_row(op, in, i0, n, heap, EDML_TENSOR_DATA_TYPE_##DT);                                \
-    }                                                                                                        \
-    static void edmli_neon_topk_rows4_##T(const edml_operator *op, const uint8_t *in, int64_t step,          \
-                                          edmli_topk_entry *heaps)                                           \
-    {                                                                                                        \
-        edmli_neon_topk_rows4(op, in, step, heaps, EDML_TENSOR_DATA_TYPE_##DT);                              \
+/* ---- per type and direction --------------------------------------------------- */
+
+typedef void (*edmli_neon_row_fn)(const uint8_t *in, uint32_t i0, uint32_t n, uint32_t k, uint64_t *h);
+typedef void (*edmli_neon_walk_fn)(const uint8_t *in, int64_t stride, uint32_t n, uint32_t k, uint64_t *h);
+
+typedef struct edmli_neon_topk_fns {
+    edmli_neon_row_fn row;
+    edmli_neon_walk_fn strided, cols;
+} edmli_neon_topk_fns;
+
+#define EDMLI_NEON_TOPK_DIR(T, DT, DIR, INC)                                                                        \
+    static void edmli_neon_topk_row_##T##DIR(const uint8_t *in, uint32_t i0, uint32_t n, uint32_t k, uint64_t *h)   \
+    {                                                                                                               \
+        edmli_neon_topk_row(in, i0, n, k, h, EDML_TENSOR_DATA_TYPE_##DT, INC);                                      \
+    }                                                                                                               \
+    static void edmli_neon_topk_strided_##T##DIR(const uint8_t *in, int64_t s, uint32_t n, uint32_t k, uint64_t *h) \
+    {                                                                                                               \
+        edmli_neon_topk_strided(in, s, n, k, h, EDML_TENSOR_DATA_TYPE_##DT, INC);                                   \
+    }                                                                                                               \
+    static void edmli_neon_topk_cols_##T##DIR(const uint8_t *in, int64_t s, uint32_t n, uint32_t k, uint64_t *h)    \
+    {                                                                                                               \
+        edmli_neon_topk_cols(in, s, n, k, h, EDML_TENSOR_DATA_TYPE_##DT, INC);                                      \
     }
+#define EDMLI_NEON_TOPK_TYPE(T, DT) EDMLI_NEON_TOPK_DIR(T, DT, _dec, false) EDMLI_NEON_TOPK_DIR(T, DT, _inc, true)
 EDMLI_NEON_KEY32_TYPES(EDMLI_NEON_TOPK_TYPE)
 
-typedef void (*edmli_neon_row_fn)(const edml_operator *op, const uint8_t *in, uint32_t i0, uint32_t n,
-                                  edmli_topk_entry *heap);
-typedef void (*edmli_neon_rows4_fn)(const edml_operator *op, const uint8_t *in, int64_t step, edmli_topk_entry *heaps);
-
-static void edmli_neon_topk_fns(EDML_TENSOR_DATA_TYPE t, edmli_neon_row_fn *row, edmli_neon_rows4_fn *rows4)
+static edmli_neon_topk_fns edmli_neon_topk_fns_for(EDML_TENSOR_DATA_TYPE t, bool inc)
 {
+#define EDMLI_FNS(T, DIR)                                                                             \
+    (edmli_neon_topk_fns)                                                                             \
+    {                                                                                                 \
+        edmli_neon_topk_row_##T##DIR, edmli_neon_topk_strided_##T##DIR, edmli_neon_topk_cols_##T##DIR \
+    }
 #define EDMLI_CASE(T, DT) \
-    case EDML_TENSOR_DATA_TYPE_##DT: *row = edmli_neon_topk_row_##T, *rows4 = edmli_neon_topk_rows4_##T; break;
+    case EDML_TENSOR_DATA_TYPE_##DT: return inc ? EDMLI_FNS(T, _inc) : EDMLI_FNS(T, _dec);
     switch (t) {
         EDMLI_NEON_KEY32_TYPES(EDMLI_CASE)
-    default: *row = NULL, *rows4 = NULL; break; /* the caller took the reference for other types */
+    default: return (edmli_neon_topk_fns){NULL, NULL, NULL}; /* the caller took the reference for other types */
     }
 #undef EDMLI_CASE
+#undef EDMLI_FNS
 }
 
-/* One call's work: units are rows, or (side by side) per row of the other
- * dims, groups of 4 columns; `sub` parts a row when split within rows. */
+/* ---- one call ---------------------------------------------------------------- */
+
+typedef enum edmli_neon_topk_mode {
+    EDMLI_NEON_TOPK_PACKED,  /* the axis is packed: a sequence at a time, scanned a vector at a time */
+    EDMLI_NEON_TOPK_COLUMNS, /* the last dim is packed: 16 columns side by side */
+    EDMLI_NEON_TOPK_WALK,    /* anything else: a sequence at a time, an element at a time */
+} edmli_neon_topk_mode;
+
+/* One call's work: units are sequences, or (columns) per row of the other
+ * dims, groups of 16 columns; `sub` parts a row when split within rows. */
 typedef struct edmli_neon_topk_job {
     const edml_operator *op;
     const edmli_exec *ex;
-    edmli_odo rows; /* over the dims but the axis (and, side by side, the last) */
-    edmli_neon_row_fn row;
-    edmli_neon_rows4_fn rows4;
-    bool side;
+    edmli_odo rows; /* over the dims but the axis (and, with columns, the last) */
+    edmli_neon_topk_fns fns;
+    edmli_neon_topk_mode mode;
     uint32_t cols, groups, parts, sub;
     int64_t step; /* bytes between elements of the axis */
-    uint64_t units;
+    uint64_t units, slot_words;
 } edmli_neon_topk_job;
 
-static edmli_topk_entry *edmli_neon_topk_slot(const edmli_neon_topk_job *j, uint32_t part)
+static edmli_neon_topk_mode edmli_neon_topk_mode_of(const edml_operator *op)
 {
-    return (edmli_topk_entry *)(void *)j->ex->scratch + (uint64_t)part * 4 * j->op->plan.topk.k;
+    const edmli_tensor *ti = &op->inputs[0];
+    const uint32_t last = ti->rank - 1, axis = op->plan.topk.axis;
+    if (ti->strides[axis] == 1) return EDMLI_NEON_TOPK_PACKED;
+    if (axis != last && ti->strides[last] == 1 && ti->sizes[last] >= EDMLI_NEON_TOPK_COLS)
+        return EDMLI_NEON_TOPK_COLUMNS;
+    return EDMLI_NEON_TOPK_WALK;
 }
 
-/* Group g of 4 columns side by side at the row o: columns [4g, cols), at
- * most 4; the last group starts at cols - 4 and writes only its own. */
-static void edmli_neon_topk_group(const edmli_neon_topk_job *j, const edmli_odo *o, uint32_t g, edmli_topk_entry *heap)
+/* A part's heaps: one, or one a column side by side, of k + 1 candidates
+ * (the last a sentinel). */
+static uint64_t edmli_neon_topk_slot_words(const edml_operator *op)
+{
+    const uint64_t heaps = edmli_neon_topk_mode_of(op) == EDMLI_NEON_TOPK_COLUMNS ? EDMLI_NEON_TOPK_COLS : 1;
+    return heaps * (op->plan.topk.k + 1u);
+}
+
+static uint64_t *edmli_neon_topk_slot(const edmli_neon_topk_job *j, uint32_t part)
+{
+    return (uint64_t *)(void *)j->ex->scratch + (uint64_t)part * j->slot_words;
+}
+
+/* Writes k sorted candidates: values copied from the sequence at in, indices. */
+static void edmli_neon_topk_write(const edml_operator *op, const uint64_t *best, const uint8_t *in, uint8_t *val,
+                                  uint8_t *idx)
+{
+    const edmli_topk_plan *p = &op->plan.topk;
+    const edmli_tensor *ti = &op->inputs[0], *tv = &op->outputs[0], *tx = &op->outputs[1];
+    const uint32_t es = ti->elem_size, xs = tx->elem_size;
+    const int64_t in_step = (int64_t)ti->strides[p->axis] * es, val_step = (int64_t)tv->strides[p->axis] * es;
+    const int64_t idx_step = (int64_t)tx->strides[p->axis] * xs;
+    for (uint32_t j = 0; j < p->k; j++) {
+        const uint32_t i = ~(uint32_t)best[j];
+        memcpy(val + j * val_step, in + i * in_step, es);
+        edmli_store_index(idx + j * idx_step, tx->dtype, i);
+    }
+}
+
+/* Group g of 16 columns at the row o: columns [16g, cols), at most 16; the
+ * last group starts at cols - 16 and writes only its own. */
+static void edmli_neon_topk_group(const edmli_neon_topk_job *j, const edmli_odo *o, uint32_t g, uint64_t *h)
 {
     const edmli_tensor *ti = &j->op->inputs[0], *tv = &j->op->outputs[0], *tx = &j->op->outputs[1];
-    const uint32_t last = ti->rank - 1, k = j->op->plan.topk.k, c = 4 * g, c0 = c + 4 <= j->cols ? c : j->cols - 4;
+    const uint32_t last = ti->rank - 1, k = j->op->plan.topk.k, n = j->op->plan.topk.axis_size;
+    const uint32_t c = EDMLI_NEON_TOPK_COLS * g;
+    const uint32_t c0 = c + EDMLI_NEON_TOPK_COLS <= j->cols ? c : j->cols - EDMLI_NEON_TOPK_COLS;
     const int64_t vs = (int64_t)tv->strides[last] * tv->elem_size, xs = (int64_t)tx->strides[last] * tx->elem_size;
     const uint8_t *col = j->ex->in[0] + o->off[0] + (uint64_t)c0 * ti->elem_size;
-    j->rows4(j->op, col, j->step, heap);
-    for (uint32_t q = c - c0; q < 4; q++) {
-        edmli_topk_entry *h = heap + (uint64_t)q * k;
-        edmli_topk_drain(h, k);
-        edmli_topk_write(j->op, h, col + q * ti->elem_size, j->ex->out[0] + o->off[1] + (c0 + q) * vs,
-                         j->ex->out[1] + o->off[2] + (c0 + q) * xs);
+    j->fns.cols(col, j->step, n, k, h);
+    for (uint32_t q = c - c0; q < EDMLI_NEON_TOPK_COLS; q++) {
+        uint64_t *hq = h + (uint64_t)q * (k + 1);
+        edmli_neon_drain(hq, k);
+        edmli_neon_topk_write(j->op, hq, col + q * ti->elem_size, j->ex->out[0] + o->off[1] + (c0 + q) * vs,
+                              j->ex->out[1] + o->off[2] + (c0 + q) * xs);
     }
 }
 
@@ -167,25 +491,28 @@ static void edmli_neon_topk_units(void *arg, uint32_t part, uint32_t worker)
     (void)worker;
     const edmli_neon_topk_job *j = arg;
     const edmli_topk_plan *p = &j->op->plan.topk;
-    edmli_topk_entry *heap = edmli_neon_topk_slot(j, part);
+    uint64_t *h = edmli_neon_topk_slot(j, part);
     edmli_odo o = j->rows;
     uint64_t u0, u1;
     edmli_cpu_range(j->units, j->parts, part, 1, &u0, &u1);
     edmli_odo_seek(&o, u0 / j->groups);
     for (uint64_t u = u0, g = u0 % j->groups; u < u1; u++) {
-        if (j->side) {
-            edmli_neon_topk_group(j, &o, (uint32_t)g, heap);
+        if (j->mode == EDMLI_NEON_TOPK_COLUMNS) {
+            edmli_neon_topk_group(j, &o, (uint32_t)g, h);
         } else {
             const uint8_t *in = j->ex->in[0] + o.off[0];
-            j->row(j->op, in, 0, p->axis_size, heap);
-            edmli_topk_drain(heap, p->k);
-            edmli_topk_write(j->op, heap, in, j->ex->out[0] + o.off[1], j->ex->out[1] + o.off[2]);
+            if (j->mode == EDMLI_NEON_TOPK_PACKED)
+                j->fns.row(in, 0, p->axis_size, p->k, h);
+            else
+                j->fns.strided(in, j->step, p->axis_size, p->k, h);
+            edmli_neon_drain(h, p->k);
+            edmli_neon_topk_write(j->op, h, in, j->ex->out[0] + o.off[1], j->ex->out[1] + o.off[2]);
         }
         if (++g == j->groups) g = 0, edmli_odo_next(&o);
     }
 }
 
-/* Part `part` of rows split `sub` ways: the top K of its range of its row. */
+/* Part `part` of rows split `sub` ways: the best K of its range of its row. */
 static void edmli_neon_topk_range(void *arg, uint32_t part, uint32_t worker)
 {
     (void)worker;
@@ -194,11 +521,11 @@ static void edmli_neon_topk_range(void *arg, uint32_t part, uint32_t worker)
     uint64_t i0, i1;
     edmli_cpu_range(j->op->plan.topk.axis_size, j->sub, part % j->sub, 1, &i0, &i1);
     edmli_odo_seek(&o, part / j->sub);
-    j->row(j->op, j->ex->in[0] + o.off[0], (uint32_t)i0, (uint32_t)i1, edmli_neon_topk_slot(j, part));
+    j->fns.row(j->ex->in[0] + o.off[0], (uint32_t)i0, (uint32_t)i1, j->op->plan.topk.k, edmli_neon_topk_slot(j, part));
 }
 
 /* Few long packed rows: each in `sub` ranges at once, then on this thread
- * each row's heaps merged in part order, sorted and written. */
+ * each row's best k merged, sorted and written. */
 static void edmli_neon_topk_split(edmli_neon_topk_job *j)
 {
     const uint32_t k = j->op->plan.topk.k;
@@ -206,10 +533,13 @@ static void edmli_neon_topk_split(edmli_neon_topk_job *j)
     edmli_cpu_parallel(j->ex, j->parts, edmli_neon_topk_range, j);
     edmli_odo o = j->rows;
     for (uint32_t r = 0; r < j->units; r++, edmli_odo_next(&o)) {
-        edmli_topk_entry *heap = edmli_neon_topk_slot(j, r * j->sub);
-        for (uint32_t s = 1; s < j->sub; s++) edmli_topk_merge(heap, k, edmli_neon_topk_slot(j, r * j->sub + s), k);
-        edmli_topk_drain(heap, k);
-        edmli_topk_write(j->op, heap, j->ex->in[0] + o.off[0], j->ex->out[0] + o.off[1], j->ex->out[1] + o.off[2]);
+        uint64_t *best = edmli_neon_topk_slot(j, r * j->sub);
+        for (uint32_t s = 1; s < j->sub; s++) { /* the other ranges' best k offered to the first's heap */
+            const uint64_t *other = edmli_neon_topk_slot(j, r * j->sub + s);
+            for (uint32_t e = 0; e < k; e++) edmli_neon_offer(best, k, other[e]);
+        }
+        edmli_neon_drain(best, k);
+        edmli_neon_topk_write(j->op, best, j->ex->in[0] + o.off[0], j->ex->out[0] + o.off[1], j->ex->out[1] + o.off[2]);
     }
 }
 
@@ -225,7 +555,8 @@ static uint32_t edmli_neon_topk_sub(const edmli_topk_plan *p, uint64_t rows, uin
 
 uint64_t edmli_neon_topk_temp_bytes(const edml_operator *op)
 {
-    return (uint64_t)(op->workers ? op->workers : 1) * 4u * edmli_topk_heap_bytes(op);
+    if (!edmli_neon_key32(op->inputs[0].dtype)) return edmli_topk_heap_bytes(op); /* the reference's */
+    return (uint64_t)(op->workers ? op->workers : 1) * edmli_neon_topk_slot_words(op) * 8u;
 }
 
 edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
@@ -233,26 +564,23 @@ edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
     const edmli_topk_plan *p = &op->plan.topk;
     const edmli_tensor *ti = &op->inputs[0], *tv = &op->outputs[0], *tx = &op->outputs[1];
     if (!edmli_neon_key32(ti->dtype)) return edmli_ref_topk(op, ex);
-    const uint32_t last = ti->rank - 1;
-    const bool packed_axis = ti->strides[p->axis] == 1;
-    /* side by side: the axis is not last, the last dim is packed */
-    const bool side = !packed_axis && p->axis != last && ti->strides[last] == 1 && ti->sizes[last] >= 4;
-    if (!packed_axis && !side) return edmli_ref_topk(op, ex);
-    const uint32_t elem[3] = {ti->elem_size, tv->elem_size, tx->elem_size};
-    edmli_neon_topk_job j = {.op = op, .ex = ex, .side = side, .cols = ti->sizes[last], .groups = 1};
+    const uint32_t last = ti->rank - 1, elem[3] = {ti->elem_size, tv->elem_size, tx->elem_size};
+    edmli_neon_topk_job j = {.op = op, .ex = ex, .mode = edmli_neon_topk_mode_of(op), .cols = ti->sizes[last]};
+    const bool columns = j.mode == EDMLI_NEON_TOPK_COLUMNS;
+    j.slot_words = edmli_neon_topk_slot_words(op);
+    j.fns = edmli_neon_topk_fns_for(ti->dtype, p->direction == EDML_AXIS_DIRECTION_INCREASING);
     j.step = (int64_t)ti->strides[p->axis] * ti->elem_size;
+    j.groups = columns ? (j.cols + EDMLI_NEON_TOPK_COLS - 1) / EDMLI_NEON_TOPK_COLS : 1;
     edmli_odo_init(&j.rows, 3);
     for (uint32_t d = 0; d < ti->rank; d++) {
-        if (d == p->axis || (side && d == last)) continue;
+        if (d == p->axis || (columns && d == last)) continue;
         const uint32_t st[3] = {ti->strides[d], tv->strides[d], tx->strides[d]};
         edmli_odo_dim(&j.rows, ti->sizes[d], st, elem);
     }
-    if (side) j.groups = (j.cols + 3) / 4;
-    edmli_neon_topk_fns(ti->dtype, &j.row, &j.rows4);
     const uint64_t rows = edmli_odo_count(&j.rows);
     const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, ti->elem_count * ti->elem_size);
     j.units = rows * j.groups;
-    j.sub = side ? 1 : edmli_neon_topk_sub(p, rows, most);
+    j.sub = j.mode == EDMLI_NEON_TOPK_PACKED ? edmli_neon_topk_sub(p, rows, most) : 1;
     if (j.sub > 1) {
         edmli_neon_topk_split(&j);
         return EDML_STATUS_OK;
