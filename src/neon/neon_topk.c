@@ -329,38 +329,78 @@ EDMLI_ALWAYS_INLINE void edmli_neon_topk_strided(const uint8_t *in, int64_t stri
     for (uint32_t i = k; i < n; i++) edmli_neon_offer(h, k, edmli_neon_cand(t, flip, in + (int64_t)i * stride, i));
 }
 
+/* The 16 columns side by side: heap j (of k + 1) and its threshold, as an
+ * element, for column j; the thresholds as vectors, es of them. */
+typedef struct edmli_neon_cols {
+    uint64_t *h;
+    uint32_t k, flip;
+    uint8_t thn[EDMLI_NEON_TOPK_COLS * 4];
+    edmli_neon_thr th[4];
+} edmli_neon_cols;
+
+EDMLI_ALWAYS_INLINE void edmli_neon_cols_thr(edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, uint32_t j)
+{
+    const uint32_t es = edmli_neon_size(t);
+    const uint32_t v = edmli_neon_unkey(t, (uint32_t)(s->h[(uint64_t)j * (s->k + 1)] >> 32) ^ s->flip);
+    memcpy(s->thn + j * es, &v, es);
+}
+
+/* Row i of the columns (at `row`), lane by lane against each column's heap. */
+EDMLI_ALWAYS_INLINE void edmli_neon_cols_row(edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, bool inc, const uint8_t *row,
+                                             uint32_t i)
+{
+    const uint32_t es = edmli_neon_size(t), lanes = 16 / es;
+    for (uint32_t c = 0; c < es; c++) {
+        const uint8x16_t r = edmli_neon_reject(t, inc, row + 16 * c, s->th[c]);
+        EDMLI_NEON_EACH_LANE(es, r, lane, {
+            const uint32_t j = c * lanes + lane;
+            edmli_neon_offer(s->h + (uint64_t)j * (s->k + 1), s->k, edmli_neon_cand(t, s->flip, row + j * es, i));
+            edmli_neon_cols_thr(s, t, j);
+        });
+        s->th[c] = edmli_neon_thr_of(t, vld1q_u8(s->thn + 16 * c));
+    }
+}
+
+/* True if no element of the rows at a and b (two rows; a twice for one)
+ * can enter its column's heap. */
+EDMLI_ALWAYS_INLINE bool edmli_neon_cols_out(const edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, bool inc,
+                                             const uint8_t *a, const uint8_t *b)
+{
+    const uint32_t es = edmli_neon_size(t);
+    const bool pair = !(t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE);
+#define EDMLI_NEON_COLS_REJECT(c)                                                                                \
+    (pair ? edmli_neon_reject_v(t, inc, edmli_neon_best(t, inc, vld1q_u8(a + 16 * (c)), vld1q_u8(b + 16 * (c))), \
+                                s->th[c])                                                                        \
+          : vandq_u8(edmli_neon_reject(t, inc, a + 16 * (c), s->th[c]),                                          \
+                     edmli_neon_reject(t, inc, b + 16 * (c), s->th[c])))
+    uint8x16_t all = EDMLI_NEON_COLS_REJECT(0);
+    if (es >= 2) all = vandq_u8(all, EDMLI_NEON_COLS_REJECT(1));
+    if (es == 4) all = vandq_u8(vandq_u8(all, EDMLI_NEON_COLS_REJECT(2)), EDMLI_NEON_COLS_REJECT(3));
+#undef EDMLI_NEON_COLS_REJECT
+    return edmli_neon_all_u8(all);
+}
+
 /* 16 columns side by side, n rows `stride` bytes apart; heap j (of k + 1
- * slots) for column j. */
+ * slots) for column j. Two rows at a time are tested by their lane-wise
+ * best against the thresholds. */
 EDMLI_ALWAYS_INLINE void edmli_neon_topk_cols(const uint8_t *in, int64_t stride, uint32_t n, uint32_t k, uint64_t *h,
                                               EDML_TENSOR_DATA_TYPE t, bool inc)
 {
-    const uint32_t es = edmli_neon_size(t), lanes = 16 / es, flip = inc ? UINT32_MAX : 0;
-    uint8_t thn[EDMLI_NEON_TOPK_COLS * 4]; /* each column's threshold, as an element */
-    edmli_neon_thr th[4];
+    const uint32_t es = edmli_neon_size(t);
+    edmli_neon_cols s = {.h = h, .k = k, .flip = inc ? UINT32_MAX : 0};
     for (uint32_t j = 0; j < EDMLI_NEON_TOPK_COLS; j++) {
-        uint64_t *hj = h + (uint64_t)j * (k + 1);
-        edmli_neon_fill(hj, k, t, flip, in + j * es, stride, 0);
-        uint32_t v = edmli_neon_unkey(t, (uint32_t)(hj[0] >> 32) ^ flip);
-        memcpy(thn + j * es, &v, es);
+        edmli_neon_fill(h + (uint64_t)j * (k + 1), k, t, s.flip, in + j * es, stride, 0);
+        edmli_neon_cols_thr(&s, t, j);
     }
-    for (uint32_t c = 0; c < es; c++) th[c] = edmli_neon_thr_of(t, vld1q_u8(thn + 16 * c));
-    for (uint32_t i = k; i < n; i++) {
-        const uint8_t *row = in + (int64_t)i * stride;
-        uint8x16_t r[4], all = vdupq_n_u8(0xffu);
-        for (uint32_t c = 0; c < es; c++)
-            r[c] = edmli_neon_reject(t, inc, row + 16 * c, th[c]), all = vandq_u8(all, r[c]);
-        if (edmli_neon_all_u8(all)) continue;
-        for (uint32_t c = 0; c < es; c++) {
-            EDMLI_NEON_EACH_LANE(es, r[c], lane, {
-                const uint32_t j = c * lanes + lane;
-                uint64_t *hj = h + (uint64_t)j * (k + 1);
-                edmli_neon_offer(hj, k, edmli_neon_cand(t, flip, row + j * es, i));
-                uint32_t v = edmli_neon_unkey(t, (uint32_t)(hj[0] >> 32) ^ flip);
-                memcpy(thn + j * es, &v, es);
-            });
-            th[c] = edmli_neon_thr_of(t, vld1q_u8(thn + 16 * c));
-        }
+    for (uint32_t c = 0; c < es; c++) s.th[c] = edmli_neon_thr_of(t, vld1q_u8(s.thn + 16 * c));
+    uint32_t i = k;
+    for (; i + 2 <= n; i += 2) {
+        const uint8_t *a = in + (int64_t)i * stride, *b = a + stride;
+        if (edmli_neon_cols_out(&s, t, inc, a, b)) continue;
+        edmli_neon_cols_row(&s, t, inc, a, i);
+        edmli_neon_cols_row(&s, t, inc, b, i + 1);
     }
+    if (i < n) edmli_neon_cols_row(&s, t, inc, in + (int64_t)i * stride, i);
 }
 
 /* ---- per type and direction --------------------------------------------------- */
