@@ -26,6 +26,37 @@ static inline bool edmli_neon_any_u32(uint32x4_t m)
 #endif
 }
 
+/* 64 bytes as 4 vectors from *p, then *p moved past them: one LD1 of 4
+ * registers on AArch64; on ARMv7 (whose GCC lacks the _x4 forms) 4 loads
+ * that move the pointer themselves. */
+static inline uint8x16x4_t edmli_neon_ld64(const uint8_t **p)
+{
+    const uint8_t *q = *p;
+    *p = q + 64;
+#if defined(__aarch64__)
+    return vld1q_u8_x4(q);
+#else
+    uint8x16x4_t v;
+    v.val[0] = vld1q_u8(q), q += 16;
+    v.val[1] = vld1q_u8(q), q += 16;
+    v.val[2] = vld1q_u8(q), q += 16;
+    v.val[3] = vld1q_u8(q);
+    return v;
+#endif
+}
+
+/* 64 bytes to *p, then *p moved past them (paired stores: ST1 of 4 would
+ * need 4 consecutive registers, so moves). */
+static inline void edmli_neon_st64(uint8_t **p, uint8x16x4_t v)
+{
+    uint8_t *q = *p;
+    *p = q + 64;
+    vst1q_u8(q, v.val[0]), q += 16;
+    vst1q_u8(q, v.val[1]), q += 16;
+    vst1q_u8(q, v.val[2]), q += 16;
+    vst1q_u8(q, v.val[3]);
+}
+
 /* Order keys of 4 elements in 32-bit lanes (the semantics page's order; NaN
  * is 0xffffffff, above every other float key): types of at most 4 bytes. */
 static inline uint32x4_t edmli_neon_keys_f32(uint32x4_t u)

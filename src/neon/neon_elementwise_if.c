@@ -1,5 +1,7 @@
-/* ElementWiseIf, NEON: vbsl on masks widened from the condition bytes, 16
- * bytes of output per step; zero-stride (broadcast) inputs are splatted.
+/* ElementWiseIf, NEON: vbsl on masks widened from the condition bytes.
+ * Packed runs go 128 bytes of output a step (loads and stores of 4
+ * registers, each 16 condition bytes tested once and widened by sign
+ * extension); zero-stride (broadcast) inputs are splatted, 16 bytes a step.
  * Runs that are neither packed nor broadcast take the scalar loop. */
 #include "neon.h"
 
@@ -20,6 +22,68 @@ static inline uint32x4_t edmli_neon_cmask4(const uint8_t *c, bool bcast)
         memcpy(&w, c, 4);
     uint32x4_t x = vmovl_u16(vget_low_u16(vmovl_u8(vreinterpret_u8_u32(vdup_n_u32(w)))));
     return vtstq_u32(x, x);
+}
+
+/* Masks are of the false lanes (condition byte 0: one compare with zero),
+ * so that vbsl picks B there and A elsewhere. */
+
+/* 16 condition bytes -> masks of 16 elements of 4 bytes, by sign extension */
+EDMLI_ALWAYS_INLINE uint8x16x4_t edmli_neon_masks16x4(uint8x16_t c)
+{
+    const int8x16_t m8 = vreinterpretq_s8_u8(vceqq_u8(c, vdupq_n_u8(0)));
+    const int16x8_t lo = vmovl_s8(vget_low_s8(m8)), hi = vmovl_s8(vget_high_s8(m8));
+    uint8x16x4_t m = {
+        {vreinterpretq_u8_s32(vmovl_s16(vget_low_s16(lo))), vreinterpretq_u8_s32(vmovl_s16(vget_high_s16(lo))),
+         vreinterpretq_u8_s32(vmovl_s16(vget_low_s16(hi))), vreinterpretq_u8_s32(vmovl_s16(vget_high_s16(hi)))}};
+    return m;
+}
+
+/* 32 condition bytes -> masks of 32 elements of 2 bytes */
+EDMLI_ALWAYS_INLINE uint8x16x4_t edmli_neon_masks32x2(uint8x16_t c0, uint8x16_t c1)
+{
+    const int8x16_t m0 = vreinterpretq_s8_u8(vceqq_u8(c0, vdupq_n_u8(0)));
+    const int8x16_t m1 = vreinterpretq_s8_u8(vceqq_u8(c1, vdupq_n_u8(0)));
+    uint8x16x4_t m = {
+        {vreinterpretq_u8_s16(vmovl_s8(vget_low_s8(m0))), vreinterpretq_u8_s16(vmovl_s8(vget_high_s8(m0))),
+         vreinterpretq_u8_s16(vmovl_s8(vget_low_s8(m1))), vreinterpretq_u8_s16(vmovl_s8(vget_high_s8(m1)))}};
+    return m;
+}
+
+/* 64 bytes of output: 64 / es elements, 64 / es condition bytes; every
+ * pointer moved past what it gave. */
+EDMLI_ALWAYS_INLINE void edmli_neon_if_64(const uint8_t **c, const uint8_t **a, const uint8_t **b, uint8_t **o,
+                                          uint32_t es)
+{
+    uint8x16x4_t m;
+    if (es == 1) {
+        m = edmli_neon_ld64(c);
+        const uint8x16_t z = vdupq_n_u8(0);
+        m.val[0] = vceqq_u8(m.val[0], z), m.val[1] = vceqq_u8(m.val[1], z);
+        m.val[2] = vceqq_u8(m.val[2], z), m.val[3] = vceqq_u8(m.val[3], z);
+    } else if (es == 2) {
+        m = edmli_neon_masks32x2(vld1q_u8(*c), vld1q_u8(*c + 16));
+        *c += 32;
+    } else {
+        m = edmli_neon_masks16x4(vld1q_u8(*c));
+        *c += 16;
+    }
+    const uint8x16x4_t va = edmli_neon_ld64(a), vb = edmli_neon_ld64(b);
+    uint8x16x4_t vo = {{vbslq_u8(m.val[0], vb.val[0], va.val[0]), vbslq_u8(m.val[1], vb.val[1], va.val[1]),
+                        vbslq_u8(m.val[2], vb.val[2], va.val[2]), vbslq_u8(m.val[3], vb.val[3], va.val[3])}};
+    edmli_neon_st64(o, vo);
+}
+
+/* A packed run of elements of es bytes: 128 bytes of output a step. */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_if_packed(const edmli_neon_if_run *r, uint32_t n, uint32_t es)
+{
+    const uint32_t step = 128 / es, steps = n / step;
+    const uint8_t *c = r->c, *a = r->a, *b = r->b;
+    uint8_t *o = r->o;
+    for (uint32_t s = 0; s < steps; s++) {
+        edmli_neon_if_64(&c, &a, &b, &o, es);
+        edmli_neon_if_64(&c, &a, &b, &o, es);
+    }
+    return steps * step;
 }
 
 static uint32_t edmli_neon_if_1(const edmli_neon_if_run *r, uint32_t n)
@@ -53,21 +117,6 @@ static uint32_t edmli_neon_if_4(const edmli_neon_if_run *r, uint32_t n)
     uint32_t i = 0;
     const uint32_t *a = (const uint32_t *)(const void *)r->a, *b = (const uint32_t *)(const void *)r->b;
     uint32_t *o = (uint32_t *)(void *)r->o;
-    if (!r->cb && !r->ab && !r->bb) {
-        /* all packed: 16 condition bytes to 4 masks of 4 lanes by sign extension */
-        for (; i + 16 <= n; i += 16) {
-            int8x16_t m8 = vreinterpretq_s8_u8(vtstq_u8(vld1q_u8(r->c + i), vld1q_u8(r->c + i)));
-            int16x8_t lo = vmovl_s8(vget_low_s8(m8)), hi = vmovl_s8(vget_high_s8(m8));
-            uint32x4_t m0 = vreinterpretq_u32_s32(vmovl_s16(vget_low_s16(lo)));
-            uint32x4_t m1 = vreinterpretq_u32_s32(vmovl_s16(vget_high_s16(lo)));
-            uint32x4_t m2 = vreinterpretq_u32_s32(vmovl_s16(vget_low_s16(hi)));
-            uint32x4_t m3 = vreinterpretq_u32_s32(vmovl_s16(vget_high_s16(hi)));
-            vst1q_u32(o + i, vbslq_u32(m0, vld1q_u32(a + i), vld1q_u32(b + i)));
-            vst1q_u32(o + i + 4, vbslq_u32(m1, vld1q_u32(a + i + 4), vld1q_u32(b + i + 4)));
-            vst1q_u32(o + i + 8, vbslq_u32(m2, vld1q_u32(a + i + 8), vld1q_u32(b + i + 8)));
-            vst1q_u32(o + i + 12, vbslq_u32(m3, vld1q_u32(a + i + 12), vld1q_u32(b + i + 12)));
-        }
-    }
     for (; i + 4 <= n; i += 4) {
         uint32x4_t m = edmli_neon_cmask4(r->c + (r->cb ? 0 : i), r->cb);
         uint32x4_t va = r->ab ? vdupq_n_u32(*a) : vld1q_u32(a + i);
@@ -76,6 +125,18 @@ static uint32_t edmli_neon_if_4(const edmli_neon_if_run *r, uint32_t n)
     }
     return i;
 }
+
+/* Packed runs: 128 bytes a step, then 16 bytes a step (the scalar loop takes what is left) */
+#define EDMLI_NEON_IF_PACKED(es)                                                                                     \
+    static uint32_t edmli_neon_if_packed_##es(const edmli_neon_if_run *r, uint32_t n)                                \
+    {                                                                                                                \
+        const uint32_t i = edmli_neon_if_packed(r, n, es);                                                           \
+        const edmli_neon_if_run rest = {r->c + i, r->a + i * es, r->b + i * es, r->o + i * es, false, false, false}; \
+        return i + edmli_neon_if_##es(&rest, n - i);                                                                 \
+    }
+EDMLI_NEON_IF_PACKED(1)
+EDMLI_NEON_IF_PACKED(2)
+EDMLI_NEON_IF_PACKED(4)
 
 static uint32_t edmli_neon_if_8(const edmli_neon_if_run *r, uint32_t n)
 {
@@ -143,10 +204,11 @@ edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec 
     const uint32_t es = op->inputs[1].elem_size, last = p->rank - 1;
     const uint32_t sc = p->strides[0][last], sa = p->strides[1][last], sb = p->strides[2][last],
                    so = p->strides[3][last];
+    const bool packed = sc == 1 && sa == 1 && sb == 1;
     edmli_neon_if_job j = {
-        .run = es == 1   ? edmli_neon_if_1
-               : es == 2 ? edmli_neon_if_2
-               : es == 4 ? edmli_neon_if_4
+        .run = es == 1   ? (packed ? edmli_neon_if_packed_1 : edmli_neon_if_1)
+               : es == 2 ? (packed ? edmli_neon_if_packed_2 : edmli_neon_if_2)
+               : es == 4 ? (packed ? edmli_neon_if_packed_4 : edmli_neon_if_4)
                          : edmli_neon_if_8,
         .tail = edmli_elementwise_if_run_for(es),
         .st = {sc, (int64_t)sa * es, (int64_t)sb * es, (int64_t)so * es},
