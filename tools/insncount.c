@@ -13,7 +13,8 @@
  *
  * With the argument `hot` (-plugin ./libinsncount.so,hot=on) it also counts
  * per block and prints the 30 hottest block addresses ("hot ADDR INSNS"),
- * for addr2line -f -e PROGRAM: where a kernel's instructions go. */
+ * for addr2line -f -e PROGRAM: where a kernel's instructions go; with `all`
+ * as well (hot=on,all=on), every block. */
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,7 +53,7 @@ typedef struct block {
 } block;
 static block *blocks;
 static size_t nblocks, cap;
-static int hot;
+static int hot, all;   /* all: every block in the report, not the 30 hottest */
 static block **chunks; /* every chunk of records, for the report */
 static size_t nchunks;
 
@@ -84,14 +85,14 @@ static void report_hot(void)
 {
     size_t n = 0;
     for (size_t c = 0; c < nchunks; c++) n += c + 1 < nchunks ? cap : nblocks;
-    block *all = calloc(n ? n : 1, sizeof *all);
-    if (!all) return;
+    block *v = calloc(n ? n : 1, sizeof *v);
+    if (!v) return;
     for (size_t c = 0, i = 0; c < nchunks; c++)
-        for (size_t j = 0; j < (c + 1 < nchunks ? cap : nblocks); j++) all[i++] = chunks[c][j];
-    qsort(all, n, sizeof *all, by_insns);
-    for (size_t i = 0; i < n && i < 30; i++)
-        fprintf(stderr, "hot %#" PRIx64 " %" PRIu64 "\n", all[i].addr, all[i].insns);
-    free(all);
+        for (size_t j = 0; j < (c + 1 < nchunks ? cap : nblocks); j++) v[i++] = chunks[c][j];
+    qsort(v, n, sizeof *v, by_insns);
+    for (size_t i = 0; i < n && (all || i < 30); i++)
+        fprintf(stderr, "hot %#" PRIx64 " %" PRIu64 "\n", v[i].addr, v[i].insns);
+    free(v);
 }
 
 static void on_atexit(plugin_id id, void *userdata)
@@ -106,7 +107,7 @@ EXPORT int qemu_plugin_install(plugin_id id, const plugin_info *info, int argc, 
 EXPORT int qemu_plugin_install(plugin_id id, const plugin_info *info, int argc, char **argv)
 {
     (void)info;
-    for (int i = 0; i < argc; i++) hot |= strstr(argv[i], "hot") != NULL;
+    for (int i = 0; i < argc; i++) hot |= strstr(argv[i], "hot") != NULL, all |= strstr(argv[i], "all") != NULL;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
     qemu_plugin_register_atexit_cb(id, on_atexit, NULL);
     return 0;
