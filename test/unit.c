@@ -534,14 +534,11 @@ static void test_argreduce_ties(void)
 {
     static const uint32_t alphabet[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7fc00000u,
                                         0xffc00001u, 0x7f800000u, 0xff800000u, 0x00000001u, 0x80000001u};
-    const size_t size = edml_device_size() + (1u << 16);
-    void *mem;
-    if (posix_memalign(&mem, 16, size)) abort();
-    memset(mem, 0, size);
-    edml_device *dev;
-    edml_device_desc dd = {0};
-    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
-    CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_OK, "device");
+    tl_device d;
+    CHECK(tl_device_make(&d, edml_device_size() + (1u << 16),
+                         EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON)) == EDML_STATUS_OK,
+          "device");
+    edml_device *dev = d.dev;
     UINT in_sizes[2] = {4, 100}, out_sizes[2] = {4, 1}, axes[1] = {1};
     EDML_BUFFER_TENSOR_DESC bi = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, in_sizes, NULL, 1600, 0};
     EDML_BUFFER_TENSOR_DESC bo = {EDML_TENSOR_DATA_TYPE_UINT32, 0, 2, out_sizes, NULL, 16, 0};
@@ -574,15 +571,14 @@ static void test_argreduce_ties(void)
         bad += memcmp(out[0], out[1], sizeof out[0]) != 0;
     }
     CHECK(bad == 0, "%d of 2000 tie-heavy ArgMin/ArgMax rows differ between NEON and the reference", bad);
-    edml_device_destroy(dev);
-    free(mem);
+    tl_device_free(&d);
 }
 
 /* TopK of one tensor on the reference and on NEON: 1 if they differ. */
 static int topk_differs(edml_device *dev, EDML_TENSOR_DATA_TYPE t, void *data, UINT rows, UINT cols, UINT axis, UINT k,
                         EDML_AXIS_DIRECTION dir, void *out)
 {
-    const UINT es = edml_data_type_size(t), n = axis ? cols : rows;
+    const UINT es = edml_data_type_size(t);
     UINT in_sizes[2] = {rows, cols}, out_sizes[2] = {axis ? rows : k, axis ? k : cols};
     const UINT64 outn = (UINT64)out_sizes[0] * out_sizes[1];
     EDML_BUFFER_TENSOR_DESC bi = {t, 0, 2, in_sizes, NULL, (UINT64)rows * cols * es, 0};
@@ -593,7 +589,6 @@ static int topk_differs(edml_device *dev, EDML_TENSOR_DATA_TYPE t, void *data, U
     EDML_TOP_K1_OPERATOR_DESC d = {&ti, &tv, &tx, axis, k, dir};
     EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
     uint8_t *o[2] = {out, (uint8_t *)out + outn * (es + 4)};
-    (void)n;
     for (int b = 0; b < 2; b++) {
         edml_operator *op;
         EDML_BUFFER_BINDING in[1] = {{data, 0, bi.TotalTensorSizeInBytes}};
@@ -618,21 +613,20 @@ static void test_topk_every_value(void)
                                                   EDML_TENSOR_DATA_TYPE_INT16,   EDML_TENSOR_DATA_TYPE_UINT8,
                                                   EDML_TENSOR_DATA_TYPE_INT8,    EDML_TENSOR_DATA_TYPE_FLOAT32,
                                                   EDML_TENSOR_DATA_TYPE_INT32,   EDML_TENSOR_DATA_TYPE_UINT32};
-    const size_t size = edml_device_size() + (4u << 20);
-    void *mem, *data, *out;
-    if (posix_memalign(&mem, 16, size) || posix_memalign(&data, 16, 65536 * 4) ||
-        posix_memalign(&out, 16, 2 * 65536 * 8))
+    void *data, *out;
+    uint32_t *perm;
+    if (posix_memalign(&data, 16, 65536 * 4) || posix_memalign(&out, 16, 2 * 65536 * 8) ||
+        posix_memalign((void **)&perm, 16, 65536 * sizeof *perm))
         abort();
-    memset(mem, 0, size);
-    edml_device *dev;
-    edml_device_desc dd = {0};
-    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
-    CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_OK, "device");
+    tl_device d;
+    CHECK(tl_device_make(&d, edml_device_size() + (4u << 20),
+                         EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON)) == EDML_STATUS_OK,
+          "device");
+    edml_device *dev = d.dev;
     uint64_t rng = 0x2545f4914f6cdd1dull;
     for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
         const EDML_TENSOR_DATA_TYPE t = types[ti];
         const UINT es = edml_data_type_size(t), n = es == 1 ? 256 : 65536;
-        uint32_t perm[65536];
         for (UINT i = 0; i < n; i++) perm[i] = es == 4 ? i << 16 | (i * 2654435761u >> 16) : i;
         for (UINT i = n; i-- > 1;) { /* Fisher-Yates */
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
@@ -652,10 +646,10 @@ static void test_topk_every_value(void)
               "TopK of every %u-byte pattern (type %d): %d of 8 layouts differ between NEON and the reference", es,
               (int)t, bad);
     }
-    edml_device_destroy(dev);
-    free(mem);
+    tl_device_free(&d);
     free(data);
     free(out);
+    free(perm);
 }
 
 int unit_main(void);

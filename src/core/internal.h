@@ -269,6 +269,26 @@ edml_backend edmli_buffer_backend(void);
 #define EDMLI_ALWAYS_INLINE static inline
 #endif
 
+/* Bytes of an element of t (0 for no type): edml_data_type_size, inline so
+ * that kernels specialised by type get a constant. */
+static inline uint32_t edmli_type_size(EDML_TENSOR_DATA_TYPE t)
+{
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT64:
+    case EDML_TENSOR_DATA_TYPE_UINT64:
+    case EDML_TENSOR_DATA_TYPE_INT64: return 8;
+    case EDML_TENSOR_DATA_TYPE_FLOAT32:
+    case EDML_TENSOR_DATA_TYPE_UINT32:
+    case EDML_TENSOR_DATA_TYPE_INT32: return 4;
+    case EDML_TENSOR_DATA_TYPE_FLOAT16:
+    case EDML_TENSOR_DATA_TYPE_UINT16:
+    case EDML_TENSOR_DATA_TYPE_INT16: return 2;
+    case EDML_TENSOR_DATA_TYPE_UINT8:
+    case EDML_TENSOR_DATA_TYPE_INT8: return 1;
+    default: return 0;
+    }
+}
+
 static inline size_t edmli_align_up(size_t v, size_t a) { return (v + (a - 1)) & ~(a - 1); }
 
 #endif /* EDMLI_INTERNAL_H */

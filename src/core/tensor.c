@@ -1,23 +1,7 @@
 /* Tensor descriptions: sizes in bytes and validation of one tensor member. */
 #include "internal.h"
 
-UINT edml_data_type_size(EDML_TENSOR_DATA_TYPE t)
-{
-    switch (t) {
-    case EDML_TENSOR_DATA_TYPE_FLOAT64:
-    case EDML_TENSOR_DATA_TYPE_UINT64:
-    case EDML_TENSOR_DATA_TYPE_INT64: return 8;
-    case EDML_TENSOR_DATA_TYPE_FLOAT32:
-    case EDML_TENSOR_DATA_TYPE_UINT32:
-    case EDML_TENSOR_DATA_TYPE_INT32: return 4;
-    case EDML_TENSOR_DATA_TYPE_FLOAT16:
-    case EDML_TENSOR_DATA_TYPE_UINT16:
-    case EDML_TENSOR_DATA_TYPE_INT16: return 2;
-    case EDML_TENSOR_DATA_TYPE_UINT8:
-    case EDML_TENSOR_DATA_TYPE_INT8: return 1;
-    default: return 0;
-    }
-}
+UINT edml_data_type_size(EDML_TENSOR_DATA_TYPE t) { return edmli_type_size(t); }
 
 bool edmli_dtype_valid(EDML_TENSOR_DATA_TYPE t) { return edml_data_type_size(t) != 0; }
 

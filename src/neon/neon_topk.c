@@ -69,26 +69,11 @@ static void edmli_neon_drain(uint64_t *h, uint32_t k)
 
 /* ---- keys and raw compares, per type (t is a constant where inlined) ---------- */
 
-/* Bytes of an element of t, a constant where t is (edml_data_type_size is
- * out of line). */
-EDMLI_ALWAYS_INLINE uint32_t edmli_neon_size(EDML_TENSOR_DATA_TYPE t)
-{
-    switch (t) {
-    case EDML_TENSOR_DATA_TYPE_FLOAT32:
-    case EDML_TENSOR_DATA_TYPE_UINT32:
-    case EDML_TENSOR_DATA_TYPE_INT32: return 4;
-    case EDML_TENSOR_DATA_TYPE_FLOAT16:
-    case EDML_TENSOR_DATA_TYPE_UINT16:
-    case EDML_TENSOR_DATA_TYPE_INT16: return 2;
-    default: return 1;
-    }
-}
-
 /* The key of the element at p: edmli_keys_for's key, which fits 32 bits. */
 EDMLI_ALWAYS_INLINE uint32_t edmli_neon_key1(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
 {
     uint32_t u = 0;
-    memcpy(&u, p, edmli_neon_size(t)); /* little-endian: the element, zero-extended */
+    memcpy(&u, p, edmli_type_size(t)); /* little-endian: the element, zero-extended */
     switch (t) {
     case EDML_TENSOR_DATA_TYPE_FLOAT32:
         if ((u & 0x7fffffffu) > 0x7f800000u) return UINT32_MAX;
@@ -146,7 +131,7 @@ EDMLI_ALWAYS_INLINE edmli_neon_thr edmli_neon_thr_of(EDML_TENSOR_DATA_TYPE t, ui
 EDMLI_ALWAYS_INLINE edmli_neon_thr edmli_neon_thr_dup(EDML_TENSOR_DATA_TYPE t, uint32_t flip, uint64_t worst)
 {
     uint32_t v = edmli_neon_unkey(t, (uint32_t)(worst >> 32) ^ flip);
-    switch (edmli_neon_size(t)) {
+    switch (edmli_type_size(t)) {
     case 4: return edmli_neon_thr_of(t, vreinterpretq_u8_u32(vdupq_n_u32(v)));
     case 2: return edmli_neon_thr_of(t, vreinterpretq_u8_u16(vdupq_n_u16((uint16_t)v)));
     default: return edmli_neon_thr_of(t, vdupq_n_u8((uint8_t)v));
@@ -302,7 +287,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_fill(uint64_t *h, uint32_t k, EDML_TENSOR_DA
 EDMLI_ALWAYS_INLINE void edmli_neon_topk_row(const uint8_t *in, uint32_t i0, uint32_t n, uint32_t k, uint64_t *h,
                                              EDML_TENSOR_DATA_TYPE t, bool inc)
 {
-    const uint32_t es = edmli_neon_size(t), step = 128 / es, flip = inc ? UINT32_MAX : 0;
+    const uint32_t es = edmli_type_size(t), step = 128 / es, flip = inc ? UINT32_MAX : 0;
     edmli_neon_fill(h, k, t, flip, in + (uint64_t)i0 * es, es, i0);
     edmli_neon_thr th = edmli_neon_thr_dup(t, flip, h[0]);
     uint32_t i = i0 + k;
@@ -340,7 +325,7 @@ typedef struct edmli_neon_cols {
 
 EDMLI_ALWAYS_INLINE void edmli_neon_cols_thr(edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, uint32_t j)
 {
-    const uint32_t es = edmli_neon_size(t);
+    const uint32_t es = edmli_type_size(t);
     const uint32_t v = edmli_neon_unkey(t, (uint32_t)(s->h[(uint64_t)j * (s->k + 1)] >> 32) ^ s->flip);
     memcpy(s->thn + j * es, &v, es);
 }
@@ -349,7 +334,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_cols_thr(edmli_neon_cols *s, EDML_TENSOR_DAT
 EDMLI_ALWAYS_INLINE void edmli_neon_cols_row(edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, bool inc, const uint8_t *row,
                                              uint32_t i)
 {
-    const uint32_t es = edmli_neon_size(t), lanes = 16 / es;
+    const uint32_t es = edmli_type_size(t), lanes = 16 / es;
     for (uint32_t c = 0; c < es; c++) {
         const uint8x16_t r = edmli_neon_reject(t, inc, row + 16 * c, s->th[c]);
         EDMLI_NEON_EACH_LANE(es, r, lane, {
@@ -366,7 +351,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_cols_row(edmli_neon_cols *s, EDML_TENSOR_DAT
 EDMLI_ALWAYS_INLINE bool edmli_neon_cols_out(const edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, bool inc,
                                              const uint8_t *a, const uint8_t *b)
 {
-    const uint32_t es = edmli_neon_size(t);
+    const uint32_t es = edmli_type_size(t);
     const bool pair = !(t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE);
 #define EDMLI_NEON_COLS_REJECT(c)                                                                                \
     (pair ? edmli_neon_reject_v(t, inc, edmli_neon_best(t, inc, vld1q_u8(a + 16 * (c)), vld1q_u8(b + 16 * (c))), \
@@ -386,7 +371,7 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_cols_out(const edmli_neon_cols *s, EDML_TENS
 EDMLI_ALWAYS_INLINE void edmli_neon_topk_cols(const uint8_t *in, int64_t stride, uint32_t n, uint32_t k, uint64_t *h,
                                               EDML_TENSOR_DATA_TYPE t, bool inc)
 {
-    const uint32_t es = edmli_neon_size(t);
+    const uint32_t es = edmli_type_size(t);
     edmli_neon_cols s = {.h = h, .k = k, .flip = inc ? UINT32_MAX : 0};
     for (uint32_t j = 0; j < EDMLI_NEON_TOPK_COLS; j++) {
         edmli_neon_fill(h + (uint64_t)j * (k + 1), k, t, s.flip, in + j * es, stride, 0);
