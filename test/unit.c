@@ -526,51 +526,65 @@ static void test_pool(void)
     free(mem);
 }
 
-/* ArgMin/ArgMax over FLOAT32 rows of 4 x 100 (blocks of 32 and a tail) whose
- * elements come from a few values, -0 and +0, NaNs of both signs and the
- * infinities among them: ties everywhere. NEON matches the reference for
- * both operators and both tie rules. */
+/* ArgMin/ArgMax of one FLOAT32 {rows, cols} tensor over `axis` on the
+ * reference and on NEON: 1 if they differ. */
+static int argreduce_differs(edml_device *dev, const uint32_t *data, UINT rows, UINT cols, UINT axis,
+                             EDML_OPERATOR_TYPE type, EDML_AXIS_DIRECTION dir)
+{
+    UINT in_sizes[2] = {rows, cols}, out_sizes[2] = {axis ? rows : 1, axis ? 1 : cols}, axes[1] = {axis};
+    const UINT64 outn = (UINT64)out_sizes[0] * out_sizes[1];
+    EDML_BUFFER_TENSOR_DESC bi = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, in_sizes, NULL, (UINT64)rows * cols * 4, 0};
+    EDML_BUFFER_TENSOR_DESC bo = {EDML_TENSOR_DATA_TYPE_UINT32, 0, 2, out_sizes, NULL, outn * 4, 0};
+    EDML_TENSOR_DESC ti = {EDML_TENSOR_TYPE_BUFFER, &bi}, to = {EDML_TENSOR_TYPE_BUFFER, &bo};
+    EDML_ARGMIN_OPERATOR_DESC d = {&ti, &to, 1, axes, dir};
+    EDML_OPERATOR_DESC od = {type, &d};
+    uint32_t out[2][1024];
+    for (int b = 0; b < 2; b++) {
+        edml_operator *op;
+        EDML_BUFFER_BINDING in[1] = {{(void *)data, 0, bi.TotalTensorSizeInBytes}}, o[1] = {{out[b], 0, outn * 4}};
+        if (edml_operator_create(dev, &od, b ? EDML_BACKEND_NEON : EDML_BACKEND_REF, &op) ||
+            edml_operator_execute(op, in, 1, o, 1, NULL))
+            return 1;
+        edml_operator_destroy(op);
+    }
+    return memcmp(out[0], out[1], outn * 4) != 0;
+}
+
+/* ArgMin/ArgMax over FLOAT32 tensors whose elements come from a random few
+ * of 16 values: -0 and +0, NaNs of both signs, the infinities, subnormals
+ * (which ARMv7 NEON compares as zero) and floats one step apart: ties
+ * everywhere. Along rows (blocks of 32 and a tail) and down columns (16 side
+ * by side, and 4 and 1), both operators and both tie rules: NEON matches the
+ * reference. */
 static void test_argreduce_ties(void)
 {
-    static const uint32_t alphabet[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7fc00000u,
-                                        0xffc00001u, 0x7f800000u, 0xff800000u, 0x00000001u, 0x80000001u};
+    static const uint32_t alphabet[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7fc00000u, 0xffc00001u,
+                                        0x7f800000u, 0xff800000u, 0x00000001u, 0x80000001u, 0x00000002u, 0x80000002u,
+                                        0x3f800001u, 0xbf800001u, 0x7f7fffffu, 0xff7fffffu};
+    static const UINT shapes[][3] = {{4, 100, 1}, {2, 1000, 1}, {100, 16, 0}, {30, 23, 0}};
     tl_device d;
     CHECK(tl_device_make(&d, edml_device_size() + (1u << 16),
                          EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON)) == EDML_STATUS_OK,
           "device");
-    edml_device *dev = d.dev;
-    UINT in_sizes[2] = {4, 100}, out_sizes[2] = {4, 1}, axes[1] = {1};
-    EDML_BUFFER_TENSOR_DESC bi = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, in_sizes, NULL, 1600, 0};
-    EDML_BUFFER_TENSOR_DESC bo = {EDML_TENSOR_DATA_TYPE_UINT32, 0, 2, out_sizes, NULL, 16, 0};
-    EDML_TENSOR_DESC ti = {EDML_TENSOR_TYPE_BUFFER, &bi}, to = {EDML_TENSOR_TYPE_BUFFER, &bo};
-    uint32_t data[400], out[2][4];
+    uint32_t data[2000];
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     int bad = 0;
-    for (int trial = 0; trial < 2000; trial++) {
-        uint32_t pick[10], kinds = 0; /* a random few of the values */
+    for (int trial = 0; trial < 4000; trial++) {
+        uint32_t pick[16], kinds = 0; /* a random few of the values */
         rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        for (uint32_t v = 0; v < 10; v++)
-            if ((rng >> (33 + v)) & 1) pick[kinds++] = alphabet[v];
+        for (uint32_t v = 0; v < 16; v++)
+            if ((rng >> (33 + v)) & 1 && (rng >> (49 + v % 8)) & 1) pick[kinds++] = alphabet[v];
         if (!kinds) pick[kinds++] = alphabet[1];
-        for (int i = 0; i < 400; i++) {
+        for (int i = 0; i < 2000; i++) {
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
             data[i] = pick[(rng >> 33) % kinds];
         }
-        const EDML_OPERATOR_TYPE type = trial & 1 ? EDML_OPERATOR_ARGMAX : EDML_OPERATOR_ARGMIN;
-        EDML_ARGMIN_OPERATOR_DESC d = {&ti, &to, 1, axes,
-                                       trial & 2 ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING};
-        EDML_OPERATOR_DESC od = {type, &d};
-        for (int b = 0; b < 2; b++) {
-            edml_operator *op;
-            EDML_BUFFER_BINDING in[1] = {{data, 0, sizeof data}}, o[1] = {{out[b], 0, sizeof out[b]}};
-            if (edml_operator_create(dev, &od, b ? EDML_BACKEND_NEON : EDML_BACKEND_REF, &op) ||
-                edml_operator_execute(op, in, 1, o, 1, NULL))
-                bad++;
-            edml_operator_destroy(op);
-        }
-        bad += memcmp(out[0], out[1], sizeof out[0]) != 0;
+        const UINT *sh = shapes[trial % 4];
+        bad +=
+            argreduce_differs(d.dev, data, sh[0], sh[1], sh[2], trial & 4 ? EDML_OPERATOR_ARGMAX : EDML_OPERATOR_ARGMIN,
+                              trial & 8 ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING);
     }
-    CHECK(bad == 0, "%d of 2000 tie-heavy ArgMin/ArgMax rows differ between NEON and the reference", bad);
+    CHECK(bad == 0, "%d of 4000 tie-heavy ArgMin/ArgMax tensors differ between NEON and the reference", bad);
     tl_device_free(&d);
 }
 

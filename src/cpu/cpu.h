@@ -7,6 +7,8 @@
 #include "../core/internal.h"
 #include "iter.h"
 
+#include <string.h>
+
 /* Elements converted to keys at a time (a stack array of this many keys). */
 #define EDMLI_CPU_CHUNK 256u
 
@@ -37,7 +39,15 @@ edmli_keys_fn edmli_keys_for(EDML_TENSOR_DATA_TYPE t);
 #define EDMLI_NAN_KEY UINT64_MAX
 
 /* Stores an index into an index tensor element of type t. */
-void edmli_store_index(uint8_t *p, EDML_TENSOR_DATA_TYPE t, uint64_t v);
+static inline void edmli_store_index(uint8_t *p, EDML_TENSOR_DATA_TYPE t, uint64_t v)
+{
+    if (t == EDML_TENSOR_DATA_TYPE_UINT64 || t == EDML_TENSOR_DATA_TYPE_INT64) {
+        memcpy(p, &v, 8);
+    } else {
+        const uint32_t w = (uint32_t)v;
+        memcpy(p, &w, 4);
+    }
+}
 
 /* ---- TopK: a bounded heap of (key, index) ------------------------------------ */
 

@@ -70,13 +70,3 @@ edmli_keys_fn edmli_keys_for(EDML_TENSOR_DATA_TYPE t)
     default: return NULL;
     }
 }
-
-void edmli_store_index(uint8_t *p, EDML_TENSOR_DATA_TYPE t, uint64_t v)
-{
-    if (t == EDML_TENSOR_DATA_TYPE_UINT64 || t == EDML_TENSOR_DATA_TYPE_INT64) {
-        memcpy(p, &v, 8);
-    } else {
-        uint32_t w = (uint32_t)v;
-        memcpy(p, &w, 4);
-    }
-}

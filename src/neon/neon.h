@@ -26,6 +26,86 @@ static inline bool edmli_neon_any_u32(uint32x4_t m)
 #endif
 }
 
+/* Whether this thread's float compares, FMIN and FMAX are exact: AArch64
+ * with FPCR.FZ (subnormals flushed) and FPCR.AH (FMIN/FMAX may drop a NaN)
+ * clear, as every OS leaves it; x86 (SIMDe) without DAZ or FTZ. ARMv7 NEON
+ * always flushes subnormals. Kernels that are not exact in that case use
+ * strict compares only (flushing keeps a < b wherever it says so) and never
+ * rely on a float compare where it could be wrong. */
+static inline bool edmli_neon_fp_exact(void)
+{
+#if defined(__aarch64__)
+    uint64_t fpcr;
+    __asm__("mrs %0, fpcr" : "=r"(fpcr));
+    return (fpcr & ((1u << 24) | (1u << 1))) == 0;
+#elif defined(__x86_64__) || defined(__i386__)
+    uint32_t csr;
+    __asm__("stmxcsr %0" : "=m"(csr));
+    return (csr & 0x8040u) == 0;
+#else
+    return false;
+#endif
+}
+
+/* Whether FMIN and FMAX keep a NaN (false only with AArch64's FPCR.AH set):
+ * the float kernels take the reference where they do not. */
+static inline bool edmli_neon_fp_keeps_nan(void)
+{
+#if defined(__aarch64__)
+    uint64_t fpcr;
+    __asm__("mrs %0, fpcr" : "=r"(fpcr));
+    return (fpcr & (1u << 1)) == 0;
+#else
+    return true;
+#endif
+}
+
+/* A float threshold (bits of es 4 or 2 bytes) off the subnormals, to its
+ * worse side (toward -inf where `lower`): a subnormal, or a lane compared
+ * with one, may be flushed to zero by FMIN, FMAX or the compare itself
+ * (ARMv7 NEON always, AArch64 under FPCR.FZ), but a strict compare with a
+ * normal number or a zero gives the same answer either way. */
+static inline uint32_t edmli_neon_off_subnormal(uint32_t b, uint32_t es, bool lower)
+{
+    const uint32_t sign = es == 4 ? 0x80000000u : 0x8000u, expo = es == 4 ? 0x7f800000u : 0x7c00u;
+    const uint32_t min_normal = es == 4 ? 0x00800000u : 0x0400u;
+    if ((b & expo) != 0 || (b & ~sign) == 0) return b;
+    if (b & sign) return lower ? sign | min_normal : sign;
+    return lower ? 0 : min_normal;
+}
+
+/* True if every lane is set. */
+static inline bool edmli_neon_all_u32(uint32x4_t m)
+{
+#if defined(__aarch64__)
+    return vminvq_u32(m) != 0;
+#else
+    uint32x2_t f = vand_u32(vget_low_u32(m), vget_high_u32(m));
+    return (vget_lane_u32(f, 0) & vget_lane_u32(f, 1)) != 0;
+#endif
+}
+
+/* The least and the greatest lane. */
+static inline int32_t edmli_neon_hmin_s32(int32x4_t v)
+{
+#if defined(__aarch64__)
+    return vminvq_s32(v);
+#else
+    int32x2_t f = vpmin_s32(vget_low_s32(v), vget_high_s32(v));
+    return vget_lane_s32(vpmin_s32(f, f), 0);
+#endif
+}
+
+static inline int32_t edmli_neon_hmax_s32(int32x4_t v)
+{
+#if defined(__aarch64__)
+    return vmaxvq_s32(v);
+#else
+    int32x2_t f = vpmax_s32(vget_low_s32(v), vget_high_s32(v));
+    return vget_lane_s32(vpmax_s32(f, f), 0);
+#endif
+}
+
 /* 64 bytes as 4 vectors from *p, then *p moved past them: one LD1 of 4
  * registers on AArch64; on ARMv7 (whose GCC lacks the _x4 forms) 4 loads
  * that move the pointer themselves. */

@@ -25,6 +25,7 @@ typedef struct edmli_neon_red {
     uint32_t es;
     uint32_t invert; /* ArgMin: ~key, NaN kept on top */
     bool is_float, take_last;
+    bool keys; /* bests need their keys (parts are combined) */
 } edmli_neon_red;
 
 /* a (key, index) better than b under the tie rule */
@@ -50,10 +51,10 @@ static inline uint32_t edmli_neon_red_key1(const edmli_neon_red *r, const uint8_
     return k32;
 }
 
-/* A best (key, index) so far; `any` once it holds one. */
+/* A best (key, index) so far; `any` (0 or 1) once it holds one. Three words,
+ * so that 4 are stored from vectors at once (VST3). */
 typedef struct edmli_neon_best {
-    uint32_t key, idx;
-    bool any;
+    uint32_t key, idx, any;
 } edmli_neon_best;
 
 static inline void edmli_neon_take(edmli_neon_best *acc, uint32_t key, uint32_t idx, bool take_last)
@@ -123,91 +124,159 @@ EDMLI_ALWAYS_INLINE edmli_neon_best edmli_neon_reduce_set(edmli_neon_red *r, con
     return edmli_neon_merge(best, bidx, any_v, sb, last);
 }
 
-/* FLOAT32, horizontally, at about 2 instructions an element: a block of 32
- * elements is reduced with integer max and min of t = bits ^ (sign >> 1), an
- * order of the floats but for -0 < +0 and the NaNs (positive ones above
- * +inf, negative ones below -inf). Only a block that may improve the best
- * under the tie rule, or that holds a NaN of the side t puts out of reach,
- * is scanned exactly (with the order keys); on real data that is a handful
- * of blocks a set. */
-static inline int32x4_t edmli_neon_f32_t(const uint8_t *p)
+/* FLOAT32 in signed order: sign and magnitude as a two's complement number,
+ * so that -0 and +0 are one and integer compares order every number (not
+ * NaNs, which are looked for apart). */
+static inline int32x4_t edmli_neon_f32_sord(uint32x4_t u)
 {
-    const int32x4_t x = vreinterpretq_s32_u32(vld1q_u32((const uint32_t *)(const void *)p));
-    return veorq_s32(x, vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(vshrq_n_s32(x, 31)), 1)));
+    const int32x4_t x = vreinterpretq_s32_u32(u), s = vshrq_n_s32(x, 31);
+    return vsubq_s32(veorq_s32(x, vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(s), 1))), s);
 }
 
-/* The threshold in t of the best element's bits: a block may improve it when
- * ArgMax: max t > thr (first index wins) or >= thr (last); ArgMin: min t <
- * thr (first) or <= thr (last). -0 and +0 are one key (t -1 and 0); no
- * number beats a NaN. */
-static inline int32_t edmli_neon_f32_thr(uint32_t bits, bool is_min, bool last)
-{
-    if ((bits & 0x7fffffffu) > 0x7f800000u) /* only a later NaN, under the last rule */
-        return is_min ? (last ? (int32_t)0x807ffffeu : INT32_MIN) : (last ? 0x7f800001 : INT32_MAX);
-    if ((bits & 0x7fffffffu) == 0) return is_min == last ? 0 : -1;
-    return (int32_t)(bits ^ ((uint32_t)((int32_t)bits >> 31) >> 1));
-}
+static inline int32_t edmli_neon_f32_sord1(uint32_t u) { return (u >> 31) ? -(int32_t)(u & 0x7fffffffu) : (int32_t)u; }
 
-/* Whether the 32 elements at p may improve the best (see above). */
-EDMLI_ALWAYS_INLINE bool edmli_neon_f32_block_may(const uint8_t *p, int32x4_t thr, bool is_min, bool last)
-{
-    int32x4_t mx = edmli_neon_f32_t(p), mn = mx;
-    for (int v = 1; v < 8; v++) {
-        const int32x4_t t = edmli_neon_f32_t(p + 16 * v);
-        mx = vmaxq_s32(mx, t);
-        mn = vminq_s32(mn, t);
-    }
-    uint32x4_t hit;
-    if (is_min) /* positive NaNs are above +inf (0x7f800000) */
-        hit = vorrq_u32(last ? vcleq_s32(mn, thr) : vcltq_s32(mn, thr), vcgtq_s32(mx, vdupq_n_s32(0x7f800000)));
-    else /* negative NaNs are below -inf (t 0x807fffff) */
-        hit =
-            vorrq_u32(last ? vcgeq_s32(mx, thr) : vcgtq_s32(mx, thr), vcltq_s32(mn, vdupq_n_s32((int32_t)0x807fffffu)));
-    return edmli_neon_any_u32(hit);
-}
+static inline bool edmli_neon_f32_isnan(uint32_t u) { return (u & 0x7fffffffu) > 0x7f800000u; }
 
 /* The order key of a FLOAT32 (edmli_neon_keys_f32 for one element), reversed
  * for ArgMin but for NaN, which stays on top. */
 static inline uint32_t edmli_neon_f32_key1(uint32_t u, bool is_min)
 {
-    if ((u & 0x7fffffffu) > 0x7f800000u) return 0xffffffffu;
+    if (edmli_neon_f32_isnan(u)) return 0xffffffffu;
     if (u == 0x80000000u) u = 0;
     const uint32_t k = u & 0x80000000u ? ~u : u | 0x80000000u;
     return is_min ? ~k : k;
 }
 
-/* Elements [i, e) of a set scanned exactly into the best. */
-EDMLI_ALWAYS_INLINE void edmli_neon_f32_exact(const uint8_t *p, uint32_t flat, uint32_t i, uint32_t e,
-                                              edmli_neon_best *b, uint32_t *bits, bool is_min, bool last)
+/* Whether the element with bits x, later in the reduction, beats the best
+ * so far with bits b: a NaN beats every number (ArgMin as well as ArgMax),
+ * and a later NaN beats a NaN when the last index wins. */
+static inline bool edmli_neon_f32_beats(uint32_t x, uint32_t b, bool is_min, bool last)
+{
+    if (edmli_neon_f32_isnan(b)) return last && edmli_neon_f32_isnan(x);
+    if (edmli_neon_f32_isnan(x)) return true;
+    const int32_t sx = edmli_neon_f32_sord1(x), sb = edmli_neon_f32_sord1(b);
+    if (last) return is_min ? sx <= sb : sx >= sb;
+    return is_min ? sx < sb : sx > sb;
+}
+
+/* The best so far of a FLOAT32 reduction: its bits and index. */
+typedef struct edmli_neon_f32_best {
+    uint32_t bits, idx;
+    bool any;
+} edmli_neon_f32_best;
+
+/* Elements [i, e) of a set, one by one. */
+EDMLI_ALWAYS_INLINE void edmli_neon_f32_scan(const uint8_t *p, uint32_t flat, uint32_t i, uint32_t e,
+                                             edmli_neon_f32_best *b, bool is_min, bool last)
 {
     for (; i < e; i++) {
         uint32_t u;
         memcpy(&u, p + (uint64_t)i * 4, 4);
-        const uint32_t k = edmli_neon_f32_key1(u, is_min);
-        if (!b->any || k > b->key || (last && k == b->key)) *b = (edmli_neon_best){k, flat + i, true}, *bits = u;
+        if (!b->any || edmli_neon_f32_beats(u, b->bits, is_min, last)) *b = (edmli_neon_f32_best){u, flat + i, true};
     }
+}
+
+/* FLOAT32 horizontally, at about half an instruction an element: a block of
+ * 32 elements is reduced lane-wise with FMIN (ArgMin) or FMAX (ArgMax),
+ * which keep a NaN, and compared with a threshold, strictly: a block none of
+ * whose lanes passes cannot beat the best. Only a block that passes is
+ * looked at exactly (on real data, a handful a set): in signed order, or one
+ * by one where it holds a NaN. */
+#define EDMLI_NEON_F32_BEST(is_min, a, b) ((is_min) ? vminq_f32(a, b) : vmaxq_f32(a, b))
+
+EDMLI_ALWAYS_INLINE float32x4_t edmli_neon_f32_block_best(const uint8_t *q, bool is_min)
+{
+    /* named vectors, not an array: GCC keeps an array on the stack */
+    const float *f = (const float *)(const void *)q;
+    const float32x4_t v0 = vld1q_f32(f), v1 = vld1q_f32(f + 4), v2 = vld1q_f32(f + 8), v3 = vld1q_f32(f + 12);
+    const float32x4_t v4 = vld1q_f32(f + 16), v5 = vld1q_f32(f + 20), v6 = vld1q_f32(f + 24), v7 = vld1q_f32(f + 28);
+    const float32x4_t a =
+        EDMLI_NEON_F32_BEST(is_min, EDMLI_NEON_F32_BEST(is_min, v0, v4), EDMLI_NEON_F32_BEST(is_min, v1, v5));
+    const float32x4_t b =
+        EDMLI_NEON_F32_BEST(is_min, EDMLI_NEON_F32_BEST(is_min, v2, v6), EDMLI_NEON_F32_BEST(is_min, v3, v7));
+    return EDMLI_NEON_F32_BEST(is_min, a, b);
+}
+
+/* The threshold for a best with bits b: b itself; where float compares are
+ * exact and the first index wins, the next float on the better side, so that
+ * a block equal to the best is skipped too; for a NaN best, -inf for ArgMin
+ * (+inf for ArgMax), which only a NaN or an infinity passes. Where
+ * subnormals may be flushed to zero (by FMIN and FMAX, or by the compare),
+ * equal must pass, and a subnormal best moves to a zero or the least normal
+ * number on its worse side (edmli_neon_off_subnormal). */
+static inline float32x4_t edmli_neon_f32_thr(uint32_t b, bool is_min, bool last, bool exact)
+{
+    uint32_t t = b;
+    if (edmli_neon_f32_isnan(b))
+        t = is_min ? 0xff800000u : 0x7f800000u;
+    else if (!exact)
+        t = edmli_neon_off_subnormal(b, 4, !is_min);
+    else if (exact && !last && (b & 0x7fffffffu) == 0)
+        t = is_min ? 0x80000001u : 0x00000001u;
+    else if (exact && !last && b != (is_min ? 0xff800000u : 0x7f800000u))
+        t = (b >> 31) == is_min ? b + 1 : b - 1; /* magnitude up on the better side, else down */
+    return vreinterpretq_f32_u32(vdupq_n_u32(t));
+}
+
+/* True if no lane of the block's best m passes the threshold. */
+EDMLI_ALWAYS_INLINE bool edmli_neon_f32_skip(float32x4_t m, float32x4_t thr, bool is_min)
+{
+    return edmli_neon_all_u32(is_min ? vcgtq_f32(m, thr) : vcltq_f32(m, thr));
+}
+
+/* The first (last) of 32 lanes whose signed order is `key`. */
+static uint32_t edmli_neon_f32_lane(const int32x4_t k[8], int32_t key, bool last)
+{
+    const int32x4_t d = vdupq_n_s32(key);
+    for (int n = 0; n < 8; n++) {
+        const int v = last ? 7 - n : n;
+        const uint64_t w = vget_lane_u64(vreinterpret_u64_u16(vmovn_u32(vceqq_s32(k[v], d))), 0);
+        if (w)
+            return 4u * (uint32_t)v + (last ? 63u - (uint32_t)__builtin_clzll(w) : (uint32_t)__builtin_ctzll(w)) / 16u;
+    }
+    return 0; /* not reached: key is one of the lanes */
+}
+
+/* A block of 32 without NaNs that passed: its best in signed order, taken if
+ * it beats the best so far. */
+EDMLI_ALWAYS_INLINE void edmli_neon_f32_look(const uint8_t *q, uint32_t flat, edmli_neon_f32_best *b, bool is_min,
+                                             bool last)
+{
+    int32x4_t k[8];
+    for (int v = 0; v < 8; v++) k[v] = edmli_neon_f32_sord(vld1q_u32((const uint32_t *)(const void *)(q + 16 * v)));
+    int32x4_t m = k[0];
+    for (int v = 1; v < 8; v++) m = is_min ? vminq_s32(m, k[v]) : vmaxq_s32(m, k[v]);
+    const uint32_t lane = edmli_neon_f32_lane(k, is_min ? edmli_neon_hmin_s32(m) : edmli_neon_hmax_s32(m), last);
+    uint32_t u;
+    memcpy(&u, q + 4 * lane, 4);
+    if (edmli_neon_f32_beats(u, b->bits, is_min, last)) *b = (edmli_neon_f32_best){u, flat + lane, true};
 }
 
 EDMLI_ALWAYS_INLINE edmli_neon_best edmli_neon_reduce_f32(edmli_neon_red *r, const uint8_t *base,
                                                           const edmli_neon_span *sp, bool is_min, bool last)
 {
-    edmli_neon_best b = {0, 0, false};
-    uint32_t bits = 0;
-    int32x4_t thr = vdupq_n_s32(0);
+    const bool exact = edmli_neon_fp_exact();
+    edmli_neon_f32_best b = {0, 0, false};
     edmli_odo_seek(&r->inner, sp->s0);
     for (uint64_t s = sp->s0; s < sp->s1; s++, edmli_odo_next(&r->inner)) {
         const uint8_t *p = base + r->inner.off[0];
         const uint32_t flat = (uint32_t)(s * r->run);
         uint32_t i = sp->i0;
+        if (!b.any) edmli_neon_f32_scan(p, flat, i, i + 1, &b, is_min, last); /* a best to compare with */
+        float32x4_t thr = edmli_neon_f32_thr(b.bits, is_min, last, exact);
         for (; i + 32 <= sp->i1; i += 32) {
-            if (b.any && !edmli_neon_f32_block_may(p + (uint64_t)i * 4, thr, is_min, last)) continue;
-            edmli_neon_f32_exact(p, flat, i, i + 32, &b, &bits, is_min, last);
-            thr = vdupq_n_s32(edmli_neon_f32_thr(bits, is_min, last));
+            const uint8_t *q = p + (uint64_t)i * 4;
+            const float32x4_t m = edmli_neon_f32_block_best(q, is_min);
+            if (edmli_neon_f32_skip(m, thr, is_min)) continue;
+            if (edmli_neon_all_u32(vceqq_f32(m, m)))
+                edmli_neon_f32_look(q, flat + i, &b, is_min, last);
+            else
+                edmli_neon_f32_scan(p, flat, i, i + 32, &b, is_min, last);
+            thr = edmli_neon_f32_thr(b.bits, is_min, last, exact);
         }
-        edmli_neon_f32_exact(p, flat, i, sp->i1, &b, &bits, is_min, last);
-        thr = vdupq_n_s32(edmli_neon_f32_thr(bits, is_min, last));
+        edmli_neon_f32_scan(p, flat, i, sp->i1, &b, is_min, last);
     }
-    return b;
+    return (edmli_neon_best){edmli_neon_f32_key1(b.bits, is_min), b.idx, b.any};
 }
 
 static edmli_neon_best edmli_neon_reduce_first_f32(edmli_neon_red *r, const uint8_t *b, const edmli_neon_span *sp)
@@ -364,7 +433,137 @@ typedef void (*edmli_neon_cols16_fn)(edmli_neon_red *r, const uint8_t *col, cons
     {                                                                                                       \
         edmli_neon_reduce_cols16(r, c, sp, o, EDML_TENSOR_DATA_TYPE_##DT, true);                            \
     }
-EDMLI_NEON_KEY32_TYPES(EDMLI_NEON_COLS16)
+EDMLI_NEON_KEY32_BUT_F32(EDMLI_NEON_COLS16)
+
+/* FLOAT32, 16 columns down a plain stride, at about one instruction an
+ * element: each lane keeps its best and the row it came from. Where float
+ * compares are exact, a float compare picks the row and FMIN (FMAX) keeps
+ * the best; elsewhere the compare is on integer order (edmli_neon_f32_t),
+ * which subnormals cannot fool, and FMIN (FMAX) still runs beside it.
+ * Neither ranks a NaN, but FMIN and FMAX keep one; integer order tells -0
+ * from +0: a vector of columns that met a NaN, or whose best is a zero there,
+ * is done again with order keys (edmli_neon_reduce_cols4). */
+EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_f32_cmp(float32x4_t x, float32x4_t b, bool is_min, bool last)
+{
+    if (is_min) return last ? vcleq_f32(x, b) : vcltq_f32(x, b);
+    return last ? vcgeq_f32(x, b) : vcgtq_f32(x, b);
+}
+
+EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_s32_cmp(int32x4_t x, int32x4_t b, bool is_min, bool last)
+{
+    if (is_min) return last ? vcleq_s32(x, b) : vcltq_s32(x, b);
+    return last ? vcgeq_s32(x, b) : vcgtq_s32(x, b);
+}
+
+/* Integer order of floats in three instructions: signed order
+ * (edmli_neon_f32_sord) but for -0 (-1) below +0 (0). */
+static inline int32x4_t edmli_neon_f32_t(uint32x4_t u)
+{
+    const int32x4_t x = vreinterpretq_s32_u32(u);
+    return veorq_s32(x, vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(vshrq_n_s32(x, 31)), 1)));
+}
+
+/* The float whose integer order is t. */
+static inline uint32_t edmli_neon_f32_unt(int32_t t) { return t >= 0 ? (uint32_t)t : (uint32_t)t ^ 0x7fffffffu; }
+
+/* One vector of columns: its bests (values, or in signed order) and rows. */
+typedef struct edmli_neon_f32_col {
+    float32x4_t v;
+    int32x4_t k;
+    uint32x4_t i;
+} edmli_neon_f32_col;
+
+/* One row of a vector of columns. Where compares are exact, c->v is the
+ * best and catches a NaN; elsewhere the NaN catcher is one for all columns
+ * (*nan), which leaves ARMv7's 16 registers enough for 16 columns. */
+EDMLI_ALWAYS_INLINE void edmli_neon_f32_col_step(edmli_neon_f32_col *c, float32x4_t *nan, float32x4_t x, uint32x4_t row,
+                                                 bool is_min, bool last, bool exact)
+{
+    if (exact) {
+        c->i = vbslq_u32(edmli_neon_f32_cmp(x, c->v, is_min, last), row, c->i);
+        c->v = is_min ? vminq_f32(c->v, x) : vmaxq_f32(c->v, x);
+    } else {
+        const int32x4_t kx = edmli_neon_f32_t(vreinterpretq_u32_f32(x));
+        c->i = vbslq_u32(edmli_neon_s32_cmp(kx, c->k, is_min, last), row, c->i);
+        c->k = is_min ? vminq_s32(c->k, kx) : vmaxq_s32(c->k, kx);
+        *nan = vminq_f32(*nan, x);
+    }
+}
+
+/* Lanes to bests; columns that met a NaN are done again with order keys. */
+EDMLI_ALWAYS_INLINE void edmli_neon_f32_col_out(edmli_neon_red *r, const uint8_t *col, const edmli_neon_span *sp,
+                                                const edmli_neon_f32_col *c, float32x4_t nan, edmli_neon_best out[4],
+                                                bool is_min, bool last, bool exact)
+{
+    uint32x4_t redo = vmvnq_u32(vceqq_f32(exact ? c->v : nan, exact ? c->v : nan));
+    if (!exact) /* a zero best: t -1 or 0 */
+        redo = vorrq_u32(redo, vcleq_u32(vreinterpretq_u32_s32(vaddq_s32(c->k, vdupq_n_s32(1))), vdupq_n_u32(1)));
+    if (edmli_neon_any_u32(redo)) {
+        edmli_neon_reduce_cols4(r, col, sp, out, EDML_TENSOR_DATA_TYPE_FLOAT32, last);
+        return;
+    }
+    uint32x4x3_t b = {{vdupq_n_u32(0), c->i, vdupq_n_u32(1)}};
+    vst3q_u32(&out[0].key, b);
+    if (!r->keys) return;
+    uint32_t v[4];
+    int32_t k[4];
+    vst1q_u32(v, vreinterpretq_u32_f32(c->v));
+    vst1q_s32(k, c->k);
+    for (int j = 0; j < 4; j++) out[j].key = edmli_neon_f32_key1(exact ? v[j] : edmli_neon_f32_unt(k[j]), is_min);
+}
+
+EDMLI_ALWAYS_INLINE void edmli_neon_reduce_cols16_f32(edmli_neon_red *r, const uint8_t *col, const edmli_neon_span *sp,
+                                                      edmli_neon_best out[16], bool is_min, bool last, bool exact)
+{
+    const int64_t step = r->inner.rank ? r->inner.step[0][0] : 0;
+    const uint8_t *q = col + (int64_t)sp->s0 * step;
+    const float *f = (const float *)(const void *)q;
+    uint32x4_t row = vdupq_n_u32((uint32_t)sp->s0);
+    /* four named columns, not an array: each stays in its registers */
+#define EDMLI_F32_COL(n) {vld1q_f32(f + 4 * (n)), edmli_neon_f32_t(vld1q_u32((const uint32_t *)f + 4 * (n))), row}
+    edmli_neon_f32_col c0 = EDMLI_F32_COL(0), c1 = EDMLI_F32_COL(1), c2 = EDMLI_F32_COL(2), c3 = EDMLI_F32_COL(3);
+#undef EDMLI_F32_COL
+    float32x4_t nan = vminq_f32(vminq_f32(c0.v, c1.v), vminq_f32(c2.v, c3.v));
+    uint32_t s = (uint32_t)sp->s0; /* rows fit: the reduction count is checked against UINT32_MAX */
+    for (uint32_t n = (uint32_t)(sp->s1 - sp->s0); --n;) {
+        q += step;
+        s++;
+        if (exact) { /* AArch64: one LD1 of 4 registers */
+            const uint8_t *l = q;
+            const uint8x16x4_t x = edmli_neon_ld64(&l);
+            row = vaddq_u32(row, vdupq_n_u32(1));
+            edmli_neon_f32_col_step(&c0, &nan, vreinterpretq_f32_u8(x.val[0]), row, is_min, last, true);
+            edmli_neon_f32_col_step(&c1, &nan, vreinterpretq_f32_u8(x.val[1]), row, is_min, last, true);
+            edmli_neon_f32_col_step(&c2, &nan, vreinterpretq_f32_u8(x.val[2]), row, is_min, last, true);
+            edmli_neon_f32_col_step(&c3, &nan, vreinterpretq_f32_u8(x.val[3]), row, is_min, last, true);
+        } else { /* a vector loaded where it is used: few registers live */
+            f = (const float *)(const void *)q;
+            row = vdupq_n_u32(s);
+            edmli_neon_f32_col_step(&c0, &nan, vld1q_f32(f), row, is_min, last, false);
+            edmli_neon_f32_col_step(&c1, &nan, vld1q_f32(f + 4), row, is_min, last, false);
+            edmli_neon_f32_col_step(&c2, &nan, vld1q_f32(f + 8), row, is_min, last, false);
+            edmli_neon_f32_col_step(&c3, &nan, vld1q_f32(f + 12), row, is_min, last, false);
+        }
+    }
+    edmli_neon_f32_col_out(r, col, sp, &c0, nan, out, is_min, last, exact);
+    edmli_neon_f32_col_out(r, col + 16, sp, &c1, nan, out + 4, is_min, last, exact);
+    edmli_neon_f32_col_out(r, col + 32, sp, &c2, nan, out + 8, is_min, last, exact);
+    edmli_neon_f32_col_out(r, col + 48, sp, &c3, nan, out + 12, is_min, last, exact);
+}
+
+#define EDMLI_NEON_COLS16_F32(name, last)                                                                   \
+    static void name(edmli_neon_red *r, const uint8_t *c, const edmli_neon_span *sp, edmli_neon_best o[16]) \
+    {                                                                                                       \
+        const bool exact = edmli_neon_fp_exact();                                                           \
+        if (r->invert)                                                                                      \
+            exact ? edmli_neon_reduce_cols16_f32(r, c, sp, o, true, last, true)                             \
+                  : edmli_neon_reduce_cols16_f32(r, c, sp, o, true, last, false);                           \
+        else                                                                                                \
+            exact ? edmli_neon_reduce_cols16_f32(r, c, sp, o, false, last, true)                            \
+                  : edmli_neon_reduce_cols16_f32(r, c, sp, o, false, last, false);                          \
+    }
+EDMLI_NEON_COLS16_F32(edmli_neon_cols16_first_f32, false)
+EDMLI_NEON_COLS16_F32(edmli_neon_cols16_last_f32, true)
 
 static edmli_neon_cols16_fn edmli_neon_cols16_for(EDML_TENSOR_DATA_TYPE t, bool last)
 {
@@ -401,6 +600,7 @@ static void edmli_neon_red_init(edmli_neon_red *r, const edml_operator *op, bool
         }
     }
     r->run = horizontal ? ti->sizes[last_dim] : 1;
+    r->keys = false;
 }
 
 /* Columns a vertical unit takes. */
@@ -449,7 +649,13 @@ static void edmli_neon_red_store(const edmli_neon_red_job *j, const edmli_neon_r
                                  const edmli_neon_best *best, uint32_t n)
 {
     uint8_t *out = j->ex->out[0] + r->outer.off[1] + (int64_t)g * EDMLI_NEON_GROUP * j->ostep;
-    for (uint32_t c = 0; c < n; c++) edmli_store_index(out + c * j->ostep, j->index_type, best[c].idx);
+    uint32_t c = 0;
+    if (edmli_type_size(j->index_type) == 4 && j->ostep == 4) /* packed 32-bit indices, 4 at a time */
+        for (; c + 4 <= n; c += 4) vst1q_u8(out + 4 * c, vreinterpretq_u8_u32(vld3q_u32(&best[c].key).val[1]));
+    if (edmli_type_size(j->index_type) == 4) /* the index type's switch out of the loop */
+        for (; c < n; c++) memcpy(out + c * j->ostep, &best[c].idx, 4);
+    else
+        for (uint32_t c = 0; c < n; c++) edmli_store_index(out + c * j->ostep, j->index_type, best[c].idx);
 }
 
 /* Part `part` of the units, each over its whole reduced set. */
@@ -530,7 +736,8 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
     const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
     const uint32_t last_dim = ti->rank - 1;
     if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4 ||
-        op->plan.argreduce.reduce_count > UINT32_MAX)
+        op->plan.argreduce.reduce_count > UINT32_MAX ||
+        (ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && !edmli_neon_fp_keeps_nan()))
         return edmli_ref_argreduce(op, ex);
     const bool horizontal = (op->plan.argreduce.axis_mask >> last_dim) & 1;
     edmli_neon_red r;
@@ -551,7 +758,8 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
     j.units = edmli_odo_count(&r.outer) * j.groups;
     const uint64_t bytes = ti->elem_count * ti->elem_size;
     j.parts = edmli_cpu_parts(op, j.units, bytes);
-    if (j.parts < edmli_cpu_parts(op, UINT64_MAX, bytes))
+    r.keys = j.parts < edmli_cpu_parts(op, UINT64_MAX, bytes);
+    if (r.keys)
         edmli_neon_red_split(op, ex, &j, bytes / j.units);
     else
         edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);

@@ -127,10 +127,20 @@ EDMLI_ALWAYS_INLINE edmli_neon_thr edmli_neon_thr_of(EDML_TENSOR_DATA_TYPE t, ui
     return th;
 }
 
+/* The bits of the threshold for a heap whose root has `key`: the root's
+ * element, off the subnormals for floats (edmli_neon_off_subnormal; the
+ * worse side is the lower one unless INCREASING, whose flip is all ones). */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_thr_bits(EDML_TENSOR_DATA_TYPE t, uint32_t flip, uint32_t key)
+{
+    const uint32_t v = edmli_neon_unkey(t, key ^ flip);
+    if (t != EDML_TENSOR_DATA_TYPE_FLOAT32 && t != EDML_TENSOR_DATA_TYPE_FLOAT16) return v;
+    return edmli_neon_off_subnormal(v, edmli_type_size(t), flip == 0);
+}
+
 /* The threshold `worst` (a heap's root), in every lane. */
 EDMLI_ALWAYS_INLINE edmli_neon_thr edmli_neon_thr_dup(EDML_TENSOR_DATA_TYPE t, uint32_t flip, uint64_t worst)
 {
-    uint32_t v = edmli_neon_unkey(t, (uint32_t)(worst >> 32) ^ flip);
+    uint32_t v = edmli_neon_thr_bits(t, flip, (uint32_t)(worst >> 32));
     switch (edmli_type_size(t)) {
     case 4: return edmli_neon_thr_of(t, vreinterpretq_u8_u32(vdupq_n_u32(v)));
     case 2: return edmli_neon_thr_of(t, vreinterpretq_u8_u16(vdupq_n_u16((uint16_t)v)));
@@ -326,7 +336,7 @@ typedef struct edmli_neon_cols {
 EDMLI_ALWAYS_INLINE void edmli_neon_cols_thr(edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, uint32_t j)
 {
     const uint32_t es = edmli_type_size(t);
-    const uint32_t v = edmli_neon_unkey(t, (uint32_t)(s->h[(uint64_t)j * (s->k + 1)] >> 32) ^ s->flip);
+    const uint32_t v = edmli_neon_thr_bits(t, s->flip, (uint32_t)(s->h[(uint64_t)j * (s->k + 1)] >> 32));
     memcpy(s->thn + j * es, &v, es);
 }
 
@@ -588,7 +598,8 @@ edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
 {
     const edmli_topk_plan *p = &op->plan.topk;
     const edmli_tensor *ti = &op->inputs[0], *tv = &op->outputs[0], *tx = &op->outputs[1];
-    if (!edmli_neon_key32(ti->dtype)) return edmli_ref_topk(op, ex);
+    if (!edmli_neon_key32(ti->dtype) || (edmli_dtype_is_float(ti->dtype) && !edmli_neon_fp_keeps_nan()))
+        return edmli_ref_topk(op, ex);
     const uint32_t last = ti->rank - 1, elem[3] = {ti->elem_size, tv->elem_size, tx->elem_size};
     edmli_neon_topk_job j = {.op = op, .ex = ex, .mode = edmli_neon_topk_mode_of(op), .cols = ti->sizes[last]};
     const bool columns = j.mode == EDMLI_NEON_TOPK_COLUMNS;
