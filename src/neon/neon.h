@@ -8,6 +8,9 @@
 #else
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/arm/neon.h>
+#if defined(__F16C__)
+#include <immintrin.h>
+#endif
 #endif
 
 #include <string.h>
@@ -103,6 +106,24 @@ static inline int32_t edmli_neon_hmax_s32(int32x4_t v)
 #else
     int32x2_t f = vpmax_s32(vget_low_s32(v), vget_high_s32(v));
     return vget_lane_s32(vpmax_s32(f, f), 0);
+#endif
+}
+
+/* 4 halves (bits) widened to floats: one instruction on Arm; through SIMDe
+ * on x86, F16C's where the build allows it (-mf16c), else SIMDe's software
+ * conversion. */
+static inline float32x4_t edmli_neon_widen_f16(uint16x4_t h)
+{
+#if !defined(__ARM_NEON) && !defined(__ARM_NEON__) && defined(__F16C__)
+    uint16_t b[4];
+    float f[4];
+    vst1_u16(b, h);
+    __m128i x;
+    memcpy(&x, b, sizeof b);
+    _mm_storeu_ps(f, _mm_cvtph_ps(x));
+    return vld1q_f32(f);
+#else
+    return vcvt_f32_f16(vreinterpret_f16_u16(h));
 #endif
 }
 

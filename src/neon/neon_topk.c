@@ -121,8 +121,8 @@ EDMLI_ALWAYS_INLINE edmli_neon_thr edmli_neon_thr_of(EDML_TENSOR_DATA_TYPE t, ui
     edmli_neon_thr th = {bits, bits};
     if (t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE) {
         uint16x8_t h = vreinterpretq_u16_u8(bits);
-        th.lo = vreinterpretq_u8_f32(vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h))));
-        th.hi = vreinterpretq_u8_f32(vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(h))));
+        th.lo = vreinterpretq_u8_f32(edmli_neon_widen_f16(vget_low_u16(h)));
+        th.hi = vreinterpretq_u8_f32(edmli_neon_widen_f16(vget_high_u16(h)));
     }
     return th;
 }
@@ -162,8 +162,8 @@ EDMLI_ALWAYS_INLINE uint8x16_t edmli_neon_reject_v(EDML_TENSOR_DATA_TYPE t, bool
         return vreinterpretq_u8_u16(EDMLI_NEON_CMP(inc, f16, vreinterpretq_f16_u8(b), vreinterpretq_f16_u8(th.lo)));
 #else
         uint16x8_t h = vreinterpretq_u16_u8(b);
-        float32x4_t lo = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h)));
-        float32x4_t hi = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(h)));
+        float32x4_t lo = edmli_neon_widen_f16(vget_low_u16(h));
+        float32x4_t hi = edmli_neon_widen_f16(vget_high_u16(h));
         uint32x4_t rl = EDMLI_NEON_CMP(inc, f32, lo, vreinterpretq_f32_u8(th.lo));
         uint32x4_t rh = EDMLI_NEON_CMP(inc, f32, hi, vreinterpretq_f32_u8(th.hi));
         return vreinterpretq_u8_u16(vcombine_u16(vmovn_u32(rl), vmovn_u32(rh)));
@@ -219,8 +219,8 @@ EDMLI_ALWAYS_INLINE uint8x16_t edmli_neon_best(EDML_TENSOR_DATA_TYPE t, bool inc
 EDMLI_ALWAYS_INLINE float32x4_t edmli_neon_best_f16(bool inc, float32x4_t m, uint8x16_t v)
 {
     uint16x8_t h = vreinterpretq_u16_u8(v);
-    float32x4_t lo = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h)));
-    float32x4_t hi = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(h)));
+    float32x4_t lo = edmli_neon_widen_f16(vget_low_u16(h));
+    float32x4_t hi = edmli_neon_widen_f16(vget_high_u16(h));
     return EDMLI_NEON_BEST(inc, f32, m, EDMLI_NEON_BEST(inc, f32, lo, hi));
 }
 
@@ -242,7 +242,7 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_block_out(EDML_TENSOR_DATA_TYPE t, bool inc,
     const uint8x16_t v0 = vld1q_u8(q), v1 = vld1q_u8(q + 16), v2 = vld1q_u8(q + 32), v3 = vld1q_u8(q + 48);
     const uint8x16_t v4 = vld1q_u8(q + 64), v5 = vld1q_u8(q + 80), v6 = vld1q_u8(q + 96), v7 = vld1q_u8(q + 112);
     if (t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE) {
-        float32x4_t m = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(vreinterpretq_u16_u8(v0))));
+        float32x4_t m = edmli_neon_widen_f16(vget_low_u16(vreinterpretq_u16_u8(v0)));
         m = edmli_neon_best_f16(inc, m, v0), m = edmli_neon_best_f16(inc, m, v1);
         m = edmli_neon_best_f16(inc, m, v2), m = edmli_neon_best_f16(inc, m, v3);
         m = edmli_neon_best_f16(inc, m, v4), m = edmli_neon_best_f16(inc, m, v5);
