@@ -77,35 +77,36 @@ static inline uint32_t edmli_neon_off_subnormal(uint32_t b, uint32_t es, bool lo
     return lower ? 0 : min_normal;
 }
 
-/* True if every lane is set. */
+/* True if every byte is set. */
+static inline bool edmli_neon_all_u8(uint8x16_t m)
+{
+#if defined(__aarch64__)
+    return vminvq_u8(m) == 0xffu;
+#else
+    uint32x2_t f = vreinterpret_u32_u8(vand_u8(vget_low_u8(m), vget_high_u8(m)));
+    return (vget_lane_u32(f, 0) & vget_lane_u32(f, 1)) == UINT32_MAX;
+#endif
+}
+
+/* True if every lane of a mask is set: one lane-wise minimum, fewer steps
+ * than edmli_neon_all_u8's on AArch64 where it is tested once a block. */
 static inline bool edmli_neon_all_u32(uint32x4_t m)
 {
 #if defined(__aarch64__)
     return vminvq_u32(m) != 0;
 #else
-    uint32x2_t f = vand_u32(vget_low_u32(m), vget_high_u32(m));
-    return (vget_lane_u32(f, 0) & vget_lane_u32(f, 1)) != 0;
+    return edmli_neon_all_u8(vreinterpretq_u8_u32(m));
 #endif
 }
 
-/* The least and the greatest lane. */
-static inline int32_t edmli_neon_hmin_s32(int32x4_t v)
+/* The least lane (is_min) or the greatest. */
+static inline int32_t edmli_neon_hbest_s32(int32x4_t v, bool is_min)
 {
 #if defined(__aarch64__)
-    return vminvq_s32(v);
+    return is_min ? vminvq_s32(v) : vmaxvq_s32(v);
 #else
-    int32x2_t f = vpmin_s32(vget_low_s32(v), vget_high_s32(v));
-    return vget_lane_s32(vpmin_s32(f, f), 0);
-#endif
-}
-
-static inline int32_t edmli_neon_hmax_s32(int32x4_t v)
-{
-#if defined(__aarch64__)
-    return vmaxvq_s32(v);
-#else
-    int32x2_t f = vpmax_s32(vget_low_s32(v), vget_high_s32(v));
-    return vget_lane_s32(vpmax_s32(f, f), 0);
+    int32x2_t f = is_min ? vpmin_s32(vget_low_s32(v), vget_high_s32(v)) : vpmax_s32(vget_low_s32(v), vget_high_s32(v));
+    return vget_lane_s32(is_min ? vpmin_s32(f, f) : vpmax_s32(f, f), 0);
 #endif
 }
 
@@ -181,6 +182,27 @@ static inline uint32x4_t edmli_neon_keys_f16(uint16x4_t h)
     uint32x4_t neg = vtstq_u32(u, sign);
     uint32x4_t key = vbslq_u32(neg, veorq_u32(u, vdupq_n_u32(0xffffu)), vorrq_u32(u, sign));
     return vorrq_u32(key, isnan);
+}
+
+/* The key of the element at p: edmli_keys_for's key, which fits 32 bits. */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_key1(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
+{
+    uint32_t u = 0;
+    memcpy(&u, p, edmli_type_size(t)); /* little-endian: the element, zero-extended */
+    switch (t) {
+    case EDML_TENSOR_DATA_TYPE_FLOAT32:
+        if ((u & 0x7fffffffu) > 0x7f800000u) return UINT32_MAX;
+        if (u == 0x80000000u) u = 0;
+        return (u & 0x80000000u) ? ~u : u | 0x80000000u;
+    case EDML_TENSOR_DATA_TYPE_FLOAT16:
+        if ((u & 0x7fffu) > 0x7c00u) return UINT32_MAX;
+        if (u == 0x8000u) u = 0;
+        return (u & 0x8000u) ? ~u & 0xffffu : u | 0x8000u;
+    case EDML_TENSOR_DATA_TYPE_INT32: return u ^ 0x80000000u;
+    case EDML_TENSOR_DATA_TYPE_INT16: return u ^ 0x8000u;
+    case EDML_TENSOR_DATA_TYPE_INT8: return u ^ 0x80u;
+    default: return u;
+    }
 }
 
 /* Loads 4 consecutive elements of type t as 32-bit keys. */

@@ -137,7 +137,7 @@ static inline int32_t edmli_neon_f32_sord1(uint32_t u) { return (u >> 31) ? -(in
 
 static inline bool edmli_neon_f32_isnan(uint32_t u) { return (u & 0x7fffffffu) > 0x7f800000u; }
 
-/* The order key of a FLOAT32 (edmli_neon_keys_f32 for one element), reversed
+/* The order key of a FLOAT32 (edmli_neon_key1), reversed
  * for ArgMin but for NaN, which stays on top. */
 static inline uint32_t edmli_neon_f32_key1(uint32_t u, bool is_min)
 {
@@ -246,7 +246,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_f32_look(const uint8_t *q, uint32_t flat, ed
     for (int v = 0; v < 8; v++) k[v] = edmli_neon_f32_sord(vld1q_u32((const uint32_t *)(const void *)(q + 16 * v)));
     int32x4_t m = k[0];
     for (int v = 1; v < 8; v++) m = is_min ? vminq_s32(m, k[v]) : vmaxq_s32(m, k[v]);
-    const uint32_t lane = edmli_neon_f32_lane(k, is_min ? edmli_neon_hmin_s32(m) : edmli_neon_hmax_s32(m), last);
+    const uint32_t lane = edmli_neon_f32_lane(k, edmli_neon_hbest_s32(m, is_min), last);
     uint32_t u;
     memcpy(&u, q + 4 * lane, 4);
     if (edmli_neon_f32_beats(u, b->bits, is_min, last)) *b = (edmli_neon_f32_best){u, flat + lane, true};
@@ -652,10 +652,7 @@ static void edmli_neon_red_store(const edmli_neon_red_job *j, const edmli_neon_r
     uint32_t c = 0;
     if (edmli_type_size(j->index_type) == 4 && j->ostep == 4) /* packed 32-bit indices, 4 at a time */
         for (; c + 4 <= n; c += 4) vst1q_u8(out + 4 * c, vreinterpretq_u8_u32(vld3q_u32(&best[c].key).val[1]));
-    if (edmli_type_size(j->index_type) == 4) /* the index type's switch out of the loop */
-        for (; c < n; c++) memcpy(out + c * j->ostep, &best[c].idx, 4);
-    else
-        for (uint32_t c = 0; c < n; c++) edmli_store_index(out + c * j->ostep, j->index_type, best[c].idx);
+    for (; c < n; c++) edmli_store_index(out + c * j->ostep, j->index_type, best[c].idx);
 }
 
 /* Part `part` of the units, each over its whole reduced set. */

@@ -69,27 +69,6 @@ static void edmli_neon_drain(uint64_t *h, uint32_t k)
 
 /* ---- keys and raw compares, per type (t is a constant where inlined) ---------- */
 
-/* The key of the element at p: edmli_keys_for's key, which fits 32 bits. */
-EDMLI_ALWAYS_INLINE uint32_t edmli_neon_key1(EDML_TENSOR_DATA_TYPE t, const uint8_t *p)
-{
-    uint32_t u = 0;
-    memcpy(&u, p, edmli_type_size(t)); /* little-endian: the element, zero-extended */
-    switch (t) {
-    case EDML_TENSOR_DATA_TYPE_FLOAT32:
-        if ((u & 0x7fffffffu) > 0x7f800000u) return UINT32_MAX;
-        if (u == 0x80000000u) u = 0;
-        return (u & 0x80000000u) ? ~u : u | 0x80000000u;
-    case EDML_TENSOR_DATA_TYPE_FLOAT16:
-        if ((u & 0x7fffu) > 0x7c00u) return UINT32_MAX;
-        if (u == 0x8000u) u = 0;
-        return (u & 0x8000u) ? ~u & 0xffffu : u | 0x8000u;
-    case EDML_TENSOR_DATA_TYPE_INT32: return u ^ 0x80000000u;
-    case EDML_TENSOR_DATA_TYPE_INT16: return u ^ 0x8000u;
-    case EDML_TENSOR_DATA_TYPE_INT8: return u ^ 0x80u;
-    default: return u;
-    }
-}
-
 /* The bits of an element whose key is `key` (a NaN for the NaN key). */
 EDMLI_ALWAYS_INLINE uint32_t edmli_neon_unkey(EDML_TENSOR_DATA_TYPE t, uint32_t key)
 {
@@ -222,17 +201,6 @@ EDMLI_ALWAYS_INLINE float32x4_t edmli_neon_best_f16(bool inc, float32x4_t m, uin
     float32x4_t lo = edmli_neon_widen_f16(vget_low_u16(h));
     float32x4_t hi = edmli_neon_widen_f16(vget_high_u16(h));
     return EDMLI_NEON_BEST(inc, f32, m, EDMLI_NEON_BEST(inc, f32, lo, hi));
-}
-
-/* True if every byte is set. */
-static inline bool edmli_neon_all_u8(uint8x16_t m)
-{
-#if defined(__aarch64__)
-    return vminvq_u8(m) == 0xffu;
-#else
-    uint32x2_t f = vreinterpret_u32_u8(vand_u8(vget_low_u8(m), vget_high_u8(m)));
-    return (vget_lane_u32(f, 0) & vget_lane_u32(f, 1)) == UINT32_MAX;
-#endif
 }
 
 /* True if no element of the 128 bytes at q can enter: the best of them,
