@@ -666,11 +666,68 @@ static void test_topk_every_value(void)
     free(perm);
 }
 
+/* Float32 TopK rows shaped against NEON's floors (a lane-wise best for a
+ * small K, a sample's r-th best for a large one, then the elements that
+ * reach it): sorted rows, whose first chunk holds the sample's best, so
+ * fewer than K reach the floor and the row is done again; negative
+ * subnormals, which ARMv7 flushes (so a lane-wise best can sit above every
+ * element); all equal; three values; NaNs among random values. */
+static void test_topk_floors(void)
+{
+    static const UINT ns[] = {1000, 4000, 25200}, ks[] = {1, 5, 16, 32, 33, 40, 300};
+    float *data;
+    void *out;
+    if (posix_memalign((void **)&data, 16, 25200 * 4) || posix_memalign(&out, 16, 2 * 25200 * 8)) abort();
+    tl_device d;
+    CHECK(tl_device_make(&d, edml_device_size() + (4u << 20),
+                         EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON)) == EDML_STATUS_OK,
+          "device");
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    int bad = 0, runs = 0;
+    for (int pattern = 0; pattern < 7; pattern++) {
+        for (UINT i = 0; i < 25200; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            const uint32_t r = (uint32_t)(rng >> 32);
+            const float u = (float)(r >> 8) / 16777216.0f;
+            switch (pattern) {
+            case 0: data[i] = u; break;
+            case 1: data[i] = (float)i; break;
+            case 2: data[i] = -(float)i; break;
+            case 3: { /* a negative subnormal */
+                const uint32_t b = 0x80000000u | (r & 0x7fffffu) | 1u;
+                memcpy(&data[i], &b, 4);
+                break;
+            }
+            case 4: data[i] = 0.5f; break;
+            case 5: data[i] = (float)(r % 3); break;
+            default: { /* NaNs of both signs and any payload among random values */
+                const uint32_t b = (r & 0x803fffffu) | 0x7fc00000u;
+                if (r % 64)
+                    data[i] = u;
+                else
+                    memcpy(&data[i], &b, 4);
+                break;
+            }
+            }
+        }
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+            for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+                for (int dir = 0; dir < 2; dir++, runs++)
+                    bad += topk_differs(d.dev, EDML_TENSOR_DATA_TYPE_FLOAT32, data, 1, ns[ni], 1, ks[ki],
+                                        dir ? EDML_AXIS_DIRECTION_INCREASING : EDML_AXIS_DIRECTION_DECREASING, out);
+    }
+    CHECK(bad == 0, "%d of %d TopK rows shaped against the floors differ between NEON and the reference", bad, runs);
+    tl_device_free(&d);
+    free(data);
+    free(out);
+}
+
 int unit_main(void);
 int unit_main(void)
 {
     test_argreduce_ties();
     test_topk_every_value();
+    test_topk_floors();
     test_parallel();
     test_auto_workers();
     test_pool();

@@ -32,22 +32,24 @@
 
 /* ---- the candidate heap ------------------------------------------------------ */
 
-/* Places x at node i of a min-heap of n and sifts it down; h[n] is a
- * sentinel UINT64_MAX, so a last lone child needs no bounds test. */
-static void edmli_neon_sift(uint64_t *h, uint32_t n, uint32_t i, uint64_t x)
+/* Places x at node i of a min-heap of n and sifts it down, bottom-up: the
+ * hole at i goes down to a leaf along the smaller children, each moved up
+ * without a compare with x, then x climbs back to its place. x is usually
+ * among the smallest (a new candidate just over the threshold, or the last
+ * leaf when draining), so the climb is short. h[n] is a sentinel
+ * UINT64_MAX, so a last lone child needs no bounds test. */
+static inline void edmli_neon_sift(uint64_t *h, uint32_t n, uint32_t i, uint64_t x)
 {
     uint64_t *const b = h - 1; /* 1-based: node a's children are 2a and 2a + 1, a pair (b[0] is never read) */
-    size_t a = (size_t)i + 1;
+    const size_t top = (size_t)i + 1;
+    size_t a = top;
     for (size_t c; (c = 2 * a) <= n;) {
-        uint64_t kids[2];
-        memcpy(kids, b + c, sizeof kids); /* one paired load */
-        const uint64_t l = kids[0], r = kids[1];
-        const size_t right = r < l; /* the smaller child, without a branch */
-        const uint64_t m = right ? r : l;
-        if (m >= x) break;
-        b[a] = m;
+        const uint64_t l = b[c], r = b[c + 1];
+        const size_t right = r < l;
+        b[a] = right ? r : l;
         a = c + right;
     }
+    for (size_t p; a > top && b[p = a / 2] > x; a = p) b[a] = b[p];
     b[a] = x;
 }
 
@@ -222,65 +224,206 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_block_out(EDML_TENSOR_DATA_TYPE t, bool inc,
     return edmli_neon_all_u8(edmli_neon_reject_v(t, inc, edmli_neon_best(t, inc, a, b), th));
 }
 
-/* The lanes of a reject mask that pass, as a 64-bit mask of 4 * es bits a
- * lane (the narrowing-shift trick); the lowest set bit starts a lane. */
-EDMLI_ALWAYS_INLINE uint64_t edmli_neon_pass_bits(uint32_t es, uint8x16_t rej)
+/* The lanes that pass of the reject masks ra and rb of 32 bytes, as a
+ * 64-bit mask of 2 bits a byte for 2- and 4-byte lanes (one UZP1 and one
+ * narrowing), or of the first 16 bytes only, 4 bits a byte, for bytes. */
+EDMLI_ALWAYS_INLINE uint64_t edmli_neon_pass_bits(uint32_t es, uint8x16_t ra, uint8x16_t rb)
 {
-    const uint8x16_t pass = vmvnq_u8(rej);
     uint8x8_t n;
     if (es == 4)
-        n = vreinterpret_u8_u16(vmovn_u32(vreinterpretq_u32_u8(pass)));
+        n = vmovn_u16(vuzpq_u16(vreinterpretq_u16_u8(ra), vreinterpretq_u16_u8(rb)).val[0]);
     else if (es == 2)
-        n = vmovn_u16(vreinterpretq_u16_u8(pass));
+        n = vshrn_n_u16(vreinterpretq_u16_u8(vuzpq_u8(ra, rb).val[0]), 4);
     else
-        n = vshrn_n_u16(vreinterpretq_u16_u8(pass), 4);
-    return vget_lane_u64(vreinterpret_u64_u8(n), 0);
+        n = vshrn_n_u16(vreinterpretq_u16_u8(ra), 4);
+    return ~vget_lane_u64(vreinterpret_u64_u8(n), 0);
 }
 
-/* Calls OFFER(lane) for each lane of the 16 bytes whose reject mask is rej
- * that passes, in lane order. */
-#define EDMLI_NEON_EACH_LANE(es, rej, lane, OFFER)                              \
-    do {                                                                        \
-        const uint64_t field_ = (es) == 4 ? 0xffffu : (es) == 2 ? 0xffu : 0xfu; \
-        const uint32_t shift_ = (es) == 4 ? 4 : (es) == 2 ? 3 : 2;              \
-        for (uint64_t m_ = edmli_neon_pass_bits(es, rej); m_;) {                \
-            const uint32_t lane = (uint32_t)__builtin_ctzll(m_) >> shift_;      \
-            m_ &= ~((m_ & (0 - m_)) * field_);                                  \
-            OFFER;                                                              \
-        }                                                                       \
+/* Runs OFFER with `at`, the byte offset in the 32 bytes whose reject masks
+ * are ra and rb, for each lane that passes, in lane order. */
+#define EDMLI_NEON_EACH_LANE(es, ra, rb, at, OFFER)                                           \
+    do {                                                                                      \
+        const uint32_t per_ = (es) == 1 ? 16 : 32, shift_ = (es) == 1 ? 2 : 1;                \
+        const uint64_t field_ = (es) == 1 ? 0xfu : (1u << (2 * (es))) - 1;                    \
+        for (uint32_t h_ = 0; h_ < 32; h_ += per_) {                                          \
+            for (uint64_t m_ = edmli_neon_pass_bits(es, h_ ? rb : ra, rb); m_;) {             \
+                const uint32_t at = h_ + (((uint32_t)__builtin_ctzll(m_) >> shift_) & -(es)); \
+                m_ &= ~((m_ & (0 - m_)) * field_);                                            \
+                OFFER;                                                                        \
+            }                                                                                 \
+        }                                                                                     \
     } while (0)
 
+/* Runs OFFER with `at` for each element of the 128 bytes at q that may pass
+ * the threshold th, in order. */
+#define EDMLI_NEON_BLOCK_LANES(t, inc, q, th, at, OFFER)                     \
+    for (uint32_t v_ = 0; v_ < 128; v_ += 32) {                              \
+        const uint8x16_t ra_ = edmli_neon_reject(t, inc, (q) + v_, th);      \
+        const uint8x16_t rb_ = edmli_neon_reject(t, inc, (q) + v_ + 16, th); \
+        EDMLI_NEON_EACH_LANE(edmli_type_size(t), ra_, rb_, at##_, {          \
+            const uint32_t at = v_ + at##_;                                  \
+            OFFER;                                                           \
+        });                                                                  \
+    }
+
 /* ---- one sequence ------------------------------------------------------------- */
+
+/* Makes the k candidates at h a heap, h[k] its sentinel. */
+static inline void edmli_neon_heapify(uint64_t *h, uint32_t k)
+{
+    h[k] = UINT64_MAX;
+    for (uint32_t i = k / 2; i-- > 0;) edmli_neon_sift(h, k, i, h[i]);
+}
 
 /* A heap of the k elements at p (stride in bytes), indices from `first`. */
 EDMLI_ALWAYS_INLINE void edmli_neon_fill(uint64_t *h, uint32_t k, EDML_TENSOR_DATA_TYPE t, uint32_t flip,
                                          const uint8_t *p, int64_t stride, uint32_t first)
 {
     for (uint32_t j = 0; j < k; j++) h[j] = edmli_neon_cand(t, flip, p + (int64_t)j * stride, first + j);
-    h[k] = UINT64_MAX;
-    for (uint32_t i = k / 2; i-- > 0;) edmli_neon_sift(h, k, i, h[i]);
+    edmli_neon_heapify(h, k);
 }
 
-/* Elements [i0, n) of one packed sequence, at least k of them, into the heap h. */
-EDMLI_ALWAYS_INLINE void edmli_neon_topk_row(const uint8_t *in, uint32_t i0, uint32_t n, uint32_t k, uint64_t *h,
-                                             EDML_TENSOR_DATA_TYPE t, bool inc)
+/* Elements [i, n) of one packed sequence offered to the full heap h of k:
+ * 128 bytes a step, looked at lane by lane only when some may enter. */
+EDMLI_ALWAYS_INLINE void edmli_neon_scan(const uint8_t *in, uint32_t i, uint32_t n, uint32_t k, uint64_t *h,
+                                         EDML_TENSOR_DATA_TYPE t, bool inc)
 {
     const uint32_t es = edmli_type_size(t), step = 128 / es, flip = inc ? UINT32_MAX : 0;
-    edmli_neon_fill(h, k, t, flip, in + (uint64_t)i0 * es, es, i0);
     edmli_neon_thr th = edmli_neon_thr_dup(t, flip, h[0]);
-    uint32_t i = i0 + k;
     for (; i + step <= n; i += step) {
         const uint8_t *q = in + (uint64_t)i * es;
         if (edmli_neon_block_out(t, inc, q, th)) continue;
-        for (uint32_t c = 0; c < 8; c++) {
-            const uint32_t base = i + c * (16 / es);
-            const uint8x16_t r = edmli_neon_reject(t, inc, q + 16 * c, th);
-            EDMLI_NEON_EACH_LANE(
-                es, r, lane, edmli_neon_offer(h, k, edmli_neon_cand(t, flip, q + (16 * c + lane * es), base + lane)));
-        }
+        EDMLI_NEON_BLOCK_LANES(t, inc, q, th, at,
+                               edmli_neon_offer(h, k, edmli_neon_cand(t, flip, q + at, i + at / es)));
         th = edmli_neon_thr_dup(t, flip, h[0]);
     }
     for (; i < n; i++) edmli_neon_offer(h, k, edmli_neon_cand(t, flip, in + (uint64_t)i * es, i));
+}
+
+/* The elements of [i, n) that reach `floor` (a key's candidate with index
+ * bits zero: every element of that key or above is larger), appended to h
+ * in index order until k are there; a step is finished, so up to a step's
+ * lanes more may follow (the slot's spare). Returns where it stopped and
+ * the number in *got. */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_collect(const uint8_t *in, uint32_t i, uint32_t n, uint32_t k, uint64_t *h,
+                                                uint64_t floor, uint32_t *got, EDML_TENSOR_DATA_TYPE t, bool inc)
+{
+    const uint32_t es = edmli_type_size(t), step = 128 / es, flip = inc ? UINT32_MAX : 0;
+    const edmli_neon_thr th = edmli_neon_thr_dup(t, flip, floor);
+    uint32_t c = 0;
+#define EDMLI_NEON_APPEND(p, idx) (h[c] = edmli_neon_cand(t, flip, p, idx), c += h[c] > floor)
+    for (; c < k && i + step <= n; i += step) {
+        const uint8_t *q = in + (uint64_t)i * es;
+        if (edmli_neon_block_out(t, inc, q, th)) continue;
+        EDMLI_NEON_BLOCK_LANES(t, inc, q, th, at, EDMLI_NEON_APPEND(q + at, i + at / es));
+    }
+    for (; c < k && i < n; i++) EDMLI_NEON_APPEND(in + (uint64_t)i * es, i);
+#undef EDMLI_NEON_APPEND
+    *got = c;
+    return i;
+}
+
+/* A sample of a long row: `chunks` runs of `len` elements spread evenly,
+ * whose r-th best is expected to have about `over` times k elements of the
+ * row at or above it. */
+typedef struct edmli_neon_sample {
+    uint32_t r, chunks, len;
+} edmli_neon_sample;
+
+/* The sample for k of [i0, n), or none (chunks 0) where it would not pay:
+ * a short row, a k so small that a sample's threshold is too rough, or so
+ * large that a quarter of the row would reach it. On data in random order
+ * the rank r and the oversampling make a floor that fewer than k reach rare
+ * (0.03% to 1%, from the Gamma tail); on data ordered against the sample (a
+ * sorted row, whose first chunk holds its best) it happens every time. The
+ * answer is the same: the row is then done again without a floor. */
+static inline edmli_neon_sample edmli_neon_sample_of(uint32_t es, uint32_t i0, uint32_t n, uint32_t k)
+{
+    edmli_neon_sample s = {.r = k >= 128 ? 32 : k < 16 ? k : 16, .len = 256 / es};
+    const uint32_t over = s.r >= 32 ? 2 : s.r >= 8 ? 3 : 4;
+    const uint64_t m = (uint64_t)s.r * (n - i0) / ((uint64_t)over * k); /* elements to sample */
+    const uint64_t chunks = (m + s.len - 1) / s.len;
+    if (s.r >= 4 && 3 * chunks * s.len <= n - i0 && 4 * (uint64_t)over * k <= n - i0) s.chunks = (uint32_t)chunks;
+    return s;
+}
+
+/* A floor from the lane-wise bests of the row's 128-byte steps: each is an
+ * element of the row, so with k no more than a step's lanes, k elements
+ * are at or above the k-th best of them. 0 (none) where that does not
+ * hold: more than a step's lanes, or halves widened to floats. */
+EDMLI_ALWAYS_INLINE uint64_t edmli_neon_lane_floor(const uint8_t *in, uint32_t i0, uint32_t n, uint32_t k, uint64_t *h,
+                                                   EDML_TENSOR_DATA_TYPE t, bool inc)
+{
+    const uint32_t es = edmli_type_size(t), step = 128 / es, flip = inc ? UINT32_MAX : 0;
+    if (k > step || n - i0 < 2 * step || n - i0 > 512 * k ||
+        (t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE))
+        return 0;
+    const uint8_t *q = in + (uint64_t)i0 * es;
+    uint8x16_t b0 = vld1q_u8(q), b1 = vld1q_u8(q + 16), b2 = vld1q_u8(q + 32), b3 = vld1q_u8(q + 48);
+    uint8x16_t b4 = vld1q_u8(q + 64), b5 = vld1q_u8(q + 80), b6 = vld1q_u8(q + 96), b7 = vld1q_u8(q + 112);
+    for (uint32_t i = i0 + step; i + step <= n; i += step) {
+        q += 128;
+        b0 = edmli_neon_best(t, inc, b0, vld1q_u8(q)), b1 = edmli_neon_best(t, inc, b1, vld1q_u8(q + 16));
+        b2 = edmli_neon_best(t, inc, b2, vld1q_u8(q + 32)), b3 = edmli_neon_best(t, inc, b3, vld1q_u8(q + 48));
+        b4 = edmli_neon_best(t, inc, b4, vld1q_u8(q + 64)), b5 = edmli_neon_best(t, inc, b5, vld1q_u8(q + 80));
+        b6 = edmli_neon_best(t, inc, b6, vld1q_u8(q + 96)), b7 = edmli_neon_best(t, inc, b7, vld1q_u8(q + 112));
+    }
+    uint8_t lanes[128];
+    uint32_t keys[128];
+    vst1q_u8(lanes, b0), vst1q_u8(lanes + 16, b1), vst1q_u8(lanes + 32, b2), vst1q_u8(lanes + 48, b3);
+    vst1q_u8(lanes + 64, b4), vst1q_u8(lanes + 80, b5), vst1q_u8(lanes + 96, b6), vst1q_u8(lanes + 112, b7);
+    for (uint32_t j = 0; j < step; j += 4)
+        vst1q_u32(keys + j, veorq_u32(edmli_neon_load_keys(t, lanes + j * es), vdupq_n_u32(flip)));
+    for (uint32_t j = 0; j < k; j++) h[j] = (uint64_t)keys[j] << 32 | (uint32_t)~j;
+    edmli_neon_heapify(h, k);
+    for (uint32_t j = k; j < step; j++) edmli_neon_offer(h, k, (uint64_t)keys[j] << 32 | (uint32_t)~j);
+    return h[0] & ~(uint64_t)UINT32_MAX;
+}
+
+typedef void (*edmli_neon_scan_fn)(const uint8_t *in, uint32_t i, uint32_t n, uint32_t k, uint64_t *h);
+typedef uint32_t (*edmli_neon_collect_fn)(const uint8_t *in, uint32_t i, uint32_t n, uint32_t k, uint64_t *h,
+                                          uint64_t floor, uint32_t *got);
+
+/* A floor from a sample of a long row (edmli_neon_sample_of): its r-th best,
+ * which k elements are expected to reach or beat; 0 (none) where sampling
+ * would not pay. */
+static inline uint64_t edmli_neon_sample_floor(const uint8_t *in, uint32_t i0, uint32_t n, uint32_t k, uint64_t *h,
+                                               edmli_neon_scan_fn scan, EDML_TENSOR_DATA_TYPE t, uint32_t flip)
+{
+    const uint32_t es = edmli_type_size(t);
+    const edmli_neon_sample s = edmli_neon_sample_of(es, i0, n, k);
+    if (!s.chunks) return 0;
+    const uint32_t gap = (n - i0) / s.chunks;
+    edmli_neon_fill(h, s.r, t, flip, in + (uint64_t)i0 * es, es, i0);
+    scan(in, i0 + s.r, i0 + s.len, s.r, h);
+    for (uint32_t c = 1; c < s.chunks; c++) scan(in, i0 + c * gap, i0 + c * gap + s.len, s.r, h);
+    return h[0] & ~(uint64_t)UINT32_MAX;
+}
+
+/* Elements [i0, n) of one packed sequence, at least k of them, into the heap
+ * h. A row of a few steps or more first gets a floor: the heap starts full
+ * of k candidates of the floor's key below every element of that key (index
+ * bits zero), so the scan skips almost every step from the start. If fewer
+ * than k elements reach the floor (a rough sample, or an ARMv7 flush), one
+ * is left at the root, and the row is done again from its first k. */
+EDMLI_ALWAYS_INLINE void edmli_neon_topk_row(const uint8_t *in, uint32_t i0, uint32_t n, uint32_t k, uint64_t *h,
+                                             EDML_TENSOR_DATA_TYPE t, bool inc, edmli_neon_scan_fn scan,
+                                             edmli_neon_collect_fn collect)
+{
+    const uint32_t es = edmli_type_size(t), flip = inc ? UINT32_MAX : 0;
+    uint64_t floor = edmli_neon_lane_floor(in, i0, n, k, h, t, inc);
+    if (!floor) floor = edmli_neon_sample_floor(in, i0, n, k, h, scan, t, flip);
+    uint32_t got = 0;
+    const uint32_t i = floor ? collect(in, i0, n, k, h, floor, &got) : n;
+    if (got >= k) {
+        const uint64_t spare = h[k]; /* h[k] becomes the sentinel */
+        edmli_neon_heapify(h, k);
+        for (uint32_t j = k; j < got; j++) edmli_neon_offer(h, k, j == k ? spare : h[j]);
+        scan(in, i, n, k, h);
+        return;
+    }
+    edmli_neon_fill(h, k, t, flip, in + (uint64_t)i0 * es, es, i0);
+    scan(in, i0 + k, n, k, h);
 }
 
 /* One sequence of n along any stride (bytes), into the heap h. */
@@ -312,15 +455,17 @@ EDMLI_ALWAYS_INLINE void edmli_neon_cols_thr(edmli_neon_cols *s, EDML_TENSOR_DAT
 EDMLI_ALWAYS_INLINE void edmli_neon_cols_row(edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, bool inc, const uint8_t *row,
                                              uint32_t i)
 {
-    const uint32_t es = edmli_type_size(t), lanes = 16 / es;
-    for (uint32_t c = 0; c < es; c++) {
-        const uint8x16_t r = edmli_neon_reject(t, inc, row + 16 * c, s->th[c]);
-        EDMLI_NEON_EACH_LANE(es, r, lane, {
-            const uint32_t j = c * lanes + lane;
+    const uint32_t es = edmli_type_size(t);
+    for (uint32_t c = 0; c < es; c += 2) { /* 32 bytes (16 for bytes: the second half rejects all) */
+        const uint8x16_t ra = edmli_neon_reject(t, inc, row + 16 * c, s->th[c]);
+        const uint8x16_t rb = es == 1 ? vdupq_n_u8(0xff) : edmli_neon_reject(t, inc, row + 16 * c + 16, s->th[c + 1]);
+        EDMLI_NEON_EACH_LANE(es, ra, rb, at, {
+            const uint32_t j = (16 * c + at) / es;
             edmli_neon_offer(s->h + (uint64_t)j * (s->k + 1), s->k, edmli_neon_cand(t, s->flip, row + j * es, i));
             edmli_neon_cols_thr(s, t, j);
         });
         s->th[c] = edmli_neon_thr_of(t, vld1q_u8(s->thn + 16 * c));
+        if (es > 1) s->th[c + 1] = edmli_neon_thr_of(t, vld1q_u8(s->thn + 16 * c + 16));
     }
 }
 
@@ -377,9 +522,19 @@ typedef struct edmli_neon_topk_fns {
 } edmli_neon_topk_fns;
 
 #define EDMLI_NEON_TOPK_DIR(T, DT, DIR, INC)                                                                        \
+    static void edmli_neon_scan_##T##DIR(const uint8_t *in, uint32_t i, uint32_t n, uint32_t k, uint64_t *h)        \
+    {                                                                                                               \
+        edmli_neon_scan(in, i, n, k, h, EDML_TENSOR_DATA_TYPE_##DT, INC);                                           \
+    }                                                                                                               \
+    static uint32_t edmli_neon_collect_##T##DIR(const uint8_t *in, uint32_t i, uint32_t n, uint32_t k, uint64_t *h, \
+                                                uint64_t floor, uint32_t *got)                                      \
+    {                                                                                                               \
+        return edmli_neon_collect(in, i, n, k, h, floor, got, EDML_TENSOR_DATA_TYPE_##DT, INC);                     \
+    }                                                                                                               \
     static void edmli_neon_topk_row_##T##DIR(const uint8_t *in, uint32_t i0, uint32_t n, uint32_t k, uint64_t *h)   \
     {                                                                                                               \
-        edmli_neon_topk_row(in, i0, n, k, h, EDML_TENSOR_DATA_TYPE_##DT, INC);                                      \
+        edmli_neon_topk_row(in, i0, n, k, h, EDML_TENSOR_DATA_TYPE_##DT, INC, edmli_neon_scan_##T##DIR,             \
+                            edmli_neon_collect_##T##DIR);                                                           \
     }                                                                                                               \
     static void edmli_neon_topk_strided_##T##DIR(const uint8_t *in, int64_t s, uint32_t n, uint32_t k, uint64_t *h) \
     {                                                                                                               \
@@ -440,12 +595,12 @@ static edmli_neon_topk_mode edmli_neon_topk_mode_of(const edml_operator *op)
     return EDMLI_NEON_TOPK_WALK;
 }
 
-/* A part's heaps: one, or one a column side by side, of k + 1 candidates
- * (the last a sentinel). */
+/* A part's heaps: one a column side by side, of k + 1 candidates (the last
+ * a sentinel), or one with a step's spare. */
 static uint64_t edmli_neon_topk_slot_words(const edml_operator *op)
 {
-    const uint64_t heaps = edmli_neon_topk_mode_of(op) == EDMLI_NEON_TOPK_COLUMNS ? EDMLI_NEON_TOPK_COLS : 1;
-    return heaps * (op->plan.topk.k + 1u);
+    if (edmli_neon_topk_mode_of(op) == EDMLI_NEON_TOPK_COLUMNS) return EDMLI_NEON_TOPK_COLS * (op->plan.topk.k + 1u);
+    return op->plan.topk.k + 1u + 128u; /* and the spare of edmli_neon_collect */
 }
 
 static uint64_t *edmli_neon_topk_slot(const edmli_neon_topk_job *j, uint32_t part)
