@@ -666,9 +666,9 @@ static void test_topk_every_value(void)
     free(perm);
 }
 
-/* Float32 TopK rows shaped against NEON's floors (a lane-wise best for a
- * small K, a sample's r-th best for a large one, then the elements that
- * reach it): sorted rows, whose first chunk holds the sample's best, so
+/* Float32 TopK rows and columns shaped against NEON's floors (a lane-wise
+ * best for a small K, a sample's r-th best for a large one, per column a
+ * best of groups of rows; then the elements that reach it): sorted rows, whose first chunk holds the sample's best, so
  * fewer than K reach the floor and the row is done again; negative
  * subnormals, which ARMv7 flushes (so a lane-wise best can sit above every
  * element); all equal; three values; NaNs among random values. */
@@ -710,11 +710,16 @@ static void test_topk_floors(void)
             }
             }
         }
-        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
-            for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
-                for (int dir = 0; dir < 2; dir++, runs++)
-                    bad += topk_differs(d.dev, EDML_TENSOR_DATA_TYPE_FLOAT32, data, 1, ns[ni], 1, ks[ki],
-                                        dir ? EDML_AXIS_DIRECTION_INCREASING : EDML_AXIS_DIRECTION_DECREASING, out);
+        for (int dir = 0; dir < 2; dir++) {
+            const EDML_AXIS_DIRECTION dn = dir ? EDML_AXIS_DIRECTION_INCREASING : EDML_AXIS_DIRECTION_DECREASING;
+            for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+                for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++, runs++)
+                    bad += topk_differs(d.dev, EDML_TENSOR_DATA_TYPE_FLOAT32, data, 1, ns[ni], 1, ks[ki], dn, out);
+            for (UINT k = 1; k <= 17; k += 4, runs += 2) { /* down 16 and 20 columns: the column floors */
+                bad += topk_differs(d.dev, EDML_TENSOR_DATA_TYPE_FLOAT32, data, 1000, 16, 0, k, dn, out);
+                bad += topk_differs(d.dev, EDML_TENSOR_DATA_TYPE_FLOAT32, data, 1000, 20, 0, k, dn, out);
+            }
+        }
     }
     CHECK(bad == 0, "%d of %d TopK rows shaped against the floors differ between NEON and the reference", bad, runs);
     tl_device_free(&d);

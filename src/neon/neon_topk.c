@@ -469,46 +469,108 @@ EDMLI_ALWAYS_INLINE void edmli_neon_cols_row(edmli_neon_cols *s, EDML_TENSOR_DAT
     }
 }
 
-/* True if no element of the rows at a and b (two rows; a twice for one)
- * can enter its column's heap. */
-EDMLI_ALWAYS_INLINE bool edmli_neon_cols_out(const edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, bool inc,
-                                             const uint8_t *a, const uint8_t *b)
+/* True if no element of the 4 rows from a (`stride` bytes apart) can enter
+ * its column's heap, whose thresholds are th: their lane-wise best is
+ * rejected (for halves widened to floats, each row is). */
+EDMLI_ALWAYS_INLINE bool edmli_neon_cols_out(const edmli_neon_thr *th, EDML_TENSOR_DATA_TYPE t, bool inc,
+                                             const uint8_t *a, int64_t stride)
 {
     const uint32_t es = edmli_type_size(t);
-    const bool pair = !(t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE);
-#define EDMLI_NEON_COLS_REJECT(c)                                                                                \
-    (pair ? edmli_neon_reject_v(t, inc, edmli_neon_best(t, inc, vld1q_u8(a + 16 * (c)), vld1q_u8(b + 16 * (c))), \
-                                s->th[c])                                                                        \
-          : vandq_u8(edmli_neon_reject(t, inc, a + 16 * (c), s->th[c]),                                          \
-                     edmli_neon_reject(t, inc, b + 16 * (c), s->th[c])))
-    uint8x16_t all = EDMLI_NEON_COLS_REJECT(0);
-    if (es >= 2) all = vandq_u8(all, EDMLI_NEON_COLS_REJECT(1));
-    if (es == 4) all = vandq_u8(vandq_u8(all, EDMLI_NEON_COLS_REJECT(2)), EDMLI_NEON_COLS_REJECT(3));
-#undef EDMLI_NEON_COLS_REJECT
+    const uint8_t *b = a + stride, *c = b + stride, *d = c + stride;
+    const bool widen = t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE;
+#define EDMLI_NEON_REJECT4(o, th)                                                                                     \
+    (widen                                                                                                            \
+         ? vandq_u8(vandq_u8(edmli_neon_reject(t, inc, a + (o), th), edmli_neon_reject(t, inc, b + (o), th)),         \
+                    vandq_u8(edmli_neon_reject(t, inc, c + (o), th), edmli_neon_reject(t, inc, d + (o), th)))         \
+         : edmli_neon_reject_v(t, inc,                                                                                \
+                               edmli_neon_best(t, inc, edmli_neon_best(t, inc, vld1q_u8(a + (o)), vld1q_u8(b + (o))), \
+                                               edmli_neon_best(t, inc, vld1q_u8(c + (o)), vld1q_u8(d + (o)))),        \
+                               th))
+    uint8x16_t all = EDMLI_NEON_REJECT4(0, th[0]);
+    if (es >= 2) all = vandq_u8(all, EDMLI_NEON_REJECT4(16, th[1]));
+    if (es == 4) all = vandq_u8(vandq_u8(all, EDMLI_NEON_REJECT4(32, th[2])), EDMLI_NEON_REJECT4(48, th[3]));
+#undef EDMLI_NEON_REJECT4
     return edmli_neon_all_u8(all);
 }
 
+/* Column floors: the 16 columns' lane-wise bests over 16 groups of rows,
+ * each an element of its column, so k of them (k at most 16) have k
+ * elements at or above the k-th best. Heap j then starts as k candidates
+ * of column j's floor with index bits zero (as a row's, edmli_neon_topk_row).
+ * False, with nothing done, where there are none: k over 16, columns under
+ * 32 k rows long, or halves widened to floats. */
+EDMLI_ALWAYS_INLINE bool edmli_neon_cols_floors(edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, bool inc,
+                                                const uint8_t *in, int64_t stride, uint32_t n)
+{
+    const uint32_t es = edmli_type_size(t), k = s->k, rows = n / 16;
+    if (k > 16 || n < 32 * k || (t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE)) return false;
+    uint8_t bests[16][64];
+    for (uint32_t q = 0; q < 16; q++) {
+        const uint8_t *p = in + (int64_t)q * rows * stride;
+        uint8x16_t b0 = vld1q_u8(p), b1 = b0, b2 = b0, b3 = b0;
+        if (es >= 2) b1 = vld1q_u8(p + 16);
+        if (es == 4) b2 = vld1q_u8(p + 32), b3 = vld1q_u8(p + 48);
+        for (uint32_t r = 1; r + 2 <= rows; r += 2) { /* two rows a step (a last one left out: any rows will do) */
+            const uint8_t *p1 = p + stride, *p2 = p1 + stride;
+            p = p2;
+            b0 = edmli_neon_best(t, inc, b0, edmli_neon_best(t, inc, vld1q_u8(p1), vld1q_u8(p2)));
+            if (es >= 2)
+                b1 = edmli_neon_best(t, inc, b1, edmli_neon_best(t, inc, vld1q_u8(p1 + 16), vld1q_u8(p2 + 16)));
+            if (es == 4) {
+                b2 = edmli_neon_best(t, inc, b2, edmli_neon_best(t, inc, vld1q_u8(p1 + 32), vld1q_u8(p2 + 32)));
+                b3 = edmli_neon_best(t, inc, b3, edmli_neon_best(t, inc, vld1q_u8(p1 + 48), vld1q_u8(p2 + 48)));
+            }
+        }
+        vst1q_u8(bests[q], b0), vst1q_u8(bests[q] + 16, b1), vst1q_u8(bests[q] + 32, b2), vst1q_u8(bests[q] + 48, b3);
+    }
+    for (uint32_t j = 0; j < EDMLI_NEON_TOPK_COLS; j++) {
+        uint64_t *h = s->h + (uint64_t)j * (k + 1);
+        edmli_neon_fill(h, k, t, s->flip, bests[0] + j * es, 64, 0);
+        for (uint32_t q = k; q < 16; q++) edmli_neon_offer(h, k, edmli_neon_cand(t, s->flip, bests[q] + j * es, q));
+        const uint64_t floor = h[0] & ~(uint64_t)UINT32_MAX;
+        for (uint32_t i = 0; i < k; i++) h[i] = floor;
+        edmli_neon_cols_thr(s, t, j);
+    }
+    return true;
+}
+
+/* Rows [i, n) of the columns into their heaps, four rows at a time tested
+ * by their lane-wise best against the thresholds (kept apart from s, so
+ * that they stay in registers). */
+EDMLI_ALWAYS_INLINE void edmli_neon_cols_scan(edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, bool inc, const uint8_t *in,
+                                              int64_t stride, uint32_t i, uint32_t n)
+{
+    const uint32_t es = edmli_type_size(t);
+    for (uint32_t c = 0; c < es; c++) s->th[c] = edmli_neon_thr_of(t, vld1q_u8(s->thn + 16 * c));
+    edmli_neon_thr th[4] = {s->th[0], s->th[es > 1], s->th[es > 2 ? 2 : 0], s->th[es > 2 ? 3 : 0]};
+    const uint8_t *a = in + (int64_t)i * stride;
+    for (; i + 4 <= n; i += 4, a += 4 * stride) {
+        if (edmli_neon_cols_out(th, t, inc, a, stride)) continue;
+        for (uint32_t r = 0; r < 4; r++) edmli_neon_cols_row(s, t, inc, a + r * stride, i + r);
+        memcpy(th, s->th, sizeof th);
+    }
+    for (; i < n; i++, a += stride) edmli_neon_cols_row(s, t, inc, a, i);
+}
+
 /* 16 columns side by side, n rows `stride` bytes apart; heap j (of k + 1
- * slots) for column j. Two rows at a time are tested by their lane-wise
- * best against the thresholds. */
+ * slots) for column j. With floors, a heap left holding one (an ARMv7
+ * flush) has all 16 done again from their first k rows. */
 EDMLI_ALWAYS_INLINE void edmli_neon_topk_cols(const uint8_t *in, int64_t stride, uint32_t n, uint32_t k, uint64_t *h,
                                               EDML_TENSOR_DATA_TYPE t, bool inc)
 {
     const uint32_t es = edmli_type_size(t);
     edmli_neon_cols s = {.h = h, .k = k, .flip = inc ? UINT32_MAX : 0};
+    if (edmli_neon_cols_floors(&s, t, inc, in, stride, n)) {
+        edmli_neon_cols_scan(&s, t, inc, in, stride, 0, n);
+        bool left = false;
+        for (uint32_t j = 0; j < EDMLI_NEON_TOPK_COLS; j++) left |= (uint32_t)h[(uint64_t)j * (k + 1)] == 0;
+        if (!left) return;
+    }
     for (uint32_t j = 0; j < EDMLI_NEON_TOPK_COLS; j++) {
         edmli_neon_fill(h + (uint64_t)j * (k + 1), k, t, s.flip, in + j * es, stride, 0);
         edmli_neon_cols_thr(&s, t, j);
     }
-    for (uint32_t c = 0; c < es; c++) s.th[c] = edmli_neon_thr_of(t, vld1q_u8(s.thn + 16 * c));
-    uint32_t i = k;
-    for (; i + 2 <= n; i += 2) {
-        const uint8_t *a = in + (int64_t)i * stride, *b = a + stride;
-        if (edmli_neon_cols_out(&s, t, inc, a, b)) continue;
-        edmli_neon_cols_row(&s, t, inc, a, i);
-        edmli_neon_cols_row(&s, t, inc, b, i + 1);
-    }
-    if (i < n) edmli_neon_cols_row(&s, t, inc, in + (int64_t)i * stride, i);
+    edmli_neon_cols_scan(&s, t, inc, in, stride, k, n);
 }
 
 /* ---- per type and direction --------------------------------------------------- */
