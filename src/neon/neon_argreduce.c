@@ -221,7 +221,7 @@ static inline float32x4_t edmli_neon_f32_thr(uint32_t b, bool is_min, bool last,
 /* True if no lane of the block's best m passes the threshold. */
 EDMLI_ALWAYS_INLINE bool edmli_neon_f32_skip(float32x4_t m, float32x4_t thr, bool is_min)
 {
-    return edmli_neon_all_u32(is_min ? vcgtq_f32(m, thr) : vcltq_f32(m, thr));
+    return edmli_neon_all_u32(is_min ? edmli_neon_cgt_f32(m, thr) : edmli_neon_clt_f32(m, thr));
 }
 
 /* The first (last) of 32 lanes whose signed order is `key`. */
@@ -268,7 +268,7 @@ EDMLI_ALWAYS_INLINE edmli_neon_best edmli_neon_reduce_f32(edmli_neon_red *r, con
             const uint8_t *q = p + (uint64_t)i * 4;
             const float32x4_t m = edmli_neon_f32_block_best(q, is_min);
             if (edmli_neon_f32_skip(m, thr, is_min)) continue;
-            if (edmli_neon_all_u32(vceqq_f32(m, m)))
+            if (edmli_neon_all_u32(edmli_neon_ceq_f32(m, m)))
                 edmli_neon_f32_look(q, flat + i, &b, is_min, last);
             else
                 edmli_neon_f32_scan(p, flat, i, i + 32, &b, is_min, last);

@@ -130,6 +130,7 @@ EDMLI_ALWAYS_INLINE edmli_neon_thr edmli_neon_thr_dup(EDML_TENSOR_DATA_TYPE t, u
 }
 
 #define EDMLI_NEON_CMP(inc, T, x, y) ((inc) ? vcgtq_##T(x, y) : vcltq_##T(x, y))
+#define EDMLI_NEON_CMP_F32(inc, x, y) ((inc) ? edmli_neon_cgt_f32(x, y) : edmli_neon_clt_f32(x, y))
 
 /* All-ones lanes for the elements in the 16 bytes b that cannot enter:
  * worse than the threshold (below it; above it for INCREASING). */
@@ -137,7 +138,7 @@ EDMLI_ALWAYS_INLINE uint8x16_t edmli_neon_reject_v(EDML_TENSOR_DATA_TYPE t, bool
 {
     switch (t) {
     case EDML_TENSOR_DATA_TYPE_FLOAT32:
-        return vreinterpretq_u8_u32(EDMLI_NEON_CMP(inc, f32, vreinterpretq_f32_u8(b), vreinterpretq_f32_u8(th.lo)));
+        return vreinterpretq_u8_u32(EDMLI_NEON_CMP_F32(inc, vreinterpretq_f32_u8(b), vreinterpretq_f32_u8(th.lo)));
     case EDML_TENSOR_DATA_TYPE_FLOAT16: {
 #if EDMLI_NEON_F16_NATIVE
         return vreinterpretq_u8_u16(EDMLI_NEON_CMP(inc, f16, vreinterpretq_f16_u8(b), vreinterpretq_f16_u8(th.lo)));
@@ -145,8 +146,8 @@ EDMLI_ALWAYS_INLINE uint8x16_t edmli_neon_reject_v(EDML_TENSOR_DATA_TYPE t, bool
         uint16x8_t h = vreinterpretq_u16_u8(b);
         float32x4_t lo = edmli_neon_widen_f16(vget_low_u16(h));
         float32x4_t hi = edmli_neon_widen_f16(vget_high_u16(h));
-        uint32x4_t rl = EDMLI_NEON_CMP(inc, f32, lo, vreinterpretq_f32_u8(th.lo));
-        uint32x4_t rh = EDMLI_NEON_CMP(inc, f32, hi, vreinterpretq_f32_u8(th.hi));
+        uint32x4_t rl = EDMLI_NEON_CMP_F32(inc, lo, vreinterpretq_f32_u8(th.lo));
+        uint32x4_t rh = EDMLI_NEON_CMP_F32(inc, hi, vreinterpretq_f32_u8(th.hi));
         return vreinterpretq_u8_u16(vcombine_u16(vmovn_u32(rl), vmovn_u32(rh)));
 #endif
     }
@@ -217,7 +218,7 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_block_out(EDML_TENSOR_DATA_TYPE t, bool inc,
         m = edmli_neon_best_f16(inc, m, v2), m = edmli_neon_best_f16(inc, m, v3);
         m = edmli_neon_best_f16(inc, m, v4), m = edmli_neon_best_f16(inc, m, v5);
         m = edmli_neon_best_f16(inc, m, v6), m = edmli_neon_best_f16(inc, m, v7);
-        return edmli_neon_all_u8(vreinterpretq_u8_u32(EDMLI_NEON_CMP(inc, f32, m, vreinterpretq_f32_u8(th.lo))));
+        return edmli_neon_all_u8(vreinterpretq_u8_u32(EDMLI_NEON_CMP_F32(inc, m, vreinterpretq_f32_u8(th.lo))));
     }
     const uint8x16_t a = edmli_neon_best(t, inc, edmli_neon_best(t, inc, v0, v1), edmli_neon_best(t, inc, v2, v3));
     const uint8x16_t b = edmli_neon_best(t, inc, edmli_neon_best(t, inc, v4, v5), edmli_neon_best(t, inc, v6, v7));
