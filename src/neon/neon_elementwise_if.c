@@ -73,9 +73,48 @@ EDMLI_ALWAYS_INLINE void edmli_neon_if_64(const uint8_t **c, const uint8_t **a, 
     edmli_neon_st64(o, vo);
 }
 
+#if defined(__ARM_NEON) && !defined(__aarch64__)
+/* ARMv7, 4-byte elements, 8 a call: A, with B's bits inserted (VBIT) where
+ * the masks (of the false lanes) are set. ARMv7's GCC has no intrinsic
+ * that loads or stores 32 bytes at once and spills the pair that VLD2/VST2
+ * would need, so this is written out: VLD1 and VST1 of 4 registers, which
+ * move the pointers themselves. */
+static inline void edmli_neon_if_8x4(const uint32_t **a, const uint32_t **b, uint32_t **o, uint8x16_t m0, uint8x16_t m1)
+{
+    __asm__ volatile("vld1.32 {d16-d19}, [%0]!\n\t"
+                     "vld1.32 {d20-d23}, [%1]!\n\t"
+                     "vbit q8, q10, %q3\n\t"
+                     "vbit q9, q11, %q4\n\t"
+                     "vst1.32 {d16-d19}, [%2]!"
+                     : "+r"(*a), "+r"(*b), "+r"(*o)
+                     : "w"(m0), "w"(m1)
+                     : "d16", "d17", "d18", "d19", "d20", "d21", "d22", "d23", "memory");
+}
+
+/* 32 elements of 4 bytes a step. */
+static uint32_t edmli_neon_if_packed_v7(const edmli_neon_if_run *r, uint32_t n)
+{
+    const uint8_t *c = r->c;
+    const uint32_t *a = (const uint32_t *)(const void *)r->a, *b = (const uint32_t *)(const void *)r->b;
+    uint32_t *o = (uint32_t *)(void *)r->o;
+    uint32_t i = 0;
+    for (; i + 32 <= n; i += 32, c += 32) {
+        const uint8x16x4_t lo = edmli_neon_masks16x4(vld1q_u8(c)), hi = edmli_neon_masks16x4(vld1q_u8(c + 16));
+        edmli_neon_if_8x4(&a, &b, &o, lo.val[0], lo.val[1]);
+        edmli_neon_if_8x4(&a, &b, &o, lo.val[2], lo.val[3]);
+        edmli_neon_if_8x4(&a, &b, &o, hi.val[0], hi.val[1]);
+        edmli_neon_if_8x4(&a, &b, &o, hi.val[2], hi.val[3]);
+    }
+    return i;
+}
+#endif
+
 /* A packed run of elements of es bytes: 128 bytes of output a step. */
 EDMLI_ALWAYS_INLINE uint32_t edmli_neon_if_packed(const edmli_neon_if_run *r, uint32_t n, uint32_t es)
 {
+#if defined(__ARM_NEON) && !defined(__aarch64__)
+    if (es == 4) return edmli_neon_if_packed_v7(r, n);
+#endif
     const uint32_t step = 128 / es, steps = n / step;
     const uint8_t *c = r->c, *a = r->a, *b = r->b;
     uint8_t *o = r->o;
