@@ -619,7 +619,8 @@ static int topk_differs(edml_device *dev, EDML_TENSOR_DATA_TYPE t, void *data, U
  * patterns: every sign, exponent and top mantissa bits, with NaNs, -0 and
  * subnormals among them), shuffled: along a packed row, down 16 columns side
  * by side and down 8 (one at a time), both directions, K a sixteenth and K
- * the whole axis. NEON's keys, thresholds and candidate order match the
+ * the whole axis, and a small K along rows of 4096 and down 16 columns
+ * (where NEON starts from floors). NEON's keys, thresholds and candidate order match the
  * reference's for every value. */
 static void test_topk_every_value(void)
 {
@@ -655,9 +656,12 @@ static void test_topk_every_value(void)
             bad += topk_differs(dev, t, data, 1, n, 1, n, d, out);
             bad += topk_differs(dev, t, data, n / 16, 16, 0, n / 64, d, out);
             bad += topk_differs(dev, t, data, n / 8, 8, 0, n / 32, d, out);
+            /* small K: the floors (a row's lane-wise bests, each column's bests over groups of rows) */
+            bad += topk_differs(dev, t, data, n / (es == 1 ? 256 : 4096), es == 1 ? 256 : 4096, 1, 16, d, out);
+            bad += topk_differs(dev, t, data, n / 16, 16, 0, es == 1 ? 4 : 8, d, out);
         }
         CHECK(bad == 0,
-              "TopK of every %u-byte pattern (type %d): %d of 8 layouts differ between NEON and the reference", es,
+              "TopK of every %u-byte pattern (type %d): %d of 12 layouts differ between NEON and the reference", es,
               (int)t, bad);
     }
     tl_device_free(&d);

@@ -54,18 +54,27 @@ static inline bool edmli_neon_any_u32(uint32x4_t m)
 #endif
 }
 
+#if defined(__aarch64__)
+#define EDMLI_NEON_FPCR_FZ (1u << 24) /* subnormals flushed */
+#define EDMLI_NEON_FPCR_AH (1u << 1)  /* FMIN/FMAX may drop a NaN */
+static inline uint64_t edmli_neon_fpcr(void)
+{
+    uint64_t fpcr;
+    __asm__("mrs %0, fpcr" : "=r"(fpcr));
+    return fpcr;
+}
+#endif
+
 /* Whether this thread's float compares, FMIN and FMAX are exact: AArch64
- * with FPCR.FZ (subnormals flushed) and FPCR.AH (FMIN/FMAX may drop a NaN)
- * clear, as every OS leaves it; x86 (SIMDe) without DAZ or FTZ. ARMv7 NEON
- * always flushes subnormals. Kernels that are not exact in that case use
- * strict compares only (flushing keeps a < b wherever it says so) and never
- * rely on a float compare where it could be wrong. */
+ * with FPCR.FZ and FPCR.AH clear, as every OS leaves it; x86 (SIMDe)
+ * without DAZ or FTZ. ARMv7 NEON always flushes subnormals. Kernels that
+ * are not exact in that case use strict compares only (flushing keeps a < b
+ * wherever it says so) and never rely on a float compare where it could be
+ * wrong. */
 static inline bool edmli_neon_fp_exact(void)
 {
 #if defined(__aarch64__)
-    uint64_t fpcr;
-    __asm__("mrs %0, fpcr" : "=r"(fpcr));
-    return (fpcr & ((1u << 24) | (1u << 1))) == 0;
+    return (edmli_neon_fpcr() & (EDMLI_NEON_FPCR_FZ | EDMLI_NEON_FPCR_AH)) == 0;
 #elif defined(__x86_64__) || defined(__i386__)
     uint32_t csr;
     __asm__("stmxcsr %0" : "=m"(csr));
@@ -80,9 +89,7 @@ static inline bool edmli_neon_fp_exact(void)
 static inline bool edmli_neon_fp_keeps_nan(void)
 {
 #if defined(__aarch64__)
-    uint64_t fpcr;
-    __asm__("mrs %0, fpcr" : "=r"(fpcr));
-    return (fpcr & (1u << 1)) == 0;
+    return (edmli_neon_fpcr() & EDMLI_NEON_FPCR_AH) == 0;
 #else
     return true;
 #endif

@@ -495,7 +495,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_f32_col_out(edmli_neon_red *r, const uint8_t
                                                 const edmli_neon_f32_col *c, float32x4_t nan, edmli_neon_best out[4],
                                                 bool is_min, bool last, bool exact)
 {
-    uint32x4_t redo = vmvnq_u32(vceqq_f32(exact ? c->v : nan, exact ? c->v : nan));
+    uint32x4_t redo = vmvnq_u32(edmli_neon_ceq_f32(exact ? c->v : nan, exact ? c->v : nan));
     if (!exact) /* a zero best: t -1 or 0 */
         redo = vorrq_u32(redo, vcleq_u32(vreinterpretq_u32_s32(vaddq_s32(c->k, vdupq_n_s32(1))), vdupq_n_u32(1)));
     if (edmli_neon_any_u32(redo)) {

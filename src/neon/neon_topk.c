@@ -543,7 +543,8 @@ EDMLI_ALWAYS_INLINE void edmli_neon_cols_scan(edmli_neon_cols *s, EDML_TENSOR_DA
 {
     const uint32_t es = edmli_type_size(t);
     for (uint32_t c = 0; c < es; c++) s->th[c] = edmli_neon_thr_of(t, vld1q_u8(s->thn + 16 * c));
-    edmli_neon_thr th[4] = {s->th[0], s->th[es > 1], s->th[es > 2 ? 2 : 0], s->th[es > 2 ? 3 : 0]};
+    edmli_neon_thr th[4];
+    memcpy(th, s->th, sizeof th);
     const uint8_t *a = in + (int64_t)i * stride;
     for (; i + 4 <= n; i += 4, a += 4 * stride) {
         if (edmli_neon_cols_out(th, t, inc, a, stride)) continue;
