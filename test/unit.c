@@ -731,9 +731,89 @@ static void test_topk_floors(void)
     free(out);
 }
 
+/* GatherND of single elements by packed INT32 and INT64 tuples (NEON's
+ * point loop) with an index out of range first, in the middle, last, or two
+ * of them, in four parts run last first: NEON's status, message and output
+ * match the reference's, as its part hands over to the CPU's walk at the
+ * first bad tuple. */
+static void test_gather_points(void)
+{
+    enum {
+        ROWS = 48,
+        COLS = 40,
+        N = 3000
+    };
+    static const EDML_TENSOR_DATA_TYPE ix_types[] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64};
+    static const int64_t bad_at[][2] = {{-1, -1}, {0, -1}, {1717, -1}, {N - 1, -1}, {5, 2999}, {2250, 760}};
+    const size_t size = edml_device_size() + (1 << 20);
+    void *mem, *in, *ix, *out[2];
+    if (posix_memalign(&mem, 16, size) || posix_memalign(&in, 16, ROWS * COLS * 4) ||
+        posix_memalign(&ix, 16, N * 2 * 8) || posix_memalign(&out[0], 16, N * 4) || posix_memalign(&out[1], 16, N * 4))
+        abort();
+    memset(mem, 0, size);
+    for (uint32_t i = 0; i < ROWS * COLS; i++) ((float *)in)[i] = (float)i * 0.5f - 100.0f;
+    count_pf cpf = {0};
+    edml_device_desc dd = {0};
+    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
+    dd.workers = 4;
+    dd.parallel_for = count_parallel_for;
+    dd.parallel_context = &cpf;
+    dd.inject_faults = EDML_FAULT_SMALL_PARTS;
+    edml_device *dev;
+    CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_OK, "device");
+    int bad = 0, runs = 0;
+    for (size_t t = 0; t < 2; t++) {
+        const UINT es = t ? 8 : 4;
+        UINT in_sizes[2] = {ROWS, COLS}, ix_sizes[2] = {N, 2}, out_sizes[2] = {1, N};
+        EDML_BUFFER_TENSOR_DESC bi = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, in_sizes, NULL, ROWS * COLS * 4, 0};
+        EDML_BUFFER_TENSOR_DESC bx = {ix_types[t], 0, 2, ix_sizes, NULL, (UINT64)N * 2 * es, 0};
+        EDML_BUFFER_TENSOR_DESC bo = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, out_sizes, NULL, N * 4, 0};
+        EDML_TENSOR_DESC ti = {EDML_TENSOR_TYPE_BUFFER, &bi}, tx = {EDML_TENSOR_TYPE_BUFFER, &bx};
+        EDML_TENSOR_DESC to = {EDML_TENSOR_TYPE_BUFFER, &bo};
+        EDML_GATHER_ND1_OPERATOR_DESC d = {&ti, &tx, &to, 2, 2, 0};
+        EDML_OPERATOR_DESC od = {EDML_OPERATOR_GATHER_ND1, &d};
+        for (size_t b = 0; b < sizeof bad_at / sizeof bad_at[0]; b++, runs++) {
+            for (int64_t i = 0; i < 2 * N; i++) { /* valid, a third of them from the end */
+                int64_t lim = i & 1 ? COLS : ROWS, v = (i * 7919) % lim;
+                if (i % 3 == 0) v -= lim;
+                if (i / 2 == bad_at[b][0] || i / 2 == bad_at[b][1]) v = i & 1 ? -COLS - 1 : ROWS + (i % 5);
+                if (t)
+                    memcpy((uint8_t *)ix + i * 8, &v, 8);
+                else {
+                    int32_t w = (int32_t)v;
+                    memcpy((uint8_t *)ix + i * 4, &w, 4);
+                }
+            }
+            char msg[2][300];
+            edml_status st[2];
+            for (int k = 0; k < 2; k++) {
+                edml_operator *op;
+                memset(out[k], 0x5a, N * 4);
+                EDML_BUFFER_BINDING bin[2] = {{in, 0, ROWS * COLS * 4}, {ix, 0, (UINT64)N * 2 * es}};
+                EDML_BUFFER_BINDING bout[1] = {{out[k], 0, N * 4}};
+                st[k] = edml_operator_create(dev, &od, k ? EDML_BACKEND_NEON : EDML_BACKEND_REF, &op);
+                if (st[k] == EDML_STATUS_OK) {
+                    st[k] = edml_operator_execute(op, bin, 2, bout, 1, NULL);
+                    edml_operator_destroy(op);
+                }
+                snprintf(msg[k], sizeof msg[k], "%s", edml_device_last_error(dev));
+            }
+            const bool want_bad = bad_at[b][0] >= 0;
+            bad += st[0] != st[1] || st[0] != (want_bad ? EDML_STATUS_INDEX_OUT_OF_RANGE : EDML_STATUS_OK) ||
+                   (want_bad && strcmp(msg[0], msg[1])) || memcmp(out[0], out[1], N * 4);
+        }
+    }
+    CHECK(bad == 0, "%d of %d point gathers differ between NEON and the reference (status, message or output)", bad,
+          runs);
+    CHECK(cpf.most_parts == 4, "the point gathers ran in %u parts, not 4", cpf.most_parts);
+    edml_device_destroy(dev);
+    free(mem), free(in), free(ix), free(out[0]), free(out[1]);
+}
+
 int unit_main(void);
 int unit_main(void)
 {
+    test_gather_points();
     test_argreduce_ties();
     test_topk_every_value();
     test_topk_floors();

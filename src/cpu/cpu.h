@@ -88,9 +88,28 @@ typedef struct edmli_gather_oor {
 int64_t edmli_gather_tuple_offset(const edml_operator *op, const uint8_t *tuple, uint64_t element_base,
                                   edmli_gather_oor *oor);
 edml_status edmli_gather_report(const edml_operator *op, const edmli_exec *ex, const edmli_gather_oor *oor);
-/* GatherND on the CPU: row copies through memcpy (NEON in every Arm C
- * library); in parts over the index positions when `parallel`. */
-edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, bool parallel);
+/* Copies n bytes of a packed row (memcpy, or a backend's own). */
+typedef void (*edmli_copy_fn)(void *dst, const void *src, size_t n);
+/* A GatherND cut into parts over its index positions. */
+typedef struct edmli_gather_job {
+    const edml_operator *op;
+    const edmli_exec *ex;
+    edmli_copy_fn copy;
+    edmli_odo positions;
+    uint64_t count;
+    uint32_t parts;
+    edmli_gather_oor oor[EDMLI_MAX_WORKERS];
+} edmli_gather_job;
+/* Part `part`'s index positions [pos, end): clamps, counts the clamped
+ * indices in j->oor[part] and copies the slices. */
+void edmli_cpu_gather_range(edmli_gather_job *j, uint32_t part, uint64_t pos, uint64_t end);
+/* The default part task: edmli_cpu_gather_range over the part's range. */
+void edmli_cpu_gather_part(void *job, uint32_t part, uint32_t worker);
+/* GatherND on the CPU: packed rows copied by `copy` (NULL: memcpy), other
+ * slices element by element; in parts over the index positions when
+ * `parallel`, each run by `task` (NULL: edmli_cpu_gather_part). */
+edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, bool parallel, edmli_copy_fn copy,
+                                edml_task_fn task);
 /* Scans the indices only and reports as edmli_cpu_gather_nd would. */
 edml_status edmli_gather_check(const edml_operator *op, const edmli_exec *ex);
 

@@ -1,6 +1,6 @@
 /* GatherND on the CPU (the reference's and NEON's): per index tuple, clamp
  * the coordinates and copy the addressed slice of the input; packed runs go
- * through memcpy. */
+ * through the backend's copy (memcpy for the reference). */
 #include "cpu.h"
 
 #include <string.h>
@@ -79,7 +79,7 @@ edml_status edmli_gather_report(const edml_operator *op, const edmli_exec *ex, c
                       (long long)oor->value, -(long long)size, size - 1, dim, (unsigned long long)oor->count);
 }
 
-static void edmli_cpu_copy_slice(const edml_operator *op, const uint8_t *src, uint8_t *dst)
+static void edmli_cpu_copy_slice(const edml_operator *op, edmli_copy_fn copy, const uint8_t *src, uint8_t *dst)
 {
     const edmli_gather_nd_plan *g = &op->plan.gather_nd;
     const uint32_t es = op->inputs[0].elem_size;
@@ -101,7 +101,7 @@ static void edmli_cpu_copy_slice(const edml_operator *op, const uint8_t *src, ui
         const uint8_t *s = src + o.off[0];
         uint8_t *d = dst + o.off[1];
         if (packed) {
-            memcpy(d, s, (size_t)n * es);
+            copy(d, s, (size_t)n * es);
         } else {
             for (uint32_t i = 0; i < n; i++) memcpy(d + i * so, s + i * si, es);
         }
@@ -120,23 +120,10 @@ static void edmli_gather_positions(const edml_operator *op, edmli_odo *o)
     }
 }
 
-/* Index positions [begin, end): each part counts its own clamped indices. */
-typedef struct edmli_gather_job {
-    const edml_operator *op;
-    const edmli_exec *ex;
-    edmli_odo positions;
-    uint64_t count;
-    uint32_t parts;
-    edmli_gather_oor oor[EDMLI_MAX_WORKERS];
-} edmli_gather_job;
-
-static void edmli_gather_part(void *arg, uint32_t part, uint32_t worker)
+/* Index positions [pos, end): each part counts its own clamped indices. */
+void edmli_cpu_gather_range(edmli_gather_job *j, uint32_t part, uint64_t pos, uint64_t end)
 {
-    (void)worker;
-    edmli_gather_job *j = (edmli_gather_job *)arg;
     const edmli_gather_nd_plan *g = &j->op->plan.gather_nd;
-    uint64_t pos, end;
-    edmli_cpu_range(j->count, j->parts, part, 1, &pos, &end);
     if (pos >= end) return;
     edmli_odo o = j->positions;
     edmli_odo_seek(&o, pos);
@@ -147,7 +134,7 @@ static void edmli_gather_part(void *arg, uint32_t part, uint32_t worker)
         const uint8_t *src = j->ex->in[0] + in_off;
         uint8_t *dst = j->ex->out[0] + o.off[1];
         if (g->slice_rank) {
-            edmli_cpu_copy_slice(j->op, src, dst);
+            edmli_cpu_copy_slice(j->op, j->copy, src, dst);
             continue;
         }
         switch (es) { /* one element: a fixed-size copy, not a call */
@@ -159,19 +146,32 @@ static void edmli_gather_part(void *arg, uint32_t part, uint32_t worker)
     }
 }
 
-edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, bool parallel)
+void edmli_cpu_gather_part(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    edmli_gather_job *j = (edmli_gather_job *)arg;
+    uint64_t pos, end;
+    edmli_cpu_range(j->count, j->parts, part, 1, &pos, &end);
+    edmli_cpu_gather_range(j, part, pos, end);
+}
+
+static void edmli_memcpy(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+
+edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, bool parallel, edmli_copy_fn copy,
+                                edml_task_fn task)
 {
     const edmli_gather_nd_plan *g = &op->plan.gather_nd;
     edmli_gather_job j;
     j.op = op;
     j.ex = ex;
+    j.copy = copy ? copy : edmli_memcpy;
     edmli_gather_positions(op, &j.positions);
     j.count = edmli_odo_count(&j.positions);
     uint64_t slice = op->inputs[0].elem_size;
     for (uint32_t d = 0; d < g->slice_rank; d++) slice *= g->slice_sizes[d];
     j.parts = parallel ? edmli_cpu_parts(op, j.count, j.count * (2 * slice + g->tuple * op->inputs[1].elem_size)) : 1;
     memset(j.oor, 0, j.parts * sizeof j.oor[0]);
-    edmli_cpu_parallel(ex, j.parts, edmli_gather_part, &j);
+    edmli_cpu_parallel(ex, j.parts, task ? task : edmli_cpu_gather_part, &j);
     /* the parts' clamped indices in part order: the first is the first part's */
     edmli_gather_oor all = {0};
     for (uint32_t p = 0; p < j.parts; p++) {

@@ -1,12 +1,5 @@
-/* The NEON backend's table. GatherND is row copies: the reference's loop,
- * whose packed runs go through memcpy (NEON in every Arm C library), cut
- * into parts over the index positions. */
+/* The NEON backend's table. */
 #include "neon.h"
-
-edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex)
-{
-    return edmli_cpu_gather_nd(op, ex, true);
-}
 
 static uint64_t edmli_neon_temp_bytes(const edml_operator *op)
 {

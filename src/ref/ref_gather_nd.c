@@ -4,5 +4,5 @@
 
 edml_status edmli_ref_gather_nd(const edml_operator *op, const edmli_exec *ex)
 {
-    return edmli_cpu_gather_nd(op, ex, false);
+    return edmli_cpu_gather_nd(op, ex, false, NULL, NULL);
 }

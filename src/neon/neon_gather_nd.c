@@ -1,0 +1,130 @@
+/* GatherND on NEON: the CPU's walk over index positions (src/cpu), cut into
+ * parts, with two things of its own. Packed rows are copied 128 bytes a step
+ * through NEON registers, not by the C library's memcpy (ARMv7's copies
+ * through integer registers, and a bare-metal C library may copy bytes).
+ * Single elements addressed by packed tuples of 32- or 64-bit signed indices
+ * (a point gather) take a loop of their own: the tuple read, wrapped and
+ * tested in registers, the element copied by its size; the first index out
+ * of range hands the rest of the part to the CPU's walk, which clamps it and
+ * reports it as the reference does. */
+#include "neon.h"
+
+#if defined(__ARM_NEON) && !defined(__aarch64__)
+/* ARMv7 GCC has no multi-register load intrinsic: 128 bytes a step in
+ * four VLD1 and four VST1 of four registers each. */
+static size_t edmli_neon_copy_blocks(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t blocks = n / 128;
+    if (!blocks) return 0;
+    __asm__ volatile("1:\n\t"
+                     "vld1.8 {d16-d19}, [%1]!\n\t"
+                     "vld1.8 {d20-d23}, [%1]!\n\t"
+                     "vld1.8 {d24-d27}, [%1]!\n\t"
+                     "vld1.8 {d28-d31}, [%1]!\n\t"
+                     "subs %2, %2, #1\n\t"
+                     "vst1.8 {d16-d19}, [%0]!\n\t"
+                     "vst1.8 {d20-d23}, [%0]!\n\t"
+                     "vst1.8 {d24-d27}, [%0]!\n\t"
+                     "vst1.8 {d28-d31}, [%0]!\n\t"
+                     "bne 1b"
+                     : "+r"(d), "+r"(s), "+r"(blocks)
+                     :
+                     : "d16", "d17", "d18", "d19", "d20", "d21", "d22", "d23", "d24", "d25", "d26", "d27", "d28", "d29",
+                       "d30", "d31", "cc", "memory");
+    return n & ~(size_t)127;
+}
+#else
+static size_t edmli_neon_copy_blocks(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 128 <= n; i += 128) { /* LDP and STP pairs of q registers */
+        const uint8x16_t a = vld1q_u8(s + i), b = vld1q_u8(s + i + 16), c = vld1q_u8(s + i + 32),
+                         e = vld1q_u8(s + i + 48), f = vld1q_u8(s + i + 64), g = vld1q_u8(s + i + 80),
+                         h = vld1q_u8(s + i + 96), k = vld1q_u8(s + i + 112);
+        vst1q_u8(d + i, a), vst1q_u8(d + i + 16, b), vst1q_u8(d + i + 32, c), vst1q_u8(d + i + 48, e);
+        vst1q_u8(d + i + 64, f), vst1q_u8(d + i + 80, g), vst1q_u8(d + i + 96, h), vst1q_u8(d + i + 112, k);
+    }
+    return i;
+}
+#endif
+
+/* A packed row: 128-byte blocks, then 16-byte vectors, then the bytes. */
+static void edmli_neon_copy(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    size_t i = edmli_neon_copy_blocks(d, s, n);
+    for (; i + 16 <= n; i += 16) vst1q_u8(d + i, vld1q_u8(s + i));
+    if (i < n) memcpy(d + i, s + i, n - i);
+}
+
+/* Whether a part may take the point loop: one element a tuple, one loop
+ * over positions (no batch dims), signed 32- or 64-bit indices. */
+static bool edmli_neon_is_point_gather(const edml_operator *op)
+{
+    const edmli_gather_nd_plan *g = &op->plan.gather_nd;
+    const EDML_TENSOR_DATA_TYPE t = op->inputs[1].dtype;
+    return g->slice_rank == 0 && g->outer_rank == 1 && g->outer_in_strides[0] == 0 &&
+           (t == EDML_TENSOR_DATA_TYPE_INT32 || t == EDML_TENSOR_DATA_TYPE_INT64);
+}
+
+/* Positions [pos, end) of a point gather with isz-byte indices and es-byte
+ * elements; returns the first position whose tuple is out of range (end
+ * when none is), having copied the elements of those before it. */
+EDMLI_ALWAYS_INLINE uint64_t edmli_neon_points(const edmli_gather_job *j, uint64_t pos, uint64_t end, uint32_t isz,
+                                               uint32_t es)
+{
+    const edmli_gather_nd_plan *g = &j->op->plan.gather_nd;
+    const uint32_t tuple = g->tuple;
+    int64_t size[EDMLI_MAX_DIMS], stride[EDMLI_MAX_DIMS];
+    for (uint32_t c = 0; c < tuple; c++) size[c] = g->coord_sizes[c], stride[c] = (int64_t)g->coord_strides[c] * es;
+    const size_t istep = (size_t)g->outer_idx_strides[0] * isz, cstep = (size_t)g->tuple_stride * isz;
+    const size_t ostep = (size_t)g->outer_out_strides[0] * es;
+    const uint8_t *ix = j->ex->in[1] + pos * istep, *in = j->ex->in[0];
+    uint8_t *out = j->ex->out[0] + pos * ostep;
+    for (; pos < end; pos++, ix += istep, out += ostep) {
+        uint64_t off = 0, bad = 0; /* unsigned: a bad tuple's offset may wrap, unused */
+        for (uint32_t c = 0; c < tuple; c++) {
+            int64_t v;
+            if (isz == 4) {
+                int32_t w;
+                memcpy(&w, ix + c * cstep, 4);
+                v = w;
+            } else {
+                memcpy(&v, ix + c * cstep, 8);
+            }
+            v += v < 0 ? size[c] : 0; /* from the end; still negative: out of range */
+            bad |= (uint64_t)v >= (uint64_t)size[c];
+            off += (uint64_t)v * (uint64_t)stride[c];
+        }
+        if (bad) break;
+        memcpy(out, in + (size_t)off, es);
+    }
+    return pos;
+}
+
+static uint64_t edmli_neon_points_by_size(const edmli_gather_job *j, uint64_t pos, uint64_t end)
+{
+    const bool i4 = j->op->inputs[1].dtype == EDML_TENSOR_DATA_TYPE_INT32;
+    switch (j->op->inputs[0].elem_size) {
+    case 1: return i4 ? edmli_neon_points(j, pos, end, 4, 1) : edmli_neon_points(j, pos, end, 8, 1);
+    case 2: return i4 ? edmli_neon_points(j, pos, end, 4, 2) : edmli_neon_points(j, pos, end, 8, 2);
+    case 4: return i4 ? edmli_neon_points(j, pos, end, 4, 4) : edmli_neon_points(j, pos, end, 8, 4);
+    default: return i4 ? edmli_neon_points(j, pos, end, 4, 8) : edmli_neon_points(j, pos, end, 8, 8);
+    }
+}
+
+static void edmli_neon_gather_part(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    edmli_gather_job *j = (edmli_gather_job *)arg;
+    uint64_t pos, end;
+    edmli_cpu_range(j->count, j->parts, part, 1, &pos, &end);
+    if (edmli_neon_is_point_gather(j->op)) pos = edmli_neon_points_by_size(j, pos, end);
+    edmli_cpu_gather_range(j, part, pos, end);
+}
+
+edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex)
+{
+    return edmli_cpu_gather_nd(op, ex, true, edmli_neon_copy, edmli_neon_gather_part);
+}
