@@ -19,7 +19,7 @@
 #include "../ref/ref.h"
 
 /* Float compares, lane by lane, as NEON instructions. GCC turns ARMv7's
- * vcgtq_f32 and vceqq_f32 into one VFP compare a lane (NEON flushes
+ * vcgtq_f32, vcgeq_f32 and vceqq_f32 into one VFP compare a lane (NEON flushes
  * subnormals; VFP need not), about 20 instructions for 4 lanes, so ARMv7
  * GCC builds state VCGT and VCEQ themselves. Every threshold they meet is
  * off the subnormals (edmli_neon_off_subnormal), so a flushed element
@@ -37,11 +37,19 @@ static inline uint32x4_t edmli_neon_ceq_f32(float32x4_t a, float32x4_t b)
     __asm__("vceq.f32 %q0, %q1, %q2" : "=w"(r) : "w"(a), "w"(b));
     return r;
 }
+static inline uint32x4_t edmli_neon_cge_f32(float32x4_t a, float32x4_t b)
+{
+    uint32x4_t r;
+    __asm__("vcge.f32 %q0, %q1, %q2" : "=w"(r) : "w"(a), "w"(b));
+    return r;
+}
 #else
 static inline uint32x4_t edmli_neon_cgt_f32(float32x4_t a, float32x4_t b) { return vcgtq_f32(a, b); }
 static inline uint32x4_t edmli_neon_ceq_f32(float32x4_t a, float32x4_t b) { return vceqq_f32(a, b); }
+static inline uint32x4_t edmli_neon_cge_f32(float32x4_t a, float32x4_t b) { return vcgeq_f32(a, b); }
 #endif
 #define edmli_neon_clt_f32(a, b) edmli_neon_cgt_f32(b, a)
+#define edmli_neon_cle_f32(a, b) edmli_neon_cge_f32(b, a)
 
 /* True if any lane is set (AArch64 has a horizontal max; ARMv7 folds pairs). */
 static inline bool edmli_neon_any_u32(uint32x4_t m)
@@ -63,6 +71,14 @@ static inline uint64_t edmli_neon_fpcr(void)
     __asm__("mrs %0, fpcr" : "=r"(fpcr));
     return fpcr;
 }
+#endif
+
+/* ARMv7 NEON flushes subnormals in every float instruction (its FPSCR has
+ * no say), and keeps NaNs in VMIN and VMAX: a known, fixed mode. */
+#if defined(__ARM_NEON) && !defined(__aarch64__)
+#define EDMLI_NEON_V7_FLUSH 1
+#else
+#define EDMLI_NEON_V7_FLUSH 0
 #endif
 
 /* Whether this thread's float compares, FMIN and FMAX are exact: AArch64

@@ -437,16 +437,21 @@ EDMLI_NEON_KEY32_BUT_F32(EDMLI_NEON_COLS16)
 
 /* FLOAT32, 16 columns down a plain stride, at about one instruction an
  * element: each lane keeps its best and the row it came from. Where float
- * compares are exact, a float compare picks the row and FMIN (FMAX) keeps
- * the best; elsewhere the compare is on integer order (edmli_neon_f32_t),
- * which subnormals cannot fool, and FMIN (FMAX) still runs beside it.
- * Neither ranks a NaN, but FMIN and FMAX keep one; integer order tells -0
- * from +0: a vector of columns that met a NaN, or whose best is a zero there,
- * is done again with order keys (edmli_neon_reduce_cols4). */
+ * compares are exact, and on ARMv7, a float compare picks the row and FMIN
+ * (FMAX) keeps the best. ARMv7 flushes subnormals to zero in both, but a
+ * flushed element keeps its side of any normal value, so when a lane's best
+ * ends normal it is the true best, found at its first (last) row; a best
+ * that ends zero (a zero or a subnormal) is done again. On AArch64 with
+ * FPCR.FZ or .AH set the compare is on integer order (edmli_neon_f32_t),
+ * which subnormals cannot fool, and FMIN (FMAX) runs beside it as a NaN
+ * catcher; integer order tells -0 from +0 but not a NaN, so a zero best is
+ * done again there. Compares do not rank a NaN, but FMIN and FMAX keep one:
+ * a vector of columns that met a NaN is done again too, with order keys
+ * (edmli_neon_reduce_cols4). */
 EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_f32_cmp(float32x4_t x, float32x4_t b, bool is_min, bool last)
 {
-    if (is_min) return last ? vcleq_f32(x, b) : vcltq_f32(x, b);
-    return last ? vcgeq_f32(x, b) : vcgtq_f32(x, b);
+    if (is_min) return last ? edmli_neon_cle_f32(x, b) : edmli_neon_clt_f32(x, b);
+    return last ? edmli_neon_cge_f32(x, b) : edmli_neon_cgt_f32(x, b);
 }
 
 EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_s32_cmp(int32x4_t x, int32x4_t b, bool is_min, bool last)
@@ -473,13 +478,13 @@ typedef struct edmli_neon_f32_col {
     uint32x4_t i;
 } edmli_neon_f32_col;
 
-/* One row of a vector of columns. Where compares are exact, c->v is the
- * best and catches a NaN; elsewhere the NaN catcher is one for all columns
- * (*nan), which leaves ARMv7's 16 registers enough for 16 columns. */
+/* One row of a vector of columns. Where compares are exact, and on ARMv7,
+ * c->v is the best and catches a NaN; in integer order the NaN catcher is
+ * one for all columns (*nan). */
 EDMLI_ALWAYS_INLINE void edmli_neon_f32_col_step(edmli_neon_f32_col *c, float32x4_t *nan, float32x4_t x, uint32x4_t row,
                                                  bool is_min, bool last, bool exact)
 {
-    if (exact) {
+    if (exact || EDMLI_NEON_V7_FLUSH) {
         c->i = vbslq_u32(edmli_neon_f32_cmp(x, c->v, is_min, last), row, c->i);
         c->v = is_min ? vminq_f32(c->v, x) : vmaxq_f32(c->v, x);
     } else {
@@ -495,8 +500,11 @@ EDMLI_ALWAYS_INLINE void edmli_neon_f32_col_out(edmli_neon_red *r, const uint8_t
                                                 const edmli_neon_f32_col *c, float32x4_t nan, edmli_neon_best out[4],
                                                 bool is_min, bool last, bool exact)
 {
-    uint32x4_t redo = vmvnq_u32(edmli_neon_ceq_f32(exact ? c->v : nan, exact ? c->v : nan));
-    if (!exact) /* a zero best: t -1 or 0 */
+    const bool by_float = exact || EDMLI_NEON_V7_FLUSH;
+    uint32x4_t redo = vmvnq_u32(edmli_neon_ceq_f32(by_float ? c->v : nan, by_float ? c->v : nan));
+    if (EDMLI_NEON_V7_FLUSH) /* a zero or subnormal best (flushed: equal to 0) */
+        redo = vorrq_u32(redo, edmli_neon_ceq_f32(c->v, vdupq_n_f32(0)));
+    else if (!exact) /* a zero best: t -1 or 0 */
         redo = vorrq_u32(redo, vcleq_u32(vreinterpretq_u32_s32(vaddq_s32(c->k, vdupq_n_s32(1))), vdupq_n_u32(1)));
     if (edmli_neon_any_u32(redo)) {
         edmli_neon_reduce_cols4(r, col, sp, out, EDML_TENSOR_DATA_TYPE_FLOAT32, last);
@@ -509,7 +517,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_f32_col_out(edmli_neon_red *r, const uint8_t
     int32_t k[4];
     vst1q_u32(v, vreinterpretq_u32_f32(c->v));
     vst1q_s32(k, c->k);
-    for (int j = 0; j < 4; j++) out[j].key = edmli_neon_f32_key1(exact ? v[j] : edmli_neon_f32_unt(k[j]), is_min);
+    for (int j = 0; j < 4; j++) out[j].key = edmli_neon_f32_key1(by_float ? v[j] : edmli_neon_f32_unt(k[j]), is_min);
 }
 
 EDMLI_ALWAYS_INLINE void edmli_neon_reduce_cols16_f32(edmli_neon_red *r, const uint8_t *col, const edmli_neon_span *sp,
