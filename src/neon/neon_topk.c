@@ -441,7 +441,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_topk_strided(const uint8_t *in, int64_t stri
 typedef struct edmli_neon_cols {
     uint64_t *h;
     uint32_t k, flip;
-    uint8_t thn[EDMLI_NEON_TOPK_COLS * 4];
+    _Alignas(16) uint8_t thn[EDMLI_NEON_TOPK_COLS * 4];
     edmli_neon_thr th[4];
 } edmli_neon_cols;
 
@@ -470,6 +470,35 @@ EDMLI_ALWAYS_INLINE void edmli_neon_cols_row(edmli_neon_cols *s, EDML_TENSOR_DAT
     }
 }
 
+/* 64 bytes of 16 columns of 4-byte elements as four vectors. ARMv7's GCC
+ * gives each 16-byte load its own address arithmetic; there two VLD2.32
+ * load all 64, each word pair split between two vectors: a fixed order of
+ * the columns, the same for every row and for thresholds loaded alike, so
+ * lane-wise bests and all-lanes tests need not undo it (edmli_neon_st64w
+ * does, where lanes go back to their columns). */
+EDMLI_ALWAYS_INLINE uint8x16x4_t edmli_neon_ld64w(const uint8_t *p)
+{
+#if defined(__ARM_NEON) && !defined(__aarch64__)
+    const uint32x4x2_t a = vld2q_u32((const uint32_t *)(const void *)p);
+    const uint32x4x2_t b = vld2q_u32((const uint32_t *)(const void *)(p + 32));
+    return (uint8x16x4_t){{vreinterpretq_u8_u32(a.val[0]), vreinterpretq_u8_u32(a.val[1]),
+                           vreinterpretq_u8_u32(b.val[0]), vreinterpretq_u8_u32(b.val[1])}};
+#else
+    return (uint8x16x4_t){{vld1q_u8(p), vld1q_u8(p + 16), vld1q_u8(p + 32), vld1q_u8(p + 48)}};
+#endif
+}
+
+EDMLI_ALWAYS_INLINE void edmli_neon_st64w(uint8_t *p, uint8x16x4_t v)
+{
+#if defined(__ARM_NEON) && !defined(__aarch64__)
+    vst2q_u32((uint32_t *)(void *)p, (uint32x4x2_t){{vreinterpretq_u32_u8(v.val[0]), vreinterpretq_u32_u8(v.val[1])}});
+    vst2q_u32((uint32_t *)(void *)(p + 32),
+              (uint32x4x2_t){{vreinterpretq_u32_u8(v.val[2]), vreinterpretq_u32_u8(v.val[3])}});
+#else
+    vst1q_u8(p, v.val[0]), vst1q_u8(p + 16, v.val[1]), vst1q_u8(p + 32, v.val[2]), vst1q_u8(p + 48, v.val[3]);
+#endif
+}
+
 /* True if no element of the 4 rows from a (`stride` bytes apart) can enter
  * its column's heap, whose thresholds are th: their lane-wise best is
  * rejected (for halves widened to floats, each row is). */
@@ -487,9 +516,21 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_cols_out(const edmli_neon_thr *th, EDML_TENS
                                edmli_neon_best(t, inc, edmli_neon_best(t, inc, vld1q_u8(a + (o)), vld1q_u8(b + (o))), \
                                                edmli_neon_best(t, inc, vld1q_u8(c + (o)), vld1q_u8(d + (o)))),        \
                                th))
+    if (es == 4) { /* th in edmli_neon_ld64w's order */
+        const uint8x16x4_t w = edmli_neon_ld64w(a), x = edmli_neon_ld64w(b), y = edmli_neon_ld64w(c),
+                           z = edmli_neon_ld64w(d);
+#define EDMLI_NEON_REJECT4W(q)                                                               \
+    edmli_neon_reject_v(t, inc,                                                              \
+                        edmli_neon_best(t, inc, edmli_neon_best(t, inc, w.val[q], x.val[q]), \
+                                        edmli_neon_best(t, inc, y.val[q], z.val[q])),        \
+                        th[q])
+        const uint8x16_t all = vandq_u8(vandq_u8(EDMLI_NEON_REJECT4W(0), EDMLI_NEON_REJECT4W(1)),
+                                        vandq_u8(EDMLI_NEON_REJECT4W(2), EDMLI_NEON_REJECT4W(3)));
+#undef EDMLI_NEON_REJECT4W
+        return edmli_neon_all_u8(all);
+    }
     uint8x16_t all = EDMLI_NEON_REJECT4(0, th[0]);
     if (es >= 2) all = vandq_u8(all, EDMLI_NEON_REJECT4(16, th[1]));
-    if (es == 4) all = vandq_u8(vandq_u8(all, EDMLI_NEON_REJECT4(32, th[2])), EDMLI_NEON_REJECT4(48, th[3]));
 #undef EDMLI_NEON_REJECT4
     return edmli_neon_all_u8(all);
 }
@@ -505,8 +546,22 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_cols_floors(edmli_neon_cols *s, EDML_TENSOR_
 {
     const uint32_t es = edmli_type_size(t), k = s->k, rows = n / 16;
     if (k > 16 || n < 32 * k || (t == EDML_TENSOR_DATA_TYPE_FLOAT16 && !EDMLI_NEON_F16_NATIVE)) return false;
-    uint8_t bests[16][64];
-    for (uint32_t q = 0; q < 16; q++) {
+    _Alignas(16) uint8_t bests[16][64];
+    for (uint32_t q = 0; q < 16 && es == 4; q++) { /* in edmli_neon_ld64w's order */
+        const uint8_t *p = in + (int64_t)q * rows * stride;
+        const uint8x16x4_t f = edmli_neon_ld64w(p);
+        uint8x16_t b0 = f.val[0], b1 = f.val[1], b2 = f.val[2], b3 = f.val[3];
+        for (uint32_t r = 1; r + 2 <= rows; r += 2) {
+            const uint8x16x4_t x = edmli_neon_ld64w(p + stride), y = edmli_neon_ld64w(p + 2 * stride);
+            p += 2 * stride;
+            b0 = edmli_neon_best(t, inc, b0, edmli_neon_best(t, inc, x.val[0], y.val[0]));
+            b1 = edmli_neon_best(t, inc, b1, edmli_neon_best(t, inc, x.val[1], y.val[1]));
+            b2 = edmli_neon_best(t, inc, b2, edmli_neon_best(t, inc, x.val[2], y.val[2]));
+            b3 = edmli_neon_best(t, inc, b3, edmli_neon_best(t, inc, x.val[3], y.val[3]));
+        }
+        edmli_neon_st64w(bests[q], (uint8x16x4_t){{b0, b1, b2, b3}});
+    }
+    for (uint32_t q = 0; q < 16 && es < 4; q++) {
         const uint8_t *p = in + (int64_t)q * rows * stride;
         uint8x16_t b0 = vld1q_u8(p), b1 = b0, b2 = b0, b3 = b0;
         if (es >= 2) b1 = vld1q_u8(p + 16);
@@ -535,6 +590,19 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_cols_floors(edmli_neon_cols *s, EDML_TENSOR_
     return true;
 }
 
+/* The thresholds for edmli_neon_cols_out: of 4-byte elements in
+ * edmli_neon_ld64w's order, others as s keeps them. */
+EDMLI_ALWAYS_INLINE void edmli_neon_cols_th4(const edmli_neon_cols *s, EDML_TENSOR_DATA_TYPE t, edmli_neon_thr th[4])
+{
+    if (edmli_type_size(t) != 4) {
+        memcpy(th, s->th, 4 * sizeof th[0]);
+        return;
+    }
+    const uint8x16x4_t w = edmli_neon_ld64w(s->thn);
+    th[0] = edmli_neon_thr_of(t, w.val[0]), th[1] = edmli_neon_thr_of(t, w.val[1]);
+    th[2] = edmli_neon_thr_of(t, w.val[2]), th[3] = edmli_neon_thr_of(t, w.val[3]);
+}
+
 /* Rows [i, n) of the columns into their heaps, four rows at a time tested
  * by their lane-wise best against the thresholds (kept apart from s, so
  * that they stay in registers). */
@@ -544,12 +612,12 @@ EDMLI_ALWAYS_INLINE void edmli_neon_cols_scan(edmli_neon_cols *s, EDML_TENSOR_DA
     const uint32_t es = edmli_type_size(t);
     for (uint32_t c = 0; c < es; c++) s->th[c] = edmli_neon_thr_of(t, vld1q_u8(s->thn + 16 * c));
     edmli_neon_thr th[4];
-    memcpy(th, s->th, sizeof th);
+    edmli_neon_cols_th4(s, t, th);
     const uint8_t *a = in + (int64_t)i * stride;
     for (; i + 4 <= n; i += 4, a += 4 * stride) {
         if (edmli_neon_cols_out(th, t, inc, a, stride)) continue;
         for (uint32_t r = 0; r < 4; r++) edmli_neon_cols_row(s, t, inc, a + r * stride, i + r);
-        memcpy(th, s->th, sizeof th);
+        edmli_neon_cols_th4(s, t, th);
     }
     for (; i < n; i++, a += stride) edmli_neon_cols_row(s, t, inc, a, i);
 }
