@@ -32,23 +32,64 @@
 
 /* ---- the candidate heap ------------------------------------------------------ */
 
-/* Places x at node i of a min-heap of n and sifts it down, bottom-up: the
- * hole at i goes down to a leaf along the smaller children, each moved up
- * without a compare with x, then x climbs back to its place. x is usually
- * among the smallest (a new candidate just over the threshold, or the last
- * leaf when draining), so the climb is short. h[n] is a sentinel
- * UINT64_MAX, so a last lone child needs no bounds test. */
-static inline void edmli_neon_sift(uint64_t *h, uint32_t n, uint32_t i, uint64_t x)
+/* The descent of edmli_neon_sift: from node a (1-based, b = h - 1) down
+ * the smaller children, each moved up one level; returns the leaf reached. */
+#if defined(__ARM_NEON) && !defined(__aarch64__) && defined(__thumb2__)
+/* ARMv7 in Thumb-2 (GCC's default for armhf), written out: GCC compares the
+ * 64-bit children twice, or scales each index again, about 20 instructions
+ * a level for these 15. Offsets are in bytes; a child exists while its
+ * offset 2 off is at most 8 n. The smaller child is loaded again from its
+ * address, so the conditional part is one 16-bit ADD (p a low register):
+ * the one kind of IT block ARMv8 does not deprecate. */
+static inline size_t edmli_neon_descend(uint64_t *b, size_t a, uint32_t n)
 {
-    uint64_t *const b = h - 1; /* 1-based: node a's children are 2a and 2a + 1, a pair (b[0] is never read) */
-    const size_t top = (size_t)i + 1;
-    size_t a = top;
+    uint32_t off = (uint32_t)a * 8, p, l0, l1, r0, r1, t;
+    __asm__ volatile(
+        "1:\n\t"
+        "cmp %[off], %[half]\n\t"
+        "bhi 2f\n\t"
+        "add %[p], %[b], %[off], lsl #1\n\t"
+        "ldrd %[l0], %[l1], [%[p]]\n\t"
+        "ldrd %[r0], %[r1], [%[p], #8]\n\t"
+        "cmp %[r0], %[l0]\n\t"
+        "sbcs %[t], %[r1], %[l1]\n\t"
+        "it cc\n\t"
+        "addcc %[p], %[p], #8\n\t"
+        "ldrd %[l0], %[l1], [%[p]]\n\t"
+        "add %[t], %[b], %[off]\n\t"
+        "strd %[l0], %[l1], [%[t]]\n\t"
+        "sub %[off], %[p], %[b]\n\t"
+        "b 1b\n"
+        "2:"
+        : [off] "+r"(off), [p] "=&l"(p), [l0] "=&r"(l0), [l1] "=&r"(l1), [r0] "=&r"(r0), [r1] "=&r"(r1), [t] "=&r"(t)
+        : [b] "r"(b), [half] "r"(n * 4)
+        : "cc", "memory");
+    return off / 8;
+}
+#else
+static inline size_t edmli_neon_descend(uint64_t *b, size_t a, uint32_t n)
+{
     for (size_t c; (c = 2 * a) <= n;) {
         const uint64_t l = b[c], r = b[c + 1];
         const size_t right = r < l;
         b[a] = right ? r : l;
         a = c + right;
     }
+    return a;
+}
+#endif
+
+/* Places x at node i of a min-heap of n and sifts it down, bottom-up: the
+ * hole at i goes down to a leaf along the smaller children, each moved up
+ * without a compare with x (edmli_neon_descend), then x climbs back to its
+ * place. x is usually among the smallest (a new candidate just over the
+ * threshold, or the last leaf when draining), so the climb is short. h[n]
+ * is a sentinel UINT64_MAX, so a last lone child needs no bounds test. */
+static inline void edmli_neon_sift(uint64_t *h, uint32_t n, uint32_t i, uint64_t x)
+{
+    uint64_t *const b = h - 1; /* 1-based: node a's children are 2a and 2a + 1, a pair (b[0] is never read) */
+    const size_t top = (size_t)i + 1;
+    size_t a = edmli_neon_descend(b, top, n);
     for (size_t p; a > top && b[p = a / 2] > x; a = p) b[a] = b[p];
     b[a] = x;
 }
@@ -491,9 +532,10 @@ EDMLI_ALWAYS_INLINE uint8x16x4_t edmli_neon_ld64w(const uint8_t *p)
 EDMLI_ALWAYS_INLINE void edmli_neon_st64w(uint8_t *p, uint8x16x4_t v)
 {
 #if defined(__ARM_NEON) && !defined(__aarch64__)
-    vst2q_u32((uint32_t *)(void *)p, (uint32x4x2_t){{vreinterpretq_u32_u8(v.val[0]), vreinterpretq_u32_u8(v.val[1])}});
-    vst2q_u32((uint32_t *)(void *)(p + 32),
-              (uint32x4x2_t){{vreinterpretq_u32_u8(v.val[2]), vreinterpretq_u32_u8(v.val[3])}});
+    const uint32x4x2_t a = {{vreinterpretq_u32_u8(v.val[0]), vreinterpretq_u32_u8(v.val[1])}};
+    const uint32x4x2_t b = {{vreinterpretq_u32_u8(v.val[2]), vreinterpretq_u32_u8(v.val[3])}};
+    vst2q_u32((uint32_t *)(void *)p, a);
+    vst2q_u32((uint32_t *)(void *)(p + 32), b);
 #else
     vst1q_u8(p, v.val[0]), vst1q_u8(p + 16, v.val[1]), vst1q_u8(p + 32, v.val[2]), vst1q_u8(p + 48, v.val[3]);
 #endif
