@@ -1,7 +1,8 @@
 /* GatherND on NEON: the CPU's walk over index positions (src/cpu), cut into
- * parts, with two things of its own. Packed rows are copied 128 bytes a step
- * through NEON registers, not by the C library's memcpy (ARMv7's copies
- * through integer registers, and a bare-metal C library may copy bytes).
+ * parts, with two things of its own. On ARMv7 packed rows are copied 128
+ * bytes a step through NEON registers, not by the C library's memcpy, which
+ * copies through integer registers there (AArch64's keeps memcpy: it copies
+ * through q registers already, as fast in instructions).
  * Single elements addressed by packed tuples of 32- or 64-bit signed indices
  * (a point gather) take a loop of their own: the tuple read, wrapped and
  * tested in registers, the element copied by its size; the first index out
@@ -10,53 +11,38 @@
 #include "neon.h"
 
 #if defined(__ARM_NEON) && !defined(__aarch64__)
-/* ARMv7 GCC has no multi-register load intrinsic: 128 bytes a step in
- * four VLD1 and four VST1 of four registers each. */
-static size_t edmli_neon_copy_blocks(uint8_t *d, const uint8_t *s, size_t n)
-{
-    size_t blocks = n / 128;
-    if (!blocks) return 0;
-    __asm__ volatile("1:\n\t"
-                     "vld1.8 {d16-d19}, [%1]!\n\t"
-                     "vld1.8 {d20-d23}, [%1]!\n\t"
-                     "vld1.8 {d24-d27}, [%1]!\n\t"
-                     "vld1.8 {d28-d31}, [%1]!\n\t"
-                     "subs %2, %2, #1\n\t"
-                     "vst1.8 {d16-d19}, [%0]!\n\t"
-                     "vst1.8 {d20-d23}, [%0]!\n\t"
-                     "vst1.8 {d24-d27}, [%0]!\n\t"
-                     "vst1.8 {d28-d31}, [%0]!\n\t"
-                     "bne 1b"
-                     : "+r"(d), "+r"(s), "+r"(blocks)
-                     :
-                     : "d16", "d17", "d18", "d19", "d20", "d21", "d22", "d23", "d24", "d25", "d26", "d27", "d28", "d29",
-                       "d30", "d31", "cc", "memory");
-    return n & ~(size_t)127;
-}
-#else
-static size_t edmli_neon_copy_blocks(uint8_t *d, const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    for (; i + 128 <= n; i += 128) { /* LDP and STP pairs of q registers */
-        const uint8x16_t a = vld1q_u8(s + i), b = vld1q_u8(s + i + 16), c = vld1q_u8(s + i + 32),
-                         e = vld1q_u8(s + i + 48), f = vld1q_u8(s + i + 64), g = vld1q_u8(s + i + 80),
-                         h = vld1q_u8(s + i + 96), k = vld1q_u8(s + i + 112);
-        vst1q_u8(d + i, a), vst1q_u8(d + i + 16, b), vst1q_u8(d + i + 32, c), vst1q_u8(d + i + 48, e);
-        vst1q_u8(d + i + 64, f), vst1q_u8(d + i + 80, g), vst1q_u8(d + i + 96, h), vst1q_u8(d + i + 112, k);
-    }
-    return i;
-}
-#endif
-
-/* A packed row: 128-byte blocks, then 16-byte vectors, then the bytes. */
+/* ARMv7: 128 bytes a step in four VLD1 and four VST1 of four registers
+ * each (GCC has no multi-register load intrinsic there), then 16-byte
+ * vectors, then the bytes. */
 static void edmli_neon_copy(void *dst, const void *src, size_t n)
 {
     uint8_t *d = (uint8_t *)dst;
     const uint8_t *s = (const uint8_t *)src;
-    size_t i = edmli_neon_copy_blocks(d, s, n);
+    size_t blocks = n / 128, i = n & ~(size_t)127;
+    if (blocks)
+        __asm__ volatile("1:\n\t"
+                         "vld1.8 {d16-d19}, [%1]!\n\t"
+                         "vld1.8 {d20-d23}, [%1]!\n\t"
+                         "vld1.8 {d24-d27}, [%1]!\n\t"
+                         "vld1.8 {d28-d31}, [%1]!\n\t"
+                         "subs %2, %2, #1\n\t"
+                         "vst1.8 {d16-d19}, [%0]!\n\t"
+                         "vst1.8 {d20-d23}, [%0]!\n\t"
+                         "vst1.8 {d24-d27}, [%0]!\n\t"
+                         "vst1.8 {d28-d31}, [%0]!\n\t"
+                         "bne 1b"
+                         : "+r"(d), "+r"(s), "+r"(blocks)
+                         :
+                         : "d16", "d17", "d18", "d19", "d20", "d21", "d22", "d23", "d24", "d25", "d26", "d27", "d28",
+                           "d29", "d30", "d31", "cc", "memory");
+    d = (uint8_t *)dst, s = (const uint8_t *)src;
     for (; i + 16 <= n; i += 16) vst1q_u8(d + i, vld1q_u8(s + i));
     if (i < n) memcpy(d + i, s + i, n - i);
 }
+#define EDMLI_NEON_COPY edmli_neon_copy
+#else
+#define EDMLI_NEON_COPY NULL /* memcpy: LDP/STP of q registers in AArch64's C libraries */
+#endif
 
 /* Whether a part may take the point loop: one element a tuple, one loop
  * over positions (no batch dims), signed 32- or 64-bit indices. */
@@ -126,5 +112,5 @@ static void edmli_neon_gather_part(void *arg, uint32_t part, uint32_t worker)
 
 edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex)
 {
-    return edmli_cpu_gather_nd(op, ex, true, edmli_neon_copy, edmli_neon_gather_part);
+    return edmli_cpu_gather_nd(op, ex, true, EDMLI_NEON_COPY, edmli_neon_gather_part);
 }
