@@ -673,6 +673,58 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_g
                                  UINT64 bytes);
 /**@}*/
 
+/** @name Command lists
+ *  After DirectML's command recorder: operator executions recorded with
+ *  their bindings, run in order by one submission, completed by a wait. The
+ *  same code runs on every backend; a list may hold operators of several.
+ *  A list lives in the device arena, as an operator does (a stack: its bytes
+ *  come back once everything created after it is released too). Each
+ *  recording checks the operator and its bindings as
+ *  edml_operator_execute() does and refuses, recording nothing, what that
+ *  would refuse; the bindings are copied, the memory they name is read and
+ *  written at submission. In this version a submission runs the whole list
+ *  before it returns, entry by entry (GLES: one dispatch and fence an
+ *  entry); edml_command_list_wait() then returns at once with its outcome. */
+/**@{*/
+typedef struct edml_command_list edml_command_list;
+
+/** Device-arena bytes a list of `capacity` executions takes (0 over 2^20). */
+size_t edml_command_list_size(UINT capacity);
+
+/** Creates an empty list with room for `capacity` executions (1 to 2^20). */
+edml_status edml_command_list_create(edml_device *device, UINT capacity, edml_command_list **list);
+
+/** Records one execution of `op` (an operator of the list's device), with
+ *  bindings as edml_operator_execute() takes them; the operator must still
+ *  be live when the list is submitted. A full list gives
+ *  ::EDML_STATUS_INVALID_ARGUMENT; a submitted list whose outcome no wait
+ *  has taken gives ::EDML_STATUS_BUSY. */
+edml_status edml_command_list_record(edml_command_list *list, edml_operator *op, const EDML_BUFFER_BINDING *inputs,
+                                     UINT inputCount, const EDML_BUFFER_BINDING *outputs, UINT outputCount,
+                                     const EDML_BUFFER_BINDING *temporary);
+
+/** Runs the recorded executions in order; the list keeps them and can be
+ *  submitted again after its wait. A failed execution stops the list: those
+ *  before it have written their outputs, it and those after it nothing. */
+edml_status edml_command_list_submit(edml_command_list *list);
+
+/** Completes a submission: its outcome, ::EDML_STATUS_OK or the status of
+ *  the execution that stopped it, with a message naming that entry (or
+ *  ::EDML_STATUS_INDEX_OUT_OF_RANGE for the first GatherND that read a
+ *  clamped index, which does not stop the list). `timeout_ns` bounds the
+ *  wait, 0 polls; in this version a submission is complete when it returns. */
+edml_status edml_command_list_wait(edml_command_list *list, uint64_t timeout_ns);
+
+/** Forgets the recorded executions (not while submitted and not waited for). */
+edml_status edml_command_list_reset(edml_command_list *list);
+
+/** How many executions the list holds (0 for a bad handle). */
+UINT edml_command_list_count(const edml_command_list *list);
+
+/** Releases a list. */
+edml_status edml_command_list_destroy(edml_command_list *list);
+/**@}*/
+
 /** @name Thread pool (PORT=linux)
  *  A parallel-for for edml_device_desc.parallel_for on POSIX threads, whose
  *  state and thread stacks live in memory the caller gives it. Its workers

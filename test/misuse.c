@@ -462,9 +462,127 @@ static void one_call_at_a_time(void)
     ops_free(&c);
 }
 
+/* Every operator type on every backend the device has, recorded into one
+ * list per backend: one submission gives each its expected output, and a
+ * second submission of the same list (outputs reset) does again. */
+static void command_lists_run(void)
+{
+    edml_board board = gpu_board();
+    tl_device d;
+    CHECK(gpu_device(&d, &board, 1 << 20, 0) == EDML_STATUS_OK, "device");
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++) {
+        if (!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(b))) continue;
+        const int n = ops_count_on((edml_backend)b);
+        ops_case c[OPS_MAX];
+        edml_operator *op[OPS_MAX];
+        edml_command_list *list = NULL;
+        CHECK(edml_command_list_create(d.dev, (UINT)n, &list) == EDML_STATUS_OK, "list: %s", MSG(d));
+        for (int i = 0; i < n; i++) {
+            EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
+            ops_make_on(&c[i], i, (edml_backend)b);
+            CHECK(edml_operator_create(d.dev, &c[i].desc, (edml_backend)b, &op[i]) == EDML_STATUS_OK, "%s: %s",
+                  c[i].name, MSG(d));
+            ops_bindings(&c[i], in, out);
+            CHECK(edml_command_list_record(list, op[i], in, (UINT)c[i].nin, out, (UINT)c[i].nout, NULL) ==
+                      EDML_STATUS_OK,
+                  "record %s: %s", c[i].name, MSG(d));
+        }
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < n; i++) ops_reset_outputs(&c[i]);
+            CHECK(edml_command_list_submit(list) == EDML_STATUS_OK && edml_command_list_wait(list, 0) == EDML_STATUS_OK,
+                  "%s list, round %d: %s", edml_backend_name((edml_backend)b), round, MSG(d));
+            int wrong = 0;
+            for (int i = 0; i < n; i++) wrong += !ops_outputs_match(&c[i]);
+            CHECK(wrong == 0 && edml_command_list_count(list) == (UINT)n, "%s list: %d of %d outputs wrong",
+                  edml_backend_name((edml_backend)b), wrong, n);
+        }
+        CHECK(edml_command_list_destroy(list) == EDML_STATUS_OK, "destroy list");
+        for (int i = n; i-- > 0;) edml_operator_destroy(op[i]), ops_free(&c[i]);
+    }
+    tl_device_free(&d);
+}
+
+/* A list misused: refused with a status and a message, recording nothing;
+ * an operator destroyed after it was recorded stops the list at its entry
+ * (earlier entries written, later ones not); a clamped GatherND does not. */
+static void command_list_misuse(void)
+{
+    tl_device d, other;
+    CHECK(tl_device_make(&d, edml_device_size() + (1 << 16), CPU_BACKENDS) == EDML_STATUS_OK &&
+              tl_device_make(&other, edml_device_size() + (1 << 16), CPU_BACKENDS) == EDML_STATUS_OK,
+          "devices");
+    ops_case g, t, f;
+    ops_make_type(&g, EDML_OPERATOR_GATHER_ND1);
+    ops_make_type(&t, EDML_OPERATOR_TOP_K1);
+    ops_make_type(&f, EDML_OPERATOR_ELEMENT_WISE_IF);
+    edml_operator *og = NULL, *ot = NULL, *foreign = NULL;
+    edml_command_list *l = NULL, *tiny = NULL;
+    CHECK(edml_operator_create(d.dev, &g.desc, EDML_BACKEND_NEON, &og) == EDML_STATUS_OK &&
+              edml_operator_create(d.dev, &t.desc, EDML_BACKEND_NEON, &ot) == EDML_STATUS_OK &&
+              edml_operator_create(other.dev, &f.desc, EDML_BACKEND_REF, &foreign) == EDML_STATUS_OK,
+          "operators");
+    CHECK(edml_command_list_create(d.dev, 0, &tiny) == EDML_STATUS_INVALID_ARGUMENT && strstr(MSG(d), "capacity is 0"),
+          "capacity 0: %s", MSG(d));
+    CHECK(edml_command_list_create(d.dev, 3, &l) == EDML_STATUS_OK, "list");
+    EDML_BUFFER_BINDING gi[2], go[1], ti[1], to[2], fi[3], fo[1];
+    ops_bindings(&g, gi, go);
+    ops_bindings(&t, ti, to);
+    ops_bindings(&f, fi, fo);
+    CHECK(edml_command_list_record(l, ot, ti, 1, to, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
+              strstr(MSG(d), "outputCount is 1, expected 2") && edml_command_list_count(l) == 0,
+          "wrong count: %s", MSG(d));
+    CHECK(edml_command_list_record(l, foreign, fi, 3, fo, 1, NULL) == EDML_STATUS_INVALID_DEVICE &&
+              strstr(MSG(d), "not one of this device's") && edml_command_list_count(l) == 0,
+          "another device's operator: %s", MSG(d));
+    CHECK(edml_command_list_wait(l, 0) == EDML_STATUS_INVALID_ARGUMENT && strstr(MSG(d), "not submitted"),
+          "wait before submit: %s", MSG(d));
+    const uint32_t index0 = ((uint32_t *)g.in[1].buf)[0];
+    ((uint32_t *)g.in[1].buf)[0] = 7; /* clamped to 1: a status, not a stop */
+    CHECK(edml_command_list_record(l, og, gi, 2, go, 1, NULL) == EDML_STATUS_OK &&
+              edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_OK &&
+              edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_OK,
+          "record: %s", MSG(d));
+    CHECK(edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_INVALID_ARGUMENT &&
+              strstr(MSG(d), "full: it holds 3"),
+          "full: %s", MSG(d));
+    ops_reset_outputs(&t);
+    CHECK(edml_command_list_submit(l) == EDML_STATUS_OK, "submit");
+    CHECK(edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_BUSY &&
+              edml_command_list_reset(l) == EDML_STATUS_BUSY && edml_command_list_submit(l) == EDML_STATUS_BUSY &&
+              strstr(MSG(d), "call edml_command_list_wait() first"),
+          "while submitted: %s", MSG(d));
+    CHECK(edml_command_list_wait(l, 0) == EDML_STATUS_INDEX_OUT_OF_RANGE &&
+              strstr(MSG(d), "command list entry 0 of 3 (GATHER_ND1)") && ops_outputs_match(&t),
+          "clamped: %s", MSG(d));
+    /* the TopK destroyed: entry 1 stops the list, the gather before it still written */
+    CHECK(edml_command_list_reset(l) == EDML_STATUS_OK, "reset");
+    ((uint32_t *)g.in[1].buf)[0] = index0;
+    CHECK(edml_command_list_record(l, og, gi, 2, go, 1, NULL) == EDML_STATUS_OK &&
+              edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_OK,
+          "record again");
+    edml_operator_destroy(ot);
+    ops_reset_outputs(&g);
+    ops_reset_outputs(&t);
+    CHECK(edml_command_list_submit(l) == EDML_STATUS_OK && edml_command_list_wait(l, 0) == EDML_STATUS_INVALID_DEVICE &&
+              strstr(MSG(d), "command list entry 1 of 2 (an operator): its operator was destroyed"),
+          "destroyed operator: %s", MSG(d));
+    bool untouched = true;
+    for (uint64_t i = 0; i < t.out[0].total; i++) untouched &= t.out[0].buf[i] == OPS_SENTINEL;
+    CHECK(ops_outputs_match(&g) && untouched, "entry 0 written, entry 1 not");
+    CHECK(edml_command_list_destroy(l) == EDML_STATUS_OK && edml_command_list_destroy(l) == EDML_STATUS_INVALID_DEVICE,
+          "destroy twice: %s", MSG(d));
+    edml_operator_destroy(og);
+    ops_free(&g), ops_free(&t), ops_free(&f);
+    tl_device_free(&d), tl_device_free(&other);
+}
+
 int misuse_main(void);
 int misuse_main(void)
 {
+    fprintf(stderr, "A\n");
+    command_lists_run();
+    fprintf(stderr, "B\n");
+    command_list_misuse();
     scratch_beyond_the_address_space();
     one_call_at_a_time();
     device_on_a_live_arena();

@@ -255,7 +255,11 @@ static edmli_object *edmli_object_at(const void *handle)
 
 static const char *edmli_kind_name(edmli_object_kind kind)
 {
-    return kind == EDMLI_OBJ_OPERATOR ? "the operator" : "the GPU buffer";
+    switch (kind) {
+    case EDMLI_OBJ_OPERATOR: return "the operator";
+    case EDMLI_OBJ_GPU_BUFFER: return "the GPU buffer";
+    default: return "the command list";
+    }
 }
 
 /* A plausible object of `kind` (live or destroyed), read without trusting it further. */

@@ -76,8 +76,9 @@ edml_status edmli_check_same_rank(edmli_errbuf *e, const char *name, const edmli
  * its generation (a per-device count), so that a handle to a destroyed object
  * whose place a newer object took is refused instead of naming the newer one. */
 typedef enum edmli_object_kind {
-    EDMLI_OBJ_OPERATOR = 0x4f50u,  /* "OP" */
-    EDMLI_OBJ_GPU_BUFFER = 0x4742u /* "GB" */
+    EDMLI_OBJ_OPERATOR = 0x4f50u,    /* "OP" */
+    EDMLI_OBJ_GPU_BUFFER = 0x4742u,  /* "GB" */
+    EDMLI_OBJ_COMMAND_LIST = 0x434cu /* "CL" */
 } edmli_object_kind;
 
 #define EDMLI_OBJECT_LIVE 0x4a424f45u /* "EOBJ" */
@@ -256,6 +257,12 @@ void edmli_object_release(edml_device *dev, edmli_object *o);
 const edmli_backend *edmli_device_backend(const edml_device *dev, edml_backend b);
 /* The best backend on the CPU the device has for an operator kind. */
 edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind);
+/* One execution of op on its entered device: the bindings checked, then
+ * (unless check_only) run; edml_operator_execute's body, and a command
+ * list's at record (check_only) and at submit. */
+edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
+                               const EDML_BUFFER_BINDING *outputs, UINT outputCount,
+                               const EDML_BUFFER_BINDING *temporary, bool check_only);
 /* The backend keeping GPU buffers, built on this library (available or not). */
 edml_backend edmli_buffer_backend(void);
 

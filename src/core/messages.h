@@ -103,6 +103,16 @@
 #define EDMLI_MSG_GATHER_OUT_SIZE EDML_STATUS_INVALID_DESCRIPTOR, "OutputTensor.Sizes[%u] is %u, expected %u (%s)"
 
 /* bindings */
+/* command lists */
+#define EDMLI_MSG_LIST_CAPACITY EDML_STATUS_INVALID_ARGUMENT, "capacity is %u, expected 1 to %u executions"
+#define EDMLI_MSG_LIST_FULL                                                                                   \
+    EDML_STATUS_INVALID_ARGUMENT, "the command list is full: it holds %u executions (its capacity; create a " \
+                                  "larger one, or edml_command_list_reset() it)"
+#define EDMLI_MSG_LIST_SUBMITTED                                                               \
+    EDML_STATUS_BUSY, "%s: the command list is submitted and its outcome not yet taken: call " \
+                      "edml_command_list_wait() first"
+#define EDMLI_MSG_LIST_NOT_SUBMITTED \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_command_list_wait: the command list is not submitted"
 #define EDMLI_MSG_BIND_COUNT EDML_STATUS_INVALID_BINDING, "%s is %u, expected %u for this operator"
 #define EDMLI_MSG_BIND_NULL EDML_STATUS_INVALID_BINDING, "binding of %s: Buffer is NULL"
 #define EDMLI_MSG_BIND_ALIGN EDML_STATUS_INVALID_BINDING, "binding of %s: Buffer + Offset is not aligned to %u bytes"

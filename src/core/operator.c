@@ -406,13 +406,10 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
     return edmli_run_on_cpu(op, ex, s, failed);
 }
 
-edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
-                                  const EDML_BUFFER_BINDING *outputs, UINT outputCount,
-                                  const EDML_BUFFER_BINDING *temporary)
+edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
+                               const EDML_BUFFER_BINDING *outputs, UINT outputCount,
+                               const EDML_BUFFER_BINDING *temporary, bool check_only)
 {
-    edml_operator *op;
-    edml_status s = edmli_op_enter(handle, &op);
-    if (s) return s;
     edml_device *dev = op->obj.device;
     edmli_errbuf *e = &dev->err;
     edmli_range in_r[EDMLI_MAX_INPUTS], out_r[EDMLI_MAX_OUTPUTS];
@@ -421,6 +418,7 @@ edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDI
     ex.err = e;
     ex.par = dev->par;
     bool arena_scratch = false;
+    edml_status s = EDML_STATUS_OK;
     if (inputCount != op->input_count)
         s = edmli_fail(e, EDMLI_MSG_BIND_COUNT, "inputCount", inputCount, op->input_count);
     else if (outputCount != op->output_count)
@@ -431,8 +429,20 @@ edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDI
         s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
     if (!s) s = edmli_bind_all(op, e, inputs, outputs, in_r, out_r, &ex);
     if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch);
-    if (!s) s = edmli_run(op, &ex);
+    if (!s && !check_only) s = edmli_run(op, &ex);
     if (arena_scratch) edmli_arena_release_scratch(&dev->arena);
+    return s;
+}
+
+edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
+                                  const EDML_BUFFER_BINDING *outputs, UINT outputCount,
+                                  const EDML_BUFFER_BINDING *temporary)
+{
+    edml_operator *op;
+    edml_status s = edmli_op_enter(handle, &op);
+    if (s) return s;
+    edml_device *dev = op->obj.device;
+    s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, false);
     /* clamped indices come back every call, but are logged once per operator */
     bool log = s != EDML_STATUS_INDEX_OUT_OF_RANGE || !op->index_oor_logged;
     if (s == EDML_STATUS_INDEX_OUT_OF_RANGE) op->index_oor_logged = true;
