@@ -576,13 +576,77 @@ static void command_list_misuse(void)
     tl_device_free(&d), tl_device_free(&other);
 }
 
+/* GLES entries as one submission: a chain through host memory (the second
+ * ElementWiseIf reads the first's output as its A) gives what two executes
+ * give, so the batch completes before an entry that depends on it; a fence
+ * that times out inside a list takes GLES off the device: operators created
+ * with AUTO run again on the CPU with the right answer (logged), one asked
+ * for GLES by name fails the wait with BACKEND_FAILED, writing nothing. */
+static void command_list_gles_batch(void)
+{
+    edml_board board = gpu_board();
+    for (int fault = 0; fault < 3; fault++) {
+        tl_device d;
+        CHECK(gpu_device(&d, &board, 1 << 20, fault ? EDML_FAULT_FENCE_TIMEOUT : 0) == EDML_STATUS_OK, "device");
+        if (!has_gles(&d)) {
+            tl_device_free(&d);
+            return;
+        }
+        ops_case c;
+        ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
+        const size_t bytes = (size_t)c.out[0].total;
+        uint8_t *mid = malloc(bytes), *want = malloc(bytes), *first = malloc(bytes);
+        edml_operator *op = NULL, *ref = NULL;
+        edml_command_list *l = NULL;
+        CHECK(edml_operator_create(d.dev, &c.desc, fault == 2 ? EDML_BACKEND_GLES : EDML_BACKEND_AUTO, &op) ==
+                      EDML_STATUS_OK &&
+                  edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &ref) == EDML_STATUS_OK &&
+                  edml_command_list_create(d.dev, 4, &l) == EDML_STATUS_OK,
+              "operators and list: %s", MSG(d));
+        EDML_BUFFER_BINDING in[3], out[1], in2[3], out2[1];
+        ops_bindings(&c, in, out);
+        memcpy(in2, in, sizeof in2);
+        in2[1] = (EDML_BUFFER_BINDING){mid, 0, bytes}; /* the second reads the first's output */
+        out[0] = (EDML_BUFFER_BINDING){mid, 0, bytes};
+        out2[0] = (EDML_BUFFER_BINDING){c.out[0].buf, 0, bytes};
+        memset(mid, 0x5a, bytes);
+        CHECK(edml_operator_execute(ref, in, 3, out, 1, NULL) == EDML_STATUS_OK &&
+                  edml_operator_execute(ref, in2, 3, out2, 1, NULL) == EDML_STATUS_OK,
+              "reference");
+        memcpy(first, mid, bytes);
+        memcpy(want, c.out[0].buf, bytes);
+        memset(mid, 0x5a, bytes);
+        memset(c.out[0].buf, 0x5a, bytes);
+        CHECK(edml_command_list_record(l, op, in, 3, out, 1, NULL) == EDML_STATUS_OK &&
+                  edml_command_list_record(l, op, in2, 3, out2, 1, NULL) == EDML_STATUS_OK,
+              "record: %s", MSG(d));
+        log_count = 0;
+        const edml_status s = edml_command_list_submit(l) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(l, 0);
+        if (fault < 2) {
+            CHECK(s == EDML_STATUS_OK && !memcmp(mid, first, bytes) && !memcmp(c.out[0].buf, want, bytes),
+                  "chain through host memory (fault %d): %s", fault, MSG(d));
+            CHECK(fault == 0 || (log_count >= 1 && strstr(log_text, "run again one by one")), "log: %s", log_text);
+        } else {
+            bool untouched = true;
+            for (size_t i = 0; i < bytes; i++) untouched &= c.out[0].buf[i] == 0x5a;
+            CHECK(s == EDML_STATUS_BACKEND_FAILED && strstr(MSG(d), "command list entry 0 of 2") && untouched,
+                  "named GLES, fence timed out: %s", MSG(d));
+        }
+        edml_command_list_destroy(l);
+        edml_operator_destroy(ref);
+        edml_operator_destroy(op);
+        free(mid), free(want), free(first);
+        ops_free(&c);
+        tl_device_free(&d);
+    }
+}
+
 int misuse_main(void);
 int misuse_main(void)
 {
-    fprintf(stderr, "A\n");
     command_lists_run();
-    fprintf(stderr, "B\n");
     command_list_misuse();
+    command_list_gles_batch();
     scratch_beyond_the_address_space();
     one_call_at_a_time();
     device_on_a_live_arena();

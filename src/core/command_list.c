@@ -4,10 +4,13 @@
  * and completed by a wait. A list is an object in the device arena, like an
  * operator, with room for `capacity` executions.
  *
- * In this version a submission runs the list before it returns, entry by
- * entry on the calling thread (the CPU backends through the device's
- * parallel-for, GLES one dispatch and fence an entry); the wait hands back
- * its outcome. A failed entry stops the list: entries before it have
+ * In this version a submission runs the list before it returns, on the
+ * calling thread: CPU entries through the device's parallel-for, and
+ * consecutive GLES entries as one submission (their uploads, dispatches
+ * with a barrier between entries, one fence, then every download), unless
+ * an entry reads or writes host memory that an earlier one of the batch
+ * writes (the batch completes first) or reads back between dispatch and
+ * answer (GatherND: alone). The wait hands back its outcome. A failed entry stops the list: entries before it have
  * written their outputs, it and those after it nothing, and the wait
  * returns its status with a message naming it. A GatherND entry that read
  * clamped indices does not stop it (its output is written); the wait
@@ -144,16 +147,132 @@ static edml_status edmli_list_run_one(edml_command_list *l, uint32_t i)
     return s;
 }
 
+/* The open batch of a submission: entries [first, i) of one backend,
+ * recorded but not yet complete. */
+typedef struct edmli_list_batch {
+    const edmli_backend *be; /* NULL: none open */
+    edml_backend backend;
+    uint32_t first;
+} edmli_list_batch;
+
+static bool edmli_host_overlap(const EDML_BUFFER_BINDING *a, const EDML_BUFFER_BINDING *b)
+{
+    if ((a->Offset | b->Offset) & EDML_GPU_BINDING_BIT) return false; /* GPU data: ordered by barriers */
+    const uintptr_t a0 = (uintptr_t)a->Buffer + (uintptr_t)a->Offset, b0 = (uintptr_t)b->Buffer + (uintptr_t)b->Offset;
+    return a0 < b0 + (uintptr_t)b->SizeInBytes && b0 < a0 + (uintptr_t)a->SizeInBytes;
+}
+
+/* Whether entry c touches host memory that a batched entry before it
+ * writes when the batch completes (read after write, write after write). */
+static bool edmli_list_depends(const edml_command_list *l, const edmli_list_batch *b, uint32_t i)
+{
+    const edmli_command *c = &l->commands[i];
+    for (uint32_t e = b->first; e < i; e++)
+        for (uint32_t o = 0; o < l->commands[e].outputs; o++) {
+            for (uint32_t k = 0; k < c->inputs; k++)
+                if (edmli_host_overlap(&c->in[k], &l->commands[e].out[o])) return true;
+            for (uint32_t k = 0; k < c->outputs; k++)
+                if (edmli_host_overlap(&c->out[k], &l->commands[e].out[o])) return true;
+        }
+    return false;
+}
+
+/* Entry i's operator and its backend's batch hooks, where it has them. */
+static const edmli_backend *edmli_list_batcher(const edml_command_list *l, uint32_t i, edml_operator **op)
+{
+    edml_device *dev = l->obj.device;
+    edmli_object *o;
+    char keep[EDMLI_MESSAGE_BYTES];
+    memcpy(keep, dev->err.text, sizeof keep);
+    const bool live = edmli_object_check(dev, l->commands[i].op, EDMLI_OBJ_OPERATOR, &o, "its operator") == 0;
+    memcpy(dev->err.text, keep, sizeof keep); /* run_one reports a bad handle */
+    if (!live) return NULL;
+    *op = (edml_operator *)o;
+    const edmli_backend *be = edmli_device_backend(dev, (*op)->backend);
+    return be && be->batch_begin ? be : NULL;
+}
+
+/* Completes the open batch. If its backend failed, the device loses that
+ * backend (as edml_operator_execute's would) and the batch's entries run
+ * again one by one: on the CPU where created with AUTO, else failing. */
+static edml_status edmli_list_end_batch(edml_command_list *l, edmli_list_batch *b, uint32_t end)
+{
+    if (!b->be) return EDML_STATUS_OK;
+    edml_device *dev = l->obj.device;
+    const edmli_backend *be = b->be;
+    b->be = NULL;
+    edml_status s = be->batch_end(dev->state[b->backend]);
+    if (s == EDML_STATUS_OK) return s;
+    edmli_format(dev->why[b->backend], sizeof dev->why[b->backend], "it failed: %s", dev->err.text);
+    dev->backends &= ~EDML_BACKEND_BIT(b->backend);
+    if (dev->err.log) {
+        char line[EDMLI_MESSAGE_BYTES];
+        edmli_format(line, sizeof line, "command list entries %u to %u: %s %s; they run again one by one", b->first,
+                     end - 1, edml_backend_name(b->backend), dev->why[b->backend]);
+        dev->err.log(dev->err.log_user, s, line);
+    }
+    dev->err.text[0] = '\0';
+    for (uint32_t i = b->first; i < end; i++) {
+        edml_operator *op = NULL;
+        (void)edmli_list_batcher(l, i, &op);
+        if (op && op->requested != EDML_BACKEND_AUTO) { /* asked for by name: the failure is its own */
+            l->result = EDML_STATUS_BACKEND_FAILED;
+            edmli_format(l->message, sizeof l->message, "command list entry %u of %u (%s): backend %s %s", i, l->count,
+                         edmli_op_name(op->type), edml_backend_name(op->backend), dev->why[b->backend]);
+            return l->result;
+        }
+        s = edmli_list_run_one(l, i);
+        if (s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) return s;
+    }
+    return EDML_STATUS_OK;
+}
+
+/* Entry i within the batching: it joins the open batch, or ends it and
+ * (its backend batching) opens the next. An entry that ran out of the
+ * batch's staging runs again after the batch is complete. */
+static edml_status edmli_list_step(edml_command_list *l, edmli_list_batch *b, uint32_t i)
+{
+    edml_device *dev = l->obj.device;
+    edml_operator *op = NULL;
+    const edmli_backend *be = edmli_list_batcher(l, i, &op);
+    const bool join =
+        b->be && be == b->be && be->batch_takes(dev->state[op->backend], op) && !edmli_list_depends(l, b, i);
+    edml_status s = EDML_STATUS_OK;
+    if (b->be && !join) {
+        if ((s = edmli_list_end_batch(l, b, i))) return s;
+        be = edmli_list_batcher(l, i, &op); /* a failed batch may have moved op to the CPU */
+    }
+    if (be && !b->be && be->batch_begin(dev->state[op->backend], &dev->err) == EDML_STATUS_OK)
+        *b = (edmli_list_batch){.be = be, .backend = op->backend, .first = i};
+    const bool may_retry = b->be && b->first < i;
+    const edml_status was = l->result;
+    char message[EDMLI_MESSAGE_BYTES];
+    if (may_retry) memcpy(message, l->message, sizeof message);
+    s = edmli_list_run_one(l, i);
+    if (s == EDML_STATUS_ARENA_TOO_SMALL && may_retry) {
+        l->result = was;
+        memcpy(l->message, message, sizeof message);
+        if ((s = edmli_list_end_batch(l, b, i))) return s;
+        s = edmli_list_run_one(l, i);
+    }
+    if (s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) {
+        edmli_list_end_batch(l, b, i); /* those before it are written; a failure there is theirs */
+        return s;
+    }
+    return EDML_STATUS_OK;
+}
+
 /* Runs the entries in order, up to the first that fails (a clamped index is
- * not a failure: its output is written). */
+ * not a failure: its output is written); consecutive entries of a batching
+ * backend (GLES) as one submission. */
 static void edmli_list_run(edml_command_list *l)
 {
     l->result = EDML_STATUS_OK;
     l->message[0] = '\0';
-    for (uint32_t i = 0; i < l->count; i++) {
-        const edml_status s = edmli_list_run_one(l, i);
-        if (s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) return;
-    }
+    edmli_list_batch b = {0};
+    for (uint32_t i = 0; i < l->count; i++)
+        if (edmli_list_step(l, &b, i)) return;
+    edmli_list_end_batch(l, &b, l->count); /* a failure is its entries', in l->result */
 }
 
 edml_status edml_command_list_submit(edml_command_list *handle)

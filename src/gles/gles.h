@@ -81,6 +81,11 @@ typedef struct edmli_gles {
     unsigned prog[EDMLI_GLES_PROG_COUNT];
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT];
     char renderer[96];
+    /* a command list's batch: while `batching`, each kernel's run continues
+     * batch (its staging, parameter slots and fetches), and its finish
+     * adds a barrier instead of a fence; edmli_gles_batch_end fences once */
+    bool batching;
+    struct edmli_gles_run *batch;
 } edmli_gles;
 
 /* Opens GL, compiles every program, creates the GPU arena. false: `why`. */
@@ -93,7 +98,8 @@ typedef struct edmli_gles_fetch_req {
     uint8_t *host;
     uint64_t bytes;
 } edmli_gles_fetch_req;
-#define EDMLI_GLES_MAX_FETCHES (EDMLI_MAX_OUTPUTS + 1) /* the outputs and a status word */
+#define EDMLI_GLES_MAX_FETCHES (EDMLI_MAX_OUTPUTS + 1) /* an operator's: the outputs and a status word */
+#define EDMLI_GLES_BATCH_FETCHES 48u                   /* a command list's batch: 16 operators or more */
 
 /* One execution: staging in the GPU arena's free top, parameter slots, the
  * host copies to make at the end. */
@@ -103,10 +109,15 @@ typedef struct edmli_gles_run {
     uint64_t top; /* staging grows down from here */
     uint32_t slot;
     uint32_t nfetches;
-    edmli_gles_fetch_req fetches[EDMLI_GLES_MAX_FETCHES];
+    edmli_gles_fetch_req fetches[EDMLI_GLES_BATCH_FETCHES];
 } edmli_gles_run;
 
 edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err);
+/* A command list's batch of kernels as one submission: begun, joined by
+ * each kernel's run, ended by one fence and the fetches of all. */
+edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err);
+bool edmli_gles_batch_takes(const edmli_gles *g, const edml_operator *op);
+edml_status edmli_gles_batch_end(edmli_gles *g);
 /* After a call: releases the context unless one thread keeps it. */
 void edmli_gles_release(edmli_gles *g);
 /* Room for `bytes` in the GPU arena; returns its byte offset. */

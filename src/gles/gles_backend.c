@@ -89,7 +89,20 @@ EDMLI_GLES_RELEASING(edmli_gles_gather_nd)
 EDMLI_GLES_RELEASING(edmli_gles_argreduce)
 EDMLI_GLES_RELEASING(edmli_gles_elementwise_if)
 
+static edml_status edmli_gles_hook_batch_begin(void *state, edmli_errbuf *err)
+{
+    return edmli_gles_batch_begin((edmli_gles *)state, err);
+}
+static bool edmli_gles_hook_batch_takes(const void *state, const edml_operator *op)
+{
+    return edmli_gles_batch_takes((const edmli_gles *)state, op);
+}
+static edml_status edmli_gles_hook_batch_end(void *state) { return edmli_gles_batch_end((edmli_gles *)state); }
+
 const edmli_backend edmli_gles_backend = {
+    .batch_begin = edmli_gles_hook_batch_begin,
+    .batch_takes = edmli_gles_hook_batch_takes,
+    .batch_end = edmli_gles_hook_batch_end,
     .on_cpu = false,
     .plan = edmli_gles_plan_op,
     .wants = edmli_gles_wants,

@@ -157,7 +157,8 @@ void edmli_gles_close(edmli_gles *g)
 
 /* ---- the device hooks ------------------------------------------------------- */
 
-size_t edmli_gles_state_bytes(void) { return sizeof(edmli_gles); }
+/* The state, then the run of a command list's batch. */
+size_t edmli_gles_state_bytes(void) { return sizeof(edmli_gles) + sizeof(edmli_gles_run); }
 
 /* GL, the programs and the GPU arena, where the board has a GPU; the context
  * is then made current for each call, on the calling thread, and released
@@ -172,6 +173,8 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     if (!edmli_gles_open(g, dev, dev->desc.inject_faults, why, cap)) return false;
     g->one_thread = dev->desc.gles_one_thread != 0;
     g->current = false;
+    g->batching = false;
+    g->batch = (edmli_gles_run *)(void *)(g + 1);
     edmli_port_gl_release(&g->port);
     return true;
 }

@@ -11,6 +11,11 @@ edml_status edmli_gles_fail(edmli_gles_run *r, const char *what)
 
 edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err)
 {
+    if (g->batching) { /* a command list's: continue its run */
+        *r = *g->batch;
+        r->err = err;
+        return EDML_STATUS_OK;
+    }
     r->g = g;
     r->err = err;
     r->top = g->arena_bytes;
@@ -28,7 +33,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
 
 void edmli_gles_release(edmli_gles *g)
 {
-    if (!g->one_thread) edmli_port_gl_release(&g->port);
+    if (!g->one_thread && !g->batching) edmli_port_gl_release(&g->port);
 }
 
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
@@ -209,8 +214,40 @@ static edml_status edmli_gles_fetch_all(edmli_gles_run *r)
 
 edml_status edmli_gles_finish(edmli_gles_run *r)
 {
+    if (r->g->batching) { /* in a batch: what follows may read what this wrote */
+        r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+        *r->g->batch = *r;
+        return EDML_STATUS_OK;
+    }
     edml_status s = edmli_gles_wait(r);
     return s ? s : edmli_gles_fetch_all(r);
+}
+
+edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err)
+{
+    g->batching = false;
+    edml_status s = edmli_gles_begin(g->batch, g, err);
+    g->batching = s == EDML_STATUS_OK;
+    return s;
+}
+
+/* An operator joins a batch unless its kernel reads back between its
+ * dispatch and its answer (GatherND's count of clamped indices), or the
+ * batch has no room for its fetches. */
+bool edmli_gles_batch_takes(const edmli_gles *g, const edml_operator *op)
+{
+    return g->batching && op->kind != EDMLI_OP_GATHER_ND &&
+           g->batch->nfetches + EDMLI_GLES_MAX_FETCHES <= EDMLI_GLES_BATCH_FETCHES;
+}
+
+edml_status edmli_gles_batch_end(edmli_gles *g)
+{
+    if (!g->batching) return EDML_STATUS_OK;
+    g->batching = false;
+    edml_status s = edmli_gles_wait(g->batch);
+    if (!s) s = edmli_gles_fetch_all(g->batch);
+    edmli_gles_release(g);
+    return s;
 }
 
 edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i,
