@@ -288,6 +288,7 @@ static bool verbose;
 
 static tl_device g_dev;                   /* one device for the whole run, as a program would have */
 static bool soak;                         /* check the arena after every cycle */
+static bool through_list;                 /* --command-list: each execution through a command list */
 static size_t soak_persistent, soak_need; /* the most one cycle needs: operator + scratch */
 
 static tl_device g_ref; /* the reference, for operators the backend under test lacks */
@@ -317,7 +318,16 @@ static edml_status create_and_run(edml_device *dev, edml_backend be, const EDML_
         EDML_BUFFER_BINDING bi[3], bo[2];
         for (int i = 0; i < nin; i++) bi[i] = tl_bind(ins[i]);
         for (int i = 0; i < nout; i++) bo[i] = tl_bind(outs[i]);
-        s = edml_operator_execute(op, bi, (UINT)nin, bo, (UINT)nout, NULL);
+        if (through_list) { /* recorded, submitted, waited for: the same status and outputs */
+            edml_command_list *l = NULL;
+            s = edml_command_list_create(dev, 1, &l);
+            if (!s) s = edml_command_list_record(l, op, bi, (UINT)nin, bo, (UINT)nout, NULL);
+            if (!s) s = edml_command_list_submit(l);
+            if (!s) s = edml_command_list_wait(l, UINT64_MAX);
+            if (l) edml_command_list_destroy(l);
+        } else {
+            s = edml_operator_execute(op, bi, (UINT)nin, bo, (UINT)nout, NULL);
+        }
         edml_operator_destroy(op);
     }
     return s;
@@ -731,6 +741,8 @@ int diff_main(int argc, char **argv)
             verbose = true;
         else if (!strcmp(argv[i], "--soak"))
             soak = true;
+        else if (!strcmp(argv[i], "--command-list"))
+            through_list = true;
         else if (!strcmp(argv[i], "--small-dispatches"))
             tl_inject_faults |= EDML_FAULT_SMALL_DISPATCHES;
         else if (!strcmp(argv[i], "--small-parts"))
@@ -743,7 +755,8 @@ int diff_main(int argc, char **argv)
             fprintf(
                 stderr,
                 "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
-                "[--small-dispatches] [--small-parts] [--workgroup N] [--parallel MODE] [--workers N] [--verbose]\n");
+                "[--small-dispatches] [--small-parts] [--workgroup N] [--parallel MODE] [--workers N] [--command-list] "
+                "[--verbose]\n");
             return 2;
         }
     }

@@ -43,6 +43,11 @@ step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-
 for b in ref neon gles auto; do
     step "vectors on $b (test/cases)" sh test/run-cases.sh $H/edml-run $b
 done
+for b in ref neon gles auto; do
+    step "vectors on $b through one command list: the verdicts of one execute per case" env EDML_RUN_ARGS="--command-list" sh test/run-cases.sh $H/edml-run $b
+done
+step "differential test neon through command lists" $H/test/diff --backend neon --seed 24 --iters 2000 --command-list
+step "differential test gles through command lists (llvmpipe)" $H/test/diff --backend gles --seed 23 --iters 800 --command-list
 step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 1500
 step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 500 --small-dispatches
 step "differential test gles, 256-invocation workgroups (the Raspberry Pi's V3D shape)" $H/test/diff --backend gles --seed 19 --iters 800 --workgroup 256
@@ -127,6 +132,7 @@ if [ "$quick" != 1 ]; then
         step "build $board test image" make -j"$J" BOARD=$board all test-image
         step "$board test image under qemu (neon, ref)" toolchain/run $board build/$board/edml-test --backend neon --backend ref --iters 2000 --seed 11
         step "$board edml-run vectors under qemu (neon)" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
+        step "$board edml-run vectors under qemu through one command list (neon)" env EDML_RUN_ARGS="--command-list" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
         step "$board edml-run vectors under qemu, edml's pool of 4 (neon)" env EDML_RUN_ARGS="--threads 4 --small-parts" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
         step "$board test image under qemu, 4 threads (neon)" toolchain/run $board build/$board/edml-test --backend neon --iters 1000 --seed 12 --threads 4
     done

@@ -81,6 +81,9 @@ typedef struct case_result {
  * case_device_free), parts cut small (EDML_FAULT_SMALL_PARTS) when
  * `small_parts`, so that tiny cases are split too. */
 edml_device *case_device_new(edml_backend backend, uint32_t threads, bool small_parts, char *why, size_t cap);
+/* The same with `arena_bytes` of arena beside the device (256 KiB above). */
+edml_device *case_device_new_sized(edml_backend backend, uint32_t threads, bool small_parts, size_t arena_bytes,
+                                   char *why, size_t cap);
 void case_device_free(edml_device *dev);
 
 /* Creates the operator on `backend` and runs it on `dev`; the operator is

@@ -7,7 +7,8 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts] FILE...\n"
+    fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts]\n"
+               "                [--command-list] FILE...\n"
                "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
@@ -17,6 +18,9 @@ static void usage(FILE *f)
                "               the outputs are the same for every N\n"
                "  --small-parts  cut the CPU kernels' work into parts of 64 bytes (tests: so\n"
                "               that tiny cases are split across the threads too)\n"
+               "  --command-list  record every case's execution into one command list and run\n"
+               "               it by one submission (cases that expect an error run alone);\n"
+               "               the verdicts are those of one execute per case\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
 }
 
@@ -72,9 +76,104 @@ static int list_backends(void)
     return 0;
 }
 
+/* One case of --command-list: its operator and buffers, and its verdict. */
+typedef struct list_case {
+    edml_case c;
+    edml_operator *op;
+    void *in[CASE_MAX_INPUTS], *scratch;
+    case_result r;
+    bool recorded, ok;
+    char why[CASE_MSG + 300];
+} list_case;
+
+/* Creates the case's operator and records its execution; false (why set)
+ * when creation or recording fails. */
+static bool list_record(list_case *lc, edml_device *dev, edml_backend backend, edml_command_list *list)
+{
+    edml_case *c = &lc->c;
+    case_build_desc(c, NULL, NULL);
+    memset(&lc->r, 0, sizeof lc->r);
+    if (edml_operator_create(dev, &c->desc, backend, &lc->op)) {
+        snprintf(lc->why, sizeof lc->why, "create: %s", edml_device_last_error(dev));
+        return false;
+    }
+    EDML_BINDING_PROPERTIES props;
+    edml_operator_get_binding_properties(lc->op, &props);
+    EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
+    for (int i = 0; i < c->ninputs; i++) {
+        lc->in[i] = aligned_alloc(16, (c->inputs[i].total_bytes + 15) & ~15ull);
+        memcpy(lc->in[i], c->inputs[i].data, (size_t)c->inputs[i].total_bytes);
+        in[i] = (EDML_BUFFER_BINDING){lc->in[i], 0, c->inputs[i].total_bytes};
+    }
+    for (int i = 0; i < c->noutputs; i++) {
+        lc->r.out[i] = aligned_alloc(16, (c->outputs[i].total_bytes + 15) & ~15ull);
+        memset(lc->r.out[i], 0xcd, (size_t)c->outputs[i].total_bytes);
+        out[i] = (EDML_BUFFER_BINDING){lc->r.out[i], 0, c->outputs[i].total_bytes};
+    }
+    lc->scratch = aligned_alloc(16, (props.TemporaryResourceSize + 16) & ~15ull);
+    const EDML_BUFFER_BINDING temp = {lc->scratch, 0, props.TemporaryResourceSize};
+    if (edml_command_list_record(list, lc->op, in, (UINT)c->ninputs, out, (UINT)c->noutputs, &temp)) {
+        snprintf(lc->why, sizeof lc->why, "record: %s", edml_device_last_error(dev));
+        return false;
+    }
+    return true;
+}
+
+/* --command-list: every case that expects no error recorded into one list
+ * and run by one submission, then judged as case_check judges it; cases
+ * that expect an error run alone. Prints the verdicts in file order. */
+static int run_as_list(char **paths, int n, edml_backend backend, uint32_t threads, bool small_parts)
+{
+    list_case *all = calloc((size_t)n, sizeof *all);
+    char why[256];
+    edml_device *dev = case_device_new_sized(backend, threads, small_parts, (size_t)(n + 1) * 16384, why, sizeof why);
+    edml_command_list *list = NULL;
+    if (!all || !dev || edml_command_list_create(dev, (UINT)n, &list)) {
+        fprintf(stderr, "edml-run: %s\n", dev ? edml_device_last_error(dev) : why);
+        return 2;
+    }
+    int passed = 0, failed = 0, malformed = 0;
+    for (int i = 0; i < n; i++) {
+        list_case *lc = &all[i];
+        char err[CASE_MSG];
+        if (case_load(paths[i], &lc->c, err, sizeof err)) {
+            snprintf(lc->why, sizeof lc->why, "malformed: %s", err);
+            malformed = 1;
+        } else if (lc->c.expect_error) {
+            lc->ok = case_check(&lc->c, dev, backend, &lc->r, lc->why, sizeof lc->why);
+        } else {
+            lc->recorded = list_record(lc, dev, backend, list);
+        }
+    }
+    const edml_status s =
+        edml_command_list_submit(list) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(list, 0);
+    for (int i = 0; i < n; i++) {
+        list_case *lc = &all[i];
+        if (lc->recorded && s != EDML_STATUS_OK)
+            snprintf(lc->why, sizeof lc->why, "the list: %s: %s", edml_status_string(s), edml_device_last_error(dev));
+        else if (lc->recorded)
+            lc->ok = case_compare(&lc->c, &lc->r, lc->why, sizeof lc->why);
+        lc->ok ? printf("PASS %s\n", paths[i]) : printf("FAIL %s: %s\n", paths[i], lc->why);
+        lc->ok ? passed++ : failed++;
+    }
+    printf("%d passed, %d failed (one command list of %u executions on %s)\n", passed, failed,
+           edml_command_list_count(list), edml_backend_name(backend));
+    edml_command_list_destroy(list);
+    for (int i = n; i-- > 0;) {
+        if (all[i].op) edml_operator_destroy(all[i].op);
+        for (int k = 0; k < CASE_MAX_INPUTS; k++) free(all[i].in[k]);
+        free(all[i].scratch);
+        case_result_free(&all[i].r);
+        case_free(&all[i].c);
+    }
+    free(all);
+    case_device_free(dev);
+    return malformed ? 2 : failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-    bool check = false, small_parts = false;
+    bool check = false, small_parts = false, as_list = false;
     uint32_t threads = 1;
     edml_backend backend = EDML_BACKEND_AUTO;
     int first = 1;
@@ -110,6 +209,8 @@ int main(int argc, char **argv)
             threads = (uint32_t)n;
         } else if (strcmp(a, "--small-parts") == 0) {
             small_parts = true;
+        } else if (strcmp(a, "--command-list") == 0) {
+            as_list = true;
         } else if (strcmp(a, "--") == 0) {
             first++;
             break;
@@ -124,6 +225,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (as_list) return run_as_list(argv + first, argc - first, backend, threads, small_parts);
     int passed = 0, failed = 0, skipped = 0;
     bool malformed = false;
     char why_dev[256];

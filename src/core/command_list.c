@@ -242,7 +242,8 @@ static edml_status edmli_list_step(edml_command_list *l, edmli_list_batch *b, ui
         if ((s = edmli_list_end_batch(l, b, i))) return s;
         be = edmli_list_batcher(l, i, &op); /* a failed batch may have moved op to the CPU */
     }
-    if (be && !b->be && be->batch_begin(dev->state[op->backend], &dev->err) == EDML_STATUS_OK)
+    if (be && !b->be && be->batch_takes(dev->state[op->backend], op) &&
+        be->batch_begin(dev->state[op->backend], &dev->err) == EDML_STATUS_OK)
         *b = (edmli_list_batch){.be = be, .backend = op->backend, .first = i};
     const bool may_retry = b->be && b->first < i;
     const edml_status was = l->result;

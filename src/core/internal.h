@@ -189,9 +189,9 @@ typedef struct edmli_backend {
     const char *(*info)(const edml_device *dev, const void *state, char *buf, size_t cap);
     const edmli_buffer_hooks *buffers;
     /* command lists: a batch of this backend's executions as one submission
-     * (one fence): begin; whether the open batch takes op (else the list
-     * ends it and runs op alone); end completes it, writing its host
-     * outputs. NULL: each execution is its own submission. */
+     * (one fence): begin; whether op may open a batch or join the open one
+     * (else the list ends it and runs op alone); end completes it, writing
+     * its host outputs. NULL: each execution is its own submission. */
     edml_status (*batch_begin)(void *state, edmli_errbuf *err);
     bool (*batch_takes)(const void *state, const edml_operator *op);
     edml_status (*batch_end)(void *state);

@@ -231,13 +231,13 @@ edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err)
     return s;
 }
 
-/* An operator joins a batch unless its kernel reads back between its
- * dispatch and its answer (GatherND's count of clamped indices), or the
- * batch has no room for its fetches. */
+/* Whether an operator may open a batch or join the open one: not if its
+ * kernel reads back between its dispatch and its answer (GatherND's count
+ * of clamped indices), nor if the open batch has no room for its fetches. */
 bool edmli_gles_batch_takes(const edmli_gles *g, const edml_operator *op)
 {
-    return g->batching && op->kind != EDMLI_OP_GATHER_ND &&
-           g->batch->nfetches + EDMLI_GLES_MAX_FETCHES <= EDMLI_GLES_BATCH_FETCHES;
+    return op->kind != EDMLI_OP_GATHER_ND &&
+           (!g->batching || g->batch->nfetches + EDMLI_GLES_MAX_FETCHES <= EDMLI_GLES_BATCH_FETCHES);
 }
 
 edml_status edmli_gles_batch_end(edmli_gles *g)
