@@ -84,6 +84,7 @@ for b in ref neon gles; do
 done
 step "edml.h as C99 -pedantic, C11, C++17" sh test/check-header.sh
 step "README example (examples/topk.c)" sh -c "$H/examples/topk | tee /dev/stderr | grep -q '3.5@4 1.25@6 0.7@1'"
+step "command list example (examples/command_list.c): one list, two submissions" sh -c "$H/examples/command_list | tee /dev/stderr | tr '\n' ' ' | grep -q 'round 0: argmax 1 2, chosen 1 -2 3 -4 round 1: argmax 3 2, chosen 1 2 3 4'"
 
 # 2. clang, warnings as errors.
 step "build host (clang -Werror)" make -j"$J" BOARD=host CC=clang BUILD=build/host-clang all tests

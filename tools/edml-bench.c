@@ -1,7 +1,7 @@
 /* edml-bench: the workloads of docs/bench.md on every backend.
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
- *              [--scale F] [--threads N] [--sweep] [--crossover] [--list]
+ *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--list]
  *
  * For each workload and backend: the median time per call over N calls
  * (at least 10) after a warm-up, the effective bandwidth (each input element
@@ -18,7 +18,9 @@
  * (NEON unless --backend names another) at 1, 2, 4, 8 and 16 threads: time,
  * scaling over 1 thread, and the fraction of an N-thread copy; each thread
  * count's outputs must equal 1 thread's, bit for bit. Every JSON row
- * carries "threads". */
+ * carries "threads". --chain N runs N executions of one small workload
+ * (topk_cls unless --workload names another) on GLES one by one, then as
+ * one command list, and prints both times. */
 #define _POSIX_C_SOURCE 200809L
 #include "edml.h"
 
@@ -448,11 +450,12 @@ typedef struct options {
     double scale;
     bool crossover, sweep;
     int only_calls; /* --calls N: just N executions of one workload on one backend (instruction counts) */
+    int chain;      /* --chain N: N executions one by one against one command list (GLES) */
 } options;
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, 1, false, false, -1};
+    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -472,13 +475,15 @@ static int parse_args(int argc, char **argv, options *o)
             bench_threads = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
             o->only_calls = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--chain") && i + 1 < argc)
+            o->chain = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--list")) {
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
         } else {
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
-                    "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--list]\n");
+                    "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--list]\n");
             return 2;
         }
     }
@@ -849,6 +854,64 @@ static int sweep(const options *o)
     return wrong ? 1 : 0;
 }
 
+/* --chain N: N executions of one small operator (topk_cls, or --workload)
+ * on GLES, each with its own outputs in host memory: one by one (a fence
+ * each) against recorded in one command list (one submission, one fence).
+ * Prints the median time of the N and the ratio; the outputs must match. */
+static int chain(const options *o, int n)
+{
+    int wi = 0;
+    while (wi < WORKLOADS && strcmp(o->only ? o->only : "topk_cls", workload_names[wi])) wi++;
+    bench_device bd;
+    if (wi == WORKLOADS || n < 1 || !bench_device_open(&bd, 1, 0)) return 2;
+    workload w;
+    make_workload(&w, wi, o->scale);
+    edml_operator *op;
+    edml_command_list *list;
+    if (edml_operator_create(bd.dev, &w.desc, EDML_BACKEND_GLES, &op) ||
+        edml_command_list_create(bd.dev, (UINT)n, &list)) {
+        fprintf(stderr, "edml-bench: %s\n", edml_device_last_error(bd.dev));
+        return 1;
+    }
+    EDML_BUFFER_BINDING bi[3], bo[64][2];
+    uint8_t *outs[64][2] = {{0}};
+    if (n > 64) n = 64;
+    for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
+    for (int c = 0; c < n; c++)
+        for (int k = 0; k < w.nout; k++) {
+            outs[c][k] = aligned_alloc(16, (w.out[k].bytes + 15) & ~15ull);
+            bo[c][k] = (EDML_BUFFER_BINDING){outs[c][k], 0, w.out[k].bytes};
+        }
+    bool ok = true;
+    for (int c = 0; c < n; c++)
+        ok = ok && !edml_command_list_record(list, op, bi, (UINT)w.nin, bo[c], (UINT)w.nout, NULL);
+    double one[200], listed[200];
+    for (int it = 0; it < iters + 3 && ok; it++) { /* three warm-up rounds */
+        double t0 = now_s();
+        for (int c = 0; c < n; c++) ok = ok && !edml_operator_execute(op, bi, (UINT)w.nin, bo[c], (UINT)w.nout, NULL);
+        double t1 = now_s();
+        ok = ok && !edml_command_list_submit(list) && !edml_command_list_wait(list, UINT64_MAX);
+        double t2 = now_s();
+        if (it >= 3 && it - 3 < 200) one[it - 3] = t1 - t0, listed[it - 3] = t2 - t1;
+    }
+    for (int c = 1; c < n && ok; c++)
+        for (int k = 0; k < w.nout; k++) ok = !memcmp(outs[c][k], outs[0][k], (size_t)w.out[k].bytes);
+    const int m = iters < 200 ? iters : 200;
+    const double a = median(one, m), b = median(listed, m);
+    if (ok)
+        printf("chain of %d %s on gles: one by one %.1f us (%.1f us each), one command list %.1f us (%.1f us each): "
+               "%.2fx\n",
+               n, w.name, a * 1e6, a * 1e6 / n, b * 1e6, b * 1e6 / n, a / b);
+    else
+        printf("chain of %d %s: failed: %s\n", n, w.name, edml_device_last_error(bd.dev));
+    for (int c = 0; c < n; c++) free(outs[c][0]), free(outs[c][1]);
+    edml_command_list_destroy(list);
+    edml_operator_destroy(op);
+    free_workload(&w);
+    bench_device_close(&bd);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -856,6 +919,7 @@ int main(int argc, char **argv)
     if (rc >= 0) return rc;
     if (o.only_calls >= 0) return count_calls(&o);
     if (iters < 10) iters = 10;
+    if (o.chain) return chain(&o, o.chain);
     if (o.sweep) return sweep(&o);
     bench_device bd;
     if (!bench_device_open(&bd, bench_threads, 0)) return 1;
