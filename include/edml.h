@@ -375,6 +375,7 @@ typedef enum edml_status {
     EDML_STATUS_BACKEND_FAILED,      /**< the backend failed while running (e.g. a GL error) */
     EDML_STATUS_INVALID_DEVICE,      /**< the device, operator or GPU buffer was destroyed or is not edml's */
     EDML_STATUS_BUSY,                /**< another thread's call holds the device; nothing was done */
+    EDML_STATUS_TIMEOUT,             /**< a command list's wait ran out of time; it is still running */
     EDML_STATUS_COUNT_
 } edml_status;
 
@@ -682,9 +683,12 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_g
  *  recording checks the operator and its bindings as
  *  edml_operator_execute() does and refuses, recording nothing, what that
  *  would refuse; the bindings are copied, the memory they name is read and
- *  written at submission. In this version a submission runs the whole list
- *  before it returns, entry by entry (GLES: one dispatch and fence an
- *  entry); edml_command_list_wait() then returns at once with its outcome. */
+ *  written between the submission and the end of its wait: leave them alone
+ *  until edml_command_list_wait() returns. CPU entries run at submission, on
+ *  the calling thread (and the device's parallel-for); consecutive GLES
+ *  entries are one GPU submission, and the last one is left running when
+ *  edml_command_list_submit() returns. Any other call that uses the GPU on
+ *  the device completes it first. */
 /**@{*/
 typedef struct edml_command_list edml_command_list;
 
@@ -712,7 +716,9 @@ edml_status edml_command_list_submit(edml_command_list *list);
  *  the execution that stopped it, with a message naming that entry (or
  *  ::EDML_STATUS_INDEX_OUT_OF_RANGE for the first GatherND that read a
  *  clamped index, which does not stop the list). `timeout_ns` bounds the
- *  wait, 0 polls; in this version a submission is complete when it returns. */
+ *  wait (0 polls): ::EDML_STATUS_TIMEOUT while the GPU is still running it
+ *  (wait again). A wait of 5 s or more fails with
+ *  ::EDML_STATUS_BACKEND_FAILED on a GPU that does not finish in 5 s. */
 edml_status edml_command_list_wait(edml_command_list *list, uint64_t timeout_ns);
 
 /** Forgets the recorded executions (not while submitted and not waited for). */

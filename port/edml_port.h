@@ -97,6 +97,7 @@ typedef struct edmli_gl_sync *GLsync_;
     X(GLsync_, glFenceSync, (GLenum_ condition, GLbitfield_ flags))                                                 \
     X(GLenum_, glClientWaitSync, (GLsync_ sync, GLbitfield_ flags, uint64_t timeout))                               \
     X(void, glDeleteSync, (GLsync_ sync))                                                                           \
+    X(void, glFlush, (void))                                                                                        \
     X(void, glCopyBufferSubData,                                                                                    \
       (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size))
 

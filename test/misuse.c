@@ -641,12 +641,74 @@ static void command_list_gles_batch(void)
     }
 }
 
+/* A submission returns before the GPU is done: a poll (a wait of 0) says
+ * EDML_STATUS_TIMEOUT while it runs, a full wait completes it; another GPU
+ * call, or destroying the list, completes it first; a fence that times out
+ * makes polls say TIMEOUT and a full wait BACKEND_FAILED, writing nothing. */
+static void command_list_async(void)
+{
+    edml_board board = gpu_board();
+    for (int fault = 0; fault < 2; fault++) {
+        tl_device d;
+        CHECK(gpu_device(&d, &board, 1 << 20, fault ? EDML_FAULT_FENCE_TIMEOUT : 0) == EDML_STATUS_OK, "device");
+        if (!has_gles(&d)) {
+            tl_device_free(&d);
+            return;
+        }
+        ops_case t, f;
+        ops_make_type(&t, EDML_OPERATOR_TOP_K1);
+        ops_make_type(&f, EDML_OPERATOR_ELEMENT_WISE_IF);
+        edml_operator *ot = NULL, *of = NULL;
+        edml_command_list *l = NULL;
+        CHECK(edml_operator_create(d.dev, &t.desc, EDML_BACKEND_GLES, &ot) == EDML_STATUS_OK &&
+                  edml_operator_create(d.dev, &f.desc, EDML_BACKEND_GLES, &of) == EDML_STATUS_OK &&
+                  edml_command_list_create(d.dev, 1, &l) == EDML_STATUS_OK,
+              "set-up: %s", MSG(d));
+        EDML_BUFFER_BINDING ti[1], to[2];
+        ops_bindings(&t, ti, to);
+        CHECK(edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_OK, "record");
+        ops_reset_outputs(&t);
+        CHECK(edml_command_list_submit(l) == EDML_STATUS_OK, "submit: %s", MSG(d));
+        edml_status s = edml_command_list_wait(l, 0);
+        CHECK(s == EDML_STATUS_OK || (s == EDML_STATUS_TIMEOUT && strstr(MSG(d), "still running")), "poll: %s: %s",
+              edml_status_string(s), MSG(d));
+        if (fault) {
+            bool untouched = true;
+            for (uint64_t i = 0; i < t.out[0].total; i++) untouched &= t.out[0].buf[i] == OPS_SENTINEL;
+            CHECK(s == EDML_STATUS_TIMEOUT && edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_BACKEND_FAILED &&
+                      strstr(MSG(d), "command list entry 0 of 1") && untouched,
+                  "fence timed out: %s", MSG(d));
+        } else {
+            if (s == EDML_STATUS_TIMEOUT)
+                CHECK(edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_OK, "wait: %s", MSG(d));
+            CHECK(ops_outputs_match(&t), "outputs after the wait");
+            /* another GPU call completes the submission first */
+            ops_reset_outputs(&t);
+            CHECK(edml_command_list_submit(l) == EDML_STATUS_OK && ops_execute(&f, of, NULL) == EDML_STATUS_OK &&
+                      ops_outputs_match(&t) && ops_outputs_match(&f) && edml_command_list_wait(l, 0) == EDML_STATUS_OK,
+                  "completed by an execute: %s", MSG(d));
+            /* so does destroying the list */
+            ops_reset_outputs(&t);
+            CHECK(edml_command_list_submit(l) == EDML_STATUS_OK && edml_command_list_destroy(l) == EDML_STATUS_OK &&
+                      ops_outputs_match(&t),
+                  "completed by destroy: %s", MSG(d));
+            l = NULL;
+        }
+        if (l) edml_command_list_destroy(l);
+        edml_operator_destroy(of);
+        edml_operator_destroy(ot);
+        ops_free(&t), ops_free(&f);
+        tl_device_free(&d);
+    }
+}
+
 int misuse_main(void);
 int misuse_main(void)
 {
     command_lists_run();
     command_list_misuse();
     command_list_gles_batch();
+    command_list_async();
     scratch_beyond_the_address_space();
     one_call_at_a_time();
     device_on_a_live_arena();

@@ -4,17 +4,15 @@
  * and completed by a wait. A list is an object in the device arena, like an
  * operator, with room for `capacity` executions.
  *
- * In this version a submission runs the list before it returns, on the
- * calling thread: CPU entries through the device's parallel-for, and
- * consecutive GLES entries as one submission (their uploads, dispatches
- * with a barrier between entries, one fence, then every download), unless
- * an entry reads or writes host memory that an earlier one of the batch
- * writes (the batch completes first) or reads back between dispatch and
- * answer (GatherND: alone). The wait hands back its outcome. A failed entry stops the list: entries before it have
- * written their outputs, it and those after it nothing, and the wait
- * returns its status with a message naming it. A GatherND entry that read
- * clamped indices does not stop it (its output is written); the wait
- * returns EDML_STATUS_INDEX_OUT_OF_RANGE for the first such entry. */
+ * A submission runs CPU entries before it returns, on the calling thread
+ * (through the device's parallel-for), and consecutive GLES entries as one
+ * GPU submission (their uploads, dispatches with a barrier between entries,
+ * one fence, then every download), unless an entry reads or writes host
+ * memory that an earlier one of the batch writes (the batch completes
+ * first) or reads back between dispatch and answer (GatherND: alone). The
+ * last batch is left running (flushed) when the submission returns; the
+ * wait completes it, with a timeout, or any other GPU call on the device
+ * does first (its outcome then waits in the list's ticket). */
 #include "internal.h"
 
 #include <string.h>
@@ -28,12 +26,26 @@ typedef struct edmli_command {
     bool has_temp;
 } edmli_command;
 
+struct edml_command_list;
+typedef struct edmli_list_batch edmli_list_batch;
+
+/* The open batch of a submission: entries [first, i) of one backend,
+ * recorded but not yet complete. */
+struct edmli_list_batch {
+    const edmli_backend *be; /* NULL: none open */
+    edml_backend backend;
+    uint32_t first;
+};
+
 struct edml_command_list {
     edmli_object obj;
     uint32_t capacity, count;
     bool submitted; /* run, its outcome not yet taken by a wait */
     edml_status result;
     char message[EDMLI_MESSAGE_BYTES];
+    edmli_list_batch pending; /* the submission's last batch, flushed, not yet complete */
+    uint32_t pending_end;
+    edmli_batch_ticket ticket;
     edmli_command commands[];
 };
 
@@ -147,14 +159,6 @@ static edml_status edmli_list_run_one(edml_command_list *l, uint32_t i)
     return s;
 }
 
-/* The open batch of a submission: entries [first, i) of one backend,
- * recorded but not yet complete. */
-typedef struct edmli_list_batch {
-    const edmli_backend *be; /* NULL: none open */
-    edml_backend backend;
-    uint32_t first;
-} edmli_list_batch;
-
 static bool edmli_host_overlap(const EDML_BUFFER_BINDING *a, const EDML_BUFFER_BINDING *b)
 {
     if ((a->Offset | b->Offset) & EDML_GPU_BINDING_BIT) return false; /* GPU data: ordered by barriers */
@@ -192,18 +196,14 @@ static const edmli_backend *edmli_list_batcher(const edml_command_list *l, uint3
     return be && be->batch_begin ? be : NULL;
 }
 
-/* Completes the open batch. If its backend failed, the device loses that
- * backend (as edml_operator_execute's would) and the batch's entries run
- * again one by one: on the CPU where created with AUTO, else failing. */
-static edml_status edmli_list_end_batch(edml_command_list *l, edmli_list_batch *b, uint32_t end)
+/* A batch whose backend failed (its ticket says how): the device loses
+ * that backend (as edml_operator_execute's would) and the batch's entries
+ * run again one by one: on the CPU where created with AUTO, else failing. */
+static edml_status edmli_list_batch_failed(edml_command_list *l, const edmli_list_batch *b, uint32_t end)
 {
-    if (!b->be) return EDML_STATUS_OK;
     edml_device *dev = l->obj.device;
-    const edmli_backend *be = b->be;
-    b->be = NULL;
-    edml_status s = be->batch_end(dev->state[b->backend]);
-    if (s == EDML_STATUS_OK) return s;
-    edmli_format(dev->why[b->backend], sizeof dev->why[b->backend], "it failed: %s", dev->err.text);
+    edml_status s = l->ticket.status;
+    edmli_format(dev->why[b->backend], sizeof dev->why[b->backend], "it failed: %s", l->ticket.message);
     dev->backends &= ~EDML_BACKEND_BIT(b->backend);
     if (dev->err.log) {
         char line[EDMLI_MESSAGE_BYTES];
@@ -211,7 +211,6 @@ static edml_status edmli_list_end_batch(edml_command_list *l, edmli_list_batch *
                      end - 1, edml_backend_name(b->backend), dev->why[b->backend]);
         dev->err.log(dev->err.log_user, s, line);
     }
-    dev->err.text[0] = '\0';
     for (uint32_t i = b->first; i < end; i++) {
         edml_operator *op = NULL;
         (void)edmli_list_batcher(l, i, &op);
@@ -225,6 +224,41 @@ static edml_status edmli_list_end_batch(edml_command_list *l, edmli_list_batch *
         if (s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) return s;
     }
     return EDML_STATUS_OK;
+}
+
+/* Sends the open batch to its backend, which runs it while the caller goes
+ * on (its outcome in l->ticket); l->pending keeps it for the wait. */
+static edml_status edmli_list_flush_batch(edml_command_list *l, edmli_list_batch *b, uint32_t end)
+{
+    if (!b->be) return EDML_STATUS_OK;
+    edml_device *dev = l->obj.device;
+    l->pending = *b;
+    l->pending_end = end;
+    b->be = NULL;
+    if (l->pending.be->batch_flush(dev->state[l->pending.backend], &l->ticket) == EDML_STATUS_OK) return EDML_STATUS_OK;
+    l->pending.be = NULL;
+    return edmli_list_batch_failed(l, b, end);
+}
+
+/* Waits up to timeout_ns for the flushed batch; EDML_STATUS_TIMEOUT while
+ * it runs, else the outcome of its entries (after a failure, theirs run
+ * again). */
+static edml_status edmli_list_complete(edml_command_list *l, uint64_t timeout_ns)
+{
+    if (!l->pending.be) return EDML_STATUS_OK;
+    edml_device *dev = l->obj.device;
+    const edmli_list_batch b = l->pending;
+    edml_status s = b.be->batch_complete(dev->state[b.backend], &l->ticket, timeout_ns);
+    if (s == EDML_STATUS_TIMEOUT) return s;
+    l->pending.be = NULL;
+    return s == EDML_STATUS_OK ? s : edmli_list_batch_failed(l, &b, l->pending_end);
+}
+
+/* Completes the open batch before what follows it. */
+static edml_status edmli_list_end_batch(edml_command_list *l, edmli_list_batch *b, uint32_t end)
+{
+    edml_status s = edmli_list_flush_batch(l, b, end);
+    return s ? s : edmli_list_complete(l, UINT64_MAX);
 }
 
 /* Entry i within the batching: it joins the open batch, or ends it and
@@ -273,7 +307,7 @@ static void edmli_list_run(edml_command_list *l)
     edmli_list_batch b = {0};
     for (uint32_t i = 0; i < l->count; i++)
         if (edmli_list_step(l, &b, i)) return;
-    edmli_list_end_batch(l, &b, l->count); /* a failure is its entries', in l->result */
+    edmli_list_flush_batch(l, &b, l->count); /* the last batch runs on: the wait completes it */
 }
 
 edml_status edml_command_list_submit(edml_command_list *handle)
@@ -292,7 +326,6 @@ edml_status edml_command_list_submit(edml_command_list *handle)
 
 edml_status edml_command_list_wait(edml_command_list *handle, uint64_t timeout_ns)
 {
-    (void)timeout_ns; /* a submission is complete when it returns, in this version */
     edml_command_list *l;
     edml_status s = edmli_list_enter(handle, &l);
     if (s) return s;
@@ -300,6 +333,9 @@ edml_status edml_command_list_wait(edml_command_list *handle, uint64_t timeout_n
     bool log = true;
     if (!l->submitted) {
         s = edmli_fail(&dev->err, EDMLI_MSG_LIST_NOT_SUBMITTED);
+    } else if (edmli_list_complete(l, timeout_ns) == EDML_STATUS_TIMEOUT) {
+        s = edmli_fail(&dev->err, EDMLI_MSG_LIST_RUNNING, (unsigned long long)timeout_ns);
+        log = false; /* a poll, not a failure */
     } else {
         l->submitted = false;
         s = l->result;
@@ -336,6 +372,7 @@ edml_status edml_command_list_destroy(edml_command_list *handle)
     edml_status s = edmli_list_enter(handle, &l);
     if (s) return s;
     edml_device *dev = l->obj.device;
+    (void)edmli_list_complete(l, UINT64_MAX); /* a submission still running completes first */
     edmli_object_release(dev, &l->obj);
     edmli_device_leave(dev, s, true);
     return s;

@@ -171,6 +171,13 @@ typedef struct edmli_buffer_hooks {
     edml_status (*copy)(edml_device *dev, void *state, uint64_t dst, uint64_t src, uint64_t bytes);
 } edmli_buffer_hooks;
 
+/* Where a flushed batch's outcome goes (in its command list). */
+typedef struct edmli_batch_ticket {
+    bool done;
+    edml_status status;
+    char message[EDMLI_MESSAGE_BYTES];
+} edmli_batch_ticket;
+
 typedef struct edmli_backend {
     bool on_cpu; /* runs on the calling CPU: the backends of last resort */
     /* a kernel per operator kind; NULL: the backend lacks that operator */
@@ -194,7 +201,13 @@ typedef struct edmli_backend {
      * its host outputs. NULL: each execution is its own submission. */
     edml_status (*batch_begin)(void *state, edmli_errbuf *err);
     bool (*batch_takes)(const void *state, const edml_operator *op);
-    edml_status (*batch_end)(void *state);
+    /* flush sends the open batch to the device and returns at once (a
+     * failure: its ticket done); complete waits up to timeout_ns for it and
+     * writes its host outputs, EDML_STATUS_TIMEOUT while it still runs. Any
+     * other call of the backend completes a flushed batch first, its
+     * outcome then in the ticket. */
+    edml_status (*batch_flush)(void *state, edmli_batch_ticket *ticket);
+    edml_status (*batch_complete)(void *state, edmli_batch_ticket *ticket, uint64_t timeout_ns);
 } edmli_backend;
 
 /* The backends of this build by edml_backend, NULL where not built

@@ -111,6 +111,9 @@
 #define EDMLI_MSG_LIST_SUBMITTED                                                               \
     EDML_STATUS_BUSY, "%s: the command list is submitted and its outcome not yet taken: call " \
                       "edml_command_list_wait() first"
+#define EDMLI_MSG_LIST_RUNNING                                                                                  \
+    EDML_STATUS_TIMEOUT, "edml_command_list_wait: the command list is still running after %llu ns: wait again " \
+                         "(its outputs are not all written yet)"
 #define EDMLI_MSG_LIST_NOT_SUBMITTED \
     EDML_STATUS_INVALID_ARGUMENT, "edml_command_list_wait: the command list is not submitted"
 #define EDMLI_MSG_BIND_COUNT EDML_STATUS_INVALID_BINDING, "%s is %u, expected %u for this operator"

@@ -86,6 +86,10 @@ typedef struct edmli_gles {
      * adds a barrier instead of a fence; edmli_gles_batch_end fences once */
     bool batching;
     struct edmli_gles_run *batch;
+    /* a flushed batch: its fence, and its ticket for the outcome */
+    bool pending;
+    void *pending_fence;
+    edmli_batch_ticket *ticket;
 } edmli_gles;
 
 /* Opens GL, compiles every program, creates the GPU arena. false: `why`. */
@@ -117,7 +121,13 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
  * each kernel's run, ended by one fence and the fetches of all. */
 edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err);
 bool edmli_gles_batch_takes(const edmli_gles *g, const edml_operator *op);
-edml_status edmli_gles_batch_end(edmli_gles *g);
+/* Sends the open batch (one fence after it) and returns; its outcome goes
+ * to `ticket` when it completes: in edmli_gles_batch_complete, or in the
+ * next call on the GPU, which completes it first. */
+edml_status edmli_gles_batch_flush(edmli_gles *g, edmli_batch_ticket *ticket);
+/* Waits up to timeout_ns (at most 5 s: longer is a hung GPU) for a flushed
+ * batch, fetches its outputs: the ticket's status, or EDML_STATUS_TIMEOUT. */
+edml_status edmli_gles_batch_complete(edmli_gles *g, edmli_batch_ticket *ticket, uint64_t timeout_ns);
 /* After a call: releases the context unless one thread keeps it. */
 void edmli_gles_release(edmli_gles *g);
 /* Room for `bytes` in the GPU arena; returns its byte offset. */

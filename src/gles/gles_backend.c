@@ -97,12 +97,20 @@ static bool edmli_gles_hook_batch_takes(const void *state, const edml_operator *
 {
     return edmli_gles_batch_takes((const edmli_gles *)state, op);
 }
-static edml_status edmli_gles_hook_batch_end(void *state) { return edmli_gles_batch_end((edmli_gles *)state); }
+static edml_status edmli_gles_hook_batch_flush(void *state, edmli_batch_ticket *ticket)
+{
+    return edmli_gles_batch_flush((edmli_gles *)state, ticket);
+}
+static edml_status edmli_gles_hook_batch_complete(void *state, edmli_batch_ticket *ticket, uint64_t timeout_ns)
+{
+    return edmli_gles_batch_complete((edmli_gles *)state, ticket, timeout_ns);
+}
 
 const edmli_backend edmli_gles_backend = {
     .batch_begin = edmli_gles_hook_batch_begin,
     .batch_takes = edmli_gles_hook_batch_takes,
-    .batch_end = edmli_gles_hook_batch_end,
+    .batch_flush = edmli_gles_hook_batch_flush,
+    .batch_complete = edmli_gles_hook_batch_complete,
     .on_cpu = false,
     .plan = edmli_gles_plan_op,
     .wants = edmli_gles_wants,

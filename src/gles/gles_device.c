@@ -144,6 +144,8 @@ void edmli_gles_close(edmli_gles *g)
 {
     edmli_gl *gl = &g->port.gl;
     if (edmli_port_gl_make_current(&g->port)) {
+        if (g->pending_fence) gl->glDeleteSync((GLsync_)g->pending_fence); /* a list's, never waited for */
+        g->pending = false, g->pending_fence = NULL, g->ticket = NULL;
         for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
             if (g->prog[id]) gl->glDeleteProgram(g->prog[id]);
         if (g->arena_buf) gl->glDeleteBuffers(1, &g->arena_buf);
@@ -174,6 +176,9 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     g->one_thread = dev->desc.gles_one_thread != 0;
     g->current = false;
     g->batching = false;
+    g->pending = false;
+    g->pending_fence = NULL;
+    g->ticket = NULL;
     g->batch = (edmli_gles_run *)(void *)(g + 1);
     edmli_port_gl_release(&g->port);
     return true;

@@ -9,6 +9,8 @@ edml_status edmli_gles_fail(edmli_gles_run *r, const char *what)
     return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", what);
 }
 
+static edml_status edmli_gles_complete_pending(edmli_gles *g, uint64_t timeout_ns);
+
 edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err)
 {
     if (g->batching) { /* a command list's: continue its run */
@@ -16,6 +18,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
         r->err = err;
         return EDML_STATUS_OK;
     }
+    if (g->pending) (void)edmli_gles_complete_pending(g, UINT64_MAX); /* its outcome goes to its ticket */
     r->g = g;
     r->err = err;
     r->top = g->arena_bytes;
@@ -240,14 +243,87 @@ bool edmli_gles_batch_takes(const edmli_gles *g, const edml_operator *op)
            (!g->batching || g->batch->nfetches + EDMLI_GLES_MAX_FETCHES <= EDMLI_GLES_BATCH_FETCHES);
 }
 
-edml_status edmli_gles_batch_end(edmli_gles *g)
+/* A ticket's outcome: its status and the message of the completion's own
+ * error buffer (not the caller's: another call may be completing it). */
+static edml_status edmli_gles_settle(edmli_gles *g, edml_status s, const edmli_errbuf *e)
 {
-    if (!g->batching) return EDML_STATUS_OK;
+    g->pending = false;
+    if (g->ticket) {
+        g->ticket->done = true;
+        g->ticket->status = s;
+        memcpy(g->ticket->message, e->text, sizeof g->ticket->message);
+    }
+    g->ticket = NULL;
+    return s;
+}
+
+edml_status edmli_gles_batch_flush(edmli_gles *g, edmli_batch_ticket *ticket)
+{
+    edmli_gl *gl = &g->port.gl;
+    edmli_errbuf e = {{0}, NULL, NULL};
     g->batching = false;
-    edml_status s = edmli_gles_wait(g->batch);
-    if (!s) s = edmli_gles_fetch_all(g->batch);
+    g->batch->err = &e;
+    ticket->done = false;
+    g->ticket = ticket;
+    g->pending = true;
+    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+    g->pending_fence = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    edml_status s = EDML_STATUS_OK;
+    if (!g->pending_fence)
+        s = edmli_gles_settle(g, edmli_gles_fail(g->batch, "glFenceSync failed"), &e);
+    else
+        gl->glFlush(); /* the GPU starts while the caller goes on */
     edmli_gles_release(g);
     return s;
+}
+
+/* Waits for the flushed batch (the context made current for it), then
+ * fetches its outputs; EDML_STATUS_TIMEOUT, still pending, when a wait
+ * under 5 s runs out. */
+static edml_status edmli_gles_complete_pending(edmli_gles *g, uint64_t timeout_ns)
+{
+    if (!g->pending) return EDML_STATUS_OK;
+    edmli_errbuf e = {{0}, NULL, NULL};
+    edmli_gles_run *r = g->batch;
+    r->err = &e;
+    if (!g->current) {
+        if (!edmli_port_gl_make_current(&g->port))
+            return edmli_gles_settle(g, edmli_gles_fail(r, "eglMakeCurrent failed"), &e);
+        g->current = g->one_thread;
+    }
+    edmli_gl *gl = &g->port.gl;
+    const uint64_t limit = timeout_ns < EDMLI_GLES_FENCE_TIMEOUT_NS ? timeout_ns : EDMLI_GLES_FENCE_TIMEOUT_NS;
+    unsigned w = gl->glClientWaitSync((GLsync_)g->pending_fence, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, limit);
+    if (g->faults & EDML_FAULT_FENCE_TIMEOUT) w = EDMLI_GL_TIMEOUT_EXPIRED;
+    if (w == EDMLI_GL_TIMEOUT_EXPIRED && limit < EDMLI_GLES_FENCE_TIMEOUT_NS) {
+        edmli_gles_release(g);
+        return EDML_STATUS_TIMEOUT;
+    }
+    gl->glDeleteSync((GLsync_)g->pending_fence);
+    g->pending_fence = NULL;
+    edml_status s = EDML_STATUS_OK;
+    if (w == EDMLI_GL_TIMEOUT_EXPIRED)
+        s = edmli_gles_fail(r, "the fence timed out after 5 s (fault injected or GPU hung)");
+    else if (w != EDMLI_GL_ALREADY_SIGNALED && w != EDMLI_GL_CONDITION_SATISFIED)
+        s = edmli_gles_fail(r, "glClientWaitSync failed");
+    else if (gl->glGetError() != EDMLI_GL_NO_ERROR)
+        s = edmli_gles_fail(r, "a GL error in the command list's submission");
+    if (!s) s = edmli_gles_fetch_all(r);
+    s = edmli_gles_settle(g, s, &e);
+    edmli_gles_release(g);
+    return s;
+}
+
+edml_status edmli_gles_batch_complete(edmli_gles *g, edmli_batch_ticket *ticket, uint64_t timeout_ns)
+{
+    if (ticket->done) return ticket->status;
+    if (g->ticket != ticket) { /* dropped (not reached: a device closes only with its lists) */
+        ticket->done = true;
+        ticket->status = EDML_STATUS_BACKEND_FAILED;
+        edmli_format(ticket->message, sizeof ticket->message, "the submission was dropped");
+        return ticket->status;
+    }
+    return edmli_gles_complete_pending(g, timeout_ns);
 }
 
 edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i,
