@@ -489,7 +489,8 @@ static void command_lists_run(void)
         }
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < n; i++) ops_reset_outputs(&c[i]);
-            CHECK(edml_command_list_submit(list) == EDML_STATUS_OK && edml_command_list_wait(list, 0) == EDML_STATUS_OK,
+            CHECK(edml_command_list_submit(list) == EDML_STATUS_OK &&
+                      edml_command_list_wait(list, UINT64_MAX) == EDML_STATUS_OK,
                   "%s list, round %d: %s", edml_backend_name((edml_backend)b), round, MSG(d));
             int wrong = 0;
             for (int i = 0; i < n; i++) wrong += !ops_outputs_match(&c[i]);
@@ -551,7 +552,7 @@ static void command_list_misuse(void)
               edml_command_list_reset(l) == EDML_STATUS_BUSY && edml_command_list_submit(l) == EDML_STATUS_BUSY &&
               strstr(MSG(d), "call edml_command_list_wait() first"),
           "while submitted: %s", MSG(d));
-    CHECK(edml_command_list_wait(l, 0) == EDML_STATUS_INDEX_OUT_OF_RANGE &&
+    CHECK(edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_INDEX_OUT_OF_RANGE &&
               strstr(MSG(d), "command list entry 0 of 3 (GATHER_ND1)") && ops_outputs_match(&t),
           "clamped: %s", MSG(d));
     /* the TopK destroyed: entry 1 stops the list, the gather before it still written */
@@ -563,7 +564,8 @@ static void command_list_misuse(void)
     edml_operator_destroy(ot);
     ops_reset_outputs(&g);
     ops_reset_outputs(&t);
-    CHECK(edml_command_list_submit(l) == EDML_STATUS_OK && edml_command_list_wait(l, 0) == EDML_STATUS_INVALID_DEVICE &&
+    CHECK(edml_command_list_submit(l) == EDML_STATUS_OK &&
+              edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_INVALID_DEVICE &&
               strstr(MSG(d), "command list entry 1 of 2 (an operator): its operator was destroyed"),
           "destroyed operator: %s", MSG(d));
     bool untouched = true;
@@ -621,7 +623,8 @@ static void command_list_gles_batch(void)
                   edml_command_list_record(l, op, in2, 3, out2, 1, NULL) == EDML_STATUS_OK,
               "record: %s", MSG(d));
         log_count = 0;
-        const edml_status s = edml_command_list_submit(l) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(l, 0);
+        const edml_status s =
+            edml_command_list_submit(l) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(l, UINT64_MAX);
         if (fault < 2) {
             CHECK(s == EDML_STATUS_OK && !memcmp(mid, first, bytes) && !memcmp(c.out[0].buf, want, bytes),
                   "chain through host memory (fault %d): %s", fault, MSG(d));

@@ -146,7 +146,7 @@ static int run_as_list(char **paths, int n, edml_backend backend, uint32_t threa
         }
     }
     const edml_status s =
-        edml_command_list_submit(list) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(list, 0);
+        edml_command_list_submit(list) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(list, UINT64_MAX);
     for (int i = 0; i < n; i++) {
         list_case *lc = &all[i];
         if (lc->recorded && s != EDML_STATUS_OK)
