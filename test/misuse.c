@@ -644,6 +644,55 @@ static void command_list_gles_batch(void)
     }
 }
 
+/* A chain through a GPU buffer inside one batch: the first ElementWiseIf
+ * writes a GPU buffer, the second reads it as its A (a barrier between
+ * them, none between entries on host memory): what two executes give. */
+static void command_list_resident_chain(void)
+{
+    edml_board board = gpu_board();
+    tl_device d;
+    CHECK(gpu_device(&d, &board, 1 << 20, 0) == EDML_STATUS_OK, "device");
+    if (!has_gles(&d)) {
+        tl_device_free(&d);
+        return;
+    }
+    ops_case c;
+    ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
+    const size_t bytes = (size_t)c.out[0].total;
+    uint8_t *want = malloc(bytes), *mid = malloc(bytes);
+    edml_operator *op = NULL, *ref = NULL;
+    edml_gpu_buffer *x = NULL;
+    edml_command_list *l = NULL;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK &&
+              edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &ref) == EDML_STATUS_OK &&
+              edml_gpu_buffer_create(d.dev, bytes, &x) == EDML_STATUS_OK &&
+              edml_command_list_create(d.dev, 2, &l) == EDML_STATUS_OK,
+          "set-up: %s", MSG(d));
+    EDML_BUFFER_BINDING in[3], out[1], in2[3], out_mid[1] = {{mid, 0, bytes}};
+    ops_bindings(&c, in, out);
+    memcpy(in2, in, sizeof in2);
+    in2[1] = (EDML_BUFFER_BINDING){mid, 0, bytes};
+    CHECK(edml_operator_execute(ref, in, 3, out_mid, 1, NULL) == EDML_STATUS_OK &&
+              edml_operator_execute(ref, in2, 3, out, 1, NULL) == EDML_STATUS_OK,
+          "reference");
+    memcpy(want, c.out[0].buf, bytes);
+    memset(c.out[0].buf, 0x5a, bytes);
+    EDML_BUFFER_BINDING to_x[1] = {edml_gpu_binding(x, 0, bytes)};
+    in2[1] = edml_gpu_binding(x, 0, bytes);
+    CHECK(edml_command_list_record(l, op, in, 3, to_x, 1, NULL) == EDML_STATUS_OK &&
+              edml_command_list_record(l, op, in2, 3, out, 1, NULL) == EDML_STATUS_OK &&
+              edml_command_list_submit(l) == EDML_STATUS_OK &&
+              edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_OK && !memcmp(c.out[0].buf, want, bytes),
+          "chain through a GPU buffer: %s", MSG(d));
+    edml_command_list_destroy(l);
+    edml_gpu_buffer_destroy(x);
+    edml_operator_destroy(ref);
+    edml_operator_destroy(op);
+    free(want), free(mid);
+    ops_free(&c);
+    tl_device_free(&d);
+}
+
 /* A submission returns before the GPU is done: a poll (a wait of 0) says
  * EDML_STATUS_TIMEOUT while it runs, a full wait completes it; another GPU
  * call, or destroying the list, completes it first; a fence that times out
@@ -712,6 +761,7 @@ int misuse_main(void)
     command_list_misuse();
     command_list_gles_batch();
     command_list_async();
+    command_list_resident_chain();
     scratch_beyond_the_address_space();
     one_call_at_a_time();
     device_on_a_live_arena();

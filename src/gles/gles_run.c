@@ -16,6 +16,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     if (g->batching) { /* a command list's: continue its run */
         *r = *g->batch;
         r->err = err;
+        r->resident_out = false;
         return EDML_STATUS_OK;
     }
     if (g->pending) (void)edmli_gles_complete_pending(g, UINT64_MAX); /* its outcome goes to its ticket */
@@ -24,6 +25,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->top = g->arena_bytes;
     r->slot = 0;
     r->nfetches = 0;
+    r->resident_out = false;
     if (!g->current) {
         if (!edmli_port_gl_make_current(&g->port)) return edmli_gles_fail(r, "eglMakeCurrent failed");
         g->current = g->one_thread;
@@ -217,9 +219,10 @@ static edml_status edmli_gles_fetch_all(edmli_gles_run *r)
 
 edml_status edmli_gles_finish(edmli_gles_run *r)
 {
-    if (r->g->batching) { /* in a batch: what follows may read what this wrote */
-        r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
-        *r->g->batch = *r;
+    if (r->g->batching) { /* in a batch: a later entry may read a GPU buffer this wrote */
+        if (r->resident_out)
+            r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+        *r->g->batch = *r; /* host outputs sit in staging of their own, read after the batch's last barrier */
         return EDML_STATUS_OK;
     }
     edml_status s = edmli_gles_wait(r);
@@ -341,6 +344,9 @@ edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const 
 {
     if (ex->out_gpu[o] != EDMLI_HOST) {
         *offset = (uint32_t)ex->out_gpu[o];
+        if (r->g->batching && !r->resident_out) /* earlier entries may still read or write it */
+            r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+        r->resident_out = true;
         return EDML_STATUS_OK;
     }
     const edmli_tensor *t = &op->outputs[o];
