@@ -727,7 +727,7 @@ edml_status edml_command_list_reset(edml_command_list *list);
 /** How many executions the list holds (0 for a bad handle). */
 UINT edml_command_list_count(const edml_command_list *list);
 
-/** Releases a list. */
+/** Releases a list; a submission of it still running completes first. */
 edml_status edml_command_list_destroy(edml_command_list *list);
 /**@}*/
 
