@@ -1,7 +1,7 @@
 /* edml-bench: the workloads of docs/bench.md on every backend.
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
- *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--list]
+ *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--list]
  *
  * For each workload and backend: the median time per call over N calls
  * (at least 10) after a warm-up, the effective bandwidth (each input element
@@ -20,9 +20,12 @@
  * count's outputs must equal 1 thread's, bit for bit. Every JSON row
  * carries "threads". --chain N runs N executions of one small workload
  * (topk_cls unless --workload names another) on GLES one by one, then as
- * one command list, and prints both times. */
+ * one command list, and prints both times. --gpu-floor first times bare GL
+ * in the same process (gl_floor: a one-workgroup dispatch and a fence;
+ * gl_copy: a 64 MiB copy shader), then the workload --workload names. */
 #define _POSIX_C_SOURCE 200809L
 #include "edml.h"
+#include "../port/edml_port.h" /* --gpu-floor: bare GL through the port */
 
 #include <math.h>
 #include <stdbool.h>
@@ -451,11 +454,12 @@ typedef struct options {
     bool crossover, sweep;
     int only_calls; /* --calls N: just N executions of one workload on one backend (instruction counts) */
     int chain;      /* --chain N: N executions one by one against one command list (GLES) */
+    bool gpu_floor; /* --gpu-floor: gl_floor and gl_copy, bare GL */
 } options;
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0};
+    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -477,13 +481,16 @@ static int parse_args(int argc, char **argv, options *o)
             o->only_calls = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--chain") && i + 1 < argc)
             o->chain = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--gpu-floor"))
+            o->gpu_floor = true;
         else if (!strcmp(argv[i], "--list")) {
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
         } else {
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
-                    "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--list]\n");
+                    "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
+                    "[--list]\n");
             return 2;
         }
     }
@@ -914,6 +921,81 @@ static int chain(const options *o, int n)
     return ok ? 0 : 1;
 }
 
+/* --gpu-floor: the GL driver's floor in the same process, through the
+ * port's context but none of edml: gl_floor, a one-workgroup dispatch and a
+ * fence waited for (median of 200); gl_copy, a compute-shader copy of 64 MiB
+ * between two buffers (median of 20, read + written bytes over the time). */
+static unsigned gl_program(const edmli_gl *gl, const char *src)
+{
+    GLuint_ sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER), prog = gl->glCreateProgram();
+    GLint_ ok = 0;
+    gl->glShaderSource(sh, 1, &src, NULL);
+    gl->glCompileShader(sh);
+    gl->glGetShaderiv(sh, EDMLI_GL_COMPILE_STATUS, &ok);
+    gl->glAttachShader(prog, sh);
+    gl->glLinkProgram(prog);
+    gl->glDeleteShader(sh);
+    GLint_ linked = 0;
+    gl->glGetProgramiv(prog, EDMLI_GL_LINK_STATUS, &linked);
+    return ok && linked ? prog : 0;
+}
+
+static double gl_timed(const edmli_gl *gl, GLuint_ x)
+{
+    double t0 = now_s();
+    gl->glDispatchCompute(x, 1, 1);
+    GLsync_ f = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl->glClientWaitSync(f, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, 5000000000ull);
+    gl->glDeleteSync(f);
+    return now_s() - t0;
+}
+
+static int gpu_floor(void)
+{
+    static edmli_port_gl port;
+    char why[256];
+    if (!edmli_port_gl_open(&port, 0, why, sizeof why)) {
+        printf("gl_floor: no GL: %s\n", why);
+        return 1;
+    }
+    const edmli_gl *gl = &port.gl;
+    const GLuint_ floor_prog = gl_program(gl, "#version 310 es\nlayout(local_size_x = 64) in;\n"
+                                              "layout(std430, binding = 0) buffer B { uint v[]; };\n"
+                                              "void main() { if (gl_GlobalInvocationID.x == 0u) v[0] += 1u; }\n");
+    const GLuint_ copy_prog =
+        gl_program(gl, "#version 310 es\nlayout(local_size_x = 256) in;\n"
+                       "layout(std430, binding = 0) readonly buffer S { uvec4 s[]; };\n"
+                       "layout(std430, binding = 1) writeonly buffer D { uvec4 d[]; };\n"
+                       "void main() { d[gl_GlobalInvocationID.x] = s[gl_GlobalInvocationID.x]; }\n");
+    const uint64_t bytes = 64ull << 20;
+    GLuint_ buf[2];
+    gl->glGenBuffers(2, buf);
+    for (int i = 0; i < 2; i++) {
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[i]);
+        gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLsizeiptr_)bytes, NULL, EDMLI_GL_DYNAMIC_COPY);
+        gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLuint_)i, buf[i]);
+    }
+    if (!floor_prog || !copy_prog) {
+        printf("gl_floor: the shaders did not build\n");
+        return 1;
+    }
+    double f[200], c[20];
+    gl->glUseProgram(floor_prog);
+    for (int i = 0; i < 10; i++) gl_timed(gl, 1);
+    for (int i = 0; i < 200; i++) f[i] = gl_timed(gl, 1);
+    gl->glUseProgram(copy_prog);
+    for (int i = 0; i < 3; i++) gl_timed(gl, (GLuint_)(bytes / 16 / 256));
+    for (int i = 0; i < 20; i++) c[i] = gl_timed(gl, (GLuint_)(bytes / 16 / 256));
+    const double tf = median(f, 200), tc = median(c, 20);
+    printf("gl_floor: one workgroup and a fence, %.1f us\n", tf * 1e6);
+    printf("gl_copy:  64 MiB, %.3f ms, %.0f GB/s read + written\n", tc * 1e3, 2.0 * (double)bytes / tc / 1e9);
+    gl->glDeleteBuffers(2, buf);
+    gl->glDeleteProgram(floor_prog);
+    gl->glDeleteProgram(copy_prog);
+    edmli_port_gl_close(&port);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -921,6 +1003,8 @@ int main(int argc, char **argv)
     if (rc >= 0) return rc;
     if (o.only_calls >= 0) return count_calls(&o);
     if (iters < 10) iters = 10;
+    if (o.gpu_floor && gpu_floor()) return 1;
+    if (o.gpu_floor && !o.only) return 0;
     if (o.chain) return chain(&o, o.chain);
     if (o.sweep) return sweep(&o);
     bench_device bd;
