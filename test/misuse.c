@@ -44,6 +44,18 @@ static edml_status gpu_device(tl_device *d, const edml_board *board, uint64_t gp
 
 static bool has_gles(const tl_device *d) { return edml_device_backends(d->dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES); }
 
+/* A device on gpu_board() with GLES and a GPU arena of 1 MiB; false, the
+ * device freed, where GLES is not there (the caller skips its checks). */
+static bool gles_device(tl_device *d, uint32_t faults)
+{
+    static edml_board board;
+    board = gpu_board();
+    CHECK(gpu_device(d, &board, 1 << 20, faults) == EDML_STATUS_OK, "device");
+    if (has_gles(d)) return true;
+    tl_device_free(d);
+    return false;
+}
+
 /* A TopK whose scratch does not fit a 32-bit address space on NEON (down
  * 16 columns side by side: 16 heaps of K + 1 = 2^25 + 1 8-byte candidates,
  * just over 2^32 bytes): refused at query and create there, with the
@@ -361,13 +373,8 @@ static void gpu_overlapping_copies(void)
  * TotalTensorSizeInBytes near 2^64 is no small staging size. */
 static void gpu_arena_and_readback(void)
 {
-    edml_board board = gpu_board();
     tl_device d;
-    CHECK(gpu_device(&d, &board, 1 << 20, 0) == EDML_STATUS_OK, "device");
-    if (!has_gles(&d)) {
-        tl_device_free(&d);
-        return;
-    }
+    if (!gles_device(&d, 0)) return;
     ops_case c;
     ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
     edml_operator *autop, *named;
@@ -395,7 +402,7 @@ static void gpu_arena_and_readback(void)
     static const EDML_OPERATOR_TYPE read_back[] = {EDML_OPERATOR_TOP_K1, EDML_OPERATOR_GATHER_ND1};
     for (size_t t = 0; t < sizeof read_back / sizeof *read_back; t++) {
         ops_make_type(&c, read_back[t]);
-        CHECK(gpu_device(&d, &board, 1 << 20, EDML_FAULT_MAP) == EDML_STATUS_OK, "device");
+        CHECK(gles_device(&d, EDML_FAULT_MAP), "device with GLES");
         CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &named) == EDML_STATUS_OK, "gles");
         ops_reset_outputs(&c);
         s = ops_execute(&c, named, NULL);
@@ -407,7 +414,7 @@ static void gpu_arena_and_readback(void)
 
     ops_make_type(&c, EDML_OPERATOR_TOP_K1);
     c.in[0].b.TotalTensorSizeInBytes = UINT64_MAX;
-    CHECK(gpu_device(&d, &board, 1 << 20, 0) == EDML_STATUS_OK, "device");
+    CHECK(gles_device(&d, 0), "device with GLES");
     s = edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &named);
     CHECK(s == EDML_STATUS_BACKEND_UNAVAILABLE && strstr(MSG(d), "18446744073709551615 bytes of GPU arena"),
           "2^64 - 1 bytes on gles: %s '%s'", edml_status_string(s), MSG(d));
@@ -586,14 +593,9 @@ static void command_list_misuse(void)
  * for GLES by name fails the wait with BACKEND_FAILED, writing nothing. */
 static void command_list_gles_batch(void)
 {
-    edml_board board = gpu_board();
     for (int fault = 0; fault < 3; fault++) {
         tl_device d;
-        CHECK(gpu_device(&d, &board, 1 << 20, fault ? EDML_FAULT_FENCE_TIMEOUT : 0) == EDML_STATUS_OK, "device");
-        if (!has_gles(&d)) {
-            tl_device_free(&d);
-            return;
-        }
+        if (!gles_device(&d, fault ? EDML_FAULT_FENCE_TIMEOUT : 0)) return;
         ops_case c;
         ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
         const size_t bytes = (size_t)c.out[0].total;
@@ -649,13 +651,8 @@ static void command_list_gles_batch(void)
  * them, none between entries on host memory): what two executes give. */
 static void command_list_resident_chain(void)
 {
-    edml_board board = gpu_board();
     tl_device d;
-    CHECK(gpu_device(&d, &board, 1 << 20, 0) == EDML_STATUS_OK, "device");
-    if (!has_gles(&d)) {
-        tl_device_free(&d);
-        return;
-    }
+    if (!gles_device(&d, 0)) return;
     ops_case c;
     ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
     const size_t bytes = (size_t)c.out[0].total;
@@ -699,14 +696,9 @@ static void command_list_resident_chain(void)
  * makes polls say TIMEOUT and a full wait BACKEND_FAILED, writing nothing. */
 static void command_list_async(void)
 {
-    edml_board board = gpu_board();
     for (int fault = 0; fault < 2; fault++) {
         tl_device d;
-        CHECK(gpu_device(&d, &board, 1 << 20, fault ? EDML_FAULT_FENCE_TIMEOUT : 0) == EDML_STATUS_OK, "device");
-        if (!has_gles(&d)) {
-            tl_device_free(&d);
-            return;
-        }
+        if (!gles_device(&d, fault ? EDML_FAULT_FENCE_TIMEOUT : 0)) return;
         ops_case t, f;
         ops_make_type(&t, EDML_OPERATOR_TOP_K1);
         ops_make_type(&f, EDML_OPERATOR_ELEMENT_WISE_IF);

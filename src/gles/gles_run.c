@@ -11,6 +11,15 @@ edml_status edmli_gles_fail(edmli_gles_run *r, const char *what)
 
 static edml_status edmli_gles_complete_pending(edmli_gles *g, uint64_t timeout_ns);
 
+/* The context current on this thread (kept so when one thread makes every call). */
+static bool edmli_gles_make_current(edmli_gles *g)
+{
+    if (g->current) return true;
+    if (!edmli_port_gl_make_current(&g->port)) return false;
+    g->current = g->one_thread;
+    return true;
+}
+
 edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err)
 {
     if (g->batching) { /* a command list's: continue its run */
@@ -26,10 +35,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->slot = 0;
     r->nfetches = 0;
     r->resident_out = false;
-    if (!g->current) {
-        if (!edmli_port_gl_make_current(&g->port)) return edmli_gles_fail(r, "eglMakeCurrent failed");
-        g->current = g->one_thread;
-    }
+    if (!edmli_gles_make_current(g)) return edmli_gles_fail(r, "eglMakeCurrent failed");
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, g->arena_buf);
@@ -152,20 +158,21 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
 
 void edmli_gles_barrier(edmli_gles_run *r) { r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT); }
 
-static edml_status edmli_gles_wait(edmli_gles_run *r)
+/* glClientWaitSync up to `limit`, the injected fault answering as expiry. */
+static unsigned edmli_gles_client_wait(const edmli_gles *g, GLsync_ fence, uint64_t limit)
 {
-    edmli_gl *gl = &r->g->port.gl;
-    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
-    GLsync_ fence = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    if (!fence) return edmli_gles_fail(r, "glFenceSync failed");
-    unsigned w = gl->glClientWaitSync(fence, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, EDMLI_GLES_FENCE_TIMEOUT_NS);
-    gl->glDeleteSync(fence);
-    if (r->g->faults & EDML_FAULT_FENCE_TIMEOUT) w = EDMLI_GL_TIMEOUT_EXPIRED;
+    unsigned w = g->port.gl.glClientWaitSync(fence, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, limit);
+    return (g->faults & EDML_FAULT_FENCE_TIMEOUT) ? EDMLI_GL_TIMEOUT_EXPIRED : w;
+}
+
+/* A submission's outcome from its fence's answer `w` and the GL errors. */
+static edml_status edmli_gles_fence_outcome(edmli_gles_run *r, unsigned w)
+{
     if (w == EDMLI_GL_TIMEOUT_EXPIRED)
         return edmli_gles_fail(r, "the fence timed out after 5 s (fault injected or GPU hung)");
     if (w != EDMLI_GL_ALREADY_SIGNALED && w != EDMLI_GL_CONDITION_SATISFIED)
         return edmli_gles_fail(r, "glClientWaitSync failed");
-    unsigned err = gl->glGetError();
+    unsigned err = r->g->port.gl.glGetError();
     if (err == EDMLI_GL_OUT_OF_MEMORY) return edmli_gles_fail(r, "GL_OUT_OF_MEMORY");
     if (err != EDMLI_GL_NO_ERROR) {
         char what[48];
@@ -173,6 +180,17 @@ static edml_status edmli_gles_wait(edmli_gles_run *r)
         return edmli_gles_fail(r, what);
     }
     return EDML_STATUS_OK;
+}
+
+static edml_status edmli_gles_wait(edmli_gles_run *r)
+{
+    edmli_gl *gl = &r->g->port.gl;
+    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+    GLsync_ fence = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (!fence) return edmli_gles_fail(r, "glFenceSync failed");
+    const unsigned w = edmli_gles_client_wait(r->g, fence, EDMLI_GLES_FENCE_TIMEOUT_NS);
+    gl->glDeleteSync(fence);
+    return edmli_gles_fence_outcome(r, w);
 }
 
 void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes)
@@ -289,28 +307,16 @@ static edml_status edmli_gles_complete_pending(edmli_gles *g, uint64_t timeout_n
     edmli_errbuf e = {{0}, NULL, NULL};
     edmli_gles_run *r = g->batch;
     r->err = &e;
-    if (!g->current) {
-        if (!edmli_port_gl_make_current(&g->port))
-            return edmli_gles_settle(g, edmli_gles_fail(r, "eglMakeCurrent failed"), &e);
-        g->current = g->one_thread;
-    }
-    edmli_gl *gl = &g->port.gl;
+    if (!edmli_gles_make_current(g)) return edmli_gles_settle(g, edmli_gles_fail(r, "eglMakeCurrent failed"), &e);
     const uint64_t limit = timeout_ns < EDMLI_GLES_FENCE_TIMEOUT_NS ? timeout_ns : EDMLI_GLES_FENCE_TIMEOUT_NS;
-    unsigned w = gl->glClientWaitSync((GLsync_)g->pending_fence, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, limit);
-    if (g->faults & EDML_FAULT_FENCE_TIMEOUT) w = EDMLI_GL_TIMEOUT_EXPIRED;
+    const unsigned w = edmli_gles_client_wait(g, (GLsync_)g->pending_fence, limit);
     if (w == EDMLI_GL_TIMEOUT_EXPIRED && limit < EDMLI_GLES_FENCE_TIMEOUT_NS) {
         edmli_gles_release(g);
         return EDML_STATUS_TIMEOUT;
     }
-    gl->glDeleteSync((GLsync_)g->pending_fence);
+    g->port.gl.glDeleteSync((GLsync_)g->pending_fence);
     g->pending_fence = NULL;
-    edml_status s = EDML_STATUS_OK;
-    if (w == EDMLI_GL_TIMEOUT_EXPIRED)
-        s = edmli_gles_fail(r, "the fence timed out after 5 s (fault injected or GPU hung)");
-    else if (w != EDMLI_GL_ALREADY_SIGNALED && w != EDMLI_GL_CONDITION_SATISFIED)
-        s = edmli_gles_fail(r, "glClientWaitSync failed");
-    else if (gl->glGetError() != EDMLI_GL_NO_ERROR)
-        s = edmli_gles_fail(r, "a GL error in the command list's submission");
+    edml_status s = edmli_gles_fence_outcome(r, w);
     if (!s) s = edmli_gles_fetch_all(r);
     s = edmli_gles_settle(g, s, &e);
     edmli_gles_release(g);
