@@ -80,6 +80,12 @@
     S(tensor, data) S(dims_walk, kept) W(axis_size) W(axis_stride) W(k) W(increasing) W(winners_offset)    \
     W(wide_keys) W(merge_pass) W(rows) W(chunks) W(chunk_elements) W(lists_offset) W(fold) W(merged_offset)
 
+/* shaders/topk_small.comp: TopK of one row (data), both outputs written in
+ * the same dispatch (values_units, indices_units: their units). */
+#define EDMLI_PRM_TOPK_SMALL(W, A, S, SA)                                                        \
+    S(tensor, data) W(axis_size) W(axis_stride) W(k) W(increasing) W(wide_keys) S(output, values) \
+    S(output, indices) W(values_units) W(indices_units)
+
 /* shaders/topk_out.comp: one output (values, or indices when `indices`)
  * from the winners. */
 #define EDMLI_PRM_TOPK_OUT(W, A, S, SA) \
@@ -96,6 +102,7 @@
     X(gather_nd, EDMLI_PRM_GATHER_ND)      \
     X(argreduce, EDMLI_PRM_ARGREDUCE)      \
     X(topk, EDMLI_PRM_TOPK)                \
+    X(topk_small, EDMLI_PRM_TOPK_SMALL)    \
     X(topk_out, EDMLI_PRM_TOPK_OUT)
 
 #endif /* EDMLI_GLES_PARAMS_H */

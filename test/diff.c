@@ -398,7 +398,8 @@ static int report(const char *what, uint64_t seed, int iter, const char *msg)
 /* TopK's shapes: random ones, and one on each side of the GPU's thresholds
  * (src/gles/gles_shapes.h): many rows along a strided axis with a small K (a
  * row per invocation, several merge passes), rows longer than the sort
- * (threshold and radix select), many short packed rows with a small K. */
+ * (threshold and radix select), many short packed rows with a small K, one
+ * row around the one-dispatch kernel's limits (SORT_MAX, TOPK_SMALL_MAX_K). */
 static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *small_k)
 {
     random_sizes(r, in, rank);
@@ -425,6 +426,12 @@ static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *sm
         in->sizes[1] = 1 + tl_below(r, EDMLI_GLES_TOPK_THREAD_MAX_ROW + 44);
         *small_k = true;
         return 1;
+    case 3: /* one row, any rank */
+        for (UINT d = 0; d < rank; d++) in->sizes[d] = 1;
+        in->sizes[axis] = 1 + tl_below(r, EDMLI_GLES_SORT_MAX + 100);
+        *small_k = tl_below(r, 2); /* K up to TOPK_SMALL_MAX_K, or past it */
+        *ties = tl_below(r, 4) == 0;
+        return axis;
     default: return axis;
     }
 }

@@ -35,6 +35,7 @@ _Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124
     X(ARGREDUCE_COLS, argreduce_cols, 1, argreduce)       \
     X(TOPK_SELECT, topk_select, 0, topk)                  \
     X(TOPK_THREAD, topk_thread, 0, topk)                  \
+    X(TOPK_SMALL, topk_small, 1, topk_small)              \
     X(TOPK_OUT, topk_out, 1, topk_out)                    \
     X(COPY, copy, 0, copy)
 
@@ -186,6 +187,7 @@ static inline uint64_t edmli_add_sat(uint64_t a, uint64_t b) { return a > UINT64
 
 /* TopK: the chunks a row per invocation takes, or 0 for a workgroup per row. */
 uint32_t edmli_gles_topk_chunks(const edml_operator *op);
+bool edmli_gles_topk_is_small(const edml_operator *op, const edmli_gles *g);
 
 /* How ArgMin/ArgMax splits its sets, by kernel (each one's comment says more).
  * `vec`: 32-bit elements that can be read as 16-byte vectors.
@@ -212,6 +214,7 @@ uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_red
 typedef struct edmli_gles_plan {
     uint64_t stage_bytes;
     uint32_t topk_chunks;
+    bool topk_small; /* one short row, a small K: one dispatch (topk_small.comp) */
     bool reduce_vec_layout;
     edmli_gles_reduce_shape reduce[2];
 } edmli_gles_plan;

@@ -41,7 +41,10 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
                      g->sort_max);
         return buf;
     }
-    if (op->kind == EDMLI_OP_TOPK) plan->topk_chunks = edmli_gles_topk_chunks(op);
+    if (op->kind == EDMLI_OP_TOPK) {
+        plan->topk_chunks = edmli_gles_topk_chunks(op);
+        plan->topk_small = edmli_gles_topk_is_small(op, g);
+    }
     if (op->kind == EDMLI_OP_ARGREDUCE) edmli_gles_plan_argreduce(op, g, plan);
     plan->stage_bytes = edmli_gles_stage_bytes(op, plan);
     const uint64_t have = g->arena_bytes - g->persistent;

@@ -96,6 +96,7 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
                          "#define SORT_MAX %uu\nlayout(local_size_x = %u) in;\n"
                          "layout(std430, binding = 0) readonly buffer Params { uint prm_words[]; };\n",
                          local, sort_max, local);
+    edmli_text_add(&t, "#define %s%s %uu\n", "TOPK_SMALL_K", "", EDMLI_GLES_TOPK_SMALL_MAX_K, 0);
     /* EDMLI_PARAMS(name) compiles only where name is this kernel's struct */
     edmli_text_add(&t, "#define %s%s 1u\n#define EDMLI_PARAMS(T) const uint edmli_params_named = T\n",
                    edmli_prm_of[prog].type, "", 0, 0);

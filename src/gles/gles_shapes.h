@@ -20,6 +20,9 @@
 #define EDMLI_GLES_TOPK_THREAD_TARGET 65536u
 #define EDMLI_GLES_TOPK_FOLD 8u
 #define EDMLI_GLES_SORT_MAX 1024u
+/* One row of at most SORT_MAX elements with K at most SMALL_MAX_K: one
+ * dispatch (K rounds of shared atomics, then both outputs). */
+#define EDMLI_GLES_TOPK_SMALL_MAX_K 16u
 
 /* ArgMin/ArgMax along the packed last axis: sets of ROW_SET_GROUPS x LOCAL
  * elements or more take a group of threads (argreduce_partial), cut into

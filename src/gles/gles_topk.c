@@ -25,6 +25,35 @@ uint32_t edmli_gles_topk_chunks(const edml_operator *op)
     return (p->axis_size + len - 1) / len;
 }
 
+/* One row of at most SORT_MAX elements (32 an invocation at most: its mask
+ * of taken ones) with a small K. */
+bool edmli_gles_topk_is_small(const edml_operator *op, const edmli_gles *g)
+{
+    const edmli_topk_plan *p = &op->plan.topk;
+    return op->inputs[0].elem_count == p->axis_size && p->axis_size <= g->sort_max && p->axis_size <= 32u * g->local &&
+           p->k <= EDMLI_GLES_TOPK_SMALL_MAX_K;
+}
+
+/* The one-row kernel: selection and both outputs in one dispatch. */
+static edml_status edmli_gles_topk_one_row(edmli_gles_run *r, const edml_operator *op, uint32_t off_in,
+                                           const uint32_t off_out[2])
+{
+    const edmli_topk_plan *p = &op->plan.topk;
+    const edmli_tensor *ti = &op->inputs[0];
+    const edmli_topk_small_prm prm = {.data = edmli_gles_tensor_prm(ti, off_in),
+                                      .axis_size = p->axis_size,
+                                      .axis_stride = ti->strides[p->axis],
+                                      .k = p->k,
+                                      .increasing = p->direction == EDML_AXIS_DIRECTION_INCREASING,
+                                      .wide_keys = ti->elem_size == 8,
+                                      .values = edmli_gles_output_prm(&op->outputs[0], off_out[0]),
+                                      .indices = edmli_gles_output_prm(&op->outputs[1], off_out[1]),
+                                      .values_units = edmli_gles_output_units(&op->outputs[0]),
+                                      .indices_units = edmli_gles_output_units(&op->outputs[1])};
+    edmli_gles_run_topk_small(r, &prm, 1, true);
+    return edmli_gles_finish(r);
+}
+
 /* A row per invocation in `chunks` chunks, then merge passes folding
  * EDMLI_GLES_TOPK_FOLD lists into one, between two areas, until one list
  * (the winners) is left. */
@@ -69,6 +98,7 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
     if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
     for (uint32_t o = 0; o < 2; o++)
         if ((s = edmli_gles_output(&r, op, ex, o, &off_out[o]))) return s;
+    if (EDMLI_GLES_PLAN(op)->topk_small) return edmli_gles_topk_one_row(&r, op, off_in, off_out);
     edmli_topk_prm prm = {.data = edmli_gles_tensor_prm(ti, off_in),
                           .axis_size = p->axis_size,
                           .axis_stride = ti->strides[p->axis],
