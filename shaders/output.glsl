@@ -38,7 +38,7 @@ void write_output(uint O, uint u, bool dense) {
         if (es == 8u) m[(off >> 2) + 1u] = b.y;
         return;
     }
-    uint w = (prm_words[T + TENSOR_offset] >> 2) + u;
+    uint w = (t_base(T) >> 2) + u;
     uint word = m[w];
     uint per = 4u / es;
     for (uint s = 0u; s < per; s++) {

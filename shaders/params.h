@@ -14,7 +14,11 @@
  *   array(name, count)           count words
  *   nested(type, name)           a struct edmli_<type>_prm
  *   nested_array(type, name, n)  n of them (their members words only)
- * Every member is a 32-bit word, so std430 lays a block out as C does. */
+ * Every member is a 32-bit word, so std430 lays a block out as C does.
+ * A member whose name ends in `offset` is a binding: a byte offset in the
+ * GPU arena, which changes between executions. The block holds its index
+ * and the dispatch sets the offset as the uniform u_bind[index], so that
+ * the rest of a block depends on the operator alone. */
 #ifndef EDMLI_GLES_PARAMS_H
 #define EDMLI_GLES_PARAMS_H
 

@@ -49,6 +49,13 @@ typedef enum edmli_gles_prog {
 /* The GLSL a kernel starts with: version, workgroup size, the parameter
  * block and the accessors of its struct (shaders/params.h). */
 size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_max, char *buf, size_t cap);
+/* Members named *offset are bindings: the GPU-arena offsets of one
+ * execution, passed as the uniform array u_bind[], the block holding the
+ * binding's index. */
+#define EDMLI_GLES_BINDS 8u
+bool edmli_gles_is_binding(const char *name);
+/* The word indices of a program's bindings in its struct, in order; returns their count. */
+uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_BINDS]);
 #define EDMLI_GLES_PRELUDE_BYTES 8192u /* on the stack while compiling, at device creation */
 
 /* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
@@ -80,7 +87,11 @@ typedef struct edmli_gles {
     uint64_t arena_bytes;
     uint64_t persistent; /* GPU arena bytes held by edml_gpu_buffers, from the low end */
     unsigned prog[EDMLI_GLES_PROG_COUNT];
-    int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT];
+    int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT];
+    /* the words of each program's parameter struct that are bindings (byte
+     * offsets in the GPU arena, set as u_bind[] for each execution) */
+    uint32_t bind_count[EDMLI_GLES_PROG_COUNT];
+    uint8_t bind_word[EDMLI_GLES_PROG_COUNT][EDMLI_GLES_BINDS];
     char renderer[96];
     /* a command list's batch: while `batching`, each kernel's run continues
      * batch (its staging, parameter slots and fetches), and its finish

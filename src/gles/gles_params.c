@@ -12,6 +12,16 @@
 #include "gles.h"
 
 #include <stddef.h>
+#include <string.h>
+
+/* A member whose name ends in `offset` is a GPU-arena byte offset, which
+ * changes from one execution to the next: the block holds the index of its
+ * binding, the value is the uniform u_bind[index]. */
+bool edmli_gles_is_binding(const char *name)
+{
+    size_t n = strlen(name);
+    return n >= 6 && !strcmp(name + n - 6, "offset");
+}
 
 typedef struct edmli_text {
     char *buf;
@@ -27,8 +37,12 @@ static void edmli_text_add(edmli_text *t, const char *fmt, const char *path, con
 /* Accessors of one struct's members, the struct at word `base` of the block
  * (`stride` words apart when it is an element of an array: the accessors
  * then take the element's index). */
-#define EDMLI_EMIT_W(name)                                                                                         \
-    edmli_text_add(t, stride ? "#define %s_%s(j) prm_words[%uu + %uu * (j)]\n" : "#define %s_%s prm_words[%uu]\n", \
+#define EDMLI_EMIT_W(name)                                                                                          \
+    edmli_text_add(t,                                                                                               \
+                   edmli_gles_is_binding(#name) ? (stride ? "#define %s_%s(j) u_bind[prm_words[%uu + %uu * (j)]]\n" \
+                                                          : "#define %s_%s u_bind[prm_words[%uu]]\n")               \
+                   : stride                     ? "#define %s_%s(j) prm_words[%uu + %uu * (j)]\n"                   \
+                                                : "#define %s_%s prm_words[%uu]\n",                                                     \
                    path, #name, base + (uint32_t)(offsetof(T, name) / 4), stride);
 #define EDMLI_EMIT_A(name, n)                                                 \
     edmli_text_add(t, "#define %s_%s(i) prm_words[%uu + (i)]\n", path, #name, \
@@ -97,10 +111,47 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
                          "layout(std430, binding = 0) readonly buffer Params { uint prm_words[]; };\n",
                          local, sort_max, local);
     edmli_text_add(&t, "#define %s%s %uu\n", "TOPK_SMALL_K", "", EDMLI_GLES_TOPK_SMALL_MAX_K, 0);
+    edmli_text_add(&t, "#define %s%s %uu\n", "BINDS", "", EDMLI_GLES_BINDS, 0);
     /* EDMLI_PARAMS(name) compiles only where name is this kernel's struct */
     edmli_text_add(&t, "#define %s%s 1u\n#define EDMLI_PARAMS(T) const uint edmli_params_named = T\n",
                    edmli_prm_of[prog].type, "", 0, 0);
     edmli_prm_helpers(&t);
     edmli_prm_of[prog].emit(&t, "prm", 0, 0);
     return t.len;
+}
+
+/* The binding words of each struct (nested structs' too, none in arrays). */
+typedef struct edmli_binds {
+    uint8_t *word;
+    uint32_t count;
+} edmli_binds;
+#define EDMLI_BIND_W(name)                                           \
+    if (edmli_gles_is_binding(#name) && b->count < EDMLI_GLES_BINDS) \
+        b->word[b->count++] = (uint8_t)(base + offsetof(T, name) / 4);
+#define EDMLI_BIND_A(name, n)
+#define EDMLI_BIND_S(type, name) edmli_prm_binds_##type(b, base + (uint32_t)(offsetof(T, name) / 4));
+#define EDMLI_BIND_SA(type, name, n)   \
+    for (uint32_t i = 0; i < (n); i++) \
+        edmli_prm_binds_##type(b, base + (uint32_t)((offsetof(T, name) + i * sizeof(edmli_##type##_prm)) / 4));
+#define EDMLI_BIND_FN(type, LIST)                                     \
+    static void edmli_prm_binds_##type(edmli_binds *b, uint32_t base) \
+    {                                                                 \
+        typedef edmli_##type##_prm T;                                 \
+        (void)b, (void)base;                                          \
+        LIST(EDMLI_BIND_W, EDMLI_BIND_A, EDMLI_BIND_S, EDMLI_BIND_SA) \
+    }
+EDMLI_PRM_TYPES(EDMLI_BIND_FN)
+
+typedef void (*edmli_prm_binds_fn)(edmli_binds *b, uint32_t base);
+
+uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_BINDS])
+{
+    static const edmli_prm_binds_fn of[EDMLI_GLES_PROG_COUNT] = {
+#define EDMLI_BINDS_OF(id, file, out, type) edmli_prm_binds_##type,
+        EDMLI_GLES_PROGRAMS(EDMLI_BINDS_OF)
+#undef EDMLI_BINDS_OF
+    };
+    edmli_binds b = {word, 0};
+    of[prog](&b, 0);
+    return b.count;
 }

@@ -137,11 +137,19 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
 {
     edmli_gles *g = r->g;
     edmli_gl *gl = &g->port.gl;
+    /* the bindings out of the block, into u_bind[] */
+    uint32_t words[EDMLI_GLES_PARAM_BYTES / 4], bind[EDMLI_GLES_BINDS];
+    memcpy(words, prm, bytes);
+    for (uint32_t j = 0; j < g->bind_count[prog]; j++) {
+        bind[j] = words[g->bind_word[prog][j]];
+        words[g->bind_word[prog][j]] = j;
+    }
     const intptr_t at = (intptr_t)((r->slot++ % EDMLI_GLES_PARAM_SLOTS) * g->param_stride);
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
-    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, at, (intptr_t)bytes, prm);
+    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, at, (intptr_t)bytes, words);
     gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, at, (intptr_t)bytes);
     gl->glUseProgram(g->prog[prog]);
+    if (g->bind_count[prog]) gl->glUniform1uiv(g->loc_bind[prog], (int)g->bind_count[prog], bind);
     /* short dispatches: each covers at most a bounded amount of work */
     uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
     if (g->faults & EDML_FAULT_SMALL_DISPATCHES) per = groups ? 1u : 1000u;
