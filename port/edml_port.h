@@ -83,7 +83,7 @@ typedef struct edmli_gl_sync *GLsync_;
     X(void, glUseProgram, (GLuint_ program))                                                                        \
     X(GLint_, glGetUniformLocation, (GLuint_ program, const char *name))                                            \
     X(void, glUniform1ui, (GLint_ location, GLuint_ v0))                                                            \
-    X(void, glUniform1uiv, (GLint_ location, GLsizei_ count, const GLuint_ *value))                                  \
+    X(void, glUniform1uiv, (GLint_ location, GLsizei_ count, const GLuint_ *value))                                 \
     X(void, glGenBuffers, (GLsizei_ n, GLuint_ * buffers))                                                          \
     X(void, glDeleteBuffers, (GLsizei_ n, const GLuint_ *buffers))                                                  \
     X(void, glBindBuffer, (GLenum_ target, GLuint_ buffer))                                                         \
