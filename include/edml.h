@@ -518,6 +518,10 @@ typedef struct edml_device_desc {
  *  more instead of 32 KiB (as many as there are workers), so that small
  *  tests reach every kernel's handling of parts and their combination. */
 #define EDML_FAULT_SMALL_PARTS 0x80u
+/** Not a fault: an execution whose GPU parameters were not baked when its
+ *  operator was created fails (::EDML_STATUS_BACKEND_FAILED) instead of
+ *  uploading them, so that tests prove the hot path uploads none. */
+#define EDML_FAULT_BAKED_ONLY 0x100u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),
@@ -576,7 +580,10 @@ typedef struct edml_operator edml_operator;
 typedef struct edml_operator_sizes {
     size_t persistent_bytes; /**< device-arena bytes edml_operator_create() takes */
     size_t temporary_bytes;  /**< scratch bytes each edml_operator_execute() takes */
-    edml_backend backend;    /**< the backend creation would choose */
+    /** GPU-arena bytes edml_operator_create() keeps (GLES: the kernels'
+     *  parameters, uploaded once), from the same end as GPU buffers */
+    uint64_t gpu_persistent_bytes;
+    edml_backend backend; /**< the backend creation would choose */
 } edml_operator_sizes;
 
 /**

@@ -5,20 +5,25 @@
  * device keeps its GL context current between calls (gles_one_thread). */
 #include "ops.h"
 
-static edml_gpu_buffer *upload(edml_device *dev, const tl_tensor *t)
+/* A buffer holding t at byte `at` */
+static edml_gpu_buffer *upload_at(edml_device *dev, const tl_tensor *t, uint64_t at)
 {
     edml_gpu_buffer *b = NULL;
-    CHECK(edml_gpu_buffer_create(dev, t->total, &b) == EDML_STATUS_OK, "create: %s", edml_device_last_error(dev));
-    if (b) CHECK(edml_gpu_buffer_write(b, 0, t->buf, t->total) == EDML_STATUS_OK, "write");
+    CHECK(edml_gpu_buffer_create(dev, t->total + at, &b) == EDML_STATUS_OK, "create: %s", edml_device_last_error(dev));
+    if (b) CHECK(edml_gpu_buffer_write(b, at, t->buf, t->total) == EDML_STATUS_OK, "write");
     return b;
 }
 
+static edml_gpu_buffer *upload(edml_device *dev, const tl_tensor *t) { return upload_at(dev, t, 0); }
+
 /* every operator with its inputs and outputs resident on the GPU, then with
- * its outputs on the host */
+ * its outputs on the host, then with its tensors at offsets that are not
+ * 16-byte aligned (the kernels' other layout: its parameters baked too) */
 static void check_resident(edml_device *dev)
 {
     for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
-        for (int mixed = 0; mixed < 2; mixed++) { /* 0: everything on the GPU; 1: inputs there, outputs on the host */
+        for (int mixed = 0; mixed < 3; mixed++) { /* 1: outputs on the host; 2: tensors at byte 4 of their buffers */
+            const uint64_t at = mixed == 2 ? 4 : 0;
             ops_case c;
             ops_make_on(&c, which, EDML_BACKEND_GLES);
             edml_operator *op;
@@ -26,23 +31,23 @@ static void check_resident(edml_device *dev)
             edml_gpu_buffer *gin[3] = {0}, *gout[2] = {0};
             EDML_BUFFER_BINDING bi[3], bo[2];
             for (int i = 0; i < c.nin; i++) {
-                gin[i] = upload(dev, &c.in[i]);
-                bi[i] = edml_gpu_binding(gin[i], 0, c.in[i].total);
+                gin[i] = upload_at(dev, &c.in[i], at);
+                bi[i] = edml_gpu_binding(gin[i], at, c.in[i].total);
             }
             ops_reset_outputs(&c);
             for (int o = 0; o < c.nout; o++) {
-                if (mixed) {
+                if (mixed == 1) {
                     bo[o] = tl_bind(&c.out[o]);
                     continue;
                 }
-                gout[o] = upload(dev, &c.out[o]); /* the sentinel, so untouched bytes compare */
-                bo[o] = edml_gpu_binding(gout[o], 0, c.out[o].total);
+                gout[o] = upload_at(dev, &c.out[o], at); /* the sentinel, so untouched bytes compare */
+                bo[o] = edml_gpu_binding(gout[o], at, c.out[o].total);
             }
             edml_status s = edml_operator_execute(op, bi, (UINT)c.nin, bo, (UINT)c.nout, NULL);
             CHECK(s == EDML_STATUS_OK, "%s resident: %s", c.name, edml_device_last_error(dev));
-            for (int o = 0; o < c.nout && !mixed; o++)
-                CHECK(edml_gpu_buffer_read(gout[o], 0, c.out[o].buf, c.out[o].total) == EDML_STATUS_OK, "read");
-            CHECK(ops_outputs_match(&c), "%s: %s outputs differ", c.name, mixed ? "host" : "resident");
+            for (int o = 0; o < c.nout && mixed != 1; o++)
+                CHECK(edml_gpu_buffer_read(gout[o], at, c.out[o].buf, c.out[o].total) == EDML_STATUS_OK, "read");
+            CHECK(ops_outputs_match(&c), "%s: %s outputs differ", c.name, mixed == 1 ? "host" : "resident");
             for (int o = c.nout; o-- > 0;)
                 if (gout[o]) edml_gpu_buffer_destroy(gout[o]);
             for (int i = c.nin; i-- > 0;) edml_gpu_buffer_destroy(gin[i]);
@@ -141,6 +146,7 @@ int main(int argc, char **argv)
     edml_device_desc dd = {0};
     dd.gpu_arena_bytes = gpu_bytes;
     dd.gles_one_thread = argc > 1 && !strcmp(argv[1], "--one-thread");
+    dd.inject_faults = EDML_FAULT_BAKED_ONLY; /* an operator's execution uploads no parameters */
     CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_OK, "device");
     char info[300];
     if (!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {

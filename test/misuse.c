@@ -382,8 +382,14 @@ static void gpu_arena_and_readback(void)
               edml_operator_backend(autop) == EDML_BACKEND_GLES,
           "auto on gles");
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &named) == EDML_STATUS_OK, "gles");
+    edml_operator_sizes sz;
+    CHECK(edml_operator_query(d.dev, &c.desc, EDML_BACKEND_GLES, &sz) == EDML_STATUS_OK &&
+              sz.gpu_persistent_bytes > 0 && sz.gpu_persistent_bytes < 4096,
+          "each keeps its parameters in the GPU arena (%llu bytes)", (unsigned long long)sz.gpu_persistent_bytes);
     edml_gpu_buffer *all;
-    CHECK(edml_gpu_buffer_create(d.dev, 1 << 20, &all) == EDML_STATUS_OK, "the whole GPU arena");
+    CHECK(edml_gpu_buffer_create(d.dev, ((1 << 20) - 2 * sz.gpu_persistent_bytes) & ~(uint64_t)15, &all) ==
+              EDML_STATUS_OK,
+          "the rest of the GPU arena");
     log_count = 0;
     ops_reset_outputs(&c);
     edml_status s = ops_execute(&c, autop, NULL);

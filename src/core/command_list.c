@@ -75,7 +75,7 @@ edml_status edml_command_list_create(edml_device *dev, UINT capacity, edml_comma
             edml_command_list *l = (edml_command_list *)mem;
             memset(l, 0, sizeof *l);
             l->capacity = capacity;
-            edmli_object_push(dev, &l->obj, EDMLI_OBJ_COMMAND_LIST, mark);
+            edmli_object_push(dev, &l->obj, EDMLI_OBJ_COMMAND_LIST, mark, EDMLI_NO_GPU_MARK);
             *out = (edml_command_list *)edmli_object_handle(&l->obj);
         }
     }

@@ -298,8 +298,9 @@ edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, edmli
     return s;
 }
 
-void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind, size_t mark)
+void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind, size_t mark, uint64_t gpu_mark)
 {
+    o->gpu_mark = gpu_mark;
     o->state = EDMLI_OBJECT_LIVE;
     o->kind = (uint32_t)kind;
     o->gen = dev->next_gen++;
@@ -315,7 +316,7 @@ void edmli_object_release(edml_device *dev, edmli_object *o)
     while (dev->last_obj && dev->last_obj->state == EDMLI_OBJECT_DEAD) {
         edmli_object *top = dev->last_obj;
         dev->arena.head = top->arena_mark;
-        if (top->kind == EDMLI_OBJ_GPU_BUFFER) {
+        if (top->gpu_mark != EDMLI_NO_GPU_MARK) {
             const edml_backend b = edmli_buffer_backend();
             edmli_backends[b]->buffers->release_to(dev->state[b], top->gpu_mark);
         }

@@ -41,8 +41,7 @@ static edml_status edmli_gpu_create(edml_device *dev, UINT64 bytes, edml_gpu_buf
     memset(b, 0, sizeof *b);
     b->gpu_offset = offset;
     b->bytes = bytes;
-    b->obj.gpu_mark = gpu_mark;
-    edmli_object_push(dev, &b->obj, EDMLI_OBJ_GPU_BUFFER, mark);
+    edmli_object_push(dev, &b->obj, EDMLI_OBJ_GPU_BUFFER, mark, gpu_mark);
     *out = (edml_gpu_buffer *)edmli_object_handle(&b->obj);
     return EDML_STATUS_OK;
 }

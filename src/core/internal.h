@@ -92,7 +92,7 @@ typedef struct edmli_object {
     edml_device *device;
     struct edmli_object *prev;
     size_t arena_mark; /* device-arena head before the object */
-    uint64_t gpu_mark; /* GPU-arena persistent bytes before it (GPU buffers) */
+    uint64_t gpu_mark; /* GPU-arena persistent bytes before it, or EDMLI_NO_GPU_MARK: it holds none */
 } edmli_object;
 
 struct edml_gpu_buffer {
@@ -117,6 +117,11 @@ struct edml_operator {
     const char *input_names[EDMLI_MAX_INPUTS];
     const char *output_names[EDMLI_MAX_OUTPUTS];
     uint64_t temp_bytes;
+    /* what its backend keeps from creation on (sized by its plan hook, filled
+     * by its bake hook): bytes after this struct in the device arena, and in
+     * the backend's GPU arena */
+    uint32_t backend_bytes;
+    uint64_t backend_gpu_bytes;
     uint32_t workers; /* the device's when created: scratch is sized for them */
     union {
 #define EDMLI_PLAN_FIELD(KIND, name) edmli_##name##_plan name;
@@ -186,6 +191,9 @@ typedef struct edmli_backend {
     uint64_t (*temp_bytes)(const edml_operator *op);
     /* derives op->backend_plan at creation; or says (in buf) why it cannot run op */
     const char *(*plan)(const edml_device *dev, edml_operator *op, char *buf, size_t cap);
+    /* once op is in the device arena: fills what the plan sized
+     * (op->backend_bytes after it, op->backend_gpu_bytes of GPU arena) */
+    edml_status (*bake)(edml_device *dev, edml_operator *op);
     /* AUTO: whether this backend (not on the CPU) should take the operator */
     bool (*wants)(const edml_device *dev, const edml_operator *op);
     /* its state on a device: bytes (in the device arena), open (false: not
@@ -270,7 +278,8 @@ edml_status edmli_object_check(edml_device *dev, const void *handle, edmli_objec
 /* An object's handle; pushes an object (with the next generation); releases
  * it (and pops what is released from the top). */
 void *edmli_object_handle(const edmli_object *o);
-void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind, size_t mark);
+#define EDMLI_NO_GPU_MARK UINT64_MAX
+void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind, size_t mark, uint64_t gpu_mark);
 void edmli_object_release(edml_device *dev, edmli_object *o);
 
 /* The device's backend b when it is available, else NULL. */

@@ -124,7 +124,9 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     if ((uint64_t)(size_t)op->temp_bytes != op->temp_bytes)
         return edmli_fail(e, EDMLI_MSG_SCRATCH_ADDRESS_SPACE, edmli_op_name(op->type), edml_backend_name(op->backend),
                           (unsigned long long)op->temp_bytes, (unsigned)(sizeof(size_t) * 8));
-    sizes->persistent_bytes = edmli_align_up(sizeof(edml_operator), EDMLI_ALIGN);
+    sizes->persistent_bytes =
+        edmli_align_up(sizeof(edml_operator), EDMLI_ALIGN) + edmli_align_up(op->backend_bytes, EDMLI_ALIGN);
+    sizes->gpu_persistent_bytes = op->backend_gpu_bytes;
     sizes->temporary_bytes = (size_t)op->temp_bytes;
     sizes->backend = op->backend;
     return EDML_STATUS_OK;
@@ -156,7 +158,18 @@ static edml_status edmli_create(edml_device *dev, const EDML_OPERATOR_DESC *desc
     s = edmli_arena_alloc(&dev->arena, &dev->err, "edml_operator_create", sizes.persistent_bytes, &mem);
     if (s) return s;
     memcpy(mem, &op, sizeof op);
-    edmli_object_push(dev, &((edml_operator *)mem)->obj, EDMLI_OBJ_OPERATOR, mark);
+    edml_operator *o = (edml_operator *)mem;
+    const edmli_backend *be = edmli_backends[o->backend];
+    uint64_t gpu_mark = EDMLI_NO_GPU_MARK;
+    if (be->bake) {
+        gpu_mark = be->buffers->mark(dev->state[o->backend]);
+        if ((s = be->bake(dev, o))) {
+            be->buffers->release_to(dev->state[o->backend], gpu_mark);
+            dev->arena.head = mark;
+            return s;
+        }
+    }
+    edmli_object_push(dev, &o->obj, EDMLI_OBJ_OPERATOR, mark, gpu_mark);
     *out = (edml_operator *)edmli_object_handle(&((edml_operator *)mem)->obj);
     return EDML_STATUS_OK;
 }

@@ -82,6 +82,7 @@ typedef struct edmli_gles {
     uint32_t max_groups_x;
     uint64_t max_ssbo;     /* largest bindable storage block */
     uint32_t param_stride; /* bytes between parameter slots: a slot, rounded to the binding offset alignment */
+    uint32_t param_align;  /* GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
     unsigned arena_buf, params_buf, readback_buf; /* readback: the only buffer ever mapped */
     uint64_t readback_bytes;
     uint64_t arena_bytes;
@@ -98,6 +99,8 @@ typedef struct edmli_gles {
      * adds a barrier instead of a fence; edmli_gles_batch_end fences once */
     bool batching;
     struct edmli_gles_run *batch;
+    /* while an operator's parameters are baked: its runs record, not dispatch */
+    struct edmli_gles_bake *bake;
     /* a flushed batch: its fence, and its ticket for the outcome */
     bool pending;
     void *pending_fence;
@@ -117,12 +120,29 @@ typedef struct edmli_gles_fetch_req {
 #define EDMLI_GLES_MAX_FETCHES (EDMLI_MAX_OUTPUTS + 1) /* an operator's: the outputs and a status word */
 #define EDMLI_GLES_BATCH_FETCHES 48u                   /* a command list's batch: 16 operators or more */
 
+/* An operator's parameter blocks baked at creation (gles_bake.c), after it
+ * in the device arena: each block's GPU-arena offset, bytes, and where its
+ * host copy is among the copies that follow this struct. */
+#define EDMLI_GLES_BAKED_MAX 32u
+typedef struct edmli_gles_block {
+    uint32_t gpu_offset, bytes, copy_at;
+} edmli_gles_block;
+typedef struct edmli_gles_baked {
+    uint32_t count;
+    edmli_gles_block block[EDMLI_GLES_BAKED_MAX];
+} edmli_gles_baked;
+typedef struct edmli_gles_bake edmli_gles_bake;
+
 /* One execution: staging in the GPU arena's free top, parameter slots, the
  * host copies to make at the end. */
 typedef struct edmli_gles_run {
     edmli_gles *g;
     edmli_errbuf *err;
-    uint64_t top; /* staging grows down from here */
+    edmli_gles_bake *bake;         /* baking: dispatches are recorded */
+    const edmli_gles_baked *baked; /* the operator's blocks; NULL: uploads (GPU-buffer copies) */
+    uint32_t next_block;           /* where the next block is looked for first */
+    bool unbaked;                  /* a dispatch uploaded its block (EDML_FAULT_BAKED_ONLY fails it) */
+    uint64_t top;                  /* staging grows down from here */
     uint32_t slot;
     uint32_t nfetches;
     bool resident_out; /* a kernel wrote a GPU buffer: in a batch, a barrier before the next */
@@ -130,6 +150,17 @@ typedef struct edmli_gles_run {
 } edmli_gles_run;
 
 edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err);
+/* An operator's run: its baked parameter blocks are bound, not uploaded. */
+edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edmli_errbuf *err);
+/* Baking (gles_bake.c): sizes at planning (op->backend_bytes and
+ * backend_gpu_bytes), the blocks at creation (the bake hook), a run's
+ * record of one block, and an execution's binding of a baked one (false:
+ * not baked). */
+void edmli_gles_bake_size(edml_operator *op, const edmli_gles *g);
+edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op);
+edmli_gles_baked *edmli_gles_baked_of(const edml_operator *op);
+void edmli_gles_bake_record(edmli_gles_run *r, const uint32_t *words, uint32_t bytes);
+bool edmli_gles_bind_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes);
 /* A command list's batch of kernels as one submission: begun, joined by
  * each kernel's run, ended by one fence and the fetches of all. */
 edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err);

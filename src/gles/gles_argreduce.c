@@ -132,7 +132,7 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     edmli_gles_run r;
     edmli_gles *gs = EDMLI_GLES_STATE(op);
     const edmli_gles_plan *plan = EDMLI_GLES_PLAN(op);
-    edml_status s = edmli_gles_begin(&r, gs, ex->err);
+    edml_status s = edmli_gles_begin_op(&r, op, ex->err);
     if (s) return s;
     const edmli_argreduce_plan *p = &op->plan.argreduce;
     uint32_t off_in, off_out;

@@ -47,10 +47,12 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
     }
     if (op->kind == EDMLI_OP_ARGREDUCE) edmli_gles_plan_argreduce(op, g, plan);
     plan->stage_bytes = edmli_gles_stage_bytes(op, plan);
-    const uint64_t have = g->arena_bytes - g->persistent;
-    if (plan->stage_bytes > have) {
+    edmli_gles_bake_size(op, g);
+    const uint64_t have = g->arena_bytes - g->persistent,
+                   need = edmli_add_sat(plan->stage_bytes, op->backend_gpu_bytes);
+    if (need > have) {
         edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (edml_device_desc.gpu_arena_bytes)",
-                     (unsigned long long)plan->stage_bytes, (unsigned long long)have);
+                     (unsigned long long)need, (unsigned long long)have);
         return buf;
     }
     return NULL;
@@ -116,6 +118,7 @@ const edmli_backend edmli_gles_backend = {
     .batch_complete = edmli_gles_hook_batch_complete,
     .on_cpu = false,
     .plan = edmli_gles_plan_op,
+    .bake = edmli_gles_bake_op,
     .wants = edmli_gles_wants,
     .state_bytes = edmli_gles_state_bytes,
     .open = edmli_gles_device_open,

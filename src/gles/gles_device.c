@@ -103,6 +103,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     g->max_ssbo = (uint64_t)(uint32_t)ssbo;
     const uint32_t al = align > 0 ? (uint32_t)align : 256u; /* glBindBufferRange offsets are multiples of it */
     g->param_stride = (EDMLI_GLES_PARAM_BYTES + al - 1) / al * al;
+    g->param_align = al;
 
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
         if (!edmli_gles_compile(g, (edmli_gles_prog)id, why, cap)) {

@@ -5,7 +5,7 @@
 edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec *ex)
 {
     edmli_gles_run r;
-    edml_status s = edmli_gles_begin(&r, EDMLI_GLES_STATE(op), ex->err);
+    edml_status s = edmli_gles_begin_op(&r, op, ex->err);
     if (s) return s;
     const edmli_elementwise_if_plan *pl = &op->plan.elementwise_if;
     uint32_t off[4];

@@ -37,7 +37,7 @@ static void edmli_gles_gather_walk(const edml_operator *op, edmli_gather_nd_prm 
 edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
 {
     edmli_gles_run r;
-    edml_status s = edmli_gles_begin(&r, EDMLI_GLES_STATE(op), ex->err);
+    edml_status s = edmli_gles_begin_op(&r, op, ex->err);
     if (s) return s;
     uint32_t off_in, off_ix, off_out, off_status;
     static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};

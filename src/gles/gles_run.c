@@ -22,12 +22,25 @@ static bool edmli_gles_make_current(edmli_gles *g)
 
 edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err)
 {
+    if (g->bake) { /* an operator's parameters being baked: no GL */
+        memset(r, 0, sizeof *r);
+        r->g = g;
+        r->err = err;
+        r->top = g->arena_bytes;
+        r->bake = g->bake;
+        return EDML_STATUS_OK;
+    }
     if (g->batching) { /* a command list's: continue its run */
         *r = *g->batch;
         r->err = err;
         r->resident_out = false;
+        r->baked = NULL;
+        r->unbaked = false;
         return EDML_STATUS_OK;
     }
+    r->bake = NULL;
+    r->baked = NULL;
+    r->unbaked = false;
     if (g->pending) (void)edmli_gles_complete_pending(g, UINT64_MAX); /* its outcome goes to its ticket */
     r->g = g;
     r->err = err;
@@ -40,6 +53,16 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, g->arena_buf);
     return EDML_STATUS_OK;
+}
+
+edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edmli_errbuf *err)
+{
+    edml_status s = edmli_gles_begin(r, EDMLI_GLES_STATE(op), err);
+    if (!s && !r->bake) {
+        r->baked = edmli_gles_baked_of(op);
+        r->next_block = 0;
+    }
+    return s;
 }
 
 void edmli_gles_release(edmli_gles *g)
@@ -63,7 +86,7 @@ edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uin
 {
     edml_status s = edmli_gles_alloc(r, t->total_bytes, offset);
     if (s) return s;
-    if (host) {
+    if (host && !r->bake) {
         edmli_gl *gl = &r->g->port.gl;
         gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
         gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)*offset, (intptr_t)t->total_bytes, host);
@@ -75,7 +98,7 @@ edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *o
 {
     static const uint8_t zeros[4096] = {0}; /* read-only: the source of the uploads */
     edml_status s = edmli_gles_alloc(r, bytes, offset);
-    if (s) return s;
+    if (s || r->bake) return s;
     edmli_gl *gl = &r->g->port.gl;
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
     for (uint64_t done = 0; done < bytes; done += sizeof zeros) {
@@ -144,10 +167,17 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
         bind[j] = words[g->bind_word[prog][j]];
         words[g->bind_word[prog][j]] = j;
     }
-    const intptr_t at = (intptr_t)((r->slot++ % EDMLI_GLES_PARAM_SLOTS) * g->param_stride);
-    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
-    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, at, (intptr_t)bytes, words);
-    gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, at, (intptr_t)bytes);
+    if (r->bake) {
+        edmli_gles_bake_record(r, words, (uint32_t)bytes);
+        return;
+    }
+    if (!edmli_gles_bind_baked(r, words, (uint32_t)bytes)) { /* not an operator's, or not baked */
+        const intptr_t at = (intptr_t)((r->slot++ % EDMLI_GLES_PARAM_SLOTS) * g->param_stride);
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
+        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, at, (intptr_t)bytes, words);
+        gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, at, (intptr_t)bytes);
+        r->unbaked = r->unbaked || r->baked;
+    }
     gl->glUseProgram(g->prog[prog]);
     if (g->bind_count[prog]) gl->glUniform1uiv(g->loc_bind[prog], (int)g->bind_count[prog], bind);
     /* short dispatches: each covers at most a bounded amount of work */
@@ -164,7 +194,10 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
     }
 }
 
-void edmli_gles_barrier(edmli_gles_run *r) { r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT); }
+void edmli_gles_barrier(edmli_gles_run *r)
+{
+    if (!r->bake) r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+}
 
 /* glClientWaitSync up to `limit`, the injected fault answering as expiry. */
 static unsigned edmli_gles_client_wait(const edmli_gles *g, GLsync_ fence, uint64_t limit)
@@ -203,6 +236,10 @@ static edml_status edmli_gles_wait(edmli_gles_run *r)
 
 void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes)
 {
+    if (r->bake) { /* nothing ran: what the kernel reads back is zero */
+        memset(host, 0, (size_t)bytes);
+        return;
+    }
     edmli_gles_fetch_req *f = &r->fetches[r->nfetches++];
     f->offset = offset;
     f->host = (uint8_t *)host;
@@ -245,6 +282,9 @@ static edml_status edmli_gles_fetch_all(edmli_gles_run *r)
 
 edml_status edmli_gles_finish(edmli_gles_run *r)
 {
+    if (r->bake) return EDML_STATUS_OK;
+    if (r->unbaked && (r->g->faults & EDML_FAULT_BAKED_ONLY))
+        return edmli_gles_fail(r, "a dispatch's parameters were not baked at creation (EDML_FAULT_BAKED_ONLY)");
     if (r->g->batching) { /* in a batch: a later entry may read a GPU buffer this wrote */
         if (r->resident_out)
             r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -90,7 +90,7 @@ static edml_status edmli_gles_topk_threads(edmli_gles_run *r, edmli_topk_prm *pr
 edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
 {
     edmli_gles_run r;
-    edml_status s = edmli_gles_begin(&r, EDMLI_GLES_STATE(op), ex->err);
+    edml_status s = edmli_gles_begin_op(&r, op, ex->err);
     if (s) return s;
     const edmli_topk_plan *p = &op->plan.topk;
     const edmli_tensor *ti = &op->inputs[0];

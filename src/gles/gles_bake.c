@@ -1,0 +1,135 @@
+/* Parameters baked at creation: an operator's parameter blocks (bindings
+ * taken out: see shaders/params.h) are computed once, when it is created, by
+ * running its dispatcher with every tensor bound at a 16-byte aligned and
+ * at an unaligned offset (the two layouts its kernels choose between), and
+ * uploaded into the GPU arena, with host copies after the operator in the
+ * device arena. An execution finds each of its blocks among them and binds
+ * its range: no parameter upload on the hot path. */
+#include "gles.h"
+
+#include <string.h>
+
+/* Where a kernel run records its blocks instead of dispatching. */
+struct edmli_gles_bake {
+    edmli_gles_baked *into; /* NULL: sizing only */
+    uint32_t count, copy_bytes;
+    uint64_t gpu_bytes, gpu_base;
+    uint32_t align; /* of a block's GPU offset (a binding's) */
+};
+
+static const edmli_kernel_fn edmli_gles_kernel_of[EDMLI_OP_KIND_COUNT] = {
+    [EDMLI_OP_TOPK] = edmli_gles_topk,
+    [EDMLI_OP_GATHER_ND] = edmli_gles_gather_nd,
+    [EDMLI_OP_ARGREDUCE] = edmli_gles_argreduce,
+    [EDMLI_OP_ELEMENTWISE_IF] = edmli_gles_elementwise_if,
+};
+
+static const uint8_t *edmli_gles_copies(const edmli_gles_baked *b) { return (const uint8_t *)(b + 1); }
+
+static int edmli_gles_baked_find(const edmli_gles_baked *b, const uint32_t *words, uint32_t bytes, uint32_t hint)
+{
+    for (uint32_t n = 0; n < b->count; n++) {
+        const uint32_t i = (hint + n) % b->count; /* the next block of the bake's order first */
+        const edmli_gles_block *k = &b->block[i];
+        if (k->bytes == bytes && !memcmp(edmli_gles_copies(b) + k->copy_at, words, bytes)) return (int)i;
+    }
+    return -1;
+}
+
+void edmli_gles_bake_record(edmli_gles_run *r, const uint32_t *words, uint32_t bytes)
+{
+    edmli_gles_bake *k = r->bake;
+    if (k->into && edmli_gles_baked_find(k->into, words, bytes, 0) >= 0) return;
+    const uint64_t gpu = ((uint64_t)bytes + k->align - 1) / k->align * k->align;
+    if (k->count == EDMLI_GLES_BAKED_MAX) return; /* a later execution uploads it */
+    if (k->into) {
+        edmli_gles_block *b = &k->into->block[k->into->count++];
+        b->gpu_offset = (uint32_t)(k->gpu_base + k->gpu_bytes);
+        b->bytes = bytes;
+        b->copy_at = k->copy_bytes;
+        memcpy((uint8_t *)(k->into + 1) + k->copy_bytes, words, bytes);
+    }
+    k->count++;
+    k->copy_bytes += bytes;
+    k->gpu_bytes += gpu;
+}
+
+/* Runs the operator's dispatcher twice, recording its blocks. */
+static edml_status edmli_gles_bake_runs(const edml_operator *op, edmli_gles_bake *k)
+{
+    edmli_gles *g = EDMLI_GLES_STATE(op);
+    const edmli_kernel_fn fn = edmli_gles_kernel_of[op->kind];
+    edmli_errbuf err = {{0}, NULL, NULL};
+    edml_status s = EDML_STATUS_OK;
+    for (uint64_t at = 0; at <= 4 && !s; at += 4) {
+        edmli_exec ex = {.err = &err};
+        for (uint32_t i = 0; i < EDMLI_MAX_INPUTS; i++) ex.in_gpu[i] = at;
+        for (uint32_t o = 0; o < EDMLI_MAX_OUTPUTS; o++) ex.out_gpu[o] = at;
+        g->bake = k;
+        s = fn ? fn(op, &ex) : EDML_STATUS_OK;
+        g->bake = NULL;
+    }
+    return s;
+}
+
+void edmli_gles_bake_size(edml_operator *op, const edmli_gles *g)
+{
+    edmli_gles_bake k = {.align = g->param_align};
+    op->backend_bytes = 0;
+    op->backend_gpu_bytes = 0;
+    if (edmli_gles_bake_runs(op, &k) || !k.count) return;
+    op->backend_bytes = (uint32_t)(sizeof(edmli_gles_baked) + k.copy_bytes);
+    op->backend_gpu_bytes = k.gpu_bytes + g->param_align; /* room to align the first block */
+}
+
+edmli_gles_baked *edmli_gles_baked_of(const edml_operator *op)
+{
+    if (!op->backend_bytes) return NULL;
+    return (edmli_gles_baked *)(void *)((uint8_t *)(uintptr_t)op + edmli_align_up(sizeof *op, EDMLI_ALIGN));
+}
+
+/* The bake hook: GPU-arena room from the persistent end, the blocks, their upload. */
+edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op)
+{
+    edmli_gles *g = EDMLI_GLES_STATE(op);
+    edmli_gles_baked *b = edmli_gles_baked_of(op);
+    if (!b) return EDML_STATUS_OK;
+    const uint64_t have = g->arena_bytes - g->persistent;
+    if (op->backend_gpu_bytes > have)
+        return edmli_fail(&dev->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "parameters of edml_operator_create",
+                          (unsigned long long)op->backend_gpu_bytes, (unsigned long long)have,
+                          (unsigned long long)(op->backend_gpu_bytes - have));
+    memset(b, 0, sizeof *b);
+    edmli_gles_bake k = {.into = b, .align = g->param_align};
+    k.gpu_base = (g->persistent + g->param_align - 1) / g->param_align * g->param_align;
+    g->persistent += op->backend_gpu_bytes;
+    /* no fence: GL runs the uploads before any later dispatch. A failure
+     * leaves the blocks unbaked: executions then upload them, and meet the
+     * failure themselves (their fallback to the CPU, their message). */
+    edmli_gles_run r;
+    edmli_errbuf err = {{0}, NULL, NULL};
+    if (edmli_gles_bake_runs(op, &k) || edmli_gles_begin(&r, g, &err)) {
+        b->count = 0;
+    } else {
+        edmli_gl *gl = &g->port.gl;
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
+        for (uint32_t i = 0; i < b->count; i++)
+            gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)b->block[i].gpu_offset,
+                                (intptr_t)b->block[i].bytes, edmli_gles_copies(b) + b->block[i].copy_at);
+        if (gl->glGetError() != EDMLI_GL_NO_ERROR) b->count = 0;
+    }
+    edmli_gles_release(g);
+    return EDML_STATUS_OK;
+}
+
+bool edmli_gles_bind_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes)
+{
+    if (!r->baked) return false;
+    const int i = edmli_gles_baked_find(r->baked, words, bytes, r->next_block);
+    if (i < 0) return false;
+    const edmli_gles_block *k = &r->baked->block[i];
+    r->g->port.gl.glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, r->g->arena_buf, (intptr_t)k->gpu_offset,
+                                    (intptr_t)k->bytes);
+    r->next_block = (uint32_t)i + 1;
+    return true;
+}
