@@ -12,11 +12,10 @@ layout(std430, binding = 1) buffer Mem4 { uvec4 m4[]; };
 layout(std430, binding = 1) coherent buffer MemC { uint mc[]; };
 uniform uint u_base;     // first unit of this dispatch
 uniform uint u_count;    // units in this dispatch
-// The byte offsets of this execution's tensors and scratch in m[]: a
-// parameter named *offset holds the index of its binding here (the
-// parameter block is baked when the operator is created; the offsets are
-// set for each execution).
-uniform uint u_bind[BINDS];
+// The byte offsets of this execution's tensors and scratch in m[] are the
+// prelude's uniform u_bind[] (set for each execution; the parameter block,
+// baked when the operator is created, holds each one's index): accessors
+// prm_*offset read it, and t_base(T) gives tensor T's.
 
 const uint NONE = 0xffffffffu;
 const uint DT_FLOAT32 = 1u, DT_FLOAT16 = 2u, DT_UINT32 = 3u, DT_UINT16 = 4u, DT_UINT8 = 5u, DT_INT32 = 6u,
@@ -45,9 +44,7 @@ uvec2 ld_elem(uint off, uint es) {   // (low word, high word)
 
 // Helpers over a nested struct of the parameters, given its word offset
 // (prm_<member>_at; *_at constants below are its members' offsets).
-// t_base: the byte offset of tensor T; t_offset: of its logical (row-major)
-// element li.
-uint t_base(uint T) { return u_bind[prm_words[T + TENSOR_offset]]; }
+// t_offset: the byte offset of logical (row-major) element li of tensor T.
 uint t_offset(uint T, uint li) {
     uint off = 0u;
     for (uint d = prm_words[T + TENSOR_rank]; d-- > 0u;) {

@@ -739,8 +739,9 @@ static bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask)
     memset(b, 0, sizeof *b);
     edml_device_desc dd = {0};
     dd.backends = mask;
-    dd.gpu_arena_bytes = 512ull << 20;
-    dd.gles_one_thread = 1; /* one thread makes every call */
+    dd.gpu_arena_bytes =
+        (512ull << 20) + (1u << 20); /* the largest workload and its copy, and the operators' parameters */
+    dd.gles_one_thread = 1;          /* one thread makes every call */
     if (threads > 1) {
         size_t pb = edml_pool_size(threads, 0);
         if (!pb || posix_memalign(&b->pool_memory, 64, pb) ||

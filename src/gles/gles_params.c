@@ -26,7 +26,35 @@ bool edmli_gles_is_binding(const char *name)
 typedef struct edmli_text {
     char *buf;
     size_t cap, len;
+    uint8_t bind_word[EDMLI_GLES_BINDS]; /* the kernel's bindings' words, in order */
+    uint32_t bind_count;
 } edmli_text;
+
+/* The binding at word w: its index in u_bind[], or EDMLI_GLES_BINDS. */
+static uint32_t edmli_prm_binding(const edmli_text *t, uint32_t w)
+{
+    uint32_t j = 0;
+    while (j < t->bind_count && t->bind_word[j] != w) j++;
+    return j < t->bind_count ? j : EDMLI_GLES_BINDS;
+}
+
+/* A word member's accessor: a word of the block; a binding at word w, the
+ * uniform u_bind[j] with j a constant (the compiler reads no index); one in
+ * an array of structs, through the index its block holds. */
+static const char *edmli_prm_w_format(const edmli_text *t, uint32_t stride, const char *name, uint32_t w)
+{
+    if (edmli_gles_is_binding(name))
+        return stride                                       ? "#define %s_%s(j) u_bind[prm_words[%uu + %uu * (j)]]\n"
+               : edmli_prm_binding(t, w) < EDMLI_GLES_BINDS ? "#define %s_%s u_bind[%uu]\n"
+                                                            : "#define %s_%s u_bind[prm_words[%uu]]\n";
+    return stride ? "#define %s_%s(j) prm_words[%uu + %uu * (j)]\n" : "#define %s_%s prm_words[%uu]\n";
+}
+
+static uint32_t edmli_prm_w_arg(const edmli_text *t, uint32_t stride, const char *name, uint32_t w)
+{
+    const uint32_t j = edmli_prm_binding(t, w);
+    return !stride && edmli_gles_is_binding(name) && j < EDMLI_GLES_BINDS ? j : w;
+}
 
 static void edmli_text_add(edmli_text *t, const char *fmt, const char *path, const char *name, uint32_t a, uint32_t b)
 {
@@ -37,13 +65,9 @@ static void edmli_text_add(edmli_text *t, const char *fmt, const char *path, con
 /* Accessors of one struct's members, the struct at word `base` of the block
  * (`stride` words apart when it is an element of an array: the accessors
  * then take the element's index). */
-#define EDMLI_EMIT_W(name)                                                                                          \
-    edmli_text_add(t,                                                                                               \
-                   edmli_gles_is_binding(#name) ? (stride ? "#define %s_%s(j) u_bind[prm_words[%uu + %uu * (j)]]\n" \
-                                                          : "#define %s_%s u_bind[prm_words[%uu]]\n")               \
-                   : stride                     ? "#define %s_%s(j) prm_words[%uu + %uu * (j)]\n"                   \
-                                                : "#define %s_%s prm_words[%uu]\n",                                                     \
-                   path, #name, base + (uint32_t)(offsetof(T, name) / 4), stride);
+#define EDMLI_EMIT_W(name)                                                                                         \
+    edmli_text_add(t, edmli_prm_w_format(t, stride, #name, base + (uint32_t)(offsetof(T, name) / 4)), path, #name, \
+                   edmli_prm_w_arg(t, stride, #name, base + (uint32_t)(offsetof(T, name) / 4)), stride);
 #define EDMLI_EMIT_A(name, n)                                                 \
     edmli_text_add(t, "#define %s_%s(i) prm_words[%uu + (i)]\n", path, #name, \
                    base + (uint32_t)(offsetof(T, name) / 4), 0);
@@ -104,7 +128,8 @@ static const struct {
 
 size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_max, char *buf, size_t cap)
 {
-    edmli_text t = {buf, cap, 0};
+    edmli_text t = {buf, cap, 0, {0}, 0};
+    t.bind_count = edmli_gles_binding_words(prog, t.bind_word);
     t.len = edmli_format(buf, cap,
                          "#version 310 es\nprecision highp float;\nprecision highp int;\n#define LOCAL %uu\n"
                          "#define SORT_MAX %uu\nlayout(local_size_x = %u) in;\n"
@@ -116,6 +141,12 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
     edmli_text_add(&t, "#define %s%s 1u\n#define EDMLI_PARAMS(T) const uint edmli_params_named = T\n",
                    edmli_prm_of[prog].type, "", 0, 0);
     edmli_prm_helpers(&t);
+    /* t_base(T): tensor T's offset, T a constant where the helpers inline */
+    edmli_text_add(&t, "uniform uint u_bind[%s%sBINDS];\nuint t_base(uint T) {\n    uint w = T + TENSOR_offset;\n", "",
+                   "", 0, 0);
+    for (uint32_t j = 0; j < t.bind_count; j++)
+        edmli_text_add(&t, "%s%s    if (w == %uu) return u_bind[%uu];\n", "", "", t.bind_word[j], j);
+    edmli_text_add(&t, "%s%s    return u_bind[prm_words[w]];\n}\n", "", "", 0, 0);
     edmli_prm_of[prog].emit(&t, "prm", 0, 0);
     return t.len;
 }
