@@ -5,24 +5,15 @@
 // backend does. prm_dims walks the output: each dim's size, its stride in
 // the indices and in the data, and its kind (0 batch, 1 index position, 2
 // slice). With prm_vectors (the output packed, slices contiguous, every
-// slice start 16-byte aligned) an invocation copies 16 bytes.
+// slice start 16-byte aligned) an invocation copies 16 bytes, its slice's
+// start found once for all of them by walking the outer dims only.
 EDMLI_PARAMS(edmli_gather_nd_prm);
 
-// Data element index of output element `li`; counts clamped coordinates.
-uint input_index(uint li) {
-    uint rem = li, ixo = 0u, ino = 0u;
-    bool first = true;
-    for (uint j = prm_dim_count; j-- > 0u;) {
-        uint s = prm_dims_size(j);
-        uint c = rem % s;
-        rem /= s;
-        ixo += c * prm_dims_indices_stride(j);
-        ino += c * prm_dims_data_stride(j);
-        if (prm_dims_kind(j) == 2u && c != 0u) first = false;
-    }
-    uint ies = prm_indices_elem_size, dt = prm_indices_dtype;
-    uint q = prm_indices_offset + ixo * ies;
-    uint pos = li / prm_slice_elements;
+// The data element offset the index tuple at `q` (bytes) adds; counts its
+// clamped coordinates when `first` (the slice's first element) with `pos`,
+// the tuple's position.
+uint tuple_index(uint q, uint pos, bool first) {
+    uint ies = prm_indices_elem_size, dt = prm_indices_dtype, ino = 0u;
     for (uint k = 0u; k < prm_tuple; k++, q += prm_tuple_stride * ies) {
         uint size = prm_coord_sizes(k);
         uint lo = m[q >> 2], hi = ies == 8u ? m[(q >> 2) + 1u] : 0u;
@@ -51,14 +42,46 @@ uint input_index(uint li) {
     return ino;
 }
 
+// Data element index of output element `li`; counts clamped coordinates.
+uint input_index(uint li) {
+    uint rem = li, ixo = 0u, ino = 0u;
+    bool first = true;
+    for (uint j = prm_dim_count; j-- > 0u;) {
+        uint s = prm_dims_size(j);
+        uint c = rem % s;
+        rem /= s;
+        ixo += c * prm_dims_indices_stride(j);
+        ino += c * prm_dims_data_stride(j);
+        if (prm_dims_kind(j) == 2u && c != 0u) first = false;
+    }
+    return ino + tuple_index(prm_indices_offset + ixo * prm_indices_elem_size, li / prm_slice_elements, first);
+}
+
+// Data element index of slice `slice`'s first element (the slice dims,
+// last in prm_dims, are all zero there: only the outer ones are walked).
+uint slice_index(uint slice, bool first) {
+    uint rem = slice, ixo = 0u, ino = 0u;
+    for (uint j = prm_dim_count; j-- > 0u;) {
+        if (prm_dims_kind(j) == 2u) continue;
+        uint s = prm_dims_size(j);
+        uint c = rem % s;
+        rem /= s;
+        ixo += c * prm_dims_indices_stride(j);
+        ino += c * prm_dims_data_stride(j);
+    }
+    return ino + tuple_index(prm_indices_offset + ixo * prm_indices_elem_size, slice, first);
+}
+
 uvec2 compute(uint li) { return ld_elem(prm_data_offset + input_index(li) * prm_data_elem_size, prm_data_elem_size); }
 
 void main() {
     uint u = unit_id();
     if (u == NONE) return;
-    if (prm_vectors != 0u) {
-        uint ino = input_index(u * (16u / prm_data_elem_size));
-        m4[(prm_result_t_offset >> 4) + u] = m4[(prm_data_offset + ino * prm_data_elem_size) >> 4];
+    if (prm_vectors != 0u) {   // slices of whole vectors: one division finds the slice
+        uint es = prm_data_elem_size, per = prm_slice_elements * es / 16u;
+        uint slice = u / per, v = u - slice * per;
+        uint ino = slice_index(slice, v == 0u);
+        m4[(prm_result_t_offset >> 4) + u] = m4[((prm_data_offset + ino * es) >> 4) + v];
         return;
     }
     write_output(prm_result_at, u, prm_result_dense != 0u);
