@@ -107,17 +107,6 @@ typedef struct edmli_gles {
     edmli_batch_ticket *ticket;
 } edmli_gles;
 
-/* Invocations a workgroup of `prog` has: the device's, but at most
- * EDMLI_GLES_TOPK_SMALL_LOCAL for the one-row TopK, whose rounds each wait
- * at barriers (fewer invocations wait less; a row of SORT_MAX elements is
- * still 32 an invocation at most). */
-#define EDMLI_GLES_TOPK_SMALL_LOCAL 256u
-static inline uint32_t edmli_gles_prog_local(const edmli_gles *g, edmli_gles_prog prog)
-{
-    return prog == EDMLI_GLES_PROG_TOPK_SMALL && g->local > EDMLI_GLES_TOPK_SMALL_LOCAL ? EDMLI_GLES_TOPK_SMALL_LOCAL
-                                                                                        : g->local;
-}
-
 /* Opens GL, compiles every program, creates the GPU arena. false: `why`. */
 bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
 void edmli_gles_close(edmli_gles *g);

@@ -30,8 +30,7 @@ uint32_t edmli_gles_topk_chunks(const edml_operator *op)
 bool edmli_gles_topk_is_small(const edml_operator *op, const edmli_gles *g)
 {
     const edmli_topk_plan *p = &op->plan.topk;
-    return op->inputs[0].elem_count == p->axis_size && p->axis_size <= g->sort_max &&
-           p->axis_size <= 32u * edmli_gles_prog_local(g, EDMLI_GLES_PROG_TOPK_SMALL) &&
+    return op->inputs[0].elem_count == p->axis_size && p->axis_size <= g->sort_max && p->axis_size <= 32u * g->local &&
            p->k <= EDMLI_GLES_TOPK_SMALL_MAX_K;
 }
 
