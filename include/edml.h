@@ -481,10 +481,16 @@ typedef struct edml_device_desc {
     edml_log_fn log;          /**< NULL: no log */
     void *log_user;           /**< passed to log */
     uint32_t inject_faults;   /**< tests only: EDML_FAULT_* bits to simulate; 0 in products */
-    /** 0: any thread may call (one at a time): the GL context is made current
-     *  for each call and released after it. 1: every call comes from one
-     *  thread, which keeps the context current between calls (an
-     *  eglMakeCurrent pair less a call: about 11 us on NVIDIA). */
+    /** 0: any thread may call (one at a time). Each calling thread keeps a
+     *  GL context of the device's current between calls (contexts sharing
+     *  one set of GL objects; up to 8 threads keep one, a call from a further
+     *  thread runs on a context created for it), so a call switches no
+     *  context; where the driver has only a pbuffer context (no surfaceless
+     *  one), the context is made current for each call and released after
+     *  it. A context of the device stays current on the thread after a
+     *  call: an application with GL contexts of its own on that thread makes
+     *  its own current again before using it. 1: every call comes from one
+     *  thread, and the device's one context stays current on it. */
     uint32_t gles_one_thread;
     /** Where edml_device_create() writes why it failed (a NUL-terminated
      *  message, cut to error_buffer_bytes), as there is then no device to

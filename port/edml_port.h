@@ -114,7 +114,8 @@ typedef struct edmli_gl {
 
 /* A GLES 3.1 context: the GL entry points and what the port found; the
  * rest (libraries, display, context, surface) is the port's own. */
-#define EDMLI_PORT_GL_WORDS 32
+#define EDMLI_PORT_GL_WORDS 48
+#define EDMLI_PORT_GL_THREADS 8 /* threads that keep a context of their own current */
 typedef struct edmli_port_gl {
     edmli_gl gl;
     const char *display_kind;        /* "EGL device", "GBM /dev/dri/renderD128", "surfaceless", "default" */
@@ -128,8 +129,15 @@ typedef struct edmli_port_gl {
  * current on the calling thread. On failure returns false with the reason
  * in `why`. */
 bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap);
-/* Makes the context current on the calling thread; releases it from it. */
+/* Makes a context of p current on the calling thread (false: none could
+ * be). With per-thread contexts (edmli_port_gl_per_thread) a thread keeps
+ * its own current between calls, so that the next call switches nothing;
+ * else the one context is released after each call. end_call ends a call
+ * that had to run on a transient context (every per-thread one current on
+ * another thread); release lets this thread's context go. */
 bool edmli_port_gl_make_current(edmli_port_gl *p);
+bool edmli_port_gl_per_thread(const edmli_port_gl *p);
+void edmli_port_gl_end_call(edmli_port_gl *p);
 void edmli_port_gl_release(edmli_port_gl *p);
 void edmli_port_gl_close(edmli_port_gl *p);
 

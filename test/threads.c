@@ -2,8 +2,11 @@
  * device, run every operator type at once and check every result. With
  * --shared they share one device instead, one operator each or one operator
  * between them: every call either gives the right answer or is refused with
- * EDML_STATUS_BUSY having written nothing.
- *   threads [--backend ref|neon|gles] [--threads N] [--rounds N] [--shared]
+ * EDML_STATUS_BUSY having written nothing; on GLES each thread keeps a GL
+ * context of its own current, and past the 8 the port keeps, calls run on
+ * transient ones. With --relay (and --shared) the threads run one after
+ * another, each ending while its context is still current on it.
+ *   threads [--backend ref|neon|gles] [--threads N] [--rounds N] [--shared [--relay]]
  * Run under ThreadSanitizer by `make test` (CPU backends). */
 #include "ops.h"
 
@@ -91,10 +94,12 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
     int n = 4;
-    bool shared = false;
+    bool shared = false, relay = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shared"))
             shared = true;
+        else if (!strcmp(argv[i], "--relay"))
+            relay = shared = true;
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
@@ -117,10 +122,13 @@ int main(int argc, char **argv)
         }
     }
     pthread_t t[64];
-    for (int i = 0; i < n; i++) pthread_create(&t[i], NULL, shared ? shared_worker : worker, (void *)(intptr_t)i);
+    for (int i = 0; i < n; i++) {
+        pthread_create(&t[i], NULL, shared ? shared_worker : worker, (void *)(intptr_t)i);
+        if (relay) pthread_join(t[i], NULL);
+    }
     int total = 0, busy = 0, ok = 0, starved = 0;
     for (int i = 0; i < n; i++) {
-        pthread_join(t[i], NULL);
+        if (!relay) pthread_join(t[i], NULL);
         total += errors[i];
         busy += busy_calls[i];
         ok += ok_calls[i];

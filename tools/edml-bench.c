@@ -1,7 +1,7 @@
 /* edml-bench: the workloads of docs/bench.md on every backend.
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
- *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--list]
+ *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--any-thread] [--list]
  *
  * For each workload and backend: the median time per call over N calls
  * (at least 10) after a warm-up, the effective bandwidth (each input element
@@ -22,7 +22,10 @@
  * (topk_cls unless --workload names another) on GLES one by one, then as
  * one command list, and prints both times. --gpu-floor first times bare GL
  * in the same process (gl_floor: a one-workgroup dispatch and a fence;
- * gl_copy: a 64 MiB copy shader), then the workload --workload names. */
+ * gl_copy: a 64 MiB copy shader), then the workload --workload names.
+ * The device keeps its one GL context current (gles_one_thread = 1);
+ * --any-thread creates it as a multi-threaded application would (0: a
+ * context per calling thread, kept current). */
 #define _POSIX_C_SOURCE 200809L
 #include "edml.h"
 #include "../port/edml_port.h" /* --gpu-floor: bare GL through the port */
@@ -423,8 +426,9 @@ typedef struct result {
 } result;
 
 static result results[512];
-static uint32_t bench_threads = 1; /* --threads */
-static edml_pool *bench_pool;      /* its pool */
+static uint32_t bench_threads = 1;    /* --threads */
+static uint32_t bench_one_thread = 1; /* --any-thread: 0, edml_device_desc.gles_one_thread's default */
+static edml_pool *bench_pool;         /* its pool */
 static int nresults;
 
 static void report(const result *r)
@@ -483,6 +487,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->chain = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--gpu-floor"))
             o->gpu_floor = true;
+        else if (!strcmp(argv[i], "--any-thread"))
+            bench_one_thread = 0;
         else if (!strcmp(argv[i], "--list")) {
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
@@ -490,7 +496,7 @@ static int parse_args(int argc, char **argv, options *o)
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
                     "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
-                    "[--list]\n");
+                    "[--any-thread] [--list]\n");
             return 2;
         }
     }
@@ -740,8 +746,8 @@ static bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask)
     edml_device_desc dd = {0};
     dd.backends = mask;
     dd.gpu_arena_bytes =
-        (512ull << 20) + (1u << 20); /* the largest workload and its copy, and the operators' parameters */
-    dd.gles_one_thread = 1;          /* one thread makes every call */
+        (512ull << 20) + (1u << 20);       /* the largest workload and its copy, and the operators' parameters */
+    dd.gles_one_thread = bench_one_thread; /* 1: one thread makes every call */
     if (threads > 1) {
         size_t pb = edml_pool_size(threads, 0);
         if (!pb || posix_memalign(&b->pool_memory, 64, pb) ||

@@ -27,6 +27,7 @@ typedef unsigned (*edmli_egl_make_current_fn)(edmli_egl_display, edmli_egl_surfa
                                               edmli_egl_context);
 typedef unsigned (*edmli_egl_destroy_context_fn)(edmli_egl_display, edmli_egl_context);
 typedef unsigned (*edmli_egl_destroy_surface_fn)(edmli_egl_display, edmli_egl_surface);
+typedef edmli_egl_context (*edmli_egl_get_current_context_fn)(void);
 typedef void *(*edmli_gbm_create_device_fn)(int);
 typedef void (*edmli_gbm_device_destroy_fn)(void *);
 
@@ -44,6 +45,7 @@ typedef struct edmli_egl {
     edmli_egl_make_current_fn make_current;
     edmli_egl_destroy_context_fn destroy_context;
     edmli_egl_destroy_surface_fn destroy_surface;
+    edmli_egl_get_current_context_fn get_current_context;
     edmli_egl_get_platform_display_ext_fn get_platform_display; /* NULL without EGL_EXT_platform_base */
 } edmli_egl;
 
@@ -54,7 +56,14 @@ typedef struct edmli_linux_gl {
     edmli_egl_display display;
     edmli_egl_context context;
     edmli_egl_surface surface; /* a 1x1 pbuffer when neither config-less nor surfaceless worked */
-    const edmli_egl *egl;      /* in the port's own state, below */
+    edmli_egl_config config;   /* the context's (NULL: config-less) */
+    /* without a surface, each calling thread keeps a context of its own
+     * current (sharing the first's objects); a call that finds them all
+     * current on other threads runs on a transient one */
+    edmli_egl_context thread_ctx[EDMLI_PORT_GL_THREADS];
+    uint32_t thread_count;
+    edmli_egl_context transient;
+    const edmli_egl *egl; /* in the port's own state, below */
 } edmli_linux_gl;
 
 typedef struct edmli_linux_state {
@@ -99,16 +108,17 @@ static bool edmli_port_load(edmli_linux_state *s, char *why, size_t cap)
     if (!s->gl.egl_lib) return snprintf(why, cap, "libEGL.so.1 cannot be loaded: %s", dlerror()), false;
     s->gl.gles_lib = dlopen("libGLESv2.so.2", RTLD_NOW | RTLD_LOCAL);
     if (!s->gl.gles_lib) return snprintf(why, cap, "libGLESv2.so.2 cannot be loaded: %s", dlerror()), false;
-    static const char *const names[12] = {
-        "eglGetProcAddress", "eglGetDisplay",    "eglInitialize",     "eglQueryString",
-        "eglBindAPI",        "eglCreateContext", "eglChooseConfig",   "eglCreatePbufferSurface",
-        "eglGetError",       "eglMakeCurrent",   "eglDestroyContext", "eglDestroySurface"};
-    void **slots[12] = {
-        (void **)&s->egl.get_proc,      (void **)&s->egl.get_display,     (void **)&s->egl.initialize,
-        (void **)&s->egl.query_string,  (void **)&s->egl.bind_api,        (void **)&s->egl.create_context,
-        (void **)&s->egl.choose_config, (void **)&s->egl.create_pbuffer,  (void **)&s->egl.get_error,
-        (void **)&s->egl.make_current,  (void **)&s->egl.destroy_context, (void **)&s->egl.destroy_surface};
-    for (int i = 0; i < 12; i++)
+    static const char *const names[13] = {
+        "eglGetProcAddress", "eglGetDisplay",     "eglInitialize",           "eglQueryString", "eglBindAPI",
+        "eglCreateContext",  "eglChooseConfig",   "eglCreatePbufferSurface", "eglGetError",    "eglMakeCurrent",
+        "eglDestroyContext", "eglDestroySurface", "eglGetCurrentContext"};
+    void **slots[13] = {
+        (void **)&s->egl.get_proc,           (void **)&s->egl.get_display,     (void **)&s->egl.initialize,
+        (void **)&s->egl.query_string,       (void **)&s->egl.bind_api,        (void **)&s->egl.create_context,
+        (void **)&s->egl.choose_config,      (void **)&s->egl.create_pbuffer,  (void **)&s->egl.get_error,
+        (void **)&s->egl.make_current,       (void **)&s->egl.destroy_context, (void **)&s->egl.destroy_surface,
+        (void **)&s->egl.get_current_context};
+    for (int i = 0; i < 13; i++)
         if (!(*slots[i] = edmli_sym(s->gl.egl_lib, names[i])))
             return snprintf(why, cap, "libEGL.so.1 has no %s", names[i]), false;
     *(void **)&s->egl.get_platform_display = s->egl.get_proc("eglGetPlatformDisplayEXT");
@@ -191,6 +201,17 @@ static bool edmli_port_display(edmli_port_gl *p, char *why, size_t cap)
     return false;
 }
 
+static const int edmli_ctx_attr[] = {EDMLI_EGL_CONTEXT_MAJOR_VERSION, 3, EDMLI_EGL_CONTEXT_MINOR_VERSION, 1,
+                                     EDMLI_EGL_NONE};
+
+/* A context without a surface: the first of the per-thread ones. */
+static void edmli_port_first_context(edmli_linux_state *s, edmli_egl_config cfg)
+{
+    s->gl.config = cfg;
+    s->gl.thread_ctx[0] = s->gl.context;
+    s->gl.thread_count = 1;
+}
+
 /* A GLES 3.1 context: config-less, surfaceless, then a 1x1 pbuffer. */
 static bool edmli_port_context(edmli_port_gl *p, char *why, size_t cap)
 {
@@ -198,14 +219,14 @@ static bool edmli_port_context(edmli_port_gl *p, char *why, size_t cap)
     const edmli_egl *egl = &s->egl;
     edmli_egl_display d = s->gl.display;
     egl->bind_api(EDMLI_EGL_OPENGL_ES_API);
-    const int ctx_attr[] = {EDMLI_EGL_CONTEXT_MAJOR_VERSION, 3, EDMLI_EGL_CONTEXT_MINOR_VERSION, 1, EDMLI_EGL_NONE};
+    const int *ctx_attr = edmli_ctx_attr;
     const char *ext = egl->query_string(d, EDMLI_EGL_EXTENSIONS);
     const bool surfaceless = edmli_has_ext(ext, "EGL_KHR_surfaceless_context");
     if (surfaceless &&
         (edmli_has_ext(ext, "EGL_KHR_no_config_context") || edmli_has_ext(ext, "EGL_MESA_configless_context"))) {
         s->gl.context = egl->create_context(d, NULL, NULL, ctx_attr);
         if (s->gl.context && egl->make_current(d, NULL, NULL, s->gl.context))
-            return p->context_kind = "config-less", true;
+            return p->context_kind = "config-less", edmli_port_first_context(s, NULL), true;
         if (s->gl.context) egl->destroy_context(d, s->gl.context), s->gl.context = NULL;
     }
     const int cfg_attr[] = {EDMLI_EGL_RENDERABLE_TYPE, EDMLI_EGL_OPENGL_ES3_BIT, EDMLI_EGL_SURFACE_TYPE,
@@ -215,7 +236,7 @@ static bool edmli_port_context(edmli_port_gl *p, char *why, size_t cap)
     if (egl->choose_config(d, cfg_attr, &cfg, 1, &ncfg) && ncfg > 0 &&
         (s->gl.context = egl->create_context(d, cfg, NULL, ctx_attr))) {
         if (surfaceless && egl->make_current(d, NULL, NULL, s->gl.context))
-            return p->context_kind = "surfaceless", true;
+            return p->context_kind = "surfaceless", edmli_port_first_context(s, cfg), true;
         const int pb_attr[] = {EDMLI_EGL_WIDTH, 1, EDMLI_EGL_HEIGHT, 1, EDMLI_EGL_NONE};
         s->gl.surface = egl->create_pbuffer(d, cfg, pb_attr);
         if (s->gl.surface && egl->make_current(d, s->gl.surface, s->gl.surface, s->gl.context))
@@ -261,16 +282,49 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
     return ok;
 }
 
+/* With a pbuffer: the one context. Else this thread's context if one of
+ * them is current here (an eglGetCurrentContext, no switch), else one that
+ * is current nowhere, else a new one while there are fewer than
+ * EDMLI_PORT_GL_THREADS, else a transient one for this call. */
 bool edmli_port_gl_make_current(edmli_port_gl *p)
 {
-    const edmli_linux_gl *l = &edmli_linux(p)->gl;
-    return l->context && l->egl->make_current(l->display, l->surface, l->surface, l->context);
+    edmli_linux_gl *l = &edmli_linux(p)->gl;
+    if (!l->context) return false;
+    if (!l->thread_count) return l->egl->make_current(l->display, l->surface, l->surface, l->context);
+    const edmli_egl_context cur = l->egl->get_current_context();
+    for (uint32_t i = 0; i < l->thread_count; i++)
+        if (cur == l->thread_ctx[i]) return true;
+    for (uint32_t i = 0; i < l->thread_count; i++) /* one current on another thread is refused (EGL_BAD_ACCESS) */
+        if (l->egl->make_current(l->display, NULL, NULL, l->thread_ctx[i])) return true;
+    edmli_egl_context c = l->egl->create_context(l->display, l->config, l->context, edmli_ctx_attr);
+    if (!c) return false;
+    if (!l->egl->make_current(l->display, NULL, NULL, c)) {
+        l->egl->destroy_context(l->display, c);
+        return false;
+    }
+    if (l->thread_count < EDMLI_PORT_GL_THREADS)
+        l->thread_ctx[l->thread_count++] = c;
+    else
+        l->transient = c;
+    return true;
+}
+
+bool edmli_port_gl_per_thread(const edmli_port_gl *p)
+{
+    return ((const edmli_linux_state *)(const void *)p->impl)->gl.thread_count > 0;
 }
 
 void edmli_port_gl_release(edmli_port_gl *p)
 {
-    const edmli_linux_gl *l = &edmli_linux(p)->gl;
+    edmli_linux_gl *l = &edmli_linux(p)->gl;
     if (l->display) l->egl->make_current(l->display, NULL, NULL, NULL);
+    if (l->transient) l->egl->destroy_context(l->display, l->transient);
+    l->transient = NULL;
+}
+
+void edmli_port_gl_end_call(edmli_port_gl *p)
+{
+    if (edmli_linux(p)->gl.transient) edmli_port_gl_release(p);
 }
 
 void edmli_port_gl_close(edmli_port_gl *p)
@@ -278,6 +332,9 @@ void edmli_port_gl_close(edmli_port_gl *p)
     edmli_linux_gl *l = &edmli_linux(p)->gl;
     if (l->display) {
         l->egl->make_current(l->display, NULL, NULL, NULL);
+        if (l->transient) l->egl->destroy_context(l->display, l->transient);
+        /* one current on another thread goes when that thread lets it go */
+        for (uint32_t i = 1; i < l->thread_count; i++) l->egl->destroy_context(l->display, l->thread_ctx[i]);
         if (l->context) l->egl->destroy_context(l->display, l->context);
         if (l->surface) l->egl->destroy_surface(l->display, l->surface);
         /* no eglTerminate: other devices of this process may share the display */

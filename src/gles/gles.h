@@ -172,7 +172,8 @@ edml_status edmli_gles_batch_flush(edmli_gles *g, edmli_batch_ticket *ticket);
 /* Waits up to timeout_ns (at most 5 s: longer is a hung GPU) for a flushed
  * batch, fetches its outputs: the ticket's status, or EDML_STATUS_TIMEOUT. */
 edml_status edmli_gles_batch_complete(edmli_gles *g, edmli_batch_ticket *ticket, uint64_t timeout_ns);
-/* After a call: releases the context unless one thread keeps it. */
+/* After a call: releases the context unless one thread keeps it (or each
+ * thread keeps its own: per-thread contexts of the port). */
 void edmli_gles_release(edmli_gles *g);
 /* Room for `bytes` in the GPU arena; returns its byte offset. */
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset);

@@ -165,9 +165,12 @@ void edmli_gles_close(edmli_gles *g)
 /* The state, then the run of a command list's batch. */
 size_t edmli_gles_state_bytes(void) { return sizeof(edmli_gles) + sizeof(edmli_gles_run); }
 
-/* GL, the programs and the GPU arena, where the board has a GPU; the context
- * is then made current for each call, on the calling thread, and released
- * after it unless one thread makes every call (gles_one_thread). */
+/* GL, the programs and the GPU arena, where the board has a GPU. A call
+ * makes a context current on the calling thread: the device's one, which
+ * stays current after it when one thread makes every call (gles_one_thread);
+ * else, without a surface, the thread's own (the port keeps one per calling
+ * thread current between calls); else, with a pbuffer, the one context,
+ * released after the call. */
 bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap)
 {
     if (!dev->board.has_gpu) {

@@ -65,9 +65,15 @@ edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edml
     return s;
 }
 
+/* After a call: the context stays current where one thread makes every call
+ * or where each thread keeps its own; else it is released. */
 void edmli_gles_release(edmli_gles *g)
 {
-    if (!g->one_thread && !g->batching) edmli_port_gl_release(&g->port);
+    if (g->batching || g->one_thread) return;
+    if (edmli_port_gl_per_thread(&g->port))
+        edmli_port_gl_end_call(&g->port);
+    else
+        edmli_port_gl_release(&g->port);
 }
 
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
