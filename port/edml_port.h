@@ -118,8 +118,10 @@ typedef struct edmli_gl {
 #define EDMLI_PORT_GL_THREADS 8 /* threads that keep a context of their own current */
 typedef struct edmli_port_gl {
     edmli_gl gl;
-    const char *display_kind;        /* "EGL device", "GBM /dev/dri/renderD128", "surfaceless", "default" */
-    const char *context_kind;        /* "config-less", "surfaceless", "pbuffer" */
+    const char *display_kind; /* "EGL device", "GBM /dev/dri/renderD128", "surfaceless", "default" */
+    const char *context_kind; /* "config-less", "surfaceless", "pbuffer" */
+    /* set by edmli_port_gl_make_current: the context this call runs on */
+    const void *context_id;
     void *impl[EDMLI_PORT_GL_WORDS]; /* the port's */
 } edmli_port_gl;
 

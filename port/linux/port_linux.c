@@ -282,15 +282,25 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
     return ok;
 }
 
-/* With a pbuffer: the one context. Else this thread's context if one of
+/* With a pbuffer: the one context. Else (edmli_port_thread_context) this thread's context if one of
  * them is current here (an eglGetCurrentContext, no switch), else one that
  * is current nowhere, else a new one while there are fewer than
  * EDMLI_PORT_GL_THREADS, else a transient one for this call. */
+static bool edmli_port_thread_context(edmli_linux_gl *l);
+
 bool edmli_port_gl_make_current(edmli_port_gl *p)
 {
     edmli_linux_gl *l = &edmli_linux(p)->gl;
+    p->context_id = l->context;
     if (!l->context) return false;
     if (!l->thread_count) return l->egl->make_current(l->display, l->surface, l->surface, l->context);
+    if (!edmli_port_thread_context(l)) return false;
+    p->context_id = l->egl->get_current_context();
+    return true;
+}
+
+static bool edmli_port_thread_context(edmli_linux_gl *l)
+{
     const edmli_egl_context cur = l->egl->get_current_context();
     for (uint32_t i = 0; i < l->thread_count; i++)
         if (cur == l->thread_ctx[i]) return true;

@@ -66,14 +66,19 @@ edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edml
 }
 
 /* After a call: the context stays current where one thread makes every call
- * or where each thread keeps its own; else it is released. */
+ * or where each thread keeps its own; else it is released. A context kept
+ * current is flushed: another thread's context may next use what this call
+ * left queued (uploads of a failed call, the parameters baked at creation),
+ * and NVIDIA's driver makes it wait for them (a release flushes itself). */
 void edmli_gles_release(edmli_gles *g)
 {
     if (g->batching || g->one_thread) return;
-    if (edmli_port_gl_per_thread(&g->port))
+    if (edmli_port_gl_per_thread(&g->port)) {
+        g->port.gl.glFlush();
         edmli_port_gl_end_call(&g->port);
-    else
+    } else {
         edmli_port_gl_release(&g->port);
+    }
 }
 
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
@@ -185,7 +190,19 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
         r->unbaked = r->unbaked || r->baked;
     }
     gl->glUseProgram(g->prog[prog]);
-    if (g->bind_count[prog]) gl->glUniform1uiv(g->loc_bind[prog], (int)g->bind_count[prog], bind);
+    /* A program whose uniforms another context set last (per-thread
+     * contexts): each is first set to another value. Mesa keeps each
+     * context's copy of a program's uniforms and skips a glUniform that
+     * stores what is already stored, which another context may have stored:
+     * this context would run with its stale copy (wrong offsets). */
+    const bool stale = g->prog_ctx[prog] != g->port.context_id;
+    g->prog_ctx[prog] = g->port.context_id;
+    if (g->bind_count[prog]) {
+        uint32_t other[EDMLI_GLES_BINDS];
+        for (uint32_t j = 0; stale && j < g->bind_count[prog]; j++) other[j] = ~bind[j];
+        if (stale) gl->glUniform1uiv(g->loc_bind[prog], (int)g->bind_count[prog], other);
+        gl->glUniform1uiv(g->loc_bind[prog], (int)g->bind_count[prog], bind);
+    }
     /* short dispatches: each covers at most a bounded amount of work */
     uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
     if (g->faults & EDML_FAULT_SMALL_DISPATCHES) per = groups ? 1u : 1000u;
@@ -194,6 +211,10 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
         uint32_t wg = groups ? n : (n + g->local - 1) / g->local;
         uint32_t x = wg < g->max_groups_x ? wg : g->max_groups_x;
         uint32_t y = (wg + x - 1) / x;
+        if (stale && base == 0) {
+            gl->glUniform1ui(g->loc_base[prog], ~base);
+            gl->glUniform1ui(g->loc_count[prog], ~n);
+        }
         gl->glUniform1ui(g->loc_base[prog], base);
         gl->glUniform1ui(g->loc_count[prog], n);
         gl->glDispatchCompute(x, y, 1);
