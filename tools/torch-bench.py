@@ -1,7 +1,8 @@
 # The PyTorch CUDA yardstick of every docs/bench.md workload, data resident
 # on the GPU, a torch.cuda.synchronize() after each call (as edml's fence):
 #   python3 tools/torch-bench.py [--iters N]
-# Prints "name ms" lines (medians) for edml-bench's gpu-resident rows.
+# Prints "name ms" lines (medians) for edml-bench's gpu-resident rows, and
+# "pipeline" for edml-bench --pipeline (make demo's four steps).
 import sys, time, torch
 
 iters = int(sys.argv[sys.argv.index("--iters") + 1]) if "--iters" in sys.argv else 30
@@ -53,6 +54,19 @@ work = [
     ("if_u8", lambda: torch.where(c8, a8, b8)),
     ("if_bcast", lambda: torch.where(cb, ab, bb)),
 ]
+
+# make demo's post-processing (edml-bench --pipeline): the four steps run
+# eagerly, one synchronize at the end
+pred = torch.rand((1, 25200, 85), device=dev) * 2 - 1
+obj_ok = pred[..., 4] > 0.5
+
+def pipeline():
+    cls = torch.argmax(pred[..., 5:], dim=2)
+    masked = torch.where(obj_ok, pred[..., 4], float("-inf"))
+    score, idx = torch.topk(masked, 100, dim=1)
+    return cls, score, pred[0, idx[0], 0:4]
+
+work.append(("pipeline", pipeline))
 print("torch %s on %s; median of %d calls, each synchronized" % (torch.__version__, torch.cuda.get_device_name(), iters))
 for name, fn in work:
     print("%-15s %8.3f ms" % (name, median_ms(fn)))
