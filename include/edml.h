@@ -524,9 +524,9 @@ typedef struct edml_device_desc {
  *  more instead of 32 KiB (as many as there are workers), so that small
  *  tests reach every kernel's handling of parts and their combination. */
 #define EDML_FAULT_SMALL_PARTS 0x80u
-/** Not a fault: an execution whose GPU parameters were not baked when its
- *  operator was created fails (::EDML_STATUS_BACKEND_FAILED) instead of
- *  uploading them, so that tests prove the hot path uploads none. */
+/** Not a fault: an execution whose GPU parameters or constants were not
+ *  baked when its operator was created fails (::EDML_STATUS_BACKEND_FAILED)
+ *  instead of uploading them, so that tests prove the hot path uploads none. */
 #define EDML_FAULT_BAKED_ONLY 0x100u
 /**@}*/
 

@@ -131,6 +131,7 @@ typedef struct edmli_gles_block {
 typedef struct edmli_gles_baked {
     uint32_t count;
     edmli_gles_block block[EDMLI_GLES_BAKED_MAX];
+    uint32_t zero_offset, zero_bytes; /* zeros an execution copies (ArgMin's chunk counters) */
 } edmli_gles_baked;
 typedef struct edmli_gles_bake edmli_gles_bake;
 
@@ -160,8 +161,11 @@ edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edml
 void edmli_gles_bake_size(edml_operator *op, const edmli_gles *g);
 edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op);
 edmli_gles_baked *edmli_gles_baked_of(const edml_operator *op);
-void edmli_gles_bake_record(edmli_gles_run *r, const uint32_t *words, uint32_t bytes);
+void edmli_gles_bake_record(edmli_gles_run *r, const void *words, uint32_t bytes);
+void edmli_gles_bake_zeros(edmli_gles_run *r, uint64_t bytes);
 bool edmli_gles_bind_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes);
+/* The GPU-arena offset of a baked block with these bytes; false: none. */
+bool edmli_gles_baked_at(const edmli_gles_run *r, const void *bytes, uint32_t n, uint32_t *offset);
 /* A command list's batch of kernels as one submission: begun, joined by
  * each kernel's run, ended by one fence and the fetches of all. */
 edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err);
@@ -180,8 +184,14 @@ void edmli_gles_release(edmli_gles *g);
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset);
 /* Places a tensor: allocates, and uploads `host` when given. */
 edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uint8_t *host, uint32_t *offset);
-/* Room for `bytes` in the GPU arena, set to zero before the next dispatch. */
+/* Room for `bytes` in the GPU arena, set to zero before the next dispatch
+ * (copied from the operator's zeros baked at creation). */
 edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *offset);
+/* Room for a kernel's constant `bytes` (at most EDMLI_GLES_PARAM_BYTES),
+ * copied from the block baked at creation (GatherND's status words). */
+edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t bytes, uint32_t *offset);
+/* Writes `bytes` zeros at `offset` of the GPU arena (glBufferSubData; the context current). */
+void edmli_gles_write_zeros(edmli_gles *g, uint64_t offset, uint64_t bytes);
 /* A tensor's parameters (its GPU-arena byte offset given), and an output's
  * (with its dims sorted by falling stride, for mapping words back). */
 edmli_tensor_prm edmli_gles_tensor_prm(const edmli_tensor *t, uint32_t offset);

@@ -14,7 +14,8 @@ struct edmli_gles_bake {
     edmli_gles_baked *into; /* NULL: sizing only */
     uint32_t count, copy_bytes;
     uint64_t gpu_bytes, gpu_base;
-    uint32_t align; /* of a block's GPU offset (a binding's) */
+    uint32_t align;      /* of a block's GPU offset (a binding's) */
+    uint64_t zero_bytes; /* the most zeros a run asked for */
 };
 
 static const edmli_kernel_fn edmli_gles_kernel_of[EDMLI_OP_KIND_COUNT] = {
@@ -26,7 +27,7 @@ static const edmli_kernel_fn edmli_gles_kernel_of[EDMLI_OP_KIND_COUNT] = {
 
 static const uint8_t *edmli_gles_copies(const edmli_gles_baked *b) { return (const uint8_t *)(b + 1); }
 
-static int edmli_gles_baked_find(const edmli_gles_baked *b, const uint32_t *words, uint32_t bytes, uint32_t hint)
+static int edmli_gles_baked_find(const edmli_gles_baked *b, const void *words, uint32_t bytes, uint32_t hint)
 {
     for (uint32_t n = 0; n < b->count; n++) {
         const uint32_t i = (hint + n) % b->count; /* the next block of the bake's order first */
@@ -36,7 +37,7 @@ static int edmli_gles_baked_find(const edmli_gles_baked *b, const uint32_t *word
     return -1;
 }
 
-void edmli_gles_bake_record(edmli_gles_run *r, const uint32_t *words, uint32_t bytes)
+void edmli_gles_bake_record(edmli_gles_run *r, const void *words, uint32_t bytes)
 {
     edmli_gles_bake *k = r->bake;
     if (k->into && edmli_gles_baked_find(k->into, words, bytes, 0) >= 0) return;
@@ -52,6 +53,11 @@ void edmli_gles_bake_record(edmli_gles_run *r, const uint32_t *words, uint32_t b
     k->count++;
     k->copy_bytes += bytes;
     k->gpu_bytes += gpu;
+}
+
+void edmli_gles_bake_zeros(edmli_gles_run *r, uint64_t bytes)
+{
+    if (bytes > r->bake->zero_bytes) r->bake->zero_bytes = bytes;
 }
 
 /* Runs the operator's dispatcher twice, recording its blocks. */
@@ -79,7 +85,8 @@ void edmli_gles_bake_size(edml_operator *op, const edmli_gles *g)
     op->backend_gpu_bytes = 0;
     if (edmli_gles_bake_runs(op, &k) || !k.count) return;
     op->backend_bytes = (uint32_t)(sizeof(edmli_gles_baked) + k.copy_bytes);
-    op->backend_gpu_bytes = k.gpu_bytes + g->param_align; /* room to align the first block */
+    /* room to align the first block; the zeros after the blocks */
+    op->backend_gpu_bytes = k.gpu_bytes + g->param_align + 16 + edmli_align16(k.zero_bytes);
 }
 
 edmli_gles_baked *edmli_gles_baked_of(const edml_operator *op)
@@ -111,15 +118,25 @@ edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op)
     if (edmli_gles_bake_runs(op, &k) || edmli_gles_begin(&r, g, &err)) {
         b->count = 0;
     } else {
+        b->zero_offset = (uint32_t)edmli_align16(k.gpu_base + k.gpu_bytes);
+        b->zero_bytes = (uint32_t)k.zero_bytes;
         edmli_gl *gl = &g->port.gl;
         gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
         for (uint32_t i = 0; i < b->count; i++)
             gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)b->block[i].gpu_offset,
                                 (intptr_t)b->block[i].bytes, edmli_gles_copies(b) + b->block[i].copy_at);
-        if (gl->glGetError() != EDMLI_GL_NO_ERROR) b->count = 0;
+        edmli_gles_write_zeros(g, b->zero_offset, b->zero_bytes);
+        if (gl->glGetError() != EDMLI_GL_NO_ERROR) b->count = 0, b->zero_bytes = 0;
     }
     edmli_gles_release(g);
     return EDML_STATUS_OK;
+}
+
+bool edmli_gles_baked_at(const edmli_gles_run *r, const void *bytes, uint32_t n, uint32_t *offset)
+{
+    const int i = r->baked ? edmli_gles_baked_find(r->baked, bytes, n, 0) : -1;
+    if (i >= 0) *offset = r->baked->block[i].gpu_offset;
+    return i >= 0;
 }
 
 bool edmli_gles_bind_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes)

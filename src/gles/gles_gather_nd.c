@@ -41,17 +41,10 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     if (s) return s;
     uint32_t off_in, off_ix, off_out, off_status;
     static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
-    const edmli_tensor status_t = {.dtype = EDML_TENSOR_DATA_TYPE_UINT32,
-                                   .elem_size = 4,
-                                   .rank = 1,
-                                   .sizes = {4},
-                                   .strides = {1},
-                                   .elem_count = 4,
-                                   .total_bytes = 16};
     if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
     if ((s = edmli_gles_input(&r, op, ex, 1, &off_ix))) return s;
     if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
-    if ((s = edmli_gles_place(&r, &status_t, (const uint8_t *)status_init, &off_status))) return s;
+    if ((s = edmli_gles_place_const(&r, status_init, sizeof status_init, &off_status))) return s;
     edmli_gather_nd_prm prm = {.data = edmli_gles_tensor_prm(&op->inputs[0], off_in),
                                .indices = edmli_gles_tensor_prm(&op->inputs[1], off_ix),
                                .result = edmli_gles_output_prm(&op->outputs[0], off_out),

@@ -105,16 +105,56 @@ edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uin
     return EDML_STATUS_OK;
 }
 
-edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
+void edmli_gles_write_zeros(edmli_gles *g, uint64_t offset, uint64_t bytes)
 {
     static const uint8_t zeros[4096] = {0}; /* read-only: the source of the uploads */
-    edml_status s = edmli_gles_alloc(r, bytes, offset);
-    if (s || r->bake) return s;
-    edmli_gl *gl = &r->g->port.gl;
-    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
+    edmli_gl *gl = &g->port.gl;
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
     for (uint64_t done = 0; done < bytes; done += sizeof zeros) {
         uint64_t n = bytes - done < sizeof zeros ? bytes - done : sizeof zeros;
-        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(*offset + done), (intptr_t)n, zeros);
+        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(offset + done), (intptr_t)n, zeros);
+    }
+}
+
+/* A GPU-side copy within the arena (no upload). */
+static void edmli_gles_copy_within(edmli_gles *g, uint32_t from, uint32_t to, uint64_t bytes)
+{
+    edmli_gl *gl = &g->port.gl;
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
+    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)from, (intptr_t)to,
+                            (intptr_t)bytes);
+}
+
+edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
+{
+    edml_status s = edmli_gles_alloc(r, bytes, offset);
+    if (s) return s;
+    if (r->bake) {
+        edmli_gles_bake_zeros(r, bytes);
+    } else if (r->baked && r->baked->zero_bytes >= bytes) {
+        edmli_gles_copy_within(r->g, r->baked->zero_offset, *offset, bytes);
+    } else {
+        edmli_gles_write_zeros(r->g, *offset, bytes);
+        r->unbaked = r->unbaked || r->baked;
+    }
+    return EDML_STATUS_OK;
+}
+
+edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t bytes, uint32_t *offset)
+{
+    edml_status s = edmli_gles_alloc(r, bytes, offset);
+    uint32_t at;
+    if (s) return s;
+    if (r->bake) {
+        edmli_gles_bake_record(r, host, bytes);
+    } else if (edmli_gles_baked_at(r, host, bytes, &at)) {
+        edmli_gles_copy_within(r->g, at, *offset, bytes);
+    } else {
+        edmli_gl *gl = &r->g->port.gl;
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
+        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)*offset, (intptr_t)bytes, host);
+        r->unbaked = r->unbaked || r->baked;
     }
     return EDML_STATUS_OK;
 }
@@ -311,7 +351,8 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
 {
     if (r->bake) return EDML_STATUS_OK;
     if (r->unbaked && (r->g->faults & EDML_FAULT_BAKED_ONLY))
-        return edmli_gles_fail(r, "a dispatch's parameters were not baked at creation (EDML_FAULT_BAKED_ONLY)");
+        return edmli_gles_fail(
+            r, "a dispatch's parameters or constants were not baked at creation (EDML_FAULT_BAKED_ONLY)");
     if (r->g->batching) { /* in a batch: a later entry may read a GPU buffer this wrote */
         if (r->resident_out)
             r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
