@@ -549,6 +549,14 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
  *  ::EDML_STATUS_INVALID_DEVICE. */
 edml_status edml_device_destroy(edml_device *device);
 
+/** Lets the calling thread's GL context of the device go. With the GLES
+ *  backend a thread that calls a device keeps one of its contexts current
+ *  between calls (see edml_device_desc.gles_one_thread); a thread that ends
+ *  before the device is destroyed calls this first, as GL drivers (Mesa)
+ *  do not free a context still current on a thread that ended. A context
+ *  not the device's is left as it is. Without GLES it does nothing. */
+edml_status edml_device_release_thread(edml_device *device);
+
 /** The message of the device's last call, "" when it succeeded. */
 const char *edml_device_last_error(const edml_device *device);
 

@@ -139,6 +139,8 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
  * another thread); release lets this thread's context go. */
 bool edmli_port_gl_make_current(edmli_port_gl *p);
 bool edmli_port_gl_per_thread(const edmli_port_gl *p);
+/* Whether a context of p is current on the calling thread. */
+bool edmli_port_gl_owns_current(edmli_port_gl *p);
 void edmli_port_gl_end_call(edmli_port_gl *p);
 void edmli_port_gl_release(edmli_port_gl *p);
 void edmli_port_gl_close(edmli_port_gl *p);

@@ -752,9 +752,37 @@ static void command_list_async(void)
     }
 }
 
+/* edml_device_release_thread: NULL refused; a CPU device has nothing to let
+ * go; on GLES the thread's context goes and the next call takes one again
+ * (in both context modes), with an application's context left alone. */
+static void release_thread(void)
+{
+    CHECK(edml_device_release_thread(NULL) == EDML_STATUS_INVALID_ARGUMENT, "NULL device");
+    tl_device cpu;
+    CHECK(tl_device_make(&cpu, edml_device_size() + (1 << 16), EDML_BACKEND_BIT(EDML_BACKEND_NEON)) == EDML_STATUS_OK &&
+              edml_device_release_thread(cpu.dev) == EDML_STATUS_OK,
+          "CPU device: %s", edml_device_last_error(cpu.dev));
+    tl_device_free(&cpu);
+    tl_device d;
+    if (!gles_device(&d, 0)) return;
+    ops_case c;
+    ops_make_type(&c, EDML_OPERATOR_TOP_K1);
+    edml_operator *op;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK, "create");
+    for (int round = 0; round < 2; round++) {
+        ops_reset_outputs(&c);
+        CHECK(ops_execute(&c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "execute %d", round);
+        CHECK(edml_device_release_thread(d.dev) == EDML_STATUS_OK, "release %d", round);
+        CHECK(edml_device_release_thread(d.dev) == EDML_STATUS_OK, "release again %d", round);
+    }
+    ops_free(&c);
+    tl_device_free(&d);
+}
+
 int misuse_main(void);
 int misuse_main(void)
 {
+    release_thread();
     command_lists_run();
     command_list_misuse();
     command_list_gles_batch();

@@ -96,9 +96,10 @@ if [ "$quick" != 1 ]; then
     # 3. AddressSanitizer + UndefinedBehaviorSanitizer over the whole suite.
     S=build/host-asan
     SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-    step "build host (clang ASan+UBSan)" make -j"$J" BOARD=host CC=clang BUILD=$S CFLAGS="-O1 -g $SAN" LDFLAGS="$SAN" all $S/test/unit $S/test/misuse $S/test/diff
+    step "build host (clang ASan+UBSan)" make -j"$J" BOARD=host CC=clang BUILD=$S CFLAGS="-O1 -g $SAN" LDFLAGS="$SAN" all $S/test/unit $S/test/misuse $S/test/diff $S/test/threads
     step "unit tests (ASan+UBSan)" $S/test/unit
     step "misuse (ASan+UBSan)" $S/test/misuse
+    step "10 threads on one GLES device, each releasing its context before it ends (ASan+UBSan: nothing leaks)" $S/test/threads --shared --threads 10 --backend gles --rounds 1
     for b in ref neon; do
         step "vectors on $b (ASan+UBSan)" sh test/run-cases.sh $S/edml-run $b
         step "differential test $b (ASan+UBSan)" $S/test/diff --backend $b --seed 7 --iters 3000

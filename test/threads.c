@@ -63,6 +63,9 @@ static void *shared_worker(void *arg)
             ops_free(&c);
         }
     }
+    /* the thread ends before the device: its GL context goes (Mesa keeps
+     * one still current on an ended thread) */
+    while (until_not_busy(id, edml_device_release_thread(shared_dev.dev)) == EDML_STATUS_BUSY) {}
     return NULL;
 }
 

@@ -319,6 +319,17 @@ static bool edmli_port_thread_context(edmli_linux_gl *l)
     return true;
 }
 
+bool edmli_port_gl_owns_current(edmli_port_gl *p)
+{
+    const edmli_linux_gl *l = &edmli_linux(p)->gl;
+    if (!l->context) return false;
+    const edmli_egl_context cur = l->egl->get_current_context();
+    if (cur == l->context || (cur && cur == l->transient)) return true;
+    for (uint32_t i = 0; i < l->thread_count; i++)
+        if (cur == l->thread_ctx[i]) return true;
+    return false;
+}
+
 bool edmli_port_gl_per_thread(const edmli_port_gl *p)
 {
     return ((const edmli_linux_state *)(const void *)p->impl)->gl.thread_count > 0;

@@ -22,6 +22,11 @@ bool edmli_port_gl_per_thread(const edmli_port_gl *p)
     return false;
 }
 void edmli_port_gl_end_call(edmli_port_gl *p) { (void)p; }
+bool edmli_port_gl_owns_current(edmli_port_gl *p)
+{
+    (void)p;
+    return false;
+}
 void edmli_port_gl_release(edmli_port_gl *p) { (void)p; }
 void edmli_port_gl_close(edmli_port_gl *p) { (void)p; }
 

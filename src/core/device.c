@@ -171,6 +171,17 @@ edml_status edml_device_destroy(edml_device *dev)
     return EDML_STATUS_OK;
 }
 
+edml_status edml_device_release_thread(edml_device *dev)
+{
+    edml_status s = edmli_device_enter(dev);
+    if (s) return s;
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if (dev->state[b] && (dev->backends & EDML_BACKEND_BIT(b)) && edmli_backends[b]->release_thread)
+            edmli_backends[b]->release_thread(dev->state[b]);
+    edmli_device_leave(dev, s, true);
+    return s;
+}
+
 const char *edml_device_last_error(const edml_device *dev)
 {
     if (!dev) return "device is NULL";

@@ -202,6 +202,8 @@ typedef struct edmli_backend {
     bool (*open)(edml_device *dev, void *state, char *why, size_t cap);
     void (*close)(edml_device *dev, void *state);
     const char *(*info)(const edml_device *dev, const void *state, char *buf, size_t cap);
+    /* lets go of what the calling thread keeps current (a GL context) */
+    void (*release_thread)(void *state);
     const edmli_buffer_hooks *buffers;
     /* command lists: a batch of this backend's executions as one submission
      * (one fence): begin; whether op may open a batch or join the open one

@@ -282,6 +282,7 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
 void edmli_gles_device_close(edml_device *dev, void *state);
 const char *edmli_gles_device_info(const edml_device *dev, const void *state, char *buf, size_t cap);
 bool edmli_gles_is_software(const edmli_gles *g);
+void edmli_gles_release_thread(void *state);
 extern const edmli_buffer_hooks edmli_gles_buffers;
 
 edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec *ex);

@@ -124,6 +124,7 @@ const edmli_backend edmli_gles_backend = {
     .open = edmli_gles_device_open,
     .close = edmli_gles_device_close,
     .info = edmli_gles_device_info,
+    .release_thread = edmli_gles_release_thread,
     .buffers = &edmli_gles_buffers,
     .kernels =
         {

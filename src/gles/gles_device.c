@@ -196,6 +196,16 @@ void edmli_gles_device_close(edml_device *dev, void *state)
     edmli_gles_close((edmli_gles *)state);
 }
 
+/* edml_device_release_thread: this thread's context of the device, if one
+ * is current here, is let go (a pending submission stays pending: its
+ * fence is shared with the other contexts). */
+void edmli_gles_release_thread(void *state)
+{
+    edmli_gles *g = (edmli_gles *)state;
+    if (edmli_port_gl_owns_current(&g->port)) edmli_port_gl_release(&g->port);
+    g->current = false;
+}
+
 bool edmli_gles_is_software(const edmli_gles *g)
 {
     return strstr(g->renderer, "llvmpipe") || strstr(g->renderer, "softpipe") || strstr(g->renderer, "SwiftShader");
