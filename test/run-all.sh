@@ -75,7 +75,7 @@ for b in ref neon gles; do
     step "threads: 2 threads on one device ($b): right or BUSY" $H/test/threads --shared --threads 2 --backend $b --rounds $r
 done
 step "threads: 12 threads on one device (gles): 8 keep a context, 4 run on transient ones" $H/test/threads --shared --threads 12 --backend gles --rounds 1
-step "threads: 12 threads one after another on one device (gles), each ending with its context current" $H/test/threads --shared --relay --threads 12 --backend gles --rounds 1
+step "threads: 12 threads one after another on one device (gles), each releasing its context as it ends" $H/test/threads --shared --relay --threads 12 --backend gles --rounds 1
 step "static program (host, Mesa present): GLES off with its reason, NEON answers" sh test/check-static.sh host
 step "README, edml.h, examples/topk.c, make help and the schema agree; no path outside the project" sh test/check-docs.sh
 step "clang-format: the tree as .clang-format says" sh test/check-format.sh

@@ -5,7 +5,8 @@
  * EDML_STATUS_BUSY having written nothing; on GLES each thread keeps a GL
  * context of its own current, and past the 8 the port keeps, calls run on
  * transient ones. With --relay (and --shared) the threads run one after
- * another, each ending while its context is still current on it.
+ * another. Each releases its context before it ends
+ * (edml_device_release_thread).
  *   threads [--backend ref|neon|gles] [--threads N] [--rounds N] [--shared [--relay]]
  * Run under ThreadSanitizer by `make test` (CPU backends). */
 #include "ops.h"
