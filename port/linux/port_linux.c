@@ -299,11 +299,19 @@ bool edmli_port_gl_make_current(edmli_port_gl *p)
     return true;
 }
 
-static bool edmli_port_thread_context(edmli_linux_gl *l)
+/* Whether `cur` is one of the device's contexts. */
+static bool edmli_port_ours(const edmli_linux_gl *l, edmli_egl_context cur)
 {
-    const edmli_egl_context cur = l->egl->get_current_context();
+    if (!cur) return false;
+    if (cur == l->context || cur == l->transient) return true;
     for (uint32_t i = 0; i < l->thread_count; i++)
         if (cur == l->thread_ctx[i]) return true;
+    return false;
+}
+
+static bool edmli_port_thread_context(edmli_linux_gl *l)
+{
+    if (edmli_port_ours(l, l->egl->get_current_context())) return true;
     for (uint32_t i = 0; i < l->thread_count; i++) /* one current on another thread is refused (EGL_BAD_ACCESS) */
         if (l->egl->make_current(l->display, NULL, NULL, l->thread_ctx[i])) return true;
     edmli_egl_context c = l->egl->create_context(l->display, l->config, l->context, edmli_ctx_attr);
@@ -322,12 +330,7 @@ static bool edmli_port_thread_context(edmli_linux_gl *l)
 bool edmli_port_gl_owns_current(edmli_port_gl *p)
 {
     const edmli_linux_gl *l = &edmli_linux(p)->gl;
-    if (!l->context) return false;
-    const edmli_egl_context cur = l->egl->get_current_context();
-    if (cur == l->context || (cur && cur == l->transient)) return true;
-    for (uint32_t i = 0; i < l->thread_count; i++)
-        if (cur == l->thread_ctx[i]) return true;
-    return false;
+    return l->context && edmli_port_ours(l, l->egl->get_current_context());
 }
 
 bool edmli_port_gl_per_thread(const edmli_port_gl *p)

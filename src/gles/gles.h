@@ -140,7 +140,6 @@ typedef struct edmli_gles_bake edmli_gles_bake;
 typedef struct edmli_gles_run {
     edmli_gles *g;
     edmli_errbuf *err;
-    edmli_gles_bake *bake;         /* baking: dispatches are recorded */
     const edmli_gles_baked *baked; /* the operator's blocks; NULL: uploads (GPU-buffer copies) */
     uint32_t next_block;           /* where the next block is looked for first */
     bool unbaked;                  /* a dispatch uploaded its block (EDML_FAULT_BAKED_ONLY fails it) */
@@ -190,7 +189,9 @@ edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *o
 /* Room for a kernel's constant `bytes` (at most EDMLI_GLES_PARAM_BYTES),
  * copied from the block baked at creation (GatherND's status words). */
 edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t bytes, uint32_t *offset);
-/* Writes `bytes` zeros at `offset` of the GPU arena (glBufferSubData; the context current). */
+/* Uploads `bytes` of host memory, or zeros, to `offset` of the GPU arena
+ * (glBufferSubData; the context current). */
+void edmli_gles_write(edmli_gles *g, uint64_t offset, const void *host, uint64_t bytes);
 void edmli_gles_write_zeros(edmli_gles *g, uint64_t offset, uint64_t bytes);
 /* A tensor's parameters (its GPU-arena byte offset given), and an output's
  * (with its dims sorted by falling stride, for mapping words back). */

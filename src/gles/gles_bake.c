@@ -39,7 +39,7 @@ static int edmli_gles_baked_find(const edmli_gles_baked *b, const void *words, u
 
 void edmli_gles_bake_record(edmli_gles_run *r, const void *words, uint32_t bytes)
 {
-    edmli_gles_bake *k = r->bake;
+    edmli_gles_bake *k = r->g->bake;
     if (k->into && edmli_gles_baked_find(k->into, words, bytes, 0) >= 0) return;
     const uint64_t gpu = ((uint64_t)bytes + k->align - 1) / k->align * k->align;
     if (k->count == EDMLI_GLES_BAKED_MAX) return; /* a later execution uploads it */
@@ -57,7 +57,7 @@ void edmli_gles_bake_record(edmli_gles_run *r, const void *words, uint32_t bytes
 
 void edmli_gles_bake_zeros(edmli_gles_run *r, uint64_t bytes)
 {
-    if (bytes > r->bake->zero_bytes) r->bake->zero_bytes = bytes;
+    if (bytes > r->g->bake->zero_bytes) r->g->bake->zero_bytes = bytes;
 }
 
 /* Runs the operator's dispatcher twice, recording its blocks. */
@@ -120,13 +120,10 @@ edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op)
     } else {
         b->zero_offset = (uint32_t)edmli_align16(k.gpu_base + k.gpu_bytes);
         b->zero_bytes = (uint32_t)k.zero_bytes;
-        edmli_gl *gl = &g->port.gl;
-        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
         for (uint32_t i = 0; i < b->count; i++)
-            gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)b->block[i].gpu_offset,
-                                (intptr_t)b->block[i].bytes, edmli_gles_copies(b) + b->block[i].copy_at);
+            edmli_gles_write(g, b->block[i].gpu_offset, edmli_gles_copies(b) + b->block[i].copy_at, b->block[i].bytes);
         edmli_gles_write_zeros(g, b->zero_offset, b->zero_bytes);
-        if (gl->glGetError() != EDMLI_GL_NO_ERROR) b->count = 0, b->zero_bytes = 0;
+        if (g->port.gl.glGetError() != EDMLI_GL_NO_ERROR) b->count = 0, b->zero_bytes = 0;
     }
     edmli_gles_release(g);
     return EDML_STATUS_OK;

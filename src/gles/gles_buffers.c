@@ -29,9 +29,7 @@ static edml_status edmli_gles_buffer_io(edml_device *dev, void *state, uint64_t 
     edml_status s = edmli_gles_begin(&r, g, &dev->err);
     if (!s) {
         if (write) {
-            edmli_gl *gl = &g->port.gl;
-            gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
-            gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, host);
+            edmli_gles_write(g, offset, host, bytes);
         } else {
             edmli_gles_fetch(&r, (uint32_t)offset, host, bytes);
         }

@@ -27,7 +27,6 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
         r->g = g;
         r->err = err;
         r->top = g->arena_bytes;
-        r->bake = g->bake;
         return EDML_STATUS_OK;
     }
     if (g->batching) { /* a command list's: continue its run */
@@ -38,7 +37,6 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
         r->unbaked = false;
         return EDML_STATUS_OK;
     }
-    r->bake = NULL;
     r->baked = NULL;
     r->unbaked = false;
     if (g->pending) (void)edmli_gles_complete_pending(g, UINT64_MAX); /* its outcome goes to its ticket */
@@ -58,7 +56,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
 edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edmli_errbuf *err)
 {
     edml_status s = edmli_gles_begin(r, EDMLI_GLES_STATE(op), err);
-    if (!s && !r->bake) {
+    if (!s && !r->g->bake) {
         r->baked = edmli_gles_baked_of(op);
         r->next_block = 0;
     }
@@ -97,23 +95,22 @@ edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uin
 {
     edml_status s = edmli_gles_alloc(r, t->total_bytes, offset);
     if (s) return s;
-    if (host && !r->bake) {
-        edmli_gl *gl = &r->g->port.gl;
-        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
-        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)*offset, (intptr_t)t->total_bytes, host);
-    }
+    if (host && !r->g->bake) edmli_gles_write(r->g, *offset, host, t->total_bytes);
     return EDML_STATUS_OK;
+}
+
+void edmli_gles_write(edmli_gles *g, uint64_t offset, const void *host, uint64_t bytes)
+{
+    edmli_gl *gl = &g->port.gl;
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
+    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, host);
 }
 
 void edmli_gles_write_zeros(edmli_gles *g, uint64_t offset, uint64_t bytes)
 {
     static const uint8_t zeros[4096] = {0}; /* read-only: the source of the uploads */
-    edmli_gl *gl = &g->port.gl;
-    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
-    for (uint64_t done = 0; done < bytes; done += sizeof zeros) {
-        uint64_t n = bytes - done < sizeof zeros ? bytes - done : sizeof zeros;
-        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(offset + done), (intptr_t)n, zeros);
-    }
+    for (uint64_t done = 0; done < bytes; done += sizeof zeros)
+        edmli_gles_write(g, offset + done, zeros, bytes - done < sizeof zeros ? bytes - done : sizeof zeros);
 }
 
 /* A GPU-side copy within the arena (no upload). */
@@ -130,7 +127,7 @@ edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *o
 {
     edml_status s = edmli_gles_alloc(r, bytes, offset);
     if (s) return s;
-    if (r->bake) {
+    if (r->g->bake) {
         edmli_gles_bake_zeros(r, bytes);
     } else if (r->baked && r->baked->zero_bytes >= bytes) {
         edmli_gles_copy_within(r->g, r->baked->zero_offset, *offset, bytes);
@@ -146,14 +143,12 @@ edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t
     edml_status s = edmli_gles_alloc(r, bytes, offset);
     uint32_t at;
     if (s) return s;
-    if (r->bake) {
+    if (r->g->bake) {
         edmli_gles_bake_record(r, host, bytes);
     } else if (edmli_gles_baked_at(r, host, bytes, &at)) {
         edmli_gles_copy_within(r->g, at, *offset, bytes);
     } else {
-        edmli_gl *gl = &r->g->port.gl;
-        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, r->g->arena_buf);
-        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)*offset, (intptr_t)bytes, host);
+        edmli_gles_write(r->g, *offset, host, bytes);
         r->unbaked = r->unbaked || r->baked;
     }
     return EDML_STATUS_OK;
@@ -218,7 +213,7 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
         bind[j] = words[g->bind_word[prog][j]];
         words[g->bind_word[prog][j]] = j;
     }
-    if (r->bake) {
+    if (r->g->bake) {
         edmli_gles_bake_record(r, words, (uint32_t)bytes);
         return;
     }
@@ -263,7 +258,7 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
 
 void edmli_gles_barrier(edmli_gles_run *r)
 {
-    if (!r->bake) r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+    if (!r->g->bake) r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 /* glClientWaitSync up to `limit`, the injected fault answering as expiry. */
@@ -303,7 +298,7 @@ static edml_status edmli_gles_wait(edmli_gles_run *r)
 
 void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes)
 {
-    if (r->bake) { /* nothing ran: what the kernel reads back is zero */
+    if (r->g->bake) { /* nothing ran: what the kernel reads back is zero */
         memset(host, 0, (size_t)bytes);
         return;
     }
@@ -349,7 +344,7 @@ static edml_status edmli_gles_fetch_all(edmli_gles_run *r)
 
 edml_status edmli_gles_finish(edmli_gles_run *r)
 {
-    if (r->bake) return EDML_STATUS_OK;
+    if (r->g->bake) return EDML_STATUS_OK;
     if (r->unbaked && (r->g->faults & EDML_FAULT_BAKED_ONLY))
         return edmli_gles_fail(
             r, "a dispatch's parameters or constants were not baked at creation (EDML_FAULT_BAKED_ONLY)");
