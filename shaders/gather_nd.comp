@@ -5,8 +5,8 @@
 // backend does. prm_dims walks the output: each dim's size, its stride in
 // the indices and in the data, and its kind (0 batch, 1 index position, 2
 // slice). With prm_vectors (the output packed, slices contiguous, every
-// slice start 16-byte aligned) an invocation copies 16 bytes, its slice's
-// start found once for all of them by walking the outer dims only.
+// slice start 16-byte aligned) an invocation copies up to VEC_RUN vectors of
+// 16 bytes of one slice, whose start it finds by walking the outer dims only.
 EDMLI_PARAMS(edmli_gather_nd_prm);
 
 // The data element offset the index tuple at `q` (bytes) adds; counts its
@@ -78,10 +78,13 @@ void main() {
     uint u = unit_id();
     if (u == NONE) return;
     if (prm_vectors != 0u) {   // slices of whole vectors: one division finds the slice
-        uint es = prm_data_elem_size, per = prm_slice_elements * es / 16u;
-        uint slice = u / per, v = u - slice * per;
-        uint ino = slice_index(slice, v == 0u);
-        m4[(prm_result_t_offset >> 4) + u] = m4[((prm_data_offset + ino * es) >> 4) + v];
+        // tps invocations a slice, each up to VEC_RUN of its vectors, tps apart
+        uint es = prm_data_elem_size, per = prm_slice_elements * es / 16u, tps = (per + VEC_RUN - 1u) / VEC_RUN;
+        uint slice = u / tps, t = u - slice * tps;
+        uint src = (prm_data_offset + slice_index(slice, t == 0u) * es) >> 4, dst = (prm_result_t_offset >> 4) + slice * per;
+        uvec4 v[VEC_RUN];
+        for (uint i = 0u; i < VEC_RUN && t + i * tps < per; i++) v[i] = m4[src + t + i * tps];
+        for (uint i = 0u; i < VEC_RUN && t + i * tps < per; i++) m4[dst + t + i * tps] = v[i];
         return;
     }
     write_output(prm_result_at, u, prm_result_dense != 0u);

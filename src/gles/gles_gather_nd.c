@@ -51,8 +51,11 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
                                .status_offset = off_status};
     edmli_gles_gather_walk(op, &prm);
     const uint32_t es = op->inputs[0].elem_size;
-    const uint32_t units =
-        prm.vectors ? (uint32_t)(op->outputs[0].elem_count * es / 16) : edmli_gles_output_units(&op->outputs[0]);
+    /* vectors: (ceil(vectors a slice / VEC_RUN)) invocations a slice */
+    const uint64_t per = (uint64_t)prm.slice_elements * es / 16,
+                   slices = op->outputs[0].elem_count / prm.slice_elements;
+    const uint32_t units = prm.vectors ? (uint32_t)(slices * ((per + EDMLI_GLES_VEC_RUN - 1) / EDMLI_GLES_VEC_RUN))
+                                       : edmli_gles_output_units(&op->outputs[0]);
     edmli_gles_run_gather_nd(&r, &prm, units, false);
     uint32_t status[2];
     edmli_gles_fetch(&r, off_status, status, sizeof status);

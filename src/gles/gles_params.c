@@ -137,6 +137,7 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
                          local, sort_max, local);
     edmli_text_add(&t, "#define %s%s %uu\n", "TOPK_SMALL_K", "", EDMLI_GLES_TOPK_SMALL_MAX_K, 0);
     edmli_text_add(&t, "#define %s%s %uu\n", "BINDS", "", EDMLI_GLES_BINDS, 0);
+    edmli_text_add(&t, "#define %s%s %uu\n", "VEC_RUN", "", EDMLI_GLES_VEC_RUN, 0);
     /* EDMLI_PARAMS(name) compiles only where name is this kernel's struct */
     edmli_text_add(&t, "#define %s%s 1u\n#define EDMLI_PARAMS(T) const uint edmli_params_named = T\n",
                    edmli_prm_of[prog].type, "", 0, 0);

@@ -24,6 +24,12 @@
  * dispatch (K rounds of shared atomics, then both outputs). */
 #define EDMLI_GLES_TOPK_SMALL_MAX_K 16u
 
+/* GatherND of slices of whole 16-byte vectors: an invocation copies up to
+ * VEC_RUN vectors of one slice (its index tuple read once for all of them),
+ * neighbouring invocations neighbouring vectors in each round, every load
+ * before the first store. */
+#define EDMLI_GLES_VEC_RUN 4u
+
 /* ArgMin/ArgMax along the packed last axis: sets of ROW_SET_GROUPS x LOCAL
  * elements or more take a group of threads (argreduce_partial), cut into
  * chunks of ROW_CHUNK_GROUPS x LOCAL elements, for about ROW_TARGET
