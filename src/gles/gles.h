@@ -146,7 +146,8 @@ typedef struct edmli_gles_run {
     uint64_t top;                  /* staging grows down from here */
     uint32_t slot;
     uint32_t nfetches;
-    bool resident_out; /* a kernel wrote a GPU buffer: in a batch, a barrier before the next */
+    edml_status staged; /* the fetches' copies into the readback buffer, queued before the fence */
+    bool resident_out;  /* a kernel wrote a GPU buffer: in a batch, a barrier before the next */
     edmli_gles_fetch_req fetches[EDMLI_GLES_BATCH_FETCHES];
 } edmli_gles_run;
 

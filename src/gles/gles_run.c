@@ -45,6 +45,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->top = g->arena_bytes;
     r->slot = 0;
     r->nfetches = 0;
+    r->staged = EDML_STATUS_OK;
     r->resident_out = false;
     if (!edmli_gles_make_current(g)) return edmli_gles_fail(r, "eglMakeCurrent failed");
     edmli_gl *gl = &g->port.gl;
@@ -261,6 +262,57 @@ void edmli_gles_barrier(edmli_gles_run *r)
     if (!r->g->bake) r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
+/* The fetches go through the readback buffer (grown to hold them all, the
+ * only buffer ever mapped). Their copies are queued before the fence, so
+ * that the fence's wait covers them and the mapping after it finds them
+ * done (mapping first and copying after cost a second wait for the GPU). */
+static uint64_t edmli_gles_fetch_span(uint64_t bytes) { return (bytes + 15) & ~(uint64_t)15; }
+
+static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
+{
+    edmli_gles *g = r->g;
+    edmli_gl *gl = &g->port.gl;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < r->nfetches; i++) total += edmli_gles_fetch_span(r->fetches[i].bytes);
+    if (!total) return EDML_STATUS_OK;
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
+    if (total > g->readback_bytes) {
+        g->readback_bytes = 0;
+        gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)total, NULL, EDMLI_GL_STREAM_READ);
+        if (gl->glGetError() != EDMLI_GL_NO_ERROR)
+            return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
+        g->readback_bytes = total;
+    }
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
+    for (uint64_t i = 0, at = 0; i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)r->fetches[i].offset,
+                                (intptr_t)at, (intptr_t)r->fetches[i].bytes);
+    return EDML_STATUS_OK;
+}
+
+/* After the fence: one mapping, and the host written only once it
+ * succeeded, so that a failure writes nothing. */
+static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
+{
+    edmli_gles *g = r->g;
+    edmli_gl *gl = &g->port.gl;
+    if (r->staged) return r->staged;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < r->nfetches; i++) total += edmli_gles_fetch_span(r->fetches[i].bytes);
+    if (!total) return EDML_STATUS_OK;
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
+    const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
+    if (!p || (g->faults & EDML_FAULT_MAP)) {
+        if (p) gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
+        return edmli_gles_fail(r, (g->faults & EDML_FAULT_MAP) ? "glMapBufferRange failed (fault injected)"
+                                                               : "glMapBufferRange failed");
+    }
+    for (uint64_t i = 0, at = 0; i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
+        memcpy(r->fetches[i].host, p + at, (size_t)r->fetches[i].bytes);
+    gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
+    return EDML_STATUS_OK;
+}
+
 /* glClientWaitSync up to `limit`, the injected fault answering as expiry. */
 static unsigned edmli_gles_client_wait(const edmli_gles *g, GLsync_ fence, uint64_t limit)
 {
@@ -285,11 +337,20 @@ static edml_status edmli_gles_fence_outcome(edmli_gles_run *r, unsigned w)
     return EDML_STATUS_OK;
 }
 
-static edml_status edmli_gles_wait(edmli_gles_run *r)
+/* The run's end on the GPU: its writes made visible, its fetches' copies
+ * queued, then one fence. */
+static GLsync_ edmli_gles_fence(edmli_gles_run *r)
 {
     edmli_gl *gl = &r->g->port.gl;
     gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
-    GLsync_ fence = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    r->staged = edmli_gles_stage_fetches(r);
+    return gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
+static edml_status edmli_gles_wait(edmli_gles_run *r)
+{
+    edmli_gl *gl = &r->g->port.gl;
+    GLsync_ fence = edmli_gles_fence(r);
     if (!fence) return edmli_gles_fail(r, "glFenceSync failed");
     const unsigned w = edmli_gles_client_wait(r->g, fence, EDMLI_GLES_FENCE_TIMEOUT_NS);
     gl->glDeleteSync(fence);
@@ -308,40 +369,6 @@ void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t b
     f->bytes = bytes;
 }
 
-/* The fetches, through the readback buffer (grown to hold them all, the only
- * buffer ever mapped): one mapping, and the host written only once it
- * succeeded, so that a failure writes nothing. */
-static edml_status edmli_gles_fetch_all(edmli_gles_run *r)
-{
-    edmli_gles *g = r->g;
-    edmli_gl *gl = &g->port.gl;
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < r->nfetches; i++) total += (r->fetches[i].bytes + 15) & ~(uint64_t)15;
-    if (!total) return EDML_STATUS_OK;
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
-    if (total > g->readback_bytes) {
-        g->readback_bytes = 0;
-        gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)total, NULL, EDMLI_GL_STREAM_READ);
-        if (gl->glGetError() != EDMLI_GL_NO_ERROR)
-            return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
-        g->readback_bytes = total;
-    }
-    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
-    for (uint64_t i = 0, at = 0; i < r->nfetches; at += (r->fetches[i].bytes + 15) & ~(uint64_t)15, i++)
-        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)r->fetches[i].offset,
-                                (intptr_t)at, (intptr_t)r->fetches[i].bytes);
-    const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
-    if (!p || (g->faults & EDML_FAULT_MAP)) {
-        if (p) gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
-        return edmli_gles_fail(r, (g->faults & EDML_FAULT_MAP) ? "glMapBufferRange failed (fault injected)"
-                                                               : "glMapBufferRange failed");
-    }
-    for (uint64_t i = 0, at = 0; i < r->nfetches; at += (r->fetches[i].bytes + 15) & ~(uint64_t)15, i++)
-        memcpy(r->fetches[i].host, p + at, (size_t)r->fetches[i].bytes);
-    gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
-    return EDML_STATUS_OK;
-}
-
 edml_status edmli_gles_finish(edmli_gles_run *r)
 {
     if (r->g->bake) return EDML_STATUS_OK;
@@ -355,7 +382,7 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
         return EDML_STATUS_OK;
     }
     edml_status s = edmli_gles_wait(r);
-    return s ? s : edmli_gles_fetch_all(r);
+    return s ? s : edmli_gles_deliver_fetches(r);
 }
 
 edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err)
@@ -398,8 +425,7 @@ edml_status edmli_gles_batch_flush(edmli_gles *g, edmli_batch_ticket *ticket)
     ticket->done = false;
     g->ticket = ticket;
     g->pending = true;
-    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
-    g->pending_fence = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    g->pending_fence = edmli_gles_fence(g->batch);
     edml_status s = EDML_STATUS_OK;
     if (!g->pending_fence)
         s = edmli_gles_settle(g, edmli_gles_fail(g->batch, "glFenceSync failed"), &e);
@@ -428,7 +454,7 @@ static edml_status edmli_gles_complete_pending(edmli_gles *g, uint64_t timeout_n
     g->port.gl.glDeleteSync((GLsync_)g->pending_fence);
     g->pending_fence = NULL;
     edml_status s = edmli_gles_fence_outcome(r, w);
-    if (!s) s = edmli_gles_fetch_all(r);
+    if (!s) s = edmli_gles_deliver_fetches(r);
     s = edmli_gles_settle(g, s, &e);
     edmli_gles_release(g);
     return s;
