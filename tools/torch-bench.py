@@ -1,12 +1,17 @@
 # The PyTorch CUDA yardstick of every docs/bench.md workload, data resident
 # on the GPU, a torch.cuda.synchronize() after each call (as edml's fence):
-#   python3 tools/torch-bench.py [--iters N]
-# Prints "name ms" lines (medians) for edml-bench's gpu-resident rows, and
-# "pipeline" for edml-bench --pipeline (make demo's four steps).
+#   python3 tools/torch-bench.py [--iters N] [--evict]
+# Prints "name ms" lines (medians), and "pipeline" for edml-bench --pipeline
+# (make demo's four steps). Calls run back to back, as edml-bench's
+# gpu-repeated rows; with --evict each call follows an untimed write of 256
+# MiB, which evicts the GPU's cache, as the copy between the calls of
+# edml-bench's gpu-resident rows does.
 import sys, time, torch
 
 iters = int(sys.argv[sys.argv.index("--iters") + 1]) if "--iters" in sys.argv else 30
+evict = "--evict" in sys.argv
 dev = "cuda"
+scratch = torch.empty(64 << 20, device=dev) if evict else None
 g = torch.Generator(device=dev).manual_seed(1)
 
 def rnd(shape, dtype=torch.float32):
@@ -19,7 +24,9 @@ def median_ms(fn):
     for _ in range(5): fn()
     torch.cuda.synchronize()
     ts = []
-    for _ in range(iters):
+    for i in range(iters):
+        if evict:
+            scratch.fill_(i); torch.cuda.synchronize()
         a = time.perf_counter(); fn(); torch.cuda.synchronize(); ts.append(time.perf_counter() - a)
     ts.sort(); return ts[len(ts) // 2] * 1e3
 
@@ -67,6 +74,7 @@ def pipeline():
     return cls, score, pred[0, idx[0], 0:4]
 
 work.append(("pipeline", pipeline))
-print("torch %s on %s; median of %d calls, each synchronized" % (torch.__version__, torch.cuda.get_device_name(), iters))
+print("torch %s on %s; median of %d calls, each synchronized%s" % (torch.__version__, torch.cuda.get_device_name(), iters,
+      ", the cache evicted before each" if evict else ""))
 for name, fn in work:
     print("%-15s %8.3f ms" % (name, median_ms(fn)))
