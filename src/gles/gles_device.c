@@ -33,7 +33,7 @@ static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, siz
 {
     edmli_gl *gl = &g->port.gl;
     char prelude[EDMLI_GLES_PRELUDE_BYTES];
-    if (edmli_gles_prelude(id, g->local, g->sort_max, prelude, sizeof prelude) >= sizeof prelude) {
+    if (edmli_gles_prelude(id, edmli_gles_prog_local(g, id), g->sort_max, prelude, sizeof prelude) >= sizeof prelude) {
         edmli_format(why, cap, "the prelude of %s.comp is longer than %u bytes", edmli_gles_src_name[id],
                      EDMLI_GLES_PRELUDE_BYTES);
         return false;

@@ -241,10 +241,11 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
     }
     /* short dispatches: each covers at most a bounded amount of work */
     uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
+    const uint32_t local = edmli_gles_prog_local(g, prog);
     if (g->faults & EDML_FAULT_SMALL_DISPATCHES) per = groups ? 1u : 1000u;
     for (uint32_t base = 0; base < units; base += per) {
         uint32_t n = units - base < per ? units - base : per;
-        uint32_t wg = groups ? n : (n + g->local - 1) / g->local;
+        uint32_t wg = groups ? n : (n + local - 1) / local;
         uint32_t x = wg < g->max_groups_x ? wg : g->max_groups_x;
         uint32_t y = (wg + x - 1) / x;
         if (stale && base == 0) {
