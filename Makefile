@@ -52,11 +52,15 @@ BACKEND_SRC := $(wildcard src/ref/*.c) $(if $(filter 1,$(WITH_NEON)),$(wildcard 
 ifeq ($(WITH_GLES),1)
 LIB_GEN_OBJ := $(BUILD)/obj/gen/shaders.o
 PORT_LIBS := -ldl -lpthread
+PORT_CFLAGS :=
 else
+# PORT=none is freestanding: the archive needs nothing from a C library but
+# memcpy, memset, memmove and memcmp (test/check-freestanding.sh).
 PORT_LIBS :=
+PORT_CFLAGS := -ffreestanding
 endif
 LIB_CFLAGS := $(BASE_CFLAGS) -Wconversion -Wsign-conversion -Isrc -Iport -Iboards/$(BOARD) \
-              -DEDMLI_WITH_NEON=$(WITH_NEON) -DEDMLI_WITH_GLES=$(WITH_GLES) $(CFLAGS)
+              -DEDMLI_WITH_NEON=$(WITH_NEON) -DEDMLI_WITH_GLES=$(WITH_GLES) $(PORT_CFLAGS) $(CFLAGS)
 SHADERS := shaders/common.glsl shaders/output.glsl $(sort $(wildcard shaders/*.comp))
 
 LIB_SRC := $(wildcard src/core/*.c) $(wildcard src/cpu/*.c) src/backends.c $(BACKEND_SRC) $(wildcard port/$(PORT)/*.c)

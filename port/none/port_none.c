@@ -1,13 +1,14 @@
 /* The port without GL: fully static images, boards without a GPU. */
 #include "../edml_port.h"
 
-#include <stdio.h>
-
 bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap)
 {
     (void)p;
     (void)faults;
-    snprintf(why, cap, "this library was built without GL (PORT=none)");
+    static const char msg[] = "this library was built without GL (PORT=none)";
+    size_t i = 0; /* no C library: copied, cut to fit with its terminator */
+    for (; i + 1 < cap && msg[i]; i++) why[i] = msg[i];
+    if (cap) why[i] = '\0';
     return false;
 }
 
