@@ -219,11 +219,24 @@ bench: setup
 	@$(MAKE) --no-print-directory BOARD=$(BOARD) all
 	toolchain/run $(BOARD) $(BUILD)/edml-bench --json $(BUILD)/bench.json $(BENCH_ARGS)
 
+# The version, from edml.h; what the port needs at link time, for edml.pc
+# (Libs.private) and edml::edml (INTERFACE_LINK_LIBRARIES).
+version_part = $(shell sed -n 's/^\#define EDML_VERSION_$(1) \([0-9]*\).*/\1/p' include/edml.h)
+VERSION := $(call version_part,MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+LINK_LIBS := $(strip $(PORT_LIBS) $(BOARD_LDLIBS))
+CMAKE_DIR := $(DESTDIR)$(PREFIX)/lib/cmake/edml
+
 install: $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(CMAKE_DIR)
 	install -m 644 include/edml.h $(DESTDIR)$(PREFIX)/include/edml.h
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libedml.a
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(PORT_LIBS) $(BOARD_LDLIBS)|' edml.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/edml.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LINK_LIBS)|' -e 's|@VERSION@|$(VERSION)|' \
+	    edml.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/edml.pc
+	sed -e 's|@LINK_LIBS@|$(subst $(eval) ,;,$(LINK_LIBS))|' -e 's|@PORT@|$(PORT)|' \
+	    -e 's|@BOARD_DESCRIPTION@|$(BOARD_DESCRIPTION)|' cmake/edmlConfig.cmake.in > $(CMAKE_DIR)/edmlConfig.cmake
+	p=$$(echo | $(CC) $(BOARD_CFLAGS) $(CFLAGS) -dM -E -x c - | sed -n 's/^#define __SIZEOF_POINTER__ //p'); \
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@VERSION_MAJOR@|$(call version_part,MAJOR)|' -e "s|@SIZEOF_VOID_P@|$$p|" \
+	    cmake/edmlConfigVersion.cmake.in > $(CMAKE_DIR)/edmlConfigVersion.cmake
 
 clean:
 	rm -rf build
