@@ -251,7 +251,7 @@ help:
 	@echo "  bench-insns   instructions per element under qemu-aarch64 (rpi4), reference against NEON"
 	@echo "  test-image    one static program with every test vector built in, to copy to a board"
 	@echo "  test-image-gl the same, dynamically linked, with the GLES backend"
-	@echo "  install       edml.h, libedml.a and edml.pc under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
+	@echo "  install       edml.h, libedml.a, edml.pc and lib/cmake/edml under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
 	@echo "  fuzz          the libFuzzer targets, FUZZ_SECONDS each (default 600)"
 	@echo "  soak          SOAK_CYCLES create/execute/destroy cycles per backend (default 100000)"
 	@echo "  setup         installs missing Debian packages (toolchain/setup-host)"
