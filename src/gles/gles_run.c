@@ -297,7 +297,8 @@ static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
 {
     edmli_gles *g = r->g;
     edmli_gl *gl = &g->port.gl;
-    if (r->staged) return r->staged;
+    if (r->staged) /* worded again: a batch's staging wrote its message into the submission's buffer */
+        return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
     uint64_t total = 0;
     for (uint32_t i = 0; i < r->nfetches; i++) total += edmli_gles_fetch_span(r->fetches[i].bytes);
     if (!total) return EDML_STATUS_OK;
