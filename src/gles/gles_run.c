@@ -269,12 +269,18 @@ void edmli_gles_barrier(edmli_gles_run *r)
  * done (mapping first and copying after cost a second wait for the GPU). */
 static uint64_t edmli_gles_fetch_span(uint64_t bytes) { return (bytes + 15) & ~(uint64_t)15; }
 
+static uint64_t edmli_gles_fetch_total(const edmli_gles_run *r)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < r->nfetches; i++) total += edmli_gles_fetch_span(r->fetches[i].bytes);
+    return total;
+}
+
 static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
 {
     edmli_gles *g = r->g;
     edmli_gl *gl = &g->port.gl;
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < r->nfetches; i++) total += edmli_gles_fetch_span(r->fetches[i].bytes);
+    const uint64_t total = edmli_gles_fetch_total(r);
     if (!total) return EDML_STATUS_OK;
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     if (total > g->readback_bytes) {
@@ -299,8 +305,7 @@ static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
     edmli_gl *gl = &g->port.gl;
     if (r->staged) /* worded again: a batch's staging wrote its message into the submission's buffer */
         return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < r->nfetches; i++) total += edmli_gles_fetch_span(r->fetches[i].bytes);
+    const uint64_t total = edmli_gles_fetch_total(r);
     if (!total) return EDML_STATUS_OK;
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
