@@ -57,7 +57,7 @@ else
 # PORT=none is freestanding: the archive needs nothing from a C library but
 # memcpy, memset, memmove and memcmp (test/check-freestanding.sh).
 PORT_LIBS :=
-PORT_CFLAGS := -ffreestanding
+PORT_CFLAGS := -ffreestanding $(TOOLCHAIN_FREESTANDING_CFLAGS)
 endif
 LIB_CFLAGS := $(BASE_CFLAGS) -Wconversion -Wsign-conversion -Isrc -Iport -Iboards/$(BOARD) \
               -DEDMLI_WITH_NEON=$(WITH_NEON) -DEDMLI_WITH_GLES=$(WITH_GLES) $(PORT_CFLAGS) $(CFLAGS)
