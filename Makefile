@@ -147,7 +147,8 @@ SAMPLES := $(sort $(shell grep -l '^// sample:' $(CASES)))
 GEN_LIST_shaders = $(SHADERS)
 GEN_LIST_cases = $(CASES)
 GEN_LIST_samples = $(SAMPLES)
-IMAGE_SRC := test/image.c test/diff.c test/unit.c test/misuse.c tools/case.c $(BUILD)/gen/cases.c
+IMAGE_COMMON := test/image.c test/diff.c test/unit.c test/misuse.c tools/case.c $(BUILD)/gen/cases.c
+IMAGE_SRC := $(IMAGE_COMMON) test/image_hosted.c
 .PHONY: test-image test-image-gl
 ifeq ($(PORT),none)
 test-image: $(BUILD)/edml-test
@@ -171,6 +172,36 @@ $(BUILD)/edml-test: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools/ca
 
 $(BUILD)/edml-test-gl: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools/case.h $(LIB)
 	$(CC) $(TOOL_CFLAGS) -DEDML_TEST_IMAGE $(LDFLAGS) -o $@ $(IMAGE_SRC) $(LIB) $(TOOL_LIBS)
+
+# Bare metal, AArch64: BAREMETAL_BOARD's library with PORT=none, linked with
+# examples/baremetal's start-up code and linker script and with picolibc
+# (output and exit through semihosting); run under qemu-system-aarch64 -M
+# virt (toolchain/run-baremetal). `baremetal` builds the example and the test
+# image (every vector, the differential test, the unit and misuse tests);
+# `test-baremetal` runs both.
+BAREMETAL_BOARD ?= rpi4
+BM := build/baremetal
+BM_SRC := examples/baremetal/start.S examples/baremetal/startup.c
+BM_FLAGS = --specs=picolibc.specs $(BOARD_CFLAGS) $(CFLAGS)
+BM_LDFLAGS = -nostartfiles -static -T examples/baremetal/link.ld -Wl,--gc-sections $(LDFLAGS) --oslib=semihost
+BM_DEPS := $(BM_SRC) examples/baremetal/baremetal.h examples/baremetal/link.ld
+.PHONY: baremetal test-baremetal
+baremetal:
+	@$(MAKE) --no-print-directory BOARD=$(BAREMETAL_BOARD) PORT=none BUILD=$(BM) $(BM)/example.elf $(BM)/edml-test.elf
+test-baremetal: baremetal
+	@sh test/check-baremetal.sh $(BM)
+
+$(BM)/obj/startup.o: examples/baremetal/startup.c examples/baremetal/baremetal.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BM_FLAGS) -std=c11 $(WARN) -mstrict-align -c -o $@ $<
+$(BM)/obj/start.o: examples/baremetal/start.S
+	@mkdir -p $(dir $@)
+	$(CC) $(BM_FLAGS) -c -o $@ $<
+$(BM)/example.elf: examples/baremetal/main.c $(BM)/obj/start.o $(BM)/obj/startup.o $(BM_DEPS) $(LIB)
+	$(CC) $(BM_FLAGS) -std=c11 $(WARN) -Iinclude $(BM_LDFLAGS) -o $@ $< $(BM)/obj/start.o $(BM)/obj/startup.o $(LIB)
+$(BM)/edml-test.elf: $(IMAGE_COMMON) test/baremetal.c test/image.h test/testlib.h test/ops.h tools/case.h $(BM)/obj/start.o $(BM)/obj/startup.o $(BM_DEPS) $(LIB)
+	$(CC) $(BM_FLAGS) -std=c11 $(WARN) -Iinclude -Itools -Itest -D_POSIX_C_SOURCE=200809L -DEDML_TEST_IMAGE -DTL_HAVE_THREADS=0 $(BM_LDFLAGS) \
+	    -o $@ $(IMAGE_COMMON) test/baremetal.c $(BM)/obj/start.o $(BM)/obj/startup.o $(LIB)
 
 # Fuzzing (clang, libFuzzer, ASan, UBSan): `make fuzz` runs each target for
 # FUZZ_SECONDS over test/fuzz/<target>/ (new inputs go to build/fuzz/corpus).
@@ -251,6 +282,8 @@ help:
 	@echo "  bench-insns   instructions per element under qemu-aarch64 (rpi4), reference against NEON"
 	@echo "  test-image    one static program with every test vector built in, to copy to a board"
 	@echo "  test-image-gl the same, dynamically linked, with the GLES backend"
+	@echo "  baremetal     AArch64 without an OS ($(BAREMETAL_BOARD)'s library, PORT=none): examples/baremetal and the test image"
+	@echo "  test-baremetal  both under qemu-system-aarch64 -M virt (toolchain/run-baremetal); part of make test"
 	@echo "  install       edml.h, libedml.a, edml.pc and lib/cmake/edml under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
 	@echo "  fuzz          the libFuzzer targets, FUZZ_SECONDS each (default 600)"
 	@echo "  soak          SOAK_CYCLES create/execute/destroy cycles per backend (default 100000)"

@@ -63,6 +63,8 @@ int main(int argc, char **argv)
             threads = argv[++i];
         else if (!strcmp(argv[i], "--verbose"))
             verbose = true;
+        else if (image_platform_arg(argv[i]))
+            continue;
         else {
             fprintf(stderr,
                     "usage: edml-test [--backend ref|neon|gles|auto]... [--iters N] [--seed N] [--threads 1..64] "
@@ -74,6 +76,7 @@ int main(int argc, char **argv)
     printf("edml-test on board %s (%s), library %s\n", edml_board_builtin()->name, edml_board_builtin()->cpu,
            edml_version());
     int passed = 0, failed = 0;
+    image_platform_checks(&passed, &failed);
     /* edml's pool is PORT=linux's; without it the vectors run on one thread */
     const bool pool_here = edml_pool_size(1, 0) != 0;
     if (atoi(threads) > 1 && !pool_here)

@@ -4,13 +4,20 @@
  * image), or one thread that runs the parts in reverse or in random order
  * (worker = part % workers, so per-worker scratch is exercised). Outputs
  * must be identical in every mode: the tests compare them bit for bit.
- *   --parallel none|pool|spawn|reverse|random   --workers N (default 4) */
+ *   --parallel none|pool|spawn|reverse|random   --workers N (default 4)
+ * A build without threads (the bare-metal image: -DTL_HAVE_THREADS=0) has no
+ * spawn mode. */
 #ifndef EDML_TEST_PARALLEL_H
 #define EDML_TEST_PARALLEL_H
 
 #include "edml.h"
 
+#ifndef TL_HAVE_THREADS
+#define TL_HAVE_THREADS 1
+#endif
+#if TL_HAVE_THREADS
 #include <pthread.h>
+#endif
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -51,6 +58,7 @@ static void tl_pf_random(void *ctx, edml_task_fn task, void *arg, uint32_t parts
     for (uint32_t p = 0; p < parts; p++) task(arg, order[p], order[p] % t->workers);
 }
 
+#if TL_HAVE_THREADS
 typedef struct tl_spawn_job {
     edml_task_fn task;
     void *arg;
@@ -88,6 +96,7 @@ static void tl_pf_spawn(void *ctx, edml_task_fn task, void *arg, uint32_t parts)
     tl_spawn_run(&w[0]);
     for (uint32_t i = 1; i < n; i++) pthread_join(th[i], NULL);
 }
+#endif
 
 /* edml's pool, counted */
 static void tl_pf_pool(void *ctx, edml_task_fn task, void *arg, uint32_t parts)
@@ -105,8 +114,10 @@ static inline void tl_parallel_desc(edml_device_desc *dd)
     dd->parallel_context = &tl_par;
     if (!strcmp(tl_par.mode, "pool")) {
         dd->parallel_for = tl_pf_pool;
+#if TL_HAVE_THREADS
     } else if (!strcmp(tl_par.mode, "spawn")) {
         dd->parallel_for = tl_pf_spawn;
+#endif
     } else if (!strcmp(tl_par.mode, "reverse")) {
         dd->parallel_for = tl_pf_reverse;
     } else {
@@ -117,9 +128,9 @@ static inline void tl_parallel_desc(edml_device_desc *dd)
 /* Starts the mode (the pool: created here); false with a message on stderr. */
 static inline bool tl_parallel_start(void)
 {
-    static const char *const modes[] = {"none", "pool", "spawn", "reverse", "random"};
+    static const char *const modes[] = {"none", "pool", "reverse", "random", "spawn"};
     bool known = false;
-    for (int i = 0; i < 5; i++) known |= !strcmp(tl_par.mode, modes[i]);
+    for (int i = 0; i < 4 + TL_HAVE_THREADS; i++) known |= !strcmp(tl_par.mode, modes[i]);
     if (!known || tl_par.workers < 1 || tl_par.workers > 64) {
         fprintf(stderr, "--parallel none|pool|spawn|reverse|random, --workers 1..64\n");
         return false;
