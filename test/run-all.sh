@@ -142,6 +142,7 @@ if [ "$quick" != 1 ]; then
     done
     step "static AArch64 program under qemu, arm64 Mesa present: GLES off with its reason" sh test/check-static.sh rpi4
     step "PORT=none and PORT=linux build and install apart (rpi4)" sh test/check-build-config.sh rpi4
+    step "Buildroot and Yocto variables honoured: CC, AR, CFLAGS, LDFLAGS (on the command line, in the environment, CC with flags), DESTDIR, PREFIX (rpi4)" sh test/check-build-vars.sh rpi4
     step "installed edml found by CMake (find_package, edml::edml, toolchain file) and pkg-config (sysroot): host, rpi4 PORT=none under qemu, rpi4 PORT=linux linked" sh test/check-consumer.sh host rpi4:none rpi4:linux
     step "bare metal (make test-baremetal): AArch64 under qemu-system, no OS: start-up, MMU, vectors; the example; every vector on ref and NEON, differential, unit, misuse" make -j"$J" test-baremetal
     step "PORT=none is freestanding: the archive needs only memcpy/memset/memmove/memcmp and libgcc (host, AArch64, ARMv7)" sh test/check-freestanding.sh host rpi4 rpi4-armhf
