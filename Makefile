@@ -187,6 +187,7 @@ BM_LDFLAGS = -nostartfiles -static -T examples/baremetal/link.ld -Wl,--gc-sectio
 BM_DEPS := $(BM_SRC) examples/baremetal/baremetal.h examples/baremetal/link.ld
 .PHONY: baremetal test-baremetal
 baremetal:
+	@sh toolchain/setup-host baremetal
 	@$(MAKE) --no-print-directory BOARD=$(BAREMETAL_BOARD) PORT=none BUILD=$(BM) $(BM)/example.elf $(BM)/edml-test.elf
 test-baremetal: baremetal
 	@sh test/check-baremetal.sh $(BM)
