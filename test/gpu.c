@@ -133,6 +133,28 @@ static void check_clamped_indices(edml_device *dev)
               strstr(edml_device_last_error(dev), "IndicesTensor (in a GPU buffer): 1 index coordinates"),
           "%s", edml_device_last_error(dev));
     CHECK(ops_outputs_match(&c), "clamped output");
+    /* the status words are the operator's own: each call starts from zero
+     * (the count) and "none yet" (the first clamped element) again */
+    static const uint32_t rounds[4][2] = {{1, 0}, {1, 9}, {1, 0}, {5, 9}};
+    static const char *const want_msg[4] = {NULL,
+                                            "1 index coordinates were out of range and clamped (the first at "
+                                            "element 1)",
+                                            NULL,
+                                            "2 index coordinates were out of range and clamped (the first at "
+                                            "element 0)"};
+    for (int k = 0; k < 4; k++) {
+        static const float clamped[4] = {2, 3, 2, 3};
+        memcpy(c.expected[0], k % 2 ? clamped : want, sizeof want);
+        CHECK(edml_gpu_buffer_write(ix, 0, rounds[k], sizeof rounds[k]) == EDML_STATUS_OK, "indices");
+        ops_reset_outputs(&c);
+        edml_status s = edml_operator_execute(gpu, bi, 2, bo, 1, NULL);
+        CHECK(want_msg[k] ? s == EDML_STATUS_INDEX_OUT_OF_RANGE && strstr(edml_device_last_error(dev), want_msg[k])
+                          : s == EDML_STATUS_OK,
+              "round %d: %s: %s", k, edml_status_string(s), s ? edml_device_last_error(dev) : "");
+        CHECK(ops_outputs_match(&c), "round %d: output", k);
+    }
+    edml_operator_destroy(gpu);
+    edml_gpu_buffer_destroy(ix);
     ops_free(&c);
 }
 

@@ -1096,6 +1096,116 @@ static double gl_timed(const edmli_gl *gl, GLuint_ x)
     return now_s() - t0;
 }
 
+/* What an edml execution adds to gl_floor, one thing at a time: the steps
+ * of its path (gles_run.c), each row the floor with the steps up to it. */
+enum {
+    STEP_FLOOR,
+    STEP_BARRIER,
+    STEP_ERRORS,
+    STEP_BINDINGS,
+    STEP_WIDE,
+    STEP_COPY_MAP,
+    STEP_DIRECT_MAP,
+    STEPS
+};
+static const char *const step_names[STEPS] = {"gl_floor",
+                                              "+ glMemoryBarrier before the fence",
+                                              "+ glGetError before and after",
+                                              "+ program, parameter range, 3 uniforms",
+                                              "+ 1024 invocations, not 64",
+                                              "+ 8 bytes copied to a buffer, mapped after",
+                                              "instead, the kernel writes that buffer"};
+
+typedef struct floor_gl {
+    const edmli_gl *gl;
+    GLuint_ narrow, wide, buf, arena, readback;
+    GLint_ loc_bind[2], loc_base[2], loc_count[2];
+} floor_gl;
+
+/* after the fence: 8 bytes of the readback buffer mapped and read */
+static uint64_t gl_read_back(const floor_gl *f)
+{
+    const edmli_gl *gl = f->gl;
+    uint64_t v = 0;
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, f->readback);
+    const void *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, 8, EDMLI_GL_MAP_READ_BIT);
+    if (p) memcpy(&v, p, 8);
+    gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
+    return v;
+}
+
+static double gl_step_timed(const floor_gl *f, int steps)
+{
+    const edmli_gl *gl = f->gl;
+    const int w = steps >= STEP_WIDE;
+    const uint32_t bind[2] = {0, 0};
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, steps == STEP_DIRECT_MAP ? f->readback : f->arena);
+    double t0 = now_s();
+    if (steps >= STEP_ERRORS)
+        while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    if (steps >= STEP_BINDINGS) {
+        gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, f->buf, 256, 256);
+        gl->glUseProgram(w ? f->wide : f->narrow);
+        gl->glUniform1uiv(f->loc_bind[w], 2, bind);
+        gl->glUniform1ui(f->loc_base[w], 0);
+        gl->glUniform1ui(f->loc_count[w], 1);
+    }
+    gl->glDispatchCompute(1, 1, 1);
+    if (steps >= STEP_BARRIER)
+        gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+    if (steps == STEP_COPY_MAP) {
+        gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, f->arena);
+        gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, f->readback);
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, 0, 0, 8);
+    }
+    GLsync_ s = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl->glClientWaitSync(s, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, 5000000000ull);
+    gl->glDeleteSync(s);
+    if (steps >= STEP_COPY_MAP) (void)gl_read_back(f);
+    if (steps >= STEP_ERRORS) (void)gl->glGetError();
+    return now_s() - t0;
+}
+
+static const char *const floor_src =
+    "#version 310 es\nlayout(local_size_x = %d) in;\n"
+    "layout(std430, binding = 0) buffer B { uint v[]; };\n"
+    "layout(std430, binding = 1) readonly buffer P { uint p[]; };\n"
+    "uniform uint u_bind[2];\nuniform uint u_base;\nuniform uint u_count;\n"
+    "void main() { if (gl_GlobalInvocationID.x + u_base < u_count) v[u_bind[0]] += p[u_bind[1]] + 1u; }\n";
+
+/* the rows of the breakdown, interleaved (200 rounds), medians in us */
+static void gl_floor_steps(const edmli_gl *gl, const GLuint_ *buf, double *us)
+{
+    floor_gl f = {.gl = gl, .buf = buf[1], .arena = buf[0]};
+    gl->glGenBuffers(1, &f.readback);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, f.readback);
+    gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, 4096, NULL, EDMLI_GL_STREAM_READ);
+    char src[512];
+    snprintf(src, sizeof src, floor_src, 64);
+    f.narrow = gl_program(gl, src);
+    snprintf(src, sizeof src, floor_src, 1024);
+    f.wide = gl_program(gl, src);
+    const GLuint_ progs[2] = {f.narrow, f.wide};
+    for (int w = 0; w < 2; w++) {
+        f.loc_bind[w] = gl->glGetUniformLocation(progs[w], "u_bind");
+        f.loc_base[w] = gl->glGetUniformLocation(progs[w], "u_base");
+        f.loc_count[w] = gl->glGetUniformLocation(progs[w], "u_count");
+    }
+    static double t[STEPS][200];
+    gl->glUseProgram(f.narrow);
+    for (int i = 0; i < 210; i++)
+        for (int k = 0; k < STEPS; k++) {
+            if (k < STEP_BINDINGS) gl->glUseProgram(f.narrow);
+            double d = gl_step_timed(&f, k);
+            if (i >= 10) t[k][i - 10] = d;
+        }
+    for (int k = 0; k < STEPS; k++) us[k] = median(t[k], 200) * 1e6;
+    gl->glDeleteProgram(f.narrow);
+    gl->glDeleteProgram(f.wide);
+    gl->glDeleteBuffers(1, &f.readback);
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, f.arena);
+}
+
 static int gpu_floor(void)
 {
     static edmli_port_gl port;
@@ -1125,16 +1235,20 @@ static int gpu_floor(void)
         printf("gl_floor: the shaders did not build\n");
         return 1;
     }
-    double f[200], c[20];
+    double f[200], c[20], steps[STEPS];
     gl->glUseProgram(floor_prog);
     for (int i = 0; i < 10; i++) gl_timed(gl, 1);
     for (int i = 0; i < 200; i++) f[i] = gl_timed(gl, 1);
+    gl_floor_steps(gl, buf, steps);
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, buf[1]);
     gl->glUseProgram(copy_prog);
     for (int i = 0; i < 3; i++) gl_timed(gl, (GLuint_)(bytes / 16 / 256));
     for (int i = 0; i < 20; i++) c[i] = gl_timed(gl, (GLuint_)(bytes / 16 / 256));
     const double tf = median(f, 200), tc = median(c, 20);
     printf("gl_floor: one workgroup and a fence, %.1f us\n", tf * 1e6);
     printf("gl_copy:  64 MiB, %.3f ms, %.0f GB/s read + written\n", tc * 1e3, 2.0 * (double)bytes / tc / 1e9);
+    printf("what an execution adds to the floor, step by step (interleaved, median of 200):\n");
+    for (int k = 0; k < STEPS; k++) printf("  %-42s %5.1f us\n", step_names[k], steps[k]);
     gl->glDeleteBuffers(2, buf);
     gl->glDeleteProgram(floor_prog);
     gl->glDeleteProgram(copy_prog);

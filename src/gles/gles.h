@@ -200,6 +200,11 @@ edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *o
 /* Room for a kernel's constant `bytes` (at most EDMLI_GLES_PARAM_BYTES),
  * copied from the block baked at creation (GatherND's status words). */
 edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t bytes, uint32_t *offset);
+/* Words a kernel writes, starting as `init`: the operator's own baked block
+ * (*kept: no copy a call; whoever sees them changed calls
+ * edmli_gles_reset_words), else staged as a constant. */
+edml_status edmli_gles_place_words(edmli_gles_run *r, const void *init, uint32_t bytes, uint32_t *offset, bool *kept);
+void edmli_gles_reset_words(edmli_gles_run *r, const void *init, uint32_t bytes, uint32_t offset);
 /* Uploads `bytes` of host memory, or zeros, to `offset` of the GPU arena
  * (glBufferSubData; the context current). */
 void edmli_gles_write(edmli_gles *g, uint64_t offset, const void *host, uint64_t bytes);

@@ -40,11 +40,12 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     edml_status s = edmli_gles_begin_op(&r, op, ex->err);
     if (s) return s;
     uint32_t off_in, off_ix, off_out, off_status;
+    bool kept;
     static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
     if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
     if ((s = edmli_gles_input(&r, op, ex, 1, &off_ix))) return s;
     if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
-    if ((s = edmli_gles_place_const(&r, status_init, sizeof status_init, &off_status))) return s;
+    if ((s = edmli_gles_place_words(&r, status_init, sizeof status_init, &off_status, &kept))) return s;
     edmli_gather_nd_prm prm = {.data = edmli_gles_tensor_prm(&op->inputs[0], off_in),
                                .indices = edmli_gles_tensor_prm(&op->inputs[1], off_ix),
                                .result = edmli_gles_output_prm(&op->outputs[0], off_out),
@@ -57,9 +58,12 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     const uint32_t units = prm.vectors ? (uint32_t)(slices * ((per + EDMLI_GLES_VEC_RUN - 1) / EDMLI_GLES_VEC_RUN))
                                        : edmli_gles_output_units(&op->outputs[0]);
     edmli_gles_run_gather_nd(&r, &prm, units, false);
-    uint32_t status[2];
+    uint32_t status[2] = {1, 0};
     edmli_gles_fetch(&r, off_status, status, sizeof status);
-    if ((s = edmli_gles_finish(&r))) return s;
+    s = edmli_gles_finish(&r);
+    if (kept && (s || status[0] || status[1] != 0xffffffffu))
+        edmli_gles_reset_words(&r, status_init, sizeof status_init, off_status);
+    if (s) return s;
     if (!status[0]) return EDML_STATUS_OK;
     /* the GPU counted clamped coordinates: the host words the status as the
      * reference does, from the same indices (read back when resident) */

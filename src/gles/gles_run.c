@@ -155,6 +155,21 @@ edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t
     return EDML_STATUS_OK;
 }
 
+/* A kernel's status words live in the operator's baked block: a call
+ * that leaves them as they started (the usual case) needs no copy of their
+ * initial value first; one that changed them (or failed, the kernel maybe
+ * still running) writes it back, after its kernel in GL's order. */
+edml_status edmli_gles_place_words(edmli_gles_run *r, const void *init, uint32_t bytes, uint32_t *offset, bool *kept)
+{
+    *kept = !r->g->bake && edmli_gles_baked_at(r, init, bytes, offset);
+    return *kept ? EDML_STATUS_OK : edmli_gles_place_const(r, init, bytes, offset);
+}
+
+void edmli_gles_reset_words(edmli_gles_run *r, const void *init, uint32_t bytes, uint32_t offset)
+{
+    edmli_gles_write(r->g, offset, init, bytes);
+}
+
 bool edmli_gles_packed(const edmli_tensor *t)
 {
     uint64_t s = 1;
