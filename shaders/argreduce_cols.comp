@@ -9,7 +9,8 @@
 // it), not a tree. With several chunks (at most LOCAL / (4 U)) each
 // workgroup writes its (key, index) pairs to scratch and the last of a unit
 // group's workgroups to finish (counted at prm_counter_offset) merges them
-// in the same pass; neighbouring workgroups take neighbouring units of the
+// in the same pass, and sets its counter to zero again (the counters are the
+// operator's own, kept from one run to the next); neighbouring workgroups take neighbouring units of the
 // same rows. G and U are powers of two, G * U is LOCAL and G >= 4.
 EDMLI_PARAMS(edmli_argreduce_prm);
 
@@ -101,7 +102,10 @@ void main() {
     }
     memoryBarrierBuffer();
     barrier();
-    if (l == 0u) s_merge = live_wg && atomicAdd(m[(prm_counter_offset >> 2) + ug], 1u) == chunks - 1u;
+    if (l == 0u) {
+        s_merge = live_wg && atomicAdd(m[(prm_counter_offset >> 2) + ug], 1u) == chunks - 1u;
+        if (s_merge) atomicExchange(m[(prm_counter_offset >> 2) + ug], 0u);   // zero again for the next run
+    }
     barrier();
     if (!s_merge) return;
     slots_reset(l, nslots, last);

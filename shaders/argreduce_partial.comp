@@ -4,7 +4,8 @@
 // such pairs. With one chunk per output the result is the output element;
 // otherwise each chunk's (key high, key low, index) goes to scratch and the
 // output's last chunk to finish (counted at prm_counter_offset) merges them
-// (one pass, no argreduce_final.comp). With prm_vectors, 16-byte vectors of
+// (one pass, no argreduce_final.comp) and sets its counter to zero again (the
+// counters are the operator's own, kept from one run to the next). With prm_vectors, 16-byte vectors of
 // 32-bit elements (sets and chunks whole vectors, 16-byte aligned).
 EDMLI_PARAMS(edmli_argreduce_prm);
 
@@ -98,6 +99,7 @@ void main() {
         mc[w + 2u] = s_idx[l];
         memoryBarrierBuffer();
         s_any[l] = atomicAdd(m[(prm_counter_offset >> 2) + o], 1u) == chunks - 1u;
+        if (s_any[l]) atomicExchange(m[(prm_counter_offset >> 2) + o], 0u);   // zero again for the next run
     }
     barrier();
     bool mine = live && s_any[l - t];

@@ -158,6 +158,46 @@ static void check_clamped_indices(edml_device *dev)
     ops_free(&c);
 }
 
+/* One ArgMin on GLES and on the reference backend, executed `rounds` times
+ * with new data each time: large reductions count their chunks in counters
+ * kept by the operator from one run to the next (zero again at each end). */
+static void check_repeated_argmin(edml_device *dev, UINT rows, UINT cols, UINT axis_count, const UINT *axes)
+{
+    const UINT in_sizes[2] = {rows, cols};
+    UINT out_sizes[2] = {rows, cols};
+    for (UINT a = 0; a < axis_count; a++) out_sizes[axes[a]] = 1;
+    const size_t n = (size_t)rows * cols, outs = (size_t)out_sizes[0] * out_sizes[1];
+    EDML_BUFFER_TENSOR_DESC ib = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, in_sizes, NULL, 0, 0};
+    EDML_BUFFER_TENSOR_DESC ob = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, out_sizes, NULL, 0, 0};
+    EDML_TENSOR_DESC it = {EDML_TENSOR_TYPE_BUFFER, &ib}, ot = {EDML_TENSOR_TYPE_BUFFER, &ob};
+    EDML_ARGMIN_OPERATOR_DESC am = {&it, &ot, axis_count, axes, EDML_AXIS_DIRECTION_INCREASING};
+    EDML_OPERATOR_DESC desc = {EDML_OPERATOR_ARGMIN, &am};
+    edml_operator *op[2] = {NULL, NULL};
+    float *in = malloc(n * sizeof *in);
+    uint32_t *out[2] = {malloc(outs * 4), malloc(outs * 4)};
+    CHECK(in && out[0] && out[1], "memory");
+    for (int k = 0; k < 2; k++)
+        CHECK(edml_operator_create(dev, &desc, k ? EDML_BACKEND_REF : EDML_BACKEND_GLES, &op[k]) == EDML_STATUS_OK,
+              "argmin %ux%u: %s", rows, cols, edml_device_last_error(dev));
+    tl_rng rng = {0x9e3779b97f4a7c15ull + n};
+    int wrong = 0;
+    for (int round = 0; round < 4 && op[0] && op[1]; round++) {
+        for (size_t i = 0; i < n; i++) in[i] = (float)tl_below(&rng, 100000); /* ties too */
+        EDML_BUFFER_BINDING bi[1] = {{in, 0, n * sizeof *in}};
+        for (int k = 0; k < 2; k++) {
+            memset(out[k], 0x5a, outs * 4);
+            EDML_BUFFER_BINDING bo[1] = {{out[k], 0, outs * 4}};
+            CHECK(edml_operator_execute(op[k], bi, 1, bo, 1, NULL) == EDML_STATUS_OK, "execute: %s",
+                  edml_device_last_error(dev));
+        }
+        wrong += memcmp(out[0], out[1], outs * 4) != 0;
+    }
+    CHECK(wrong == 0, "argmin %ux%u over %u axes: %d of 4 runs of one operator differ from the reference", rows, cols,
+          axis_count, wrong);
+    for (int k = 0; k < 2; k++) edml_operator_destroy(op[k]);
+    free(in), free(out[0]), free(out[1]);
+}
+
 int main(int argc, char **argv)
 {
     const uint64_t gpu_bytes = 1 << 20;
@@ -182,6 +222,10 @@ int main(int argc, char **argv)
     CHECK(st.persistent == st0.persistent, "device arena given back: %zu vs %zu", st.persistent, st0.persistent);
     check_misuse_and_copies(d.dev, gpu_bytes);
     check_clamped_indices(d.dev);
+    static const UINT last[1] = {1}, first[1] = {0}, both[2] = {0, 1};
+    check_repeated_argmin(d.dev, 2, 32768, 1, last);
+    check_repeated_argmin(d.dev, 8192, 16, 1, first);
+    check_repeated_argmin(d.dev, 256, 256, 2, both);
     tl_device_free(&d);
     return tl_summary("gpu");
 }

@@ -197,6 +197,13 @@ edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uin
 /* Room for `bytes` in the GPU arena, set to zero before the next dispatch
  * (copied from the operator's zeros baked at creation). */
 edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *offset);
+/* Counters a kernel counts up and sets to zero again when it is done: out
+ * of a run alone, the operator's baked zeros themselves (*kept: no copy);
+ * in a batch, which may run the operator twice at once, a zeroed copy. A
+ * kept run that failed (its kernel maybe cut short) calls
+ * edmli_gles_reset_counters. */
+edml_status edmli_gles_alloc_counters(edmli_gles_run *r, uint64_t bytes, uint32_t *offset, bool *kept);
+void edmli_gles_reset_counters(edmli_gles_run *r, uint32_t offset, uint64_t bytes);
 /* Room for a kernel's constant `bytes` (at most EDMLI_GLES_PARAM_BYTES),
  * copied from the block baked at creation (GatherND's status words). */
 edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t bytes, uint32_t *offset);

@@ -151,7 +151,8 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     uint64_t count_bytes;
     const uint64_t scratch = edmli_gles_reduce_scratch(op, sh, &count_bytes);
     if (scratch && (s = edmli_gles_alloc(&r, scratch, &prm.scratch_offset))) return s;
-    if (count_bytes && (s = edmli_gles_alloc_zero(&r, count_bytes, &prm.counter_offset))) return s;
+    bool kept = false;
+    if (count_bytes && (s = edmli_gles_alloc_counters(&r, count_bytes, &prm.counter_offset, &kept))) return s;
     prm.chunks = sh->chunks;
     prm.chunk_elements = sh->chunk_len;
     prm.dense = edmli_gles_reduce_dense(&prm.reduced);
@@ -176,5 +177,7 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
         edmli_gles_barrier(&r);
         edmli_gles_run_argreduce_final(&r, &prm, (prm.outputs + gs->local / G - 1) / (gs->local / G), true);
     }
-    return edmli_gles_finish(&r);
+    s = edmli_gles_finish(&r);
+    if (s && kept) edmli_gles_reset_counters(&r, prm.counter_offset, count_bytes);
+    return s;
 }

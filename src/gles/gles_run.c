@@ -139,6 +139,18 @@ edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *o
     return EDML_STATUS_OK;
 }
 
+edml_status edmli_gles_alloc_counters(edmli_gles_run *r, uint64_t bytes, uint32_t *offset, bool *kept)
+{
+    *kept = !r->g->bake && !r->g->batching && r->baked && r->baked->zero_bytes >= bytes;
+    if (*kept) *offset = r->baked->zero_offset;
+    return *kept ? EDML_STATUS_OK : edmli_gles_alloc_zero(r, bytes, offset);
+}
+
+void edmli_gles_reset_counters(edmli_gles_run *r, uint32_t offset, uint64_t bytes)
+{
+    edmli_gles_write_zeros(r->g, offset, bytes);
+}
+
 edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t bytes, uint32_t *offset)
 {
     edml_status s = edmli_gles_alloc(r, bytes, offset);
