@@ -72,7 +72,7 @@ static void test_device(void)
     CHECK(edml_device_destroy(dev) == EDML_STATUS_INVALID_DEVICE, "destroy twice");
     CHECK(edml_device_backends(dev) == 0, "destroyed device has no backends");
     dd.backends = 1u << 20; /* no backend of it exists */
-    CHECK(edml_device_create(&dd, mem, 4096, &dev) == EDML_STATUS_INVALID_ARGUMENT, "no backend allowed");
+    CHECK(edml_device_create(&dd, mem, need, &dev) == EDML_STATUS_INVALID_ARGUMENT, "no backend allowed");
     CHECK(strstr(log_last, "no backend of it is built in") != NULL, "message %s", log_last);
     CHECK(edml_board_builtin() && edml_board_builtin()->name, "builtin board");
     free(mem);

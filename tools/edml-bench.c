@@ -1206,6 +1206,97 @@ static void gl_floor_steps(const edmli_gl *gl, const GLuint_ *buf, double *us)
     gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, f.arena);
 }
 
+/* A command list of CHAIN_N small entries in bare GL, four ways, to see
+ * what an entry costs: as edml records one with host memory (upload its
+ * input, dispatch, barrier, copy its output to the readback buffer), with
+ * the uploads first and the copies last, with one copy of every output at
+ * the end, and the dispatches alone; one fence and one mapping each. */
+#define CHAIN_N 16
+#define CHAIN_WORDS 1024u /* an entry's input: topk_cls's 1000 floats */
+enum {
+    CHAIN_AS_EDML,
+    CHAIN_UPLOADS_FIRST,
+    CHAIN_ONE_COPY,
+    CHAIN_DISPATCHES,
+    CHAIN_WAYS
+};
+static const char *const chain_names[CHAIN_WAYS] = {
+    "upload, dispatch, barrier, copy out, each entry", "uploads first, then dispatches, then copies",
+    "uploads first, dispatches, one copy of all outputs", "dispatches alone"};
+
+static double gl_chain_timed(const floor_gl *f, GLuint_ prog, GLint_ loc, int way, const uint32_t *host)
+{
+    const edmli_gl *gl = f->gl;
+    const intptr_t in_at = 0, out_at = CHAIN_N * CHAIN_WORDS * 4, out_bytes = 64;
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, f->arena);
+    gl->glUseProgram(prog);
+    double t0 = now_s();
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, f->arena);
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, f->arena);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, f->readback);
+    for (int pass = 0; pass < 3; pass++) /* as edml: every step in one pass; else uploads, dispatches, copies */
+        for (int e = 0; e < CHAIN_N; e++) {
+            const bool all = way == CHAIN_AS_EDML;
+            if (way != CHAIN_DISPATCHES && (pass == 0 || (all && pass == 0)))
+                gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, in_at + e * CHAIN_WORDS * 4, CHAIN_WORDS * 4, host);
+            if (pass == (all ? 0 : 1)) {
+                if (!all && e == 0) gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+                const uint32_t at[2] = {(uint32_t)(in_at / 4) + (uint32_t)e * CHAIN_WORDS,
+                                        (uint32_t)(out_at / 4) + (uint32_t)e * 16u};
+                gl->glUniform1uiv(loc, 2, at);
+                gl->glDispatchCompute(1, 1, 1);
+                if (all) gl->glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+            }
+            if (pass == (all ? 0 : 2) && (way == CHAIN_AS_EDML || way == CHAIN_UPLOADS_FIRST)) {
+                if (!all && e == 0) gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+                gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, out_at + e * out_bytes,
+                                        e * out_bytes, out_bytes);
+            }
+        }
+    if (way == CHAIN_ONE_COPY) {
+        gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, out_at, 0, CHAIN_N * out_bytes);
+    }
+    GLsync_ s = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl->glClientWaitSync(s, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, 5000000000ull);
+    gl->glDeleteSync(s);
+    if (way != CHAIN_DISPATCHES) {
+        const void *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, CHAIN_N * out_bytes, EDMLI_GL_MAP_READ_BIT);
+        if (p) gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
+    }
+    return now_s() - t0;
+}
+
+static void gl_chain(const edmli_gl *gl, const GLuint_ *buf)
+{
+    floor_gl f = {.gl = gl, .arena = buf[0]};
+    const GLuint_ prog = gl_program(gl, "#version 310 es\nlayout(local_size_x = 256) in;\n"
+                                        "layout(std430, binding = 0) buffer B { uint v[]; };\n"
+                                        "uniform uint u_at[2];\n"
+                                        "void main() { uint t = gl_LocalInvocationID.x, s = 0u;\n"
+                                        "  for (uint i = t; i < 1024u; i += 256u) s += v[u_at[0] + i];\n"
+                                        "  if (t < 16u) v[u_at[1] + t] = s; }\n");
+    const GLint_ loc = gl->glGetUniformLocation(prog, "u_at");
+    static uint32_t host[CHAIN_WORDS];
+    static double t[CHAIN_WAYS][50];
+    gl->glGenBuffers(1, &f.readback);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, f.readback);
+    gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, CHAIN_N * 64, NULL, EDMLI_GL_STREAM_READ);
+    for (int i = 0; i < 55; i++)
+        for (int w = 0; w < CHAIN_WAYS; w++) {
+            host[0] = (uint32_t)i;
+            const double d = gl_chain_timed(&f, prog, loc, w, host);
+            if (i >= 5) t[w][i - 5] = d;
+        }
+    printf("a list of %d small entries in bare GL, one fence (interleaved, median of 50):\n", CHAIN_N);
+    for (int w = 0; w < CHAIN_WAYS; w++) {
+        const double us = median(t[w], 50) * 1e6;
+        printf("  %-52s %6.1f us, %5.1f us an entry\n", chain_names[w], us, us / CHAIN_N);
+    }
+    gl->glDeleteBuffers(1, &f.readback);
+    gl->glDeleteProgram(prog);
+}
+
 static int gpu_floor(void)
 {
     static edmli_port_gl port;
@@ -1249,6 +1340,7 @@ static int gpu_floor(void)
     printf("gl_copy:  64 MiB, %.3f ms, %.0f GB/s read + written\n", tc * 1e3, 2.0 * (double)bytes / tc / 1e9);
     printf("what an execution adds to the floor, step by step (interleaved, median of 200):\n");
     for (int k = 0; k < STEPS; k++) printf("  %-42s %5.1f us\n", step_names[k], steps[k]);
+    gl_chain(gl, buf);
     gl->glDeleteBuffers(2, buf);
     gl->glDeleteProgram(floor_prog);
     gl->glDeleteProgram(copy_prog);

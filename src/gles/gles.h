@@ -106,6 +106,12 @@ typedef struct edmli_gles {
      * adds a barrier instead of a fence; edmli_gles_batch_end fences once */
     bool batching;
     struct edmli_gles_run *batch;
+    /* the batch's dispatches and barriers not yet sent to GL: they go after
+     * every upload of the batch (uploads between dispatches cost the GPU
+     * more than the dispatches), at its fence or before a dispatch that
+     * must upload its parameters */
+    uint32_t ndeferred, barrier_pending; /* and the barrier bits after the last */
+    struct edmli_gles_deferred *deferred;
     /* while an operator's parameters are baked: its runs record, not dispatch */
     struct edmli_gles_bake *bake;
     /* a flushed batch: its fence, and its ticket for the outcome */
@@ -113,6 +119,19 @@ typedef struct edmli_gles {
     void *pending_fence;
     edmli_batch_ticket *ticket;
 } edmli_gles;
+
+/* A recorded dispatch: its program, baked parameter block and bindings, and
+ * the memory barrier (GL bits) that goes before it. */
+typedef struct edmli_gles_deferred {
+    uint32_t units, params_offset;
+    uint32_t bind[EDMLI_GLES_BINDS];
+    uint16_t barrier_before, params_bytes;
+    uint8_t prog, groups;
+} edmli_gles_deferred;
+#define EDMLI_GLES_DEFERRED 24u /* a batch's (1.1 KiB of the device): more are sent as they come */
+
+/* A memory barrier after what came before it (deferred when that is) */
+void edmli_gles_memory_barrier(edmli_gles *g, uint32_t bits);
 
 /* A program's workgroup size: LOCAL where its invocations work together,
  * else at most EDMLI_GLES_ALONE_LOCAL. */
@@ -173,7 +192,9 @@ edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op);
 edmli_gles_baked *edmli_gles_baked_of(const edml_operator *op);
 void edmli_gles_bake_record(edmli_gles_run *r, const void *words, uint32_t bytes);
 void edmli_gles_bake_zeros(edmli_gles_run *r, uint64_t bytes);
-bool edmli_gles_bind_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes);
+/* The GPU-arena offset of the operator's baked block with these words (the
+ * next of the bake's order looked at first); false: not baked. */
+bool edmli_gles_find_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes, uint32_t *offset);
 /* The GPU-arena offset of a baked block with these bytes; false: none. */
 bool edmli_gles_baked_at(const edmli_gles_run *r, const void *bytes, uint32_t n, uint32_t *offset);
 /* A command list's batch of kernels as one submission: begun, joined by

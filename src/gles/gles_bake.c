@@ -136,14 +136,12 @@ bool edmli_gles_baked_at(const edmli_gles_run *r, const void *bytes, uint32_t n,
     return i >= 0;
 }
 
-bool edmli_gles_bind_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes)
+bool edmli_gles_find_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes, uint32_t *offset)
 {
     if (!r->baked) return false;
     const int i = edmli_gles_baked_find(r->baked, words, bytes, r->next_block);
     if (i < 0) return false;
-    const edmli_gles_block *k = &r->baked->block[i];
-    r->g->port.gl.glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, r->g->arena_buf, (intptr_t)k->gpu_offset,
-                                    (intptr_t)k->bytes);
+    *offset = r->baked->block[i].gpu_offset;
     r->next_block = (uint32_t)i + 1;
     return true;
 }

@@ -162,8 +162,11 @@ void edmli_gles_close(edmli_gles *g)
 
 /* ---- the device hooks ------------------------------------------------------- */
 
-/* The state, then the run of a command list's batch. */
-size_t edmli_gles_state_bytes(void) { return sizeof(edmli_gles) + sizeof(edmli_gles_run); }
+/* The state, then the run of a command list's batch and its deferred dispatches. */
+size_t edmli_gles_state_bytes(void)
+{
+    return sizeof(edmli_gles) + sizeof(edmli_gles_run) + EDMLI_GLES_DEFERRED * sizeof(edmli_gles_deferred);
+}
 
 /* GL, the programs and the GPU arena, where the board has a GPU. A call
  * makes a context current on the calling thread: the device's one, which
@@ -186,6 +189,8 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     g->pending_fence = NULL;
     g->ticket = NULL;
     g->batch = (edmli_gles_run *)(void *)(g + 1);
+    g->deferred = (edmli_gles_deferred *)(void *)(g->batch + 1);
+    g->ndeferred = g->barrier_pending = 0;
     edmli_port_gl_release(&g->port);
     return true;
 }

@@ -229,29 +229,11 @@ uint32_t edmli_gles_output_units(const edmli_tensor *t)
     return (uint32_t)((t->total_bytes + 3) / 4);
 }
 
-void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups, const void *prm,
-                         size_t bytes)
+/* A kernel's program, its uniforms and its dispatches, its parameter block
+ * bound at binding 0. */
+static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units, bool groups, const uint32_t *bind)
 {
-    edmli_gles *g = r->g;
     edmli_gl *gl = &g->port.gl;
-    /* the bindings out of the block, into u_bind[] */
-    uint32_t words[EDMLI_GLES_PARAM_BYTES / 4], bind[EDMLI_GLES_BINDS];
-    memcpy(words, prm, bytes);
-    for (uint32_t j = 0; j < g->bind_count[prog]; j++) {
-        bind[j] = words[g->bind_word[prog][j]];
-        words[g->bind_word[prog][j]] = j;
-    }
-    if (r->g->bake) {
-        edmli_gles_bake_record(r, words, (uint32_t)bytes);
-        return;
-    }
-    if (!edmli_gles_bind_baked(r, words, (uint32_t)bytes)) { /* not an operator's, or not baked */
-        const intptr_t at = (intptr_t)((r->slot++ % EDMLI_GLES_PARAM_SLOTS) * g->param_stride);
-        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
-        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, at, (intptr_t)bytes, words);
-        gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, at, (intptr_t)bytes);
-        r->unbaked = r->unbaked || r->baked;
-    }
     gl->glUseProgram(g->prog[prog]);
     /* A program whose uniforms another context set last (per-thread
      * contexts): each is first set to another value. Mesa keeps each
@@ -285,9 +267,79 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
     }
 }
 
+/* The batch's deferred dispatches and barriers, in their order. */
+static void edmli_gles_replay(edmli_gles *g)
+{
+    edmli_gl *gl = &g->port.gl;
+    for (uint32_t i = 0; i < g->ndeferred; i++) {
+        const edmli_gles_deferred *d = &g->deferred[i];
+        if (d->barrier_before) gl->glMemoryBarrier(d->barrier_before);
+        gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->arena_buf, (intptr_t)d->params_offset,
+                              (intptr_t)d->params_bytes);
+        edmli_gles_issue(g, (edmli_gles_prog)d->prog, d->units, d->groups != 0, d->bind);
+    }
+    if (g->barrier_pending) gl->glMemoryBarrier(g->barrier_pending);
+    g->ndeferred = 0;
+    g->barrier_pending = 0;
+}
+
+_Static_assert((EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT) <= UINT16_MAX,
+               "the barriers a deferred dispatch keeps");
+_Static_assert(EDMLI_GLES_PARAM_BYTES <= UINT16_MAX, "a deferred dispatch's parameter bytes");
+
+void edmli_gles_memory_barrier(edmli_gles *g, uint32_t bits)
+{
+    if (g->ndeferred)
+        g->barrier_pending |= bits; /* before the next deferred dispatch */
+    else
+        g->port.gl.glMemoryBarrier(bits);
+}
+
+void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups, const void *prm,
+                         size_t bytes)
+{
+    edmli_gles *g = r->g;
+    edmli_gl *gl = &g->port.gl;
+    /* the bindings out of the block, into u_bind[] */
+    uint32_t words[EDMLI_GLES_PARAM_BYTES / 4], bind[EDMLI_GLES_BINDS], at;
+    memcpy(words, prm, bytes);
+    for (uint32_t j = 0; j < g->bind_count[prog]; j++) {
+        bind[j] = words[g->bind_word[prog][j]];
+        words[g->bind_word[prog][j]] = j;
+    }
+    if (g->bake) {
+        edmli_gles_bake_record(r, words, (uint32_t)bytes);
+        return;
+    }
+    const bool baked = edmli_gles_find_baked(r, words, (uint32_t)bytes, &at);
+    if (baked && g->batching && g->ndeferred < EDMLI_GLES_DEFERRED) { /* after the batch's uploads */
+        edmli_gles_deferred *d = &g->deferred[g->ndeferred++];
+        *d = (edmli_gles_deferred){.units = units,
+                                   .params_offset = at,
+                                   .barrier_before = (uint16_t)g->barrier_pending,
+                                   .params_bytes = (uint16_t)bytes,
+                                   .prog = (uint8_t)prog,
+                                   .groups = groups};
+        memcpy(d->bind, bind, sizeof d->bind);
+        g->barrier_pending = 0;
+        return;
+    }
+    edmli_gles_replay(g); /* what came before first */
+    if (baked) {
+        gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->arena_buf, (intptr_t)at, (intptr_t)bytes);
+    } else { /* not an operator's, or not baked */
+        const intptr_t slot = (intptr_t)((r->slot++ % EDMLI_GLES_PARAM_SLOTS) * g->param_stride);
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
+        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, slot, (intptr_t)bytes, words);
+        gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, slot, (intptr_t)bytes);
+        r->unbaked = r->unbaked || r->baked;
+    }
+    edmli_gles_issue(g, prog, units, groups, bind);
+}
+
 void edmli_gles_barrier(edmli_gles_run *r)
 {
-    if (!r->g->bake) r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+    if (!r->g->bake) edmli_gles_memory_barrier(r->g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 /* The fetches go through the readback buffer (grown to hold them all, the
@@ -376,6 +428,7 @@ static edml_status edmli_gles_fence_outcome(edmli_gles_run *r, unsigned w)
 static GLsync_ edmli_gles_fence(edmli_gles_run *r)
 {
     edmli_gl *gl = &r->g->port.gl;
+    edmli_gles_replay(r->g);
     gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
     r->staged = edmli_gles_stage_fetches(r);
     return gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -411,7 +464,7 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
             r, "a dispatch's parameters or constants were not baked at creation (EDML_FAULT_BAKED_ONLY)");
     if (r->g->batching) { /* in a batch: a later entry may read a GPU buffer this wrote */
         if (r->resident_out)
-            r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+            edmli_gles_memory_barrier(r->g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
         *r->g->batch = *r; /* host outputs sit in staging of their own, read after the batch's last barrier */
         return EDML_STATUS_OK;
     }
@@ -522,7 +575,7 @@ edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const 
     if (ex->out_gpu[o] != EDMLI_HOST) {
         *offset = (uint32_t)ex->out_gpu[o];
         if (r->g->batching && !r->resident_out) /* earlier entries may still read or write it */
-            r->g->port.gl.glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+            edmli_gles_memory_barrier(r->g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
         r->resident_out = true;
         return EDML_STATUS_OK;
     }
