@@ -348,18 +348,33 @@ void edmli_gles_barrier(edmli_gles_run *r)
  * done (mapping first and copying after cost a second wait for the GPU). */
 static uint64_t edmli_gles_fetch_span(uint64_t bytes) { return (bytes + 15) & ~(uint64_t)15; }
 
-static uint64_t edmli_gles_fetch_total(const edmli_gles_run *r)
+/* Their layout there: one after another, a copy each; or, where they lie
+ * close together in the arena (a batch's small outputs between its
+ * inputs, an operator's outputs side by side), the one arena range that
+ * holds them all, one copy: a fetch is then at its offset - *base. Returns
+ * the readback bytes. */
+#define EDMLI_GLES_FETCH_GAP (256u << 10) /* the most bytes one copy carries that no fetch asked for */
+static uint64_t edmli_gles_fetch_layout(const edmli_gles_run *r, uint64_t *base, bool *one)
 {
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < r->nfetches; i++) total += edmli_gles_fetch_span(r->fetches[i].bytes);
-    return total;
+    uint64_t total = 0, lo = UINT64_MAX, hi = 0;
+    for (uint32_t i = 0; i < r->nfetches; i++) {
+        const edmli_gles_fetch_req *f = &r->fetches[i];
+        total += edmli_gles_fetch_span(f->bytes);
+        lo = f->offset < lo ? f->offset : lo;
+        hi = f->offset + f->bytes > hi ? f->offset + f->bytes : hi;
+    }
+    *one = r->nfetches > 1 && hi - lo <= total + EDMLI_GLES_FETCH_GAP;
+    *base = lo;
+    return *one ? hi - lo : total;
 }
 
 static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
 {
     edmli_gles *g = r->g;
     edmli_gl *gl = &g->port.gl;
-    const uint64_t total = edmli_gles_fetch_total(r);
+    uint64_t base;
+    bool one;
+    const uint64_t total = edmli_gles_fetch_layout(r, &base, &one);
     if (!total) return EDML_STATUS_OK;
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     if (total > g->readback_bytes) {
@@ -370,6 +385,11 @@ static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
         g->readback_bytes = total;
     }
     gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
+    if (one) {
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)base, 0,
+                                (intptr_t)total);
+        return EDML_STATUS_OK;
+    }
     for (uint64_t i = 0, at = 0; i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
         gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)r->fetches[i].offset,
                                 (intptr_t)at, (intptr_t)r->fetches[i].bytes);
@@ -384,7 +404,9 @@ static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
     edmli_gl *gl = &g->port.gl;
     if (r->staged) /* worded again: a batch's staging wrote its message into the submission's buffer */
         return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
-    const uint64_t total = edmli_gles_fetch_total(r);
+    uint64_t base;
+    bool one;
+    const uint64_t total = edmli_gles_fetch_layout(r, &base, &one);
     if (!total) return EDML_STATUS_OK;
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
@@ -394,7 +416,7 @@ static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
                                                                : "glMapBufferRange failed");
     }
     for (uint64_t i = 0, at = 0; i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
-        memcpy(r->fetches[i].host, p + at, (size_t)r->fetches[i].bytes);
+        memcpy(r->fetches[i].host, p + (one ? r->fetches[i].offset - base : at), (size_t)r->fetches[i].bytes);
     gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
     return EDML_STATUS_OK;
 }
