@@ -180,7 +180,7 @@ $(BUILD)/edml-test-gl: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools
 # image (every vector, the differential test, the unit and misuse tests);
 # `test-baremetal` runs both.
 BAREMETAL_BOARD ?= rpi4
-BM := build/baremetal
+BM := build/baremetal$(if $(filter-out rpi4,$(BAREMETAL_BOARD)),-$(BAREMETAL_BOARD))
 BM_SRC := examples/baremetal/start.S examples/baremetal/startup.c
 BM_FLAGS = --specs=picolibc.specs $(BOARD_CFLAGS) $(CFLAGS)
 BM_LDFLAGS = -nostartfiles -static -T examples/baremetal/link.ld -Wl,--gc-sections $(LDFLAGS) --oslib=semihost
@@ -292,5 +292,6 @@ help:
 	@echo "  clean         removes build/"
 	@echo "  help          this list, the variables and the boards"
 	@echo "variables: BOARD (default host), PORT (the board's: linux or none), CROSS_COMPILE, CC, AR, CFLAGS, LDFLAGS,"
-	@echo "           BUILD (default build/<board>, build/<board>-port-<port> for another port), PREFIX, DESTDIR"
+	@echo "           BUILD (default build/<board>, build/<board>-port-<port> for another port), PREFIX, DESTDIR,"
+	@echo "           BAREMETAL_BOARD (the AArch64 board make baremetal links, default rpi4)"
 	@echo "boards: $(BOARDS)"

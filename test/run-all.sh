@@ -145,6 +145,8 @@ if [ "$quick" != 1 ]; then
     step "Buildroot and Yocto variables honoured: CC, AR, CFLAGS, LDFLAGS (on the command line, in the environment, CC with flags), DESTDIR, PREFIX (rpi4)" sh test/check-build-vars.sh rpi4
     step "installed edml found by CMake (find_package, edml::edml, toolchain file) and pkg-config (sysroot): host, rpi4 PORT=none under qemu, rpi4 PORT=linux linked" sh test/check-consumer.sh host rpi4:none rpi4:linux
     step "bare metal (make test-baremetal): AArch64 under qemu-system, no OS: start-up, MMU, vectors; the example; every vector on ref and NEON, differential, unit, misuse" make -j"$J" test-baremetal
+    step "bare metal, rpi5's library (Cortex-A76) under qemu -cpu max: every vector on ref and NEON, differential, unit, misuse" \
+        sh -c 'make -j"$1" baremetal BAREMETAL_BOARD=rpi5 && EDML_BAREMETAL_CPU=max toolchain/run-baremetal build/baremetal-rpi5/edml-test.elf --backend ref --backend neon --iters 300 --seed 12 | tee /dev/stderr | tail -n 1 | grep -qx "1[5-9][0-9] passed, 0 failed"' sh "$J"
     step "PORT=none is freestanding: the archive needs only memcpy/memset/memmove/memcmp and libgcc (host, AArch64, ARMv7)" sh test/check-freestanding.sh host rpi4 rpi4-armhf
     # the GL path as AArch64 code: arm64 Mesa (llvmpipe) under qemu-aarch64
     if [ "$(uname -m)" = x86_64 ]; then
