@@ -1237,7 +1237,7 @@ static double gl_chain_timed(const floor_gl *f, GLuint_ prog, GLint_ loc, int wa
     for (int pass = 0; pass < 3; pass++) /* as edml: every step in one pass; else uploads, dispatches, copies */
         for (int e = 0; e < CHAIN_N; e++) {
             const bool all = way == CHAIN_AS_EDML;
-            if (way != CHAIN_DISPATCHES && (pass == 0 || (all && pass == 0)))
+            if (way != CHAIN_DISPATCHES && pass == 0)
                 gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, in_at + e * CHAIN_WORDS * 4, CHAIN_WORDS * 4, host);
             if (pass == (all ? 0 : 1)) {
                 if (!all && e == 0) gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -221,18 +221,16 @@ edml_status edmli_gles_alloc_zero(edmli_gles_run *r, uint64_t bytes, uint32_t *o
 /* Counters a kernel counts up and sets to zero again when it is done: out
  * of a run alone, the operator's baked zeros themselves (*kept: no copy);
  * in a batch, which may run the operator twice at once, a zeroed copy. A
- * kept run that failed (its kernel maybe cut short) calls
- * edmli_gles_reset_counters. */
+ * kept run that failed (its kernel maybe cut short) writes the zeros back
+ * (edmli_gles_write_zeros). */
 edml_status edmli_gles_alloc_counters(edmli_gles_run *r, uint64_t bytes, uint32_t *offset, bool *kept);
-void edmli_gles_reset_counters(edmli_gles_run *r, uint32_t offset, uint64_t bytes);
 /* Room for a kernel's constant `bytes` (at most EDMLI_GLES_PARAM_BYTES),
  * copied from the block baked at creation (GatherND's status words). */
 edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t bytes, uint32_t *offset);
 /* Words a kernel writes, starting as `init`: the operator's own baked block
- * (*kept: no copy a call; whoever sees them changed calls
- * edmli_gles_reset_words), else staged as a constant. */
+ * (*kept: no copy a call; whoever sees them changed writes `init` back,
+ * edmli_gles_write), else staged as a constant. */
 edml_status edmli_gles_place_words(edmli_gles_run *r, const void *init, uint32_t bytes, uint32_t *offset, bool *kept);
-void edmli_gles_reset_words(edmli_gles_run *r, const void *init, uint32_t bytes, uint32_t offset);
 /* Uploads `bytes` of host memory, or zeros, to `offset` of the GPU arena
  * (glBufferSubData; the context current). */
 void edmli_gles_write(edmli_gles *g, uint64_t offset, const void *host, uint64_t bytes);

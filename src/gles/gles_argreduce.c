@@ -178,6 +178,6 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
         edmli_gles_run_argreduce_final(&r, &prm, (prm.outputs + gs->local / G - 1) / (gs->local / G), true);
     }
     s = edmli_gles_finish(&r);
-    if (s && kept) edmli_gles_reset_counters(&r, prm.counter_offset, count_bytes);
+    if (s && kept) edmli_gles_write_zeros(r.g, prm.counter_offset, count_bytes); /* the kernel maybe cut short */
     return s;
 }

@@ -58,11 +58,10 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     const uint32_t units = prm.vectors ? (uint32_t)(slices * ((per + EDMLI_GLES_VEC_RUN - 1) / EDMLI_GLES_VEC_RUN))
                                        : edmli_gles_output_units(&op->outputs[0]);
     edmli_gles_run_gather_nd(&r, &prm, units, false);
-    uint32_t status[2] = {1, 0};
+    uint32_t status[2];
     edmli_gles_fetch(&r, off_status, status, sizeof status);
     s = edmli_gles_finish(&r);
-    if (kept && (s || status[0] || status[1] != 0xffffffffu))
-        edmli_gles_reset_words(&r, status_init, sizeof status_init, off_status);
+    if (kept && (s || status[0])) edmli_gles_write(r.g, off_status, status_init, sizeof status_init);
     if (s) return s;
     if (!status[0]) return EDML_STATUS_OK;
     /* the GPU counted clamped coordinates: the host words the status as the

@@ -146,11 +146,6 @@ edml_status edmli_gles_alloc_counters(edmli_gles_run *r, uint64_t bytes, uint32_
     return *kept ? EDML_STATUS_OK : edmli_gles_alloc_zero(r, bytes, offset);
 }
 
-void edmli_gles_reset_counters(edmli_gles_run *r, uint32_t offset, uint64_t bytes)
-{
-    edmli_gles_write_zeros(r->g, offset, bytes);
-}
-
 edml_status edmli_gles_place_const(edmli_gles_run *r, const void *host, uint32_t bytes, uint32_t *offset)
 {
     edml_status s = edmli_gles_alloc(r, bytes, offset);
@@ -175,11 +170,6 @@ edml_status edmli_gles_place_words(edmli_gles_run *r, const void *init, uint32_t
 {
     *kept = !r->g->bake && edmli_gles_baked_at(r, init, bytes, offset);
     return *kept ? EDML_STATUS_OK : edmli_gles_place_const(r, init, bytes, offset);
-}
-
-void edmli_gles_reset_words(edmli_gles_run *r, const void *init, uint32_t bytes, uint32_t offset)
-{
-    edmli_gles_write(r->g, offset, init, bytes);
 }
 
 bool edmli_gles_packed(const edmli_tensor *t)
