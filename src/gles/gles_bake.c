@@ -16,6 +16,12 @@ struct edmli_gles_bake {
     uint64_t gpu_bytes, gpu_base;
     uint32_t align;      /* of a block's GPU offset (a binding's) */
     uint64_t zero_bytes; /* the most zeros a run asked for */
+    /* sizing: each block's hash and size, so that a block both runs make
+     * (most are: the layouts differ only where a kernel has a 16-byte path)
+     * is counted once, as baking keeps it once */
+    uint32_t hash[EDMLI_GLES_BAKED_MAX], hash_bytes[EDMLI_GLES_BAKED_MAX];
+    uint32_t copy_cap; /* baking: what sizing counted, never exceeded */
+    uint64_t gpu_cap;
 };
 
 static const edmli_kernel_fn edmli_gles_kernel_of[EDMLI_OP_KIND_COUNT] = {
@@ -37,12 +43,33 @@ static int edmli_gles_baked_find(const edmli_gles_baked *b, const void *words, u
     return -1;
 }
 
+static uint32_t edmli_gles_block_hash(const uint8_t *p, uint32_t bytes)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (uint32_t i = 0; i < bytes; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* Sizing: whether an equal block was counted (equal hash and size: two
+ * different blocks that collide are counted once, and baking then keeps
+ * only what was counted; the other is uploaded by each execution). */
+static bool edmli_gles_sized_before(edmli_gles_bake *k, const void *words, uint32_t bytes)
+{
+    const uint32_t h = edmli_gles_block_hash(words, bytes);
+    for (uint32_t i = 0; i < k->count; i++)
+        if (k->hash[i] == h && k->hash_bytes[i] == bytes) return true;
+    if (k->count < EDMLI_GLES_BAKED_MAX) k->hash[k->count] = h, k->hash_bytes[k->count] = bytes;
+    return false;
+}
+
 void edmli_gles_bake_record(edmli_gles_run *r, const void *words, uint32_t bytes)
 {
     edmli_gles_bake *k = r->g->bake;
-    if (k->into && edmli_gles_baked_find(k->into, words, bytes, 0) >= 0) return;
+    if (k->into ? edmli_gles_baked_find(k->into, words, bytes, 0) >= 0 : edmli_gles_sized_before(k, words, bytes))
+        return;
     const uint64_t gpu = ((uint64_t)bytes + k->align - 1) / k->align * k->align;
     if (k->count == EDMLI_GLES_BAKED_MAX) return; /* a later execution uploads it */
+    if (k->into && (k->copy_bytes + bytes > k->copy_cap || k->gpu_bytes + gpu > k->gpu_cap)) return; /* as above */
     if (k->into) {
         edmli_gles_block *b = &k->into->block[k->into->count++];
         b->gpu_offset = (uint32_t)(k->gpu_base + k->gpu_bytes);
@@ -107,7 +134,9 @@ edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op)
                           (unsigned long long)op->backend_gpu_bytes, (unsigned long long)have,
                           (unsigned long long)(op->backend_gpu_bytes - have));
     memset(b, 0, sizeof *b);
-    edmli_gles_bake k = {.into = b, .align = g->param_align};
+    edmli_gles_bake sized = {.align = g->param_align}; /* the caps: what edmli_gles_bake_size counted */
+    (void)edmli_gles_bake_runs(op, &sized);
+    edmli_gles_bake k = {.into = b, .align = g->param_align, .copy_cap = sized.copy_bytes, .gpu_cap = sized.gpu_bytes};
     k.gpu_base = (g->persistent + g->param_align - 1) / g->param_align * g->param_align;
     g->persistent += op->backend_gpu_bytes;
     /* no fence: GL runs the uploads before any later dispatch. A failure
