@@ -528,6 +528,11 @@ typedef struct edml_device_desc {
  *  baked when its operator was created fails (::EDML_STATUS_BACKEND_FAILED)
  *  instead of uploading them, so that tests prove the hot path uploads none. */
 #define EDML_FAULT_BAKED_ONLY 0x100u
+/** Not a fault: a command list's GPU kernels that no memory barrier
+ *  separates run in the reverse of their order (a GPU may run them at once,
+ *  in any order), so that a barrier left out where one is needed gives wrong
+ *  results even on a GPU that runs kernels one after another. */
+#define EDML_FAULT_REORDER 0x200u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),

@@ -753,6 +753,8 @@ int diff_main(int argc, char **argv)
             through_list = true;
         else if (!strcmp(argv[i], "--small-dispatches"))
             tl_inject_faults |= EDML_FAULT_SMALL_DISPATCHES;
+        else if (!strcmp(argv[i], "--reorder")) /* with --command-list: kernels no barrier orders run backwards */
+            tl_inject_faults |= EDML_FAULT_REORDER;
         else if (!strcmp(argv[i], "--small-parts"))
             tl_inject_faults |= EDML_FAULT_SMALL_PARTS;
         else if (!strcmp(argv[i], "--workgroup") && i + 1 < argc) { /* the GLES workgroup, e.g. V3D's 256 */
@@ -760,11 +762,10 @@ int diff_main(int argc, char **argv)
             board.gpu_workgroup = (uint32_t)atoi(argv[++i]);
             tl_board = &board;
         } else {
-            fprintf(
-                stderr,
-                "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
-                "[--small-dispatches] [--small-parts] [--workgroup N] [--parallel MODE] [--workers N] [--command-list] "
-                "[--verbose]\n");
+            fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
+                            "[--small-dispatches] [--small-parts] [--workgroup N] [--parallel MODE] [--workers N] "
+                            "[--command-list [--reorder]] "
+                            "[--verbose]\n");
             return 2;
         }
     }

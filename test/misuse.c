@@ -652,46 +652,90 @@ static void command_list_gles_batch(void)
     }
 }
 
-/* A chain through a GPU buffer inside one batch: the first ElementWiseIf
- * writes a GPU buffer, the second reads it as its A (a barrier between
- * them, none between entries on host memory): what two executes give. */
-static void command_list_resident_chain(void)
+/* Entries of one batch that share GPU buffers, on a device that runs the
+ * kernels no barrier separates backwards (EDML_FAULT_REORDER): each
+ * ordering a barrier must keep (a read after a write, a write after a
+ * write, a write after a read) gives wrong results if left out, and
+ * entries on separate bytes of one buffer need none. ElementWiseIf f(A, B)
+ * with host inputs A, B (the sample's condition); x = two outputs side by
+ * side (x0, x1), y one more; h a host output. */
+enum {
+    HZ_A,
+    HZ_B,
+    HZ_X0,
+    HZ_X1,
+    HZ_Y,
+    HZ_H,
+    HZ_SOURCES
+};
+static const struct hz_entry {
+    int a, b, out;
+} hz_entries[] = {
+    {HZ_A, HZ_B, HZ_X0}, /* x0 = f(A, B) */
+    {HZ_X0, HZ_B, HZ_Y}, /* y = f(x0, B): reads what the entry before wrote (y wrong without a barrier) */
+    {HZ_A, HZ_B, HZ_X1}, /* x1 = f(A, B): beside x0, independent */
+    {HZ_B, HZ_B, HZ_X1}, /* x1 = f(B, B): writes what the entry before wrote (h wrong without) */
+    {HZ_X1, HZ_A, HZ_H}, /* h = f(x1, A): reads it (h wrong without) */
+    {HZ_A, HZ_A, HZ_X1}, /* x1 = f(A, A): writes what the entry before read (h wrong without) */
+};
+#define HZ_ENTRIES (int)(sizeof hz_entries / sizeof hz_entries[0])
+
+/* what the list must leave in x0, x1, y and h: the entries one by one on
+ * the reference backend, in host memory */
+static void hz_expected(ops_case *c, edml_operator *ref, uint8_t (*want)[64], size_t bytes)
+{
+    memcpy(want[HZ_A], c->in[1].buf, bytes);
+    memcpy(want[HZ_B], c->in[2].buf, bytes);
+    for (int e = 0; e < HZ_ENTRIES; e++) {
+        EDML_BUFFER_BINDING in[3] = {tl_bind(&c->in[0]),
+                                     {want[hz_entries[e].a], 0, bytes},
+                                     {want[hz_entries[e].b], 0, bytes}},
+                            out[1] = {{want[hz_entries[e].out], 0, bytes}};
+        CHECK(edml_operator_execute(ref, in, 3, out, 1, NULL) == EDML_STATUS_OK, "reference entry %d", e);
+    }
+}
+
+static void command_list_hazards(void)
 {
     tl_device d;
-    if (!gles_device(&d, 0)) return;
+    if (!gles_device(&d, EDML_FAULT_REORDER)) return;
     ops_case c;
     ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
     const size_t bytes = (size_t)c.out[0].total;
-    uint8_t *want = malloc(bytes), *mid = malloc(bytes);
+    uint8_t want[HZ_SOURCES][64], got[HZ_SOURCES][64];
     edml_operator *op = NULL, *ref = NULL;
-    edml_gpu_buffer *x = NULL;
+    edml_gpu_buffer *x = NULL, *y = NULL;
     edml_command_list *l = NULL;
+    CHECK(bytes <= 64 && c.in[1].total == bytes && c.in[2].total == bytes, "the sample's A, B and output");
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK &&
               edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &ref) == EDML_STATUS_OK &&
-              edml_gpu_buffer_create(d.dev, bytes, &x) == EDML_STATUS_OK &&
-              edml_command_list_create(d.dev, 2, &l) == EDML_STATUS_OK,
+              edml_gpu_buffer_create(d.dev, 2 * 64, &x) == EDML_STATUS_OK &&
+              edml_gpu_buffer_create(d.dev, 64, &y) == EDML_STATUS_OK &&
+              edml_command_list_create(d.dev, HZ_ENTRIES, &l) == EDML_STATUS_OK,
           "set-up: %s", MSG(d));
-    EDML_BUFFER_BINDING in[3], out[1], in2[3], out_mid[1] = {{mid, 0, bytes}};
-    ops_bindings(&c, in, out);
-    memcpy(in2, in, sizeof in2);
-    in2[1] = (EDML_BUFFER_BINDING){mid, 0, bytes};
-    CHECK(edml_operator_execute(ref, in, 3, out_mid, 1, NULL) == EDML_STATUS_OK &&
-              edml_operator_execute(ref, in2, 3, out, 1, NULL) == EDML_STATUS_OK,
-          "reference");
-    memcpy(want, c.out[0].buf, bytes);
-    memset(c.out[0].buf, 0x5a, bytes);
-    EDML_BUFFER_BINDING to_x[1] = {edml_gpu_binding(x, 0, bytes)};
-    in2[1] = edml_gpu_binding(x, 0, bytes);
-    CHECK(edml_command_list_record(l, op, in, 3, to_x, 1, NULL) == EDML_STATUS_OK &&
-              edml_command_list_record(l, op, in2, 3, out, 1, NULL) == EDML_STATUS_OK &&
-              edml_command_list_submit(l) == EDML_STATUS_OK &&
-              edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_OK && !memcmp(c.out[0].buf, want, bytes),
-          "chain through a GPU buffer: %s", MSG(d));
+    hz_expected(&c, ref, want, bytes);
+    memcpy(got[HZ_A], c.in[1].buf, bytes);
+    memcpy(got[HZ_B], c.in[2].buf, bytes);
+    const EDML_BUFFER_BINDING at[HZ_SOURCES] = {{got[HZ_A], 0, bytes},         {got[HZ_B], 0, bytes},
+                                                edml_gpu_binding(x, 0, bytes), edml_gpu_binding(x, 64, bytes),
+                                                edml_gpu_binding(y, 0, bytes), {got[HZ_H], 0, bytes}};
+    for (int e = 0; e < HZ_ENTRIES; e++) {
+        EDML_BUFFER_BINDING in[3] = {tl_bind(&c.in[0]), at[hz_entries[e].a], at[hz_entries[e].b]},
+                            out[1] = {at[hz_entries[e].out]};
+        CHECK(edml_command_list_record(l, op, in, 3, out, 1, NULL) == EDML_STATUS_OK, "record %d: %s", e, MSG(d));
+    }
+    CHECK(edml_command_list_submit(l) == EDML_STATUS_OK && edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_OK &&
+              edml_gpu_buffer_read(x, 0, got[HZ_X0], bytes) == EDML_STATUS_OK &&
+              edml_gpu_buffer_read(x, 64, got[HZ_X1], bytes) == EDML_STATUS_OK &&
+              edml_gpu_buffer_read(y, 0, got[HZ_Y], bytes) == EDML_STATUS_OK,
+          "run: %s", MSG(d));
+    static const char *const names[HZ_SOURCES] = {"A", "B", "x0", "x1", "y", "h"};
+    for (int k = HZ_X0; k < HZ_SOURCES; k++) CHECK(!memcmp(got[k], want[k], bytes), "%s as one by one", names[k]);
     edml_command_list_destroy(l);
+    edml_gpu_buffer_destroy(y);
     edml_gpu_buffer_destroy(x);
     edml_operator_destroy(ref);
     edml_operator_destroy(op);
-    free(want), free(mid);
     ops_free(&c);
     tl_device_free(&d);
 }
@@ -787,7 +831,7 @@ int misuse_main(void)
     command_list_misuse();
     command_list_gles_batch();
     command_list_async();
-    command_list_resident_chain();
+    command_list_hazards();
     scratch_beyond_the_address_space();
     one_call_at_a_time();
     device_on_a_live_arena();

@@ -44,10 +44,10 @@ for b in ref neon gles auto; do
     step "vectors on $b (test/cases)" sh test/run-cases.sh $H/edml-run $b
 done
 for b in ref neon gles auto; do
-    step "vectors on $b through one command list: the verdicts of one execute per case" env EDML_RUN_ARGS="--command-list" sh test/run-cases.sh $H/edml-run $b
+    step "vectors on $b through one command list (GPU kernels no barrier orders run backwards): the verdicts of one execute per case" env EDML_RUN_ARGS="--command-list --reorder" sh test/run-cases.sh $H/edml-run $b
 done
 step "differential test neon through command lists" $H/test/diff --backend neon --seed 24 --iters 2000 --command-list
-step "differential test gles through command lists (llvmpipe)" $H/test/diff --backend gles --seed 23 --iters 800 --command-list
+step "differential test gles through command lists, kernels no barrier orders run backwards (llvmpipe)" $H/test/diff --backend gles --seed 23 --iters 800 --command-list --reorder
 step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 1500
 step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 500 --small-dispatches
 step "differential test gles, 256-invocation workgroups (the Raspberry Pi's V3D shape)" $H/test/diff --backend gles --seed 19 --iters 800 --workgroup 256

@@ -877,18 +877,18 @@ static bool case_pool_start(uint32_t threads, char *why, size_t cap)
     return true;
 }
 
-edml_device *case_device_new(edml_backend backend, uint32_t threads, bool small_parts, char *why, size_t cap)
+edml_device *case_device_new(edml_backend backend, uint32_t threads, uint32_t faults, char *why, size_t cap)
 {
-    return case_device_new_sized(backend, threads, small_parts, 256 * 1024, why, cap);
+    return case_device_new_sized(backend, threads, faults, 256 * 1024, why, cap);
 }
 
-edml_device *case_device_new_sized(edml_backend backend, uint32_t threads, bool small_parts, size_t arena_bytes,
+edml_device *case_device_new_sized(edml_backend backend, uint32_t threads, uint32_t faults, size_t arena_bytes,
                                    char *why, size_t cap)
 {
     size_t size = edml_device_size() + arena_bytes;
     edml_device_desc dd = {0};
     if (backend != EDML_BACKEND_AUTO) dd.backends = EDML_BACKEND_BIT(backend) | EDML_BACKEND_BIT(EDML_BACKEND_REF);
-    if (small_parts) dd.inject_faults = EDML_FAULT_SMALL_PARTS;
+    dd.inject_faults = faults;
     if (threads > 1) {
         if (!case_pool && !case_pool_start(threads, why, cap)) return NULL;
         dd.parallel_for = edml_pool_parallel_for;

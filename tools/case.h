@@ -78,11 +78,11 @@ typedef struct case_result {
 /* A device for running cases on `backend` (AUTO: every backend; else that
  * backend alone, so that no GPU is started for a CPU run), its CPU kernels
  * on `threads` workers (edml's pool above 1: one a process, stopped by
- * case_device_free), parts cut small (EDML_FAULT_SMALL_PARTS) when
- * `small_parts`, so that tiny cases are split too. */
-edml_device *case_device_new(edml_backend backend, uint32_t threads, bool small_parts, char *why, size_t cap);
+ * case_device_free), with the test modes `faults` (EDML_FAULT_SMALL_PARTS:
+ * tiny cases split too; EDML_FAULT_REORDER: a list's kernels out of order). */
+edml_device *case_device_new(edml_backend backend, uint32_t threads, uint32_t faults, char *why, size_t cap);
 /* The same with `arena_bytes` of arena beside the device (256 KiB above). */
-edml_device *case_device_new_sized(edml_backend backend, uint32_t threads, bool small_parts, size_t arena_bytes,
+edml_device *case_device_new_sized(edml_backend backend, uint32_t threads, uint32_t faults, size_t arena_bytes,
                                    char *why, size_t cap);
 void case_device_free(edml_device *dev);
 

@@ -8,7 +8,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts]\n"
-               "                [--command-list] FILE...\n"
+               "                [--command-list [--reorder]] FILE...\n"
                "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
@@ -21,6 +21,8 @@ static void usage(FILE *f)
                "  --command-list  record every case's execution into one command list and run\n"
                "               it by one submission (cases that expect an error run alone);\n"
                "               the verdicts are those of one execute per case\n"
+               "  --reorder    (GLES, tests) run the list's kernels that no barrier separates\n"
+               "               backwards, as a GPU may: a barrier left out changes results\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
 }
 
@@ -122,11 +124,11 @@ static bool list_record(list_case *lc, edml_device *dev, edml_backend backend, e
 /* --command-list: every case that expects no error recorded into one list
  * and run by one submission, then judged as case_check judges it; cases
  * that expect an error run alone. Prints the verdicts in file order. */
-static int run_as_list(char **paths, int n, edml_backend backend, uint32_t threads, bool small_parts)
+static int run_as_list(char **paths, int n, edml_backend backend, uint32_t threads, uint32_t faults)
 {
     list_case *all = calloc((size_t)n, sizeof *all);
     char why[256];
-    edml_device *dev = case_device_new_sized(backend, threads, small_parts, (size_t)(n + 1) * 16384, why, sizeof why);
+    edml_device *dev = case_device_new_sized(backend, threads, faults, (size_t)(n + 1) * 16384, why, sizeof why);
     edml_command_list *list = NULL;
     if (!all || !dev || edml_command_list_create(dev, (UINT)n, &list)) {
         fprintf(stderr, "edml-run: %s\n", dev ? edml_device_last_error(dev) : why);
@@ -182,8 +184,8 @@ static int run_as_list(char **paths, int n, edml_backend backend, uint32_t threa
 
 int main(int argc, char **argv)
 {
-    bool check = false, small_parts = false, as_list = false;
-    uint32_t threads = 1;
+    bool check = false, as_list = false;
+    uint32_t faults = 0, threads = 1;
     edml_backend backend = EDML_BACKEND_AUTO;
     int first = 1;
     for (; first < argc && argv[first][0] == '-' && argv[first][1] == '-'; first++) {
@@ -198,14 +200,10 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--help") == 0) {
             usage(stdout);
             return 0;
-        } else if (strcmp(a, "--backend") == 0 && first + 1 < argc) {
-            if (!parse_backend(argv[++first], &backend)) {
-                fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", argv[first]);
-                return 2;
-            }
-        } else if (strncmp(a, "--backend=", 10) == 0) {
-            if (!parse_backend(a + 10, &backend)) {
-                fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", a + 10);
+        } else if ((strcmp(a, "--backend") == 0 && first + 1 < argc) || strncmp(a, "--backend=", 10) == 0) {
+            const char *name = a[9] == '=' ? a + 10 : argv[++first];
+            if (!parse_backend(name, &backend)) {
+                fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", name);
                 return 2;
             }
         } else if (strcmp(a, "--threads") == 0 && first + 1 < argc) {
@@ -217,9 +215,11 @@ int main(int argc, char **argv)
             }
             threads = (uint32_t)n;
         } else if (strcmp(a, "--small-parts") == 0) {
-            small_parts = true;
+            faults |= EDML_FAULT_SMALL_PARTS;
         } else if (strcmp(a, "--command-list") == 0) {
             as_list = true;
+        } else if (strcmp(a, "--reorder") == 0) {
+            faults |= EDML_FAULT_REORDER;
         } else if (strcmp(a, "--") == 0) {
             first++;
             break;
@@ -234,11 +234,11 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    if (as_list) return run_as_list(argv + first, argc - first, backend, threads, small_parts);
+    if (as_list) return run_as_list(argv + first, argc - first, backend, threads, faults);
     int passed = 0, failed = 0, skipped = 0;
     bool malformed = false;
     char why_dev[256];
-    edml_device *dev = case_device_new(backend, threads, small_parts, why_dev, sizeof why_dev);
+    edml_device *dev = case_device_new(backend, threads, faults, why_dev, sizeof why_dev);
     if (!dev) {
         fprintf(stderr, "edml-run: %s\n", why_dev);
         return 2;

@@ -78,6 +78,14 @@ extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
 #define EDMLI_GLES_GROUPS_PER_DISPATCH 4096u
 #define EDMLI_GLES_READBACK_BYTES (4u << 20) /* the readback buffer's first size; it grows */
 
+/* Bytes of the GPU arena a batch's entry reads or writes in GPU buffers. */
+typedef struct edmli_gles_range {
+    uint64_t begin, end;
+    bool written;
+} edmli_gles_range;
+#define EDMLI_GLES_ENTRY_RANGES (EDMLI_MAX_INPUTS + EDMLI_MAX_OUTPUTS)
+#define EDMLI_GLES_HAZARDS 32u
+
 typedef struct edmli_gles {
     edmli_port_gl port;
     uint32_t faults;
@@ -112,6 +120,11 @@ typedef struct edmli_gles {
      * must upload its parameters */
     uint32_t ndeferred, barrier_pending; /* and the barrier bits after the last */
     struct edmli_gles_deferred *deferred;
+    /* what the batch's entries read and wrote in GPU buffers since its last
+     * barrier: a later entry gets one only where it would read bytes one of
+     * them wrote, or write bytes one of them read or wrote */
+    edmli_gles_range hazard[EDMLI_GLES_HAZARDS];
+    uint32_t nhazards;
     /* while an operator's parameters are baked: its runs record, not dispatch */
     struct edmli_gles_bake *bake;
     /* a flushed batch: its fence, and its ticket for the outcome */
@@ -176,7 +189,9 @@ typedef struct edmli_gles_run {
     uint32_t slot;
     uint32_t nfetches;
     edml_status staged; /* the fetches' copies into the readback buffer, queued before the fence */
-    bool resident_out;  /* a kernel wrote a GPU buffer: in a batch, a barrier before the next */
+    /* in a batch: this entry's GPU-buffer ranges, the batch's at its finish */
+    edmli_gles_range mine[EDMLI_GLES_ENTRY_RANGES];
+    uint32_t nmine;
     edmli_gles_fetch_req fetches[EDMLI_GLES_BATCH_FETCHES];
 } edmli_gles_run;
 

@@ -32,7 +32,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     if (g->batching) { /* a command list's: continue its run */
         *r = *g->batch;
         r->err = err;
-        r->resident_out = false;
+        r->nmine = 0;
         r->baked = NULL;
         r->unbaked = false;
         return EDML_STATUS_OK;
@@ -46,7 +46,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->slot = 0;
     r->nfetches = 0;
     r->staged = EDML_STATUS_OK;
-    r->resident_out = false;
+    r->nmine = 0;
     if (!edmli_gles_make_current(g)) return edmli_gles_fail(r, "eglMakeCurrent failed");
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
@@ -257,16 +257,24 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
     }
 }
 
-/* The batch's deferred dispatches and barriers, in their order. */
+static void edmli_gles_issue_deferred(edmli_gles *g, const edmli_gles_deferred *d)
+{
+    g->port.gl.glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->arena_buf, (intptr_t)d->params_offset,
+                                 (intptr_t)d->params_bytes);
+    edmli_gles_issue(g, (edmli_gles_prog)d->prog, d->units, d->groups != 0, d->bind);
+}
+
+/* The batch's deferred dispatches and barriers, in their order; with
+ * EDML_FAULT_REORDER each run of dispatches between two barriers backwards. */
 static void edmli_gles_replay(edmli_gles *g)
 {
     edmli_gl *gl = &g->port.gl;
-    for (uint32_t i = 0; i < g->ndeferred; i++) {
-        const edmli_gles_deferred *d = &g->deferred[i];
-        if (d->barrier_before) gl->glMemoryBarrier(d->barrier_before);
-        gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->arena_buf, (intptr_t)d->params_offset,
-                              (intptr_t)d->params_bytes);
-        edmli_gles_issue(g, (edmli_gles_prog)d->prog, d->units, d->groups != 0, d->bind);
+    const bool backwards = g->faults & EDML_FAULT_REORDER;
+    for (uint32_t i = 0, end; i < g->ndeferred; i = end) {
+        if (g->deferred[i].barrier_before) gl->glMemoryBarrier(g->deferred[i].barrier_before);
+        for (end = i + 1; end < g->ndeferred && !g->deferred[end].barrier_before;) end++;
+        for (uint32_t k = i; k < end; k++)
+            edmli_gles_issue_deferred(g, &g->deferred[backwards ? end - 1 - (k - i) : k]);
     }
     if (g->barrier_pending) gl->glMemoryBarrier(g->barrier_pending);
     g->ndeferred = 0;
@@ -279,6 +287,7 @@ _Static_assert(EDMLI_GLES_PARAM_BYTES <= UINT16_MAX, "a deferred dispatch's para
 
 void edmli_gles_memory_barrier(edmli_gles *g, uint32_t bits)
 {
+    g->nhazards = 0; /* whatever came before is ordered before what follows */
     if (g->ndeferred)
         g->barrier_pending |= bits; /* before the next deferred dispatch */
     else
@@ -474,10 +483,10 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
     if (r->unbaked && (r->g->faults & EDML_FAULT_BAKED_ONLY))
         return edmli_gles_fail(
             r, "a dispatch's parameters or constants were not baked at creation (EDML_FAULT_BAKED_ONLY)");
-    if (r->g->batching) { /* in a batch: a later entry may read a GPU buffer this wrote */
-        if (r->resident_out)
-            edmli_gles_memory_barrier(r->g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
-        *r->g->batch = *r; /* host outputs sit in staging of their own, read after the batch's last barrier */
+    if (r->g->batching) { /* in a batch: later entries check what this read and wrote */
+        edmli_gles *g = r->g;
+        for (uint32_t i = 0; i < r->nmine; i++) g->hazard[g->nhazards++] = r->mine[i];
+        *g->batch = *r; /* host outputs sit in staging of their own, read after the batch's last barrier */
         return EDML_STATUS_OK;
     }
     edml_status s = edmli_gles_wait(r);
@@ -487,6 +496,7 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
 edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err)
 {
     g->batching = false;
+    g->nhazards = 0;
     edml_status s = edmli_gles_begin(g->batch, g, err);
     g->batching = s == EDML_STATUS_OK;
     return s;
@@ -571,11 +581,29 @@ edml_status edmli_gles_batch_complete(edmli_gles *g, edmli_batch_ticket *ticket,
     return edmli_gles_complete_pending(g, timeout_ns);
 }
 
+/* In a batch, a GPU buffer's bytes [begin, begin + bytes) that this entry
+ * reads or writes: a barrier goes before its kernels where an entry since
+ * the last one wrote them, or read them and this writes them (or where the
+ * batch's record is full). */
+static void edmli_gles_hazard(edmli_gles_run *r, uint64_t begin, uint64_t bytes, bool write)
+{
+    edmli_gles *g = r->g;
+    if (!g->batching) return;
+    bool clash = g->nhazards > EDMLI_GLES_HAZARDS - EDMLI_GLES_ENTRY_RANGES;
+    for (uint32_t i = 0; i < g->nhazards && !clash; i++) {
+        const edmli_gles_range *h = &g->hazard[i];
+        clash = (write || h->written) && begin < h->end && h->begin < begin + bytes;
+    }
+    if (clash) edmli_gles_memory_barrier(g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+    r->mine[r->nmine++] = (edmli_gles_range){begin, begin + bytes, write};
+}
+
 edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i,
                              uint32_t *offset)
 {
     if (ex->in_gpu[i] != EDMLI_HOST) {
         *offset = (uint32_t)ex->in_gpu[i];
+        edmli_gles_hazard(r, *offset, op->inputs[i].total_bytes, false);
         return EDML_STATUS_OK;
     }
     return edmli_gles_place(r, &op->inputs[i], ex->in[i], offset);
@@ -586,9 +614,7 @@ edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const 
 {
     if (ex->out_gpu[o] != EDMLI_HOST) {
         *offset = (uint32_t)ex->out_gpu[o];
-        if (r->g->batching && !r->resident_out) /* earlier entries may still read or write it */
-            edmli_gles_memory_barrier(r->g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
-        r->resident_out = true;
+        edmli_gles_hazard(r, *offset, op->outputs[o].total_bytes, true);
         return EDML_STATUS_OK;
     }
     const edmli_tensor *t = &op->outputs[o];
