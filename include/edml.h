@@ -533,6 +533,10 @@ typedef struct edml_device_desc {
  *  in any order), so that a barrier left out where one is needed gives wrong
  *  results even on a GPU that runs kernels one after another. */
 #define EDML_FAULT_REORDER 0x200u
+/** Not a fault: the driver's GL_EXT_buffer_storage is left unused, as on a
+ *  GPU without it, so that tests reach the path that copies GatherND's
+ *  status words back from the GPU arena. */
+#define EDML_FAULT_NO_BUFFER_STORAGE 0x400u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),

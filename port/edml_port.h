@@ -56,6 +56,12 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS 0x90DB
 #define EDMLI_GL_MAX_COMPUTE_WORK_GROUP_COUNT 0x91BE
 #define EDMLI_GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT 0x90DF
+#define EDMLI_GL_EXTENSIONS 0x1F03
+#define EDMLI_GL_MAP_WRITE_BIT 0x0002
+/* GL_EXT_buffer_storage */
+#define EDMLI_GL_MAP_PERSISTENT_BIT 0x0040
+#define EDMLI_GL_MAP_COHERENT_BIT 0x0080
+#define EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT 0x00004000
 #define EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE 0x9117
 #define EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT 0x0001
 #define EDMLI_GL_ALREADY_SIGNALED 0x911A
@@ -102,9 +108,15 @@ typedef struct edmli_gl_sync *GLsync_;
     X(void, glCopyBufferSubData,                                                                                    \
       (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size))
 
+/* Extension entry points edml uses where the driver has them: NULL where
+ * it has not (the extension named in GL_EXTENSIONS decides). */
+#define EDMLI_GL_OPTIONAL_FUNCTIONS(X) \
+    X(void, glBufferStorageEXT, (GLenum_ target, GLsizeiptr_ size, const void *data, GLbitfield_ flags))
+
 typedef struct edmli_gl {
 #define EDMLI_GL_FN(ret, name, params) ret(*name) params;
     EDMLI_GL_FUNCTIONS(EDMLI_GL_FN)
+    EDMLI_GL_OPTIONAL_FUNCTIONS(EDMLI_GL_FN)
 #undef EDMLI_GL_FN
 } edmli_gl;
 

@@ -1,13 +1,15 @@
 // GatherND: output element -> (batch, position, slice) coordinates -> index
 // tuple -> clamped input coordinates. Out-of-range coordinates are counted
 // once per tuple (by the slice's first element) with the first one's
-// position, at prm_status_offset, for the host to report as the reference
-// backend does. prm_dims walks the output: each dim's size, its stride in
+// position, at byte prm_status_offset of the status block (binding 2: a
+// buffer the host reads through a persistent mapping, or the GPU arena),
+// for the host to report as the reference backend does. prm_dims walks the output: each dim's size, its stride in
 // the indices and in the data, and its kind (0 batch, 1 index position, 2
 // slice). With prm_vectors (the output packed, slices contiguous, every
 // slice start 16-byte aligned) an invocation copies up to VEC_RUN vectors of
 // 16 bytes of one slice, whose start it finds by walking the outer dims only.
 EDMLI_PARAMS(edmli_gather_nd_prm);
+layout(std430, binding = 2) coherent buffer Status { uint st[]; };
 
 // The data element offset the index tuple at `q` (bytes) adds; counts its
 // clamped coordinates when `first` (the slice's first element) with `pos`,
@@ -33,9 +35,9 @@ uint tuple_index(uint q, uint pos, bool first) {
             w = bad ? size - 1u : lo;
         }
         if (bad && first) {
-            uint st = prm_status_offset >> 2;
-            atomicAdd(m[st], 1u);
-            atomicMin(m[st + 1u], pos * prm_tuple + k);
+            uint w0 = prm_status_offset >> 2;
+            atomicAdd(st[w0], 1u);
+            atomicMin(st[w0 + 1u], pos * prm_tuple + k);
         }
         ino += w * prm_coord_strides(k);
     }

@@ -207,14 +207,21 @@ int main(int argc, char **argv)
     memset(d.arena, 0, d.size);
     edml_device_desc dd = {0};
     dd.gpu_arena_bytes = gpu_bytes;
-    dd.gles_one_thread = argc > 1 && !strcmp(argv[1], "--one-thread");
     dd.inject_faults = EDML_FAULT_BAKED_ONLY; /* an operator's execution uploads no parameters */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--one-thread"))
+            dd.gles_one_thread = 1;
+        else if (!strcmp(argv[i], "--no-buffer-storage")) /* GatherND's status words copied back */
+            dd.inject_faults |= EDML_FAULT_NO_BUFFER_STORAGE;
     CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_OK, "device");
     char info[300];
     if (!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
         printf("gpu: no GLES here: %s\n", edml_device_gles_info(d.dev, info, sizeof info));
         return 1;
     }
+    edml_device_gles_info(d.dev, info, sizeof info);
+    CHECK(!(dd.inject_faults & EDML_FAULT_NO_BUFFER_STORAGE) || strstr(info, "status copied back"), "%s", info);
+    printf("gpu: %s\n", info);
     edml_arena_stats st0, st;
     edml_device_arena_stats(d.dev, &st0);
     check_resident(d.dev);

@@ -257,6 +257,11 @@ static bool edmli_port_gl_functions(edmli_port_gl *p, char *why, size_t cap)
     if (!p->gl.name) return snprintf(why, cap, "the GLES library has no %s (GLES 3.1 needed)", #name), false;
     EDMLI_GL_FUNCTIONS(EDMLI_GL_LOAD)
 #undef EDMLI_GL_LOAD
+#define EDMLI_GL_LOAD_OPTIONAL(ret, name, params)             \
+    *(void **)&p->gl.name = edmli_sym(s->gl.gles_lib, #name); \
+    if (!p->gl.name) *(void **)&p->gl.name = s->egl.get_proc(#name);
+    EDMLI_GL_OPTIONAL_FUNCTIONS(EDMLI_GL_LOAD_OPTIONAL)
+#undef EDMLI_GL_LOAD_OPTIONAL
     return true;
 }
 

@@ -97,7 +97,14 @@ typedef struct edmli_gles {
     uint64_t max_ssbo;     /* largest bindable storage block */
     uint32_t param_stride; /* bytes between parameter slots: a slot, rounded to the binding offset alignment */
     uint32_t param_align;  /* GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
-    unsigned arena_buf, params_buf, readback_buf; /* readback: the only buffer ever mapped */
+    unsigned arena_buf, params_buf, readback_buf; /* readback: mapped for each download */
+    /* GatherND's status words where the driver has GL_EXT_buffer_storage
+     * (else 0 and NULL: the operator's block in the GPU arena, copied back):
+     * words 0-3 written by the kernel only when it clamps, read through
+     * status_map after the fence; 4-7 their initial value, copied over 0-3
+     * after a call that changed them */
+    unsigned status_buf;
+    const volatile uint32_t *status_map;
     uint64_t readback_bytes;
     uint64_t arena_bytes;
     uint64_t persistent; /* GPU arena bytes held by edml_gpu_buffers, from the low end */

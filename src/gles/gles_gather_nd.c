@@ -34,18 +34,62 @@ static void edmli_gles_gather_walk(const edml_operator *op, edmli_gather_nd_prm 
     prm->vectors = vec;
 }
 
+/* The status words (count of clamped coordinates, the first): binding 2 is
+ * the device's mapped status buffer, or the GPU arena with the operator's
+ * block in it, kept between calls (`kept`) or placed for this one. */
+static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t *offset, bool *kept)
+{
+    static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
+    edmli_gles *g = r->g;
+    *kept = false;
+    if (!g->bake)
+        g->port.gl.glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, g->status_map ? g->status_buf : g->arena_buf);
+    if (g->status_map) {
+        *offset = 0;
+        return EDML_STATUS_OK;
+    }
+    return edmli_gles_place_words(r, status_init, sizeof status_init, offset, kept);
+}
+
+/* The mapped status words set back to their initial value (words 4-7), by
+ * the GPU after the kernel's writes, in GL's order. */
+static void edmli_gles_status_reset(edmli_gles *g)
+{
+    edmli_gl *gl = &g->port.gl;
+    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->status_buf);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);
+    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, 16, 0, 16);
+}
+
+/* After the call: the status words read (through the mapping, or fetched),
+ * and set back where the call changed them or failed (its kernel maybe
+ * still running: in GL's order, after it). */
+static edml_status edmli_gles_gather_end(edmli_gles_run *r, uint32_t off_status, bool kept, uint32_t status[2])
+{
+    static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
+    edmli_gles *g = r->g;
+    status[0] = status[1] = 0;
+    if (!g->status_map) edmli_gles_fetch(r, off_status, status, 2 * sizeof *status);
+    edml_status s = edmli_gles_finish(r);
+    if (g->bake) return s;
+    if (g->status_map && !s) status[0] = g->status_map[0], status[1] = g->status_map[1];
+    if (g->status_map && (s || status[0])) edmli_gles_status_reset(g);
+    if (kept && (s || status[0])) edmli_gles_write(g, off_status, status_init, sizeof status_init);
+    return s;
+}
+
 edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
 {
     edmli_gles_run r;
     edml_status s = edmli_gles_begin_op(&r, op, ex->err);
     if (s) return s;
-    uint32_t off_in, off_ix, off_out, off_status;
+    uint32_t off_in, off_ix, off_out, off_status, status[2];
     bool kept;
-    static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
     if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
     if ((s = edmli_gles_input(&r, op, ex, 1, &off_ix))) return s;
     if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
-    if ((s = edmli_gles_place_words(&r, status_init, sizeof status_init, &off_status, &kept))) return s;
+    if ((s = edmli_gles_gather_status(&r, &off_status, &kept))) return s;
     edmli_gather_nd_prm prm = {.data = edmli_gles_tensor_prm(&op->inputs[0], off_in),
                                .indices = edmli_gles_tensor_prm(&op->inputs[1], off_ix),
                                .result = edmli_gles_output_prm(&op->outputs[0], off_out),
@@ -58,11 +102,7 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     const uint32_t units = prm.vectors ? (uint32_t)(slices * ((per + EDMLI_GLES_VEC_RUN - 1) / EDMLI_GLES_VEC_RUN))
                                        : edmli_gles_output_units(&op->outputs[0]);
     edmli_gles_run_gather_nd(&r, &prm, units, false);
-    uint32_t status[2];
-    edmli_gles_fetch(&r, off_status, status, sizeof status);
-    s = edmli_gles_finish(&r);
-    if (kept && (s || status[0])) edmli_gles_write(r.g, off_status, status_init, sizeof status_init);
-    if (s) return s;
+    if ((s = edmli_gles_gather_end(&r, off_status, kept, status))) return s;
     if (!status[0]) return EDML_STATUS_OK;
     /* the GPU counted clamped coordinates: the host words the status as the
      * reference does, from the same indices (read back when resident) */

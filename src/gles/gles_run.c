@@ -450,7 +450,8 @@ static GLsync_ edmli_gles_fence(edmli_gles_run *r)
 {
     edmli_gl *gl = &r->g->port.gl;
     edmli_gles_replay(r->g);
-    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
+                        (r->g->status_map ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
     r->staged = edmli_gles_stage_fetches(r);
     return gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 }
