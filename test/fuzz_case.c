@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static edml_device *dev;
     if (!dev) {
         char why[128];
-        dev = case_device_new(EDML_BACKEND_REF, 1, false, why, sizeof why);
+        dev = case_device_new(EDML_BACKEND_REF, 1, 0u, why, sizeof why);
         if (!dev) abort();
     }
     char *text = malloc(size + 1);

@@ -1,7 +1,8 @@
 /* edml-test: one static program with every test vector built in, to copy to
  * a board and run: the .case vectors on each backend, the randomized
- * differential test of each backend against the test's own oracle, and the
- * unit tests. Prints one line per check and last `N passed, N failed`.
+ * differential test of each backend against the test's own oracle (and a
+ * quarter as many cases through command lists), and the unit and misuse
+ * tests. Prints one line per check and last `N passed, N failed`.
  *
  *   edml-test [--backend B]... [--iters N] [--seed N] [--threads N] [--verbose]
  *
@@ -37,6 +38,21 @@ static int every_backend(edml_backend *backends)
     for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
         if (mask & EDML_BACKEND_BIT(b)) backends[nb++] = (edml_backend)b;
     return nb;
+}
+
+/* The differential test again on a quarter of the cases, each through a
+ * command list (on GLES the kernels no barrier orders run backwards). */
+static int diff_through_lists(edml_backend b, const char *iters, const char *seed)
+{
+    char quarter[16];
+    snprintf(quarter, sizeof quarter, "%d", atoi(iters) / 4 > 0 ? atoi(iters) / 4 : 1);
+    char *dargv[] = {"diff",       "--backend",      (char *)edml_backend_name(b),
+                     "--iters",    quarter,          "--seed",
+                     (char *)seed, "--command-list", "--reorder",
+                     NULL};
+    int rc = diff_main(9, dargv);
+    printf("%s differential test on %s through command lists\n", rc ? "FAIL" : "PASS", edml_backend_name(b));
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -87,8 +103,9 @@ int main(int argc, char **argv)
         edml_backend b = backends[bi];
         int cp = 0, cf = 0;
         char why_dev[256];
-        edml_device *dev = case_device_new(b, pool_here ? (uint32_t)atoi(threads) : 1, pool_here && atoi(threads) > 1,
-                                           why_dev, sizeof why_dev);
+        edml_device *dev =
+            case_device_new(b, pool_here ? (uint32_t)atoi(threads) : 1,
+                            pool_here && atoi(threads) > 1 ? EDML_FAULT_SMALL_PARTS : 0u, why_dev, sizeof why_dev);
         if (!dev) {
             printf("FAIL no device for %s: %s\n", edml_backend_name(b), why_dev);
             failed++;
@@ -137,6 +154,8 @@ int main(int argc, char **argv)
         if (pooled && !pool_here) dargv[8] = "spawn"; /* PORT=none: the test's own threads */
         int rc = diff_main(pooled ? 12 : 7, dargv);
         printf("%s differential test on %s\n", rc ? "FAIL" : "PASS", edml_backend_name(b));
+        rc ? failed++ : passed++;
+        rc = diff_through_lists(b, iters, seed);
         rc ? failed++ : passed++;
     }
     int rc = unit_main();
