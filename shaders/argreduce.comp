@@ -74,6 +74,11 @@ void main() {
             }
         }
     }
+    uint T = prm_result_at + OUTPUT_t;   // four packed 32-bit outputs, 16-byte aligned: one store
+    if (chunks == 1u && lanes == 4u && prm_result_dense != 0u && prm_result_t_elem_size == 4u && (t_base(T) & 15u) == 0u) {
+        m4[(t_base(T) >> 4) + (o >> 2)] = best_i;
+        return;
+    }
     for (uint j = 0u; j < lanes; j++) {
         if (chunks == 1u) {
             g_result = best_i[j];

@@ -31,8 +31,8 @@ uint inverse_map(uint O, uint e) {   // e: element slot -> logical li or NONE
 
 void write_output(uint O, uint u, bool dense) {
     uint T = O + OUTPUT_t, es = prm_words[T + TENSOR_elem_size];
-    if (es >= 4u) {
-        uint off = t_offset(T, u);
+    if (es >= 4u) {   // a packed output's element u is u elements in, without the walk over its dims
+        uint off = prm_words[O + OUTPUT_dense] != 0u ? t_base(T) + u * es : t_offset(T, u);
         uvec2 b = compute(u);
         m[off >> 2] = b.x;
         if (es == 8u) m[(off >> 2) + 1u] = b.y;
