@@ -3,9 +3,9 @@
 // once per tuple (by the slice's first element) with the first one's
 // position, at byte prm_status_offset of the status block (binding 2: a
 // buffer the host reads through a persistent mapping, or the GPU arena),
-// for the host to report as the reference backend does. prm_dims walks the output: each dim's size, its stride in
-// the indices and in the data, and its kind (0 batch, 1 index position, 2
-// slice). With prm_vectors (the output packed, slices contiguous, every
+// for the host to report as the reference backend does. prm_dims walks the
+// output: each dim's size, its stride in the indices and in the data, and
+// its kind (0 batch, 1 index position, 2 slice). With prm_vectors (the output packed, slices contiguous, every
 // slice start 16-byte aligned) an invocation copies up to VEC_RUN vectors of
 // 16 bytes of one slice, whose start it finds by walking the outer dims only.
 EDMLI_PARAMS(edmli_gather_nd_prm);

@@ -486,7 +486,10 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
             r, "a dispatch's parameters or constants were not baked at creation (EDML_FAULT_BAKED_ONLY)");
     if (r->g->batching) { /* in a batch: later entries check what this read and wrote */
         edmli_gles *g = r->g;
-        for (uint32_t i = 0; i < r->nmine; i++) g->hazard[g->nhazards++] = r->mine[i];
+        if (r->nmine > EDMLI_GLES_ENTRY_RANGES)
+            edmli_gles_memory_barrier(g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+        else
+            for (uint32_t i = 0; i < r->nmine; i++) g->hazard[g->nhazards++] = r->mine[i];
         *g->batch = *r; /* host outputs sit in staging of their own, read after the batch's last barrier */
         return EDML_STATUS_OK;
     }
@@ -596,7 +599,8 @@ static void edmli_gles_hazard(edmli_gles_run *r, uint64_t begin, uint64_t bytes,
         clash = (write || h->written) && begin < h->end && h->begin < begin + bytes;
     }
     if (clash) edmli_gles_memory_barrier(g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
-    r->mine[r->nmine++] = (edmli_gles_range){begin, begin + bytes, write};
+    if (r->nmine < EDMLI_GLES_ENTRY_RANGES) r->mine[r->nmine] = (edmli_gles_range){begin, begin + bytes, write};
+    r->nmine++; /* past the record's room (no kernel binds a tensor twice): a barrier after the entry */
 }
 
 edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i,
