@@ -929,7 +929,7 @@ static bool chain_bind(const chain_run *c, EDML_BUFFER_BINDING *bi, EDML_BUFFER_
     return ok;
 }
 
-/* times one way; false if a call failed or an entry's outputs differ */
+/* times one way: one by one, as one list, and when the submission returned; false if a call failed */
 static bool chain_time(const chain_run *c, const EDML_BUFFER_BINDING *bi, EDML_BUFFER_BINDING (*bo)[2], double *t)
 {
     const workload *w = c->w;
