@@ -33,7 +33,6 @@
 #include "edml.h"
 #include "../port/edml_port.h" /* --gpu-floor: bare GL through the port */
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -1194,21 +1193,16 @@ typedef struct floor_gl {
 } floor_gl;
 
 /* A buffer of 4 KiB mapped persistently and coherently for reading, where
- * the driver has GL_EXT_buffer_storage (looked up through the EGL library
- * the port loaded); else none. */
+ * the driver has GL_EXT_buffer_storage (the port loads its entry point);
+ * else none. */
 static void gl_persistent(floor_gl *f)
 {
-    typedef void (*storage_fn)(GLenum_, GLsizeiptr_, const void *, GLbitfield_);
-    void *egl = dlopen("libEGL.so.1", RTLD_NOW | RTLD_NOLOAD);
-    void *(*gpa)(const char *) = egl ? (void *(*)(const char *))dlsym(egl, "eglGetProcAddress") : NULL;
-    const char *ext = (const char *)f->gl->glGetString(0x1F03u /* GL_EXTENSIONS */);
-    storage_fn storage =
-        gpa && ext && strstr(ext, "GL_EXT_buffer_storage") ? (storage_fn)gpa("glBufferStorageEXT") : NULL;
-    if (!storage) return;
-    const GLbitfield_ bits = EDMLI_GL_MAP_READ_BIT | 0x0040u /* PERSISTENT */ | 0x0080u /* COHERENT */;
+    const char *ext = (const char *)f->gl->glGetString(EDMLI_GL_EXTENSIONS);
+    if (!f->gl->glBufferStorageEXT || !ext || !strstr(ext, "GL_EXT_buffer_storage")) return;
+    const GLbitfield_ bits = EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
     f->gl->glGenBuffers(1, &f->persistent);
     f->gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, f->persistent);
-    storage(EDMLI_GL_COPY_WRITE_BUFFER, 4096, NULL, bits);
+    f->gl->glBufferStorageEXT(EDMLI_GL_COPY_WRITE_BUFFER, 4096, NULL, bits);
     f->mapped = f->gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, 4096, bits);
 }
 
@@ -1246,7 +1240,7 @@ static double gl_step_timed(const floor_gl *f, int steps)
     gl->glDispatchCompute(1, 1, 1);
     if (steps >= STEP_BARRIER)
         gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
-                            (steps >= STEP_PERSISTENT ? 0x4000u /* CLIENT_MAPPED_BUFFER */ : 0u));
+                            (steps >= STEP_PERSISTENT ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
     if (steps == STEP_COPY_MAP) {
         gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, f->arena);
         gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, f->readback);

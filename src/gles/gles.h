@@ -85,6 +85,8 @@ typedef struct edmli_gles_range {
 } edmli_gles_range;
 #define EDMLI_GLES_ENTRY_RANGES (EDMLI_MAX_INPUTS + EDMLI_MAX_OUTPUTS)
 #define EDMLI_GLES_HAZARDS 32u
+/* GatherND's status words as each call starts: no clamped coordinate, none first */
+extern const uint32_t edmli_gles_status_init[4];
 
 typedef struct edmli_gles {
     edmli_port_gl port;
@@ -196,9 +198,10 @@ typedef struct edmli_gles_run {
     uint32_t slot;
     uint32_t nfetches;
     edml_status staged; /* the fetches' copies into the readback buffer, queued before the fence */
-    /* in a batch: this entry's GPU-buffer ranges, the batch's at its finish */
+    /* in a batch: this entry's GPU-buffer ranges (inputs', then outputs',
+     * by their slot; bit k of `mine_used` for mine[k]), the batch's at its finish */
     edmli_gles_range mine[EDMLI_GLES_ENTRY_RANGES];
-    uint32_t nmine;
+    uint32_t mine_used;
     edmli_gles_fetch_req fetches[EDMLI_GLES_BATCH_FETCHES];
 } edmli_gles_run;
 

@@ -172,7 +172,9 @@ static void edmli_gles_status_open(edmli_gles *g)
     if (!gl->glBufferStorageEXT || !ext || !strstr(ext, "GL_EXT_buffer_storage") ||
         (g->faults & EDML_FAULT_NO_BUFFER_STORAGE))
         return;
-    static const uint32_t init[8] = {0, 0xffffffffu, 0, 0, 0, 0xffffffffu, 0, 0};
+    uint32_t init[8]; /* the words, and their initial value to copy back */
+    memcpy(init, edmli_gles_status_init, sizeof edmli_gles_status_init);
+    memcpy(init + 4, edmli_gles_status_init, sizeof edmli_gles_status_init);
     const unsigned bits =
         EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}

@@ -34,12 +34,13 @@ static void edmli_gles_gather_walk(const edml_operator *op, edmli_gather_nd_prm 
     prm->vectors = vec;
 }
 
+const uint32_t edmli_gles_status_init[4] = {0, 0xffffffffu, 0, 0};
+
 /* The status words (count of clamped coordinates, the first): binding 2 is
  * the device's mapped status buffer, or the GPU arena with the operator's
  * block in it, kept between calls (`kept`) or placed for this one. */
 static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t *offset, bool *kept)
 {
-    static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
     edmli_gles *g = r->g;
     *kept = false;
     if (!g->bake)
@@ -48,7 +49,7 @@ static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t *offset,
         *offset = 0;
         return EDML_STATUS_OK;
     }
-    return edmli_gles_place_words(r, status_init, sizeof status_init, offset, kept);
+    return edmli_gles_place_words(r, edmli_gles_status_init, sizeof edmli_gles_status_init, offset, kept);
 }
 
 /* The mapped status words set back to their initial value (words 4-7), by
@@ -67,7 +68,6 @@ static void edmli_gles_status_reset(edmli_gles *g)
  * still running: in GL's order, after it). */
 static edml_status edmli_gles_gather_end(edmli_gles_run *r, uint32_t off_status, bool kept, uint32_t status[2])
 {
-    static const uint32_t status_init[4] = {0, 0xffffffffu, 0, 0};
     edmli_gles *g = r->g;
     status[0] = status[1] = 0;
     if (!g->status_map) edmli_gles_fetch(r, off_status, status, 2 * sizeof *status);
@@ -75,7 +75,8 @@ static edml_status edmli_gles_gather_end(edmli_gles_run *r, uint32_t off_status,
     if (g->bake) return s;
     if (g->status_map && !s) status[0] = g->status_map[0], status[1] = g->status_map[1];
     if (g->status_map && (s || status[0])) edmli_gles_status_reset(g);
-    if (kept && (s || status[0])) edmli_gles_write(g, off_status, status_init, sizeof status_init);
+    if (kept && (s || status[0]))
+        edmli_gles_write(g, off_status, edmli_gles_status_init, sizeof edmli_gles_status_init);
     return s;
 }
 

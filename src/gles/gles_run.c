@@ -32,7 +32,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     if (g->batching) { /* a command list's: continue its run */
         *r = *g->batch;
         r->err = err;
-        r->nmine = 0;
+        r->mine_used = 0;
         r->baked = NULL;
         r->unbaked = false;
         return EDML_STATUS_OK;
@@ -46,7 +46,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->slot = 0;
     r->nfetches = 0;
     r->staged = EDML_STATUS_OK;
-    r->nmine = 0;
+    r->mine_used = 0;
     if (!edmli_gles_make_current(g)) return edmli_gles_fail(r, "eglMakeCurrent failed");
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
@@ -486,10 +486,8 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
             r, "a dispatch's parameters or constants were not baked at creation (EDML_FAULT_BAKED_ONLY)");
     if (r->g->batching) { /* in a batch: later entries check what this read and wrote */
         edmli_gles *g = r->g;
-        if (r->nmine > EDMLI_GLES_ENTRY_RANGES)
-            edmli_gles_memory_barrier(g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
-        else
-            for (uint32_t i = 0; i < r->nmine; i++) g->hazard[g->nhazards++] = r->mine[i];
+        for (uint32_t k = 0; k < EDMLI_GLES_ENTRY_RANGES; k++)
+            if (r->mine_used & (1u << k)) g->hazard[g->nhazards++] = r->mine[k];
         *g->batch = *r; /* host outputs sit in staging of their own, read after the batch's last barrier */
         return EDML_STATUS_OK;
     }
@@ -589,7 +587,7 @@ edml_status edmli_gles_batch_complete(edmli_gles *g, edmli_batch_ticket *ticket,
  * reads or writes: a barrier goes before its kernels where an entry since
  * the last one wrote them, or read them and this writes them (or where the
  * batch's record is full). */
-static void edmli_gles_hazard(edmli_gles_run *r, uint64_t begin, uint64_t bytes, bool write)
+static void edmli_gles_hazard(edmli_gles_run *r, uint32_t slot, uint64_t begin, uint64_t bytes, bool write)
 {
     edmli_gles *g = r->g;
     if (!g->batching) return;
@@ -599,8 +597,8 @@ static void edmli_gles_hazard(edmli_gles_run *r, uint64_t begin, uint64_t bytes,
         clash = (write || h->written) && begin < h->end && h->begin < begin + bytes;
     }
     if (clash) edmli_gles_memory_barrier(g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (r->nmine < EDMLI_GLES_ENTRY_RANGES) r->mine[r->nmine] = (edmli_gles_range){begin, begin + bytes, write};
-    r->nmine++; /* past the record's room (no kernel binds a tensor twice): a barrier after the entry */
+    r->mine[slot] = (edmli_gles_range){begin, begin + bytes, write};
+    r->mine_used |= 1u << slot;
 }
 
 edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const edmli_exec *ex, uint32_t i,
@@ -608,7 +606,7 @@ edml_status edmli_gles_input(edmli_gles_run *r, const edml_operator *op, const e
 {
     if (ex->in_gpu[i] != EDMLI_HOST) {
         *offset = (uint32_t)ex->in_gpu[i];
-        edmli_gles_hazard(r, *offset, op->inputs[i].total_bytes, false);
+        edmli_gles_hazard(r, i, *offset, op->inputs[i].total_bytes, false);
         return EDML_STATUS_OK;
     }
     return edmli_gles_place(r, &op->inputs[i], ex->in[i], offset);
@@ -619,7 +617,7 @@ edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const 
 {
     if (ex->out_gpu[o] != EDMLI_HOST) {
         *offset = (uint32_t)ex->out_gpu[o];
-        edmli_gles_hazard(r, *offset, op->outputs[o].total_bytes, true);
+        edmli_gles_hazard(r, EDMLI_MAX_INPUTS + o, *offset, op->outputs[o].total_bytes, true);
         return EDML_STATUS_OK;
     }
     const edmli_tensor *t = &op->outputs[o];
