@@ -740,6 +740,54 @@ static void command_list_hazards(void)
     tl_device_free(&d);
 }
 
+/* More entries than a batch's record of GPU-buffer ranges holds (each
+ * reads A and B from one GPU buffer and writes its own 64 bytes of
+ * another: three ranges, none clashing), kernels unordered run backwards:
+ * the record fills, a barrier empties it, and every output is the sample's. */
+static void command_list_many_ranges(void)
+{
+    enum {
+        N = 40
+    };
+    tl_device d;
+    if (!gles_device(&d, EDML_FAULT_REORDER)) return;
+    ops_case c;
+    ops_make_type(&c, EDML_OPERATOR_ELEMENT_WISE_IF);
+    const size_t bytes = (size_t)c.out[0].total;
+    edml_operator *op = NULL;
+    edml_gpu_buffer *ab = NULL, *out = NULL;
+    edml_command_list *l = NULL;
+    CHECK(bytes <= 64 && c.in[1].total == bytes && c.in[2].total == bytes, "the sample's A, B and output");
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK &&
+              edml_gpu_buffer_create(d.dev, 2 * 64, &ab) == EDML_STATUS_OK &&
+              edml_gpu_buffer_create(d.dev, N * 64, &out) == EDML_STATUS_OK &&
+              edml_gpu_buffer_write(ab, 0, c.in[1].buf, bytes) == EDML_STATUS_OK &&
+              edml_gpu_buffer_write(ab, 64, c.in[2].buf, bytes) == EDML_STATUS_OK &&
+              edml_command_list_create(d.dev, N, &l) == EDML_STATUS_OK,
+          "set-up: %s", MSG(d));
+    for (int e = 0; e < N; e++) {
+        EDML_BUFFER_BINDING in[3] = {tl_bind(&c.in[0]), edml_gpu_binding(ab, 0, bytes),
+                                     edml_gpu_binding(ab, 64, bytes)},
+                            o[1] = {edml_gpu_binding(out, (UINT64)e * 64, bytes)};
+        CHECK(edml_command_list_record(l, op, in, 3, o, 1, NULL) == EDML_STATUS_OK, "record %d: %s", e, MSG(d));
+    }
+    CHECK(edml_command_list_submit(l) == EDML_STATUS_OK && edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_OK,
+          "run: %s", MSG(d));
+    int wrong = 0;
+    for (int e = 0; e < N; e++) {
+        uint8_t got[64];
+        CHECK(edml_gpu_buffer_read(out, (UINT64)e * 64, got, bytes) == EDML_STATUS_OK, "read %d", e);
+        wrong += memcmp(got, c.expected[0], bytes) != 0;
+    }
+    CHECK(wrong == 0, "%d of %d entries' outputs differ from the sample's", wrong, N);
+    edml_command_list_destroy(l);
+    edml_gpu_buffer_destroy(out);
+    edml_gpu_buffer_destroy(ab);
+    edml_operator_destroy(op);
+    ops_free(&c);
+    tl_device_free(&d);
+}
+
 /* A submission returns before the GPU is done: a poll (a wait of 0) says
  * EDML_STATUS_TIMEOUT while it runs, a full wait completes it; another GPU
  * call, or destroying the list, completes it first; a fence that times out
@@ -832,6 +880,7 @@ int misuse_main(void)
     command_list_gles_batch();
     command_list_async();
     command_list_hazards();
+    command_list_many_ranges();
     scratch_beyond_the_address_space();
     one_call_at_a_time();
     device_on_a_live_arena();
