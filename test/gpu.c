@@ -198,6 +198,98 @@ static void check_repeated_argmin(edml_device *dev, UINT rows, UINT cols, UINT a
     free(in), free(out[0]), free(out[1]);
 }
 
+/* A command list's executions of one operator run on GLES as the layers of
+ * one dispatch where their tensors lie a fixed step apart: each entry must
+ * still read its own input and write its own outputs, as the reference
+ * backend does. `uneven`: every third entry's tensors 16 bytes further on
+ * (layers stop there). Input: FLOAT32 values with ties. */
+#define LAYER_ENTRIES 20
+typedef struct layer_op {
+    const char *name;
+    const EDML_OPERATOR_DESC *desc;
+    uint64_t in_bytes, out_bytes[2];
+    int nout;
+} layer_op;
+
+static uint64_t layer_at(uint64_t each, int e, bool uneven)
+{
+    return (each + 48) * (uint64_t)e + (uneven ? (e % 3) * 16u : 0); /* tensors 48 bytes apart or more */
+}
+
+static bool layer_entry_ok(edml_operator *ref, const layer_op *l, const uint8_t *in, edml_gpu_buffer **gout, int e,
+                           bool uneven)
+{
+    uint8_t want[2][4096], got[2][4096];
+    EDML_BUFFER_BINDING bi = {(void *)(in + layer_at((l->in_bytes + 15) & ~15ull, e, uneven)), 0, l->in_bytes}, bo[2];
+    for (int k = 0; k < l->nout; k++) bo[k] = (EDML_BUFFER_BINDING){want[k], 0, l->out_bytes[k]};
+    bool ok = edml_operator_execute(ref, &bi, 1, bo, (UINT)l->nout, NULL) == EDML_STATUS_OK;
+    for (int k = 0; k < l->nout && ok; k++) {
+        const uint64_t at = layer_at((l->out_bytes[k] + 15) & ~15ull, e, uneven);
+        ok = edml_gpu_buffer_read(gout[k], at, got[k], l->out_bytes[k]) == EDML_STATUS_OK &&
+             !memcmp(got[k], want[k], (size_t)l->out_bytes[k]);
+    }
+    return ok;
+}
+
+static void check_layers(edml_device *dev, const layer_op *l, bool uneven)
+{
+    edml_operator *op = NULL, *ref = NULL;
+    edml_command_list *list = NULL;
+    edml_gpu_buffer *gin = NULL, *gout[2] = {NULL, NULL};
+    const uint64_t in_all = layer_at((l->in_bytes + 15) & ~15ull, LAYER_ENTRIES, false) + 32;
+    uint8_t *in = malloc(in_all);
+    tl_rng rng = {0x51ed2701u + l->in_bytes};
+    for (uint64_t i = 0; in && i < in_all / 4; i++) ((float *)in)[i] = (float)tl_below(&rng, 50);
+    bool ok = in && !edml_operator_create(dev, l->desc, EDML_BACKEND_GLES, &op) &&
+              !edml_operator_create(dev, l->desc, EDML_BACKEND_REF, &ref) &&
+              !edml_command_list_create(dev, LAYER_ENTRIES, &list) && !edml_gpu_buffer_create(dev, in_all, &gin) &&
+              !edml_gpu_buffer_write(gin, 0, in, in_all);
+    for (int k = 0; k < l->nout && ok; k++)
+        ok = !edml_gpu_buffer_create(dev, layer_at((l->out_bytes[k] + 15) & ~15ull, LAYER_ENTRIES, false) + 32,
+                                     &gout[k]);
+    for (int e = 0; e < LAYER_ENTRIES && ok; e++) {
+        EDML_BUFFER_BINDING bi = edml_gpu_binding(gin, layer_at((l->in_bytes + 15) & ~15ull, e, uneven), l->in_bytes);
+        EDML_BUFFER_BINDING bo[2];
+        for (int k = 0; k < l->nout; k++)
+            bo[k] = edml_gpu_binding(gout[k], layer_at((l->out_bytes[k] + 15) & ~15ull, e, uneven), l->out_bytes[k]);
+        ok = !edml_command_list_record(list, op, &bi, 1, bo, (UINT)l->nout, NULL);
+    }
+    ok = ok && !edml_command_list_submit(list) && !edml_command_list_wait(list, UINT64_MAX);
+    CHECK(ok, "%s: %d entries in one list%s: %s", l->name, LAYER_ENTRIES, uneven ? ", uneven" : "",
+          edml_device_last_error(dev));
+    int wrong = 0;
+    for (int e = 0; e < LAYER_ENTRIES && ok; e++) wrong += !layer_entry_ok(ref, l, in, gout, e, uneven);
+    CHECK(wrong == 0, "%s: %d of %d entries of one list%s differ from the reference", l->name, wrong, LAYER_ENTRIES,
+          uneven ? " (uneven)" : "");
+    for (int k = 2; k-- > 0;)
+        if (gout[k]) edml_gpu_buffer_destroy(gout[k]);
+    if (gin) edml_gpu_buffer_destroy(gin);
+    if (list) edml_command_list_destroy(list);
+    if (ref) edml_operator_destroy(ref);
+    if (op) edml_operator_destroy(op);
+    free(in);
+}
+
+/* a one-dispatch TopK (one row, small K) and an ArgMin along rows */
+static void check_layered_lists(edml_device *dev)
+{
+    static const UINT row[2] = {1, 700}, best[2] = {1, 5}, rows[2] = {16, 48}, one[2] = {16, 1}, last[1] = {1};
+    EDML_BUFFER_TENSOR_DESC rb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, row, NULL, 0, 0},
+                            vb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, best, NULL, 0, 0},
+                            ib = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, best, NULL, 0, 0},
+                            mb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, rows, NULL, 0, 0},
+                            ab = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, one, NULL, 0, 0};
+    EDML_TENSOR_DESC rt = {EDML_TENSOR_TYPE_BUFFER, &rb}, vt = {EDML_TENSOR_TYPE_BUFFER, &vb},
+                     it = {EDML_TENSOR_TYPE_BUFFER, &ib}, mt = {EDML_TENSOR_TYPE_BUFFER, &mb},
+                     at = {EDML_TENSOR_TYPE_BUFFER, &ab};
+    EDML_TOP_K1_OPERATOR_DESC tk = {&rt, &vt, &it, 1, 5, EDML_AXIS_DIRECTION_DECREASING};
+    EDML_ARGMIN_OPERATOR_DESC am = {&mt, &at, 1, last, EDML_AXIS_DIRECTION_DECREASING};
+    const EDML_OPERATOR_DESC tkd = {EDML_OPERATOR_TOP_K1, &tk}, amd = {EDML_OPERATOR_ARGMIN, &am};
+    const layer_op ops[2] = {{"TopK of one row", &tkd, 700 * 4, {20, 20}, 2}, {"ArgMin", &amd, 16 * 48 * 4, {64}, 1}};
+    for (int i = 0; i < 2; i++)
+        for (int uneven = 0; uneven < 2; uneven++) check_layers(dev, &ops[i], uneven);
+}
+
 int main(int argc, char **argv)
 {
     const uint64_t gpu_bytes = 1 << 20;
@@ -233,6 +325,7 @@ int main(int argc, char **argv)
     check_repeated_argmin(d.dev, 1, 98304, 1, last); /* 3 chunks of 32768 */
     check_repeated_argmin(d.dev, 8192, 16, 1, first);
     check_repeated_argmin(d.dev, 256, 256, 2, both);
+    check_layered_lists(d.dev);
     tl_device_free(&d);
     return tl_summary("gpu");
 }

@@ -891,14 +891,17 @@ static int sweep(const options *o)
  * on GLES, each with its own outputs: one by one (a fence each) against
  * recorded in one command list (one submission, one fence), first with
  * host memory in and out (each entry uploads its input and downloads its
- * outputs), then with every tensor in GPU buffers. Prints the median times
- * of the N and the ratio; each entry's outputs must match the first's. */
+ * outputs), then with every tensor in GPU buffers; then the same with N
+ * operators of the workload's descriptor, one an entry (a list runs N
+ * executions of one operator whose tensors lie evenly as the layers of
+ * one dispatch, not those of N operators). Prints the median times of the
+ * N and the ratio; each entry's outputs must match the first's. */
 typedef struct chain_run {
     edml_device *dev;
-    edml_operator *op;
+    edml_operator *op[64]; /* entry e's */
     const workload *w;
     int n;
-    bool gpu;
+    bool gpu, distinct;
 } chain_run;
 
 /* the bindings of one way: entry c's outputs at outs[c] (host memory) or
@@ -936,13 +939,13 @@ static bool chain_time(const chain_run *c, const EDML_BUFFER_BINDING *bi, EDML_B
     if (edml_command_list_create(c->dev, (UINT)c->n, &list)) return false;
     bool ok = true;
     for (int e = 0; e < c->n; e++)
-        ok = ok && !edml_command_list_record(list, c->op, bi, (UINT)w->nin, bo[e], (UINT)w->nout, NULL);
+        ok = ok && !edml_command_list_record(list, c->op[e], bi, (UINT)w->nin, bo[e], (UINT)w->nout, NULL);
     double one[200], listed[200], submit[200];
     const int m = iters < 200 ? iters : 200;
     for (int it = 0; it < m + 3 && ok; it++) { /* three warm-up rounds */
         double t0 = now_s();
         for (int e = 0; e < c->n; e++)
-            ok = ok && !edml_operator_execute(c->op, bi, (UINT)w->nin, bo[e], (UINT)w->nout, NULL);
+            ok = ok && !edml_operator_execute(c->op[e], bi, (UINT)w->nin, bo[e], (UINT)w->nout, NULL);
         double t1 = now_s();
         ok = ok && !edml_command_list_submit(list);
         double ts = now_s();
@@ -976,10 +979,11 @@ static bool chain_way(const chain_run *c)
     double t[3];
     bool ok = chain_bind(c, bi, bo, outs, gin, gout) && chain_time(c, bi, bo, t) && chain_same(c, outs, gout);
     if (ok)
-        printf("chain of %d %s on gles, %s: one by one %.1f us (%.1f us each), one command list %.1f us (%.1f us "
+        printf("chain of %d %s on gles (%s), %s: one by one %.1f us (%.1f us each), one command list %.1f us (%.1f us "
                "each): %.2fx; the submission returned after %.1f us\n",
-               c->n, c->w->name, c->gpu ? "GPU buffers" : "host memory", t[0] * 1e6, t[0] * 1e6 / c->n, t[1] * 1e6,
-               t[1] * 1e6 / c->n, t[0] / t[1], t[2] * 1e6);
+               c->n, c->w->name, c->distinct ? "an operator an entry" : "one operator",
+               c->gpu ? "GPU buffers" : "host memory", t[0] * 1e6, t[0] * 1e6 / c->n, t[1] * 1e6, t[1] * 1e6 / c->n,
+               t[0] / t[1], t[2] * 1e6);
     else
         printf("chain of %d %s: failed: %s\n", c->n, c->w->name, edml_device_last_error(c->dev));
     for (int e = 0; e < c->n; e++) free(outs[e][0]), free(outs[e][1]);
@@ -999,12 +1003,22 @@ static int chain(const options *o, int n)
     workload w;
     make_workload(&w, wi, o->scale);
     chain_run c = {.dev = bd.dev, .w = &w, .n = n < 64 ? n : 64};
-    bool ok = !edml_operator_create(bd.dev, &w.desc, EDML_BACKEND_GLES, &c.op);
-    if (!ok) fprintf(stderr, "edml-bench: %s\n", edml_device_last_error(bd.dev));
-    ok = ok && chain_way(&c);
-    c.gpu = true;
-    ok = ok && chain_way(&c);
-    if (c.op) edml_operator_destroy(c.op);
+    bool ok = true;
+    for (int e = 0; e < c.n && ok; e++) {
+        ok = !edml_operator_create(bd.dev, &w.desc, EDML_BACKEND_GLES, &c.op[e]);
+        if (!ok) fprintf(stderr, "edml-bench: %s\n", edml_device_last_error(bd.dev));
+    }
+    for (int way = 0; way < 4 && ok; way++) { /* host memory, GPU buffers; one operator, then one an entry */
+        edml_operator *own[64];
+        c.gpu = way & 1;
+        c.distinct = way >= 2;
+        for (int e = 0; e < c.n; e++) own[e] = c.distinct ? c.op[e] : c.op[0];
+        chain_run u = c;
+        memcpy(u.op, own, sizeof own);
+        ok = chain_way(&u);
+    }
+    for (int e = c.n; e-- > 0;)
+        if (c.op[e]) edml_operator_destroy(c.op[e]);
     free_workload(&w);
     bench_device_close(&bd);
     return ok ? 0 : 1;

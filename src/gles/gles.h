@@ -111,7 +111,8 @@ typedef struct edmli_gles {
     uint64_t arena_bytes;
     uint64_t persistent; /* GPU arena bytes held by edml_gpu_buffers, from the low end */
     unsigned prog[EDMLI_GLES_PROG_COUNT];
-    int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT];
+    int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT],
+        loc_bind_step[EDMLI_GLES_PROG_COUNT];
     const void *prog_ctx[EDMLI_GLES_PROG_COUNT]; /* the context that set each program's uniforms last */
     /* the words of each program's parameter struct that are bindings (byte
      * offsets in the GPU arena, set as u_bind[] for each execution) */

@@ -60,6 +60,7 @@ static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, siz
     g->loc_base[id] = gl->glGetUniformLocation(prog, "u_base");
     g->loc_count[id] = gl->glGetUniformLocation(prog, "u_count");
     g->loc_bind[id] = gl->glGetUniformLocation(prog, "u_bind");
+    g->loc_bind_step[id] = gl->glGetUniformLocation(prog, "u_bind_step");
     g->bind_count[id] = edmli_gles_binding_words(id, g->bind_word[id]);
     return true;
 }

@@ -16,7 +16,9 @@
 
 /* A member whose name ends in `offset` is a GPU-arena byte offset, which
  * changes from one execution to the next: the block holds the index of its
- * binding, the value is the uniform u_bind[index]. */
+ * binding, the value is BOUND(index): the uniform u_bind[index], plus
+ * u_bind_step[index] for each layer z of a dispatch that runs several
+ * executions of one operator as layers (a command list's). */
 bool edmli_gles_is_binding(const char *name)
 {
     size_t n = strlen(name);
@@ -38,15 +40,15 @@ static uint32_t edmli_prm_binding(const edmli_text *t, uint32_t w)
     return j < t->bind_count ? j : EDMLI_GLES_BINDS;
 }
 
-/* A word member's accessor: a word of the block; a binding at word w, the
- * uniform u_bind[j] with j a constant (the compiler reads no index); one in
- * an array of structs, through the index its block holds. */
+/* A word member's accessor: a word of the block; a binding at word w,
+ * BOUND(j) with j a constant (the compiler reads no index); one in an array
+ * of structs, through the index its block holds. */
 static const char *edmli_prm_w_format(const edmli_text *t, uint32_t stride, const char *name, uint32_t w)
 {
     if (edmli_gles_is_binding(name))
-        return stride                                       ? "#define %s_%s(j) u_bind[prm_words[%uu + %uu * (j)]]\n"
-               : edmli_prm_binding(t, w) < EDMLI_GLES_BINDS ? "#define %s_%s u_bind[%uu]\n"
-                                                            : "#define %s_%s u_bind[prm_words[%uu]]\n";
+        return stride                                       ? "#define %s_%s(j) BOUND(prm_words[%uu + %uu * (j)])\n"
+               : edmli_prm_binding(t, w) < EDMLI_GLES_BINDS ? "#define %s_%s BOUND(%uu)\n"
+                                                            : "#define %s_%s BOUND(prm_words[%uu])\n";
     return stride ? "#define %s_%s(j) prm_words[%uu + %uu * (j)]\n" : "#define %s_%s prm_words[%uu]\n";
 }
 
@@ -143,11 +145,12 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
                    edmli_prm_of[prog].type, "", 0, 0);
     edmli_prm_helpers(&t);
     /* t_base(T): tensor T's offset, T a constant where the helpers inline */
-    edmli_text_add(&t, "uniform uint u_bind[%s%sBINDS];\nuint t_base(uint T) {\n    uint w = T + TENSOR_offset;\n", "",
-                   "", 0, 0);
+    edmli_text_add(&t, "uniform uint u_bind[%s%sBINDS], u_bind_step[BINDS];\n", "", "", 0, 0);
+    edmli_text_add(&t, "#define BOUND(j) (u_bind[j] + gl_WorkGroupID.z * u_bind_step[j])\n%s%s", "", "", 0, 0);
+    edmli_text_add(&t, "uint t_base(uint T) {\n    uint w = T + TENSOR_offset;\n%s%s", "", "", 0, 0);
     for (uint32_t j = 0; j < t.bind_count; j++)
-        edmli_text_add(&t, "%s%s    if (w == %uu) return u_bind[%uu];\n", "", "", t.bind_word[j], j);
-    edmli_text_add(&t, "%s%s    return u_bind[prm_words[w]];\n}\n", "", "", 0, 0);
+        edmli_text_add(&t, "%s%s    if (w == %uu) return BOUND(%uu);\n", "", "", t.bind_word[j], j);
+    edmli_text_add(&t, "%s%s    return BOUND(prm_words[w]);\n}\n", "", "", 0, 0);
     edmli_prm_of[prog].emit(&t, "prm", 0, 0);
     return t.len;
 }

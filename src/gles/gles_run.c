@@ -2,6 +2,7 @@
  * dispatches, one fence, downloads. */
 #include "gles.h"
 
+#include <stddef.h>
 #include <string.h>
 
 edml_status edmli_gles_fail(edmli_gles_run *r, const char *what)
@@ -219,25 +220,35 @@ uint32_t edmli_gles_output_units(const edmli_tensor *t)
     return (uint32_t)((t->total_bytes + 3) / 4);
 }
 
+/* A program's bindings (u_bind[], or their steps u_bind_step[]) set. A
+ * program whose uniforms another context set last (per-thread contexts):
+ * each is first set to another value. Mesa keeps each context's copy of a
+ * program's uniforms and skips a glUniform that stores what is already
+ * stored, which another context may have stored: this context would run
+ * with its stale copy (wrong offsets). */
+static void edmli_gles_set_binds(edmli_gles *g, edmli_gles_prog prog, int loc, const uint32_t *v, bool stale)
+{
+    edmli_gl *gl = &g->port.gl;
+    const uint32_t n = g->bind_count[prog];
+    uint32_t other[EDMLI_GLES_BINDS];
+    if (!n) return;
+    for (uint32_t j = 0; stale && j < n; j++) other[j] = ~v[j];
+    if (stale) gl->glUniform1uiv(loc, (int)n, other);
+    gl->glUniform1uiv(loc, (int)n, v);
+}
+
 /* A kernel's program, its uniforms and its dispatches, its parameter block
- * bound at binding 0. */
-static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units, bool groups, const uint32_t *bind)
+ * bound at binding 0: `layers` executions of it at once, layer z of each
+ * dispatch binding bind[j] + z * step[j] (step NULL: one layer). */
+static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units, bool groups, const uint32_t *bind,
+                             const uint32_t *step, uint32_t layers)
 {
     edmli_gl *gl = &g->port.gl;
     gl->glUseProgram(g->prog[prog]);
-    /* A program whose uniforms another context set last (per-thread
-     * contexts): each is first set to another value. Mesa keeps each
-     * context's copy of a program's uniforms and skips a glUniform that
-     * stores what is already stored, which another context may have stored:
-     * this context would run with its stale copy (wrong offsets). */
     const bool stale = g->prog_ctx[prog] != g->port.context_id;
     g->prog_ctx[prog] = g->port.context_id;
-    if (g->bind_count[prog]) {
-        uint32_t other[EDMLI_GLES_BINDS];
-        for (uint32_t j = 0; stale && j < g->bind_count[prog]; j++) other[j] = ~bind[j];
-        if (stale) gl->glUniform1uiv(g->loc_bind[prog], (int)g->bind_count[prog], other);
-        gl->glUniform1uiv(g->loc_bind[prog], (int)g->bind_count[prog], bind);
-    }
+    edmli_gles_set_binds(g, prog, g->loc_bind[prog], bind, stale);
+    if (step) edmli_gles_set_binds(g, prog, g->loc_bind_step[prog], step, stale);
     /* short dispatches: each covers at most a bounded amount of work */
     uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
     const uint32_t local = edmli_gles_prog_local(g, prog);
@@ -253,19 +264,34 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
         }
         gl->glUniform1ui(g->loc_base[prog], base);
         gl->glUniform1ui(g->loc_count[prog], n);
-        gl->glDispatchCompute(x, y, 1);
+        gl->glDispatchCompute(x, y, layers);
     }
 }
 
-static void edmli_gles_issue_deferred(edmli_gles *g, const edmli_gles_deferred *d)
+/* How many of the deferred dispatches at d, d + dir, ... (n of them; dir 1,
+ * or -1 backwards) run as the layers of one dispatch: the same kernel,
+ * units and parameter block (one operator's), each binding `step[j]` bytes
+ * (modulo 2^32) on from the dispatch before, as a list's executions of one
+ * operator with tensors laid out evenly are (its staging is). */
+static uint32_t edmli_gles_layers(const edmli_gles *g, const edmli_gles_deferred *d, uint32_t n, int dir,
+                                  uint32_t step[EDMLI_GLES_BINDS])
 {
-    g->port.gl.glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->arena_buf, (intptr_t)d->params_offset,
-                                 (intptr_t)d->params_bytes);
-    edmli_gles_issue(g, (edmli_gles_prog)d->prog, d->units, d->groups != 0, d->bind);
+    const uint32_t binds = g->bind_count[d->prog];
+    for (uint32_t j = 0; j < binds; j++) step[j] = n > 1 ? d[dir].bind[j] - d->bind[j] : 0;
+    uint32_t k = 1;
+    for (; k < n; k++) {
+        const edmli_gles_deferred *e = d + (ptrdiff_t)k * dir, *before = e - dir;
+        bool same = e->prog == d->prog && e->units == d->units && e->groups == d->groups &&
+                    e->params_offset == d->params_offset && e->params_bytes == d->params_bytes;
+        for (uint32_t j = 0; j < binds && same; j++) same = e->bind[j] - before->bind[j] == step[j];
+        if (!same) break;
+    }
+    return k;
 }
 
-/* The batch's deferred dispatches and barriers, in their order; with
- * EDML_FAULT_REORDER each run of dispatches between two barriers backwards. */
+/* The batch's deferred dispatches and barriers, in their order, those that
+ * run as layers of one dispatch together; with EDML_FAULT_REORDER each run
+ * of dispatches between two barriers backwards. */
 static void edmli_gles_replay(edmli_gles *g)
 {
     edmli_gl *gl = &g->port.gl;
@@ -273,8 +299,15 @@ static void edmli_gles_replay(edmli_gles *g)
     for (uint32_t i = 0, end; i < g->ndeferred; i = end) {
         if (g->deferred[i].barrier_before) gl->glMemoryBarrier(g->deferred[i].barrier_before);
         for (end = i + 1; end < g->ndeferred && !g->deferred[end].barrier_before;) end++;
-        for (uint32_t k = i; k < end; k++)
-            edmli_gles_issue_deferred(g, &g->deferred[backwards ? end - 1 - (k - i) : k]);
+        for (uint32_t k = 0, layers; k < end - i; k += layers) {
+            const edmli_gles_deferred *d = &g->deferred[backwards ? end - 1 - k : i + k];
+            uint32_t step[EDMLI_GLES_BINDS];
+            layers = edmli_gles_layers(g, d, end - i - k, backwards ? -1 : 1, step);
+            gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->arena_buf, (intptr_t)d->params_offset,
+                                  (intptr_t)d->params_bytes);
+            edmli_gles_issue(g, (edmli_gles_prog)d->prog, d->units, d->groups != 0, d->bind, layers > 1 ? step : NULL,
+                             layers);
+        }
     }
     if (g->barrier_pending) gl->glMemoryBarrier(g->barrier_pending);
     g->ndeferred = 0;
@@ -333,7 +366,7 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
         gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, slot, (intptr_t)bytes);
         r->unbaked = r->unbaked || r->baked;
     }
-    edmli_gles_issue(g, prog, units, groups, bind);
+    edmli_gles_issue(g, prog, units, groups, bind, NULL, 1);
 }
 
 void edmli_gles_barrier(edmli_gles_run *r)
