@@ -17,7 +17,7 @@
 static edml_backend backend = EDML_BACKEND_REF;
 static int rounds = 200;
 static int errors[64];
-static int busy_calls[64], ok_calls[64];
+static int busy_calls[64], ok_calls[64], arena_waits[64];
 
 /* --shared: one device, and per operator type one operator all threads run */
 static tl_device shared_dev;
@@ -36,9 +36,12 @@ static void shared_execute(int id, ops_case *c, edml_operator *op)
     ops_reset_outputs(c);
     edml_status s = until_not_busy(id, ops_execute(c, op, NULL));
     if (s == EDML_STATUS_BUSY) {
-        if (!ops_outputs_untouched(c)) errors[id]++;
+        if (!ops_outputs_untouched(c) && !errors[id]++)
+            fprintf(stderr, "thread %d: %s: refused as busy, outputs written\n", id, c->name);
     } else if (s != EDML_STATUS_OK || !ops_outputs_match(c)) {
-        errors[id]++;
+        if (!errors[id]++) /* each thread's first: what went wrong */
+            fprintf(stderr, "thread %d: %s: status %d, %s\n", id, c->name, (int)s,
+                    s ? edml_device_last_error(shared_dev.dev) : "outputs differ");
     } else {
         ok_calls[id]++;
     }
@@ -54,11 +57,20 @@ static void *shared_worker(void *arg)
             shared_execute(id, &c, shared_ops[which]); /* one operator, every thread */
             edml_operator *own = NULL;                 /* an operator of its own, on the same device */
             edml_status s;
+            /* the arena is a stack: an operator's bytes come back once those
+             * created after it are gone, so another thread's operator may
+             * hold them; then the call waits for the others' to go (a
+             * million times in a row: the bytes never came back, an error) */
+            int waited = 0;
             while ((s = until_not_busy(id, edml_operator_create(shared_dev.dev, &c.desc, backend, &own))) ==
-                   EDML_STATUS_BUSY) {}
-            if (s != EDML_STATUS_OK)
-                errors[id]++;
-            else
+                       EDML_STATUS_BUSY ||
+                   (s == EDML_STATUS_ARENA_TOO_SMALL && waited < 1000000))
+                if (s == EDML_STATUS_ARENA_TOO_SMALL) waited++, arena_waits[id]++, sched_yield();
+            if (s != EDML_STATUS_OK) {
+                if (!errors[id]++)
+                    fprintf(stderr, "thread %d: %s: create: status %d, %s\n", id, c.name, (int)s,
+                            edml_device_last_error(shared_dev.dev));
+            } else
                 shared_execute(id, &c, own);
             while (own && until_not_busy(id, edml_operator_destroy(own)) == EDML_STATUS_BUSY) {}
             ops_free(&c);
@@ -130,11 +142,12 @@ int main(int argc, char **argv)
         pthread_create(&t[i], NULL, shared ? shared_worker : worker, (void *)(intptr_t)i);
         if (relay) pthread_join(t[i], NULL);
     }
-    int total = 0, busy = 0, ok = 0, starved = 0;
+    int total = 0, busy = 0, ok = 0, starved = 0, waits = 0;
     for (int i = 0; i < n; i++) {
         if (!relay) pthread_join(t[i], NULL);
         total += errors[i];
         busy += busy_calls[i];
+        waits += arena_waits[i];
         ok += ok_calls[i];
         starved += shared && ok_calls[i] == 0;
     }
@@ -144,8 +157,8 @@ int main(int argc, char **argv)
                        (edml_device_backends(shared_dev.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
         printf(
             "threads: %d threads sharing one device, %d rounds x %d operators x 2 on %s: %d right, %d refused as busy, "
-            "%d errors; %s\n",
-            n, rounds, ops_count_on(backend), edml_backend_name(backend), ok, busy, total,
+            "%d creations waited for arena bytes others held, %d errors; %s\n",
+            n, rounds, ops_count_on(backend), edml_backend_name(backend), ok, busy, waits, total,
             edml_device_gles_info(shared_dev.dev, info, sizeof info));
         total += starved + !gles_ok;
         tl_device_free(&shared_dev);
