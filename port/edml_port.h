@@ -132,8 +132,11 @@ typedef struct edmli_port_gl {
     edmli_gl gl;
     const char *display_kind; /* "EGL device", "GBM /dev/dri/renderD128", "surfaceless", "default" */
     const char *context_kind; /* "config-less", "surfaceless", "pbuffer" */
-    /* set by edmli_port_gl_make_current: the context this call runs on */
-    const void *context_id;
+    /* set by edmli_port_gl_make_current: the context this call runs on, a
+     * number no other context of the device has had (1 to
+     * EDMLI_PORT_GL_THREADS for the contexts kept, a new one above them for
+     * each transient context), so that what a context set is known to be its */
+    uint64_t context_key;
     void *impl[EDMLI_PORT_GL_WORDS]; /* the port's */
 } edmli_port_gl;
 

@@ -63,7 +63,8 @@ typedef struct edmli_linux_gl {
     edmli_egl_context thread_ctx[EDMLI_PORT_GL_THREADS];
     uint32_t thread_count;
     edmli_egl_context transient;
-    const edmli_egl *egl; /* in the port's own state, below */
+    uint64_t transient_key; /* its context_key: the keys given so far */
+    const edmli_egl *egl;   /* in the port's own state, below */
 } edmli_linux_gl;
 
 typedef struct edmli_linux_state {
@@ -296,11 +297,14 @@ static bool edmli_port_thread_context(edmli_linux_gl *l);
 bool edmli_port_gl_make_current(edmli_port_gl *p)
 {
     edmli_linux_gl *l = &edmli_linux(p)->gl;
-    p->context_id = l->context;
+    p->context_key = 1;
     if (!l->context) return false;
     if (!l->thread_count) return l->egl->make_current(l->display, l->surface, l->surface, l->context);
     if (!edmli_port_thread_context(l)) return false;
-    p->context_id = l->egl->get_current_context();
+    const edmli_egl_context cur = l->egl->get_current_context();
+    p->context_key = l->transient_key;
+    for (uint32_t i = 0; i < l->thread_count; i++)
+        if (cur == l->thread_ctx[i]) p->context_key = i + 1u;
     return true;
 }
 
@@ -325,10 +329,12 @@ static bool edmli_port_thread_context(edmli_linux_gl *l)
         l->egl->destroy_context(l->display, c);
         return false;
     }
-    if (l->thread_count < EDMLI_PORT_GL_THREADS)
+    if (l->thread_count < EDMLI_PORT_GL_THREADS) {
         l->thread_ctx[l->thread_count++] = c;
-    else
+    } else { /* a key of its own, above the kept contexts' */
         l->transient = c;
+        l->transient_key = (l->transient_key > EDMLI_PORT_GL_THREADS ? l->transient_key : EDMLI_PORT_GL_THREADS) + 1u;
+    }
     return true;
 }
 

@@ -52,6 +52,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, g->arena_buf);
+    g->used_prog = g->params_bound_buf = 0; /* others may have used the context since */
     return EDML_STATUS_OK;
 }
 
@@ -220,21 +221,39 @@ uint32_t edmli_gles_output_units(const edmli_tensor *t)
     return (uint32_t)((t->total_bytes + 3) / 4);
 }
 
-/* A program's bindings (u_bind[], or their steps u_bind_step[]) set. A
- * program whose uniforms another context set last (per-thread contexts):
- * each is first set to another value. Mesa keeps each context's copy of a
- * program's uniforms and skips a glUniform that stores what is already
- * stored, which another context may have stored: this context would run
- * with its stale copy (wrong offsets). */
-static void edmli_gles_set_binds(edmli_gles *g, edmli_gles_prog prog, int loc, const uint32_t *v, bool stale)
+/* A program's uniform array (u_bind[] or u_bind_step[]: n words) set to v,
+ * unless this context set it to v last. A program whose uniforms another
+ * context set last (per-thread contexts): each is first set to another
+ * value. Mesa keeps each context's copy of a program's uniforms and skips a
+ * glUniform that stores what is already stored, which another context may
+ * have stored: this context would run with its stale copy (wrong offsets). */
+static void edmli_gles_set_words(edmli_gles *g, int loc, uint32_t *set, const uint32_t *v, uint32_t n, bool stale)
 {
     edmli_gl *gl = &g->port.gl;
-    const uint32_t n = g->bind_count[prog];
     uint32_t other[EDMLI_GLES_BINDS];
-    if (!n) return;
+    if (!n || (!stale && !memcmp(set, v, n * sizeof *v))) return;
     for (uint32_t j = 0; stale && j < n; j++) other[j] = ~v[j];
     if (stale) gl->glUniform1uiv(loc, (int)n, other);
     gl->glUniform1uiv(loc, (int)n, v);
+    memcpy(set, v, n * sizeof *v);
+}
+
+/* Binding 0: a parameter block (no call where it is bound already). */
+static void edmli_gles_bind_params(edmli_gles *g, unsigned buf, uint32_t at, uint32_t bytes)
+{
+    if (g->params_bound_buf == buf && g->params_bound_at == at && g->params_bound_bytes == bytes) return;
+    g->port.gl.glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, buf, (intptr_t)at, (intptr_t)bytes);
+    g->params_bound_buf = buf, g->params_bound_at = at, g->params_bound_bytes = bytes;
+}
+
+/* The program in use, and its stale flag (its uniforms set last by another context). */
+static bool edmli_gles_use(edmli_gles *g, edmli_gles_prog prog)
+{
+    if (g->used_prog != g->prog[prog]) g->port.gl.glUseProgram(g->prog[prog]);
+    g->used_prog = g->prog[prog];
+    const bool stale = g->prog_ctx[prog] != g->port.context_key;
+    g->prog_ctx[prog] = g->port.context_key;
+    return stale;
 }
 
 /* A kernel's program, its uniforms and its dispatches, its parameter block
@@ -244,11 +263,13 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
                              const uint32_t *step, uint32_t layers)
 {
     edmli_gl *gl = &g->port.gl;
-    gl->glUseProgram(g->prog[prog]);
-    const bool stale = g->prog_ctx[prog] != g->port.context_id;
-    g->prog_ctx[prog] = g->port.context_id;
-    edmli_gles_set_binds(g, prog, g->loc_bind[prog], bind, stale);
-    if (step) edmli_gles_set_binds(g, prog, g->loc_bind_step[prog], step, stale);
+    const bool stale = edmli_gles_use(g, prog);
+    edmli_gles_set_words(g, g->loc_bind[prog], g->set_bind[prog], bind, g->bind_count[prog], stale);
+    if (step) {
+        const bool step_stale = g->step_ctx[prog] != g->port.context_key;
+        g->step_ctx[prog] = g->port.context_key;
+        edmli_gles_set_words(g, g->loc_bind_step[prog], g->set_step[prog], step, g->bind_count[prog], step_stale);
+    }
     /* short dispatches: each covers at most a bounded amount of work */
     uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
     const uint32_t local = edmli_gles_prog_local(g, prog);
@@ -258,12 +279,8 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
         uint32_t wg = groups ? n : (n + local - 1) / local;
         uint32_t x = wg < g->max_groups_x ? wg : g->max_groups_x;
         uint32_t y = (wg + x - 1) / x;
-        if (stale && base == 0) {
-            gl->glUniform1ui(g->loc_base[prog], ~base);
-            gl->glUniform1ui(g->loc_count[prog], ~n);
-        }
-        gl->glUniform1ui(g->loc_base[prog], base);
-        gl->glUniform1ui(g->loc_count[prog], n);
+        edmli_gles_set_words(g, g->loc_base[prog], &g->set_base[prog], &base, 1, stale && base == 0);
+        edmli_gles_set_words(g, g->loc_count[prog], &g->set_count[prog], &n, 1, stale && base == 0);
         gl->glDispatchCompute(x, y, layers);
     }
 }
@@ -303,8 +320,7 @@ static void edmli_gles_replay(edmli_gles *g)
             const edmli_gles_deferred *d = &g->deferred[backwards ? end - 1 - k : i + k];
             uint32_t step[EDMLI_GLES_BINDS];
             layers = edmli_gles_layers(g, d, end - i - k, backwards ? -1 : 1, step);
-            gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->arena_buf, (intptr_t)d->params_offset,
-                                  (intptr_t)d->params_bytes);
+            edmli_gles_bind_params(g, g->arena_buf, d->params_offset, d->params_bytes);
             edmli_gles_issue(g, (edmli_gles_prog)d->prog, d->units, d->groups != 0, d->bind, layers > 1 ? step : NULL,
                              layers);
         }
@@ -358,12 +374,12 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
     }
     edmli_gles_replay(g); /* what came before first */
     if (baked) {
-        gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->arena_buf, (intptr_t)at, (intptr_t)bytes);
+        edmli_gles_bind_params(g, g->arena_buf, at, (uint32_t)bytes);
     } else { /* not an operator's, or not baked */
         const intptr_t slot = (intptr_t)((r->slot++ % EDMLI_GLES_PARAM_SLOTS) * g->param_stride);
         gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
         gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, slot, (intptr_t)bytes, words);
-        gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, g->params_buf, slot, (intptr_t)bytes);
+        edmli_gles_bind_params(g, g->params_buf, (uint32_t)slot, (uint32_t)bytes);
         r->unbaked = r->unbaked || r->baked;
     }
     edmli_gles_issue(g, prog, units, groups, bind, NULL, 1);
