@@ -114,12 +114,10 @@ typedef struct edmli_gles {
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT],
         loc_bind_step[EDMLI_GLES_PROG_COUNT];
     uint64_t prog_ctx[EDMLI_GLES_PROG_COUNT]; /* the context (key) that set each program's uniforms last */
-    uint64_t step_ctx[EDMLI_GLES_PROG_COUNT]; /* ... its u_bind_step[], set only for layers */
-    /* what that context set them to, and within one call or batch the
-     * program in use and the parameter range at binding 0 (GL calls that
-     * would change nothing are left out: each costs the CPU time before a
-     * list's GPU work starts) */
-    uint32_t set_bind[EDMLI_GLES_PROG_COUNT][EDMLI_GLES_BINDS], set_step[EDMLI_GLES_PROG_COUNT][EDMLI_GLES_BINDS];
+    /* what that context set u_base and u_count to, and within one call or
+     * batch the program in use and the parameter range at binding 0 (GL
+     * calls that would change nothing are left out: each costs the CPU time
+     * before a list's GPU work starts) */
     uint32_t set_base[EDMLI_GLES_PROG_COUNT], set_count[EDMLI_GLES_PROG_COUNT];
     unsigned used_prog, params_bound_buf;
     uint32_t params_bound_at, params_bound_bytes;

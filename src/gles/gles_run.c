@@ -221,21 +221,23 @@ uint32_t edmli_gles_output_units(const edmli_tensor *t)
     return (uint32_t)((t->total_bytes + 3) / 4);
 }
 
-/* A program's uniform array (u_bind[] or u_bind_step[]: n words) set to v,
- * unless this context set it to v last. A program whose uniforms another
- * context set last (per-thread contexts): each is first set to another
- * value. Mesa keeps each context's copy of a program's uniforms and skips a
- * glUniform that stores what is already stored, which another context may
- * have stored: this context would run with its stale copy (wrong offsets). */
+/* A program's uniform array (n words) set to v. Where another context set
+ * the program's uniforms last (per-thread contexts), or where the values
+ * are not kept (set NULL: u_bind[] and u_bind_step[]), each is first set to
+ * another value: Mesa keeps each context's copy of a program's uniforms
+ * and skips a glUniform that stores what is already stored, which another
+ * context may have stored: this context would run with its stale copy
+ * (wrong offsets). Kept values (set: u_base, u_count) are not set again
+ * where this context set them last. */
 static void edmli_gles_set_words(edmli_gles *g, int loc, uint32_t *set, const uint32_t *v, uint32_t n, bool stale)
 {
     edmli_gl *gl = &g->port.gl;
     uint32_t other[EDMLI_GLES_BINDS];
-    if (!n || (!stale && !memcmp(set, v, n * sizeof *v))) return;
+    if (!n || (set && !stale && !memcmp(set, v, n * sizeof *v))) return;
     for (uint32_t j = 0; stale && j < n; j++) other[j] = ~v[j];
     if (stale) gl->glUniform1uiv(loc, (int)n, other);
     gl->glUniform1uiv(loc, (int)n, v);
-    memcpy(set, v, n * sizeof *v);
+    if (set) memcpy(set, v, n * sizeof *v);
 }
 
 /* Binding 0: a parameter block (no call where it is bound already). */
@@ -264,12 +266,8 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
 {
     edmli_gl *gl = &g->port.gl;
     const bool stale = edmli_gles_use(g, prog);
-    edmli_gles_set_words(g, g->loc_bind[prog], g->set_bind[prog], bind, g->bind_count[prog], stale);
-    if (step) {
-        const bool step_stale = g->step_ctx[prog] != g->port.context_key;
-        g->step_ctx[prog] = g->port.context_key;
-        edmli_gles_set_words(g, g->loc_bind_step[prog], g->set_step[prog], step, g->bind_count[prog], step_stale);
-    }
+    edmli_gles_set_words(g, g->loc_bind[prog], NULL, bind, g->bind_count[prog], stale);
+    if (step) edmli_gles_set_words(g, g->loc_bind_step[prog], NULL, step, g->bind_count[prog], true); /* rare */
     /* short dispatches: each covers at most a bounded amount of work */
     uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
     const uint32_t local = edmli_gles_prog_local(g, prog);
