@@ -1009,12 +1009,10 @@ static int chain(const options *o, int n)
         if (!ok) fprintf(stderr, "edml-bench: %s\n", edml_device_last_error(bd.dev));
     }
     for (int way = 0; way < 4 && ok; way++) { /* host memory, GPU buffers; one operator, then one an entry */
-        edml_operator *own[64];
-        c.gpu = way & 1;
-        c.distinct = way >= 2;
-        for (int e = 0; e < c.n; e++) own[e] = c.distinct ? c.op[e] : c.op[0];
         chain_run u = c;
-        memcpy(u.op, own, sizeof own);
+        u.gpu = way & 1;
+        u.distinct = way >= 2;
+        for (int e = 0; e < c.n; e++) u.op[e] = u.distinct ? c.op[e] : c.op[0];
         ok = chain_way(&u);
     }
     for (int e = c.n; e-- > 0;)

@@ -63,7 +63,7 @@ typedef struct edmli_linux_gl {
     edmli_egl_context thread_ctx[EDMLI_PORT_GL_THREADS];
     uint32_t thread_count;
     edmli_egl_context transient;
-    uint64_t transient_key; /* its context_key: the keys given so far */
+    uint64_t transient_key; /* its context_key: the last key given */
     const edmli_egl *egl;   /* in the port's own state, below */
 } edmli_linux_gl;
 
@@ -271,6 +271,7 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
     memset(p, 0, sizeof *p);
     edmli_linux_state *s = edmli_linux(p);
     s->gl.drm_fd = -1;
+    s->gl.transient_key = EDMLI_PORT_GL_THREADS; /* the kept contexts' keys are 1 to EDMLI_PORT_GL_THREADS */
     bool ok = false;
     if (faults & EDMLI_FAULT_NO_GL)
         snprintf(why, cap, "libEGL.so.1 not loaded (fault injected)");
@@ -333,7 +334,7 @@ static bool edmli_port_thread_context(edmli_linux_gl *l)
         l->thread_ctx[l->thread_count++] = c;
     } else { /* a key of its own, above the kept contexts' */
         l->transient = c;
-        l->transient_key = (l->transient_key > EDMLI_PORT_GL_THREADS ? l->transient_key : EDMLI_PORT_GL_THREADS) + 1u;
+        l->transient_key++; /* from EDMLI_PORT_GL_THREADS + 1 on */
     }
     return true;
 }

@@ -291,14 +291,17 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
 static uint32_t edmli_gles_layers(const edmli_gles *g, const edmli_gles_deferred *d, uint32_t n, int dir,
                                   uint32_t step[EDMLI_GLES_BINDS])
 {
-    const uint32_t binds = g->bind_count[d->prog];
-    for (uint32_t j = 0; j < binds; j++) step[j] = n > 1 ? d[dir].bind[j] - d->bind[j] : 0;
+    const uint32_t binds = g->bind_count[d->prog]; /* the words of bind[] its program has */
     uint32_t k = 1;
     for (; k < n; k++) {
         const edmli_gles_deferred *e = d + (ptrdiff_t)k * dir, *before = e - dir;
         bool same = e->prog == d->prog && e->units == d->units && e->groups == d->groups &&
                     e->params_offset == d->params_offset && e->params_bytes == d->params_bytes;
-        for (uint32_t j = 0; j < binds && same; j++) same = e->bind[j] - before->bind[j] == step[j];
+        for (uint32_t j = 0; j < binds && same; j++) { /* the second layer sets the steps */
+            const uint32_t on = e->bind[j] - before->bind[j];
+            if (k == 1) step[j] = on;
+            same = on == step[j];
+        }
         if (!same) break;
     }
     return k;
