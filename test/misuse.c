@@ -652,6 +652,141 @@ static void command_list_gles_batch(void)
     }
 }
 
+/* GatherNDs in a GLES batch (their counts of clamped indices come back
+ * with it, a slot each): the wait names the first entry that clamped, with
+ * the message its execute gives (host indices worded from the indices, GPU
+ * ones from the kernel's count), every output is written; the slots start
+ * clean at the next submission; a batch holds EDMLI_GLES_STATUS_SLOTS (32)
+ * GatherNDs, more open the next. With every fence timing out, the log names
+ * the batch's entries (a TopK and both gathers: one batch). */
+#define GB_ENTRIES 40
+static void gb_set(ops_case *g, int which, uint32_t index) { ((uint32_t *)g->in[1].buf)[which] = index; }
+
+static void command_list_gles_gathers_fault(void)
+{
+    tl_device d;
+    if (!gles_device(&d, EDML_FAULT_FENCE_TIMEOUT)) return;
+    ops_case g, t;
+    ops_make_type(&g, EDML_OPERATOR_GATHER_ND1);
+    ops_make_type(&t, EDML_OPERATOR_TOP_K1);
+    edml_operator *og = NULL, *ot = NULL;
+    edml_command_list *l = NULL;
+    EDML_BUFFER_BINDING gi[2], go[1], ti[1], to[2];
+    uint8_t second[64];
+    ops_bindings(&g, gi, go);
+    ops_bindings(&t, ti, to);
+    const EDML_BUFFER_BINDING go2 = {second, 0, g.out[0].total};
+    CHECK(g.out[0].total <= sizeof second, "sample size");
+    CHECK(edml_operator_create(d.dev, &g.desc, EDML_BACKEND_AUTO, &og) == EDML_STATUS_OK &&
+              edml_operator_create(d.dev, &t.desc, EDML_BACKEND_AUTO, &ot) == EDML_STATUS_OK &&
+              edml_command_list_create(d.dev, 3, &l) == EDML_STATUS_OK &&
+              edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_OK &&
+              edml_command_list_record(l, og, gi, 2, go, 1, NULL) == EDML_STATUS_OK &&
+              edml_command_list_record(l, og, gi, 2, &go2, 1, NULL) == EDML_STATUS_OK,
+          "operators and list: %s", MSG(d));
+    log_count = 0;
+    log_text[0] = '\0';
+    CHECK(edml_command_list_submit(l) == EDML_STATUS_OK && edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_OK &&
+              ops_outputs_match(&g) && ops_outputs_match(&t) && ops_buffer_matches_expected(&g, second),
+          "after the fence: %s", MSG(d));
+    CHECK(log_count >= 1 && strstr(log_text, "command list entries 0 to 2: gles"), "one batch: %s", log_text);
+    edml_command_list_destroy(l);
+    edml_operator_destroy(ot);
+    edml_operator_destroy(og);
+    ops_free(&g), ops_free(&t);
+    tl_device_free(&d);
+}
+
+static void command_list_gles_gathers(void)
+{
+    tl_device d;
+    if (!gles_device(&d, 0)) return;
+    ops_case g, t;
+    ops_make_type(&g, EDML_OPERATOR_GATHER_ND1);
+    ops_make_type(&t, EDML_OPERATOR_TOP_K1);
+    const size_t ib = (size_t)g.in[1].total, ob = (size_t)g.out[0].total;
+    uint8_t host_ix[2][64], resident[64], outs[GB_ENTRIES][64], want_clamped[64];
+    edml_operator *og = NULL, *ot = NULL;
+    edml_gpu_buffer *rix = NULL;
+    edml_command_list *l = NULL;
+    EDML_BUFFER_BINDING gi[2], go[1], ti[1], to[2];
+    ops_bindings(&g, gi, go);
+    ops_bindings(&t, ti, to);
+    CHECK(ib <= 64 && ob <= 64, "sample sizes");
+    CHECK(edml_operator_create(d.dev, &g.desc, EDML_BACKEND_GLES, &og) == EDML_STATUS_OK &&
+              edml_operator_create(d.dev, &t.desc, EDML_BACKEND_GLES, &ot) == EDML_STATUS_OK &&
+              edml_gpu_buffer_create(d.dev, ib, &rix) == EDML_STATUS_OK &&
+              edml_command_list_create(d.dev, GB_ENTRIES, &l) == EDML_STATUS_OK,
+          "operators, buffer, list: %s", MSG(d));
+    /* what an execute says: host indices {7, 0} and GPU indices {0, 9} clamp */
+    char want_host[512], want_gpu[512];
+    const uint32_t good0 = ((uint32_t *)g.in[1].buf)[0];
+    gb_set(&g, 0, 7);
+    memcpy(host_ix[1], g.in[1].buf, ib);
+    CHECK(edml_operator_execute(og, gi, 2, go, 1, NULL) == EDML_STATUS_INDEX_OUT_OF_RANGE, "execute: %s", MSG(d));
+    snprintf(want_host, sizeof want_host, "command list entry 2 of 5 (GATHER_ND1): %s", MSG(d));
+    memcpy(want_clamped, g.out[0].buf, ob);
+    gb_set(&g, 0, good0);
+    memcpy(host_ix[0], g.in[1].buf, ib);
+    memcpy(resident, g.in[1].buf, ib);
+    ((uint32_t *)resident)[1] = 9;
+    EDML_BUFFER_BINDING ri[2] = {gi[0], edml_gpu_binding(rix, 0, ib)};
+    CHECK(edml_gpu_buffer_write(rix, 0, resident, ib) == EDML_STATUS_OK &&
+              edml_operator_execute(og, ri, 2, go, 1, NULL) == EDML_STATUS_INDEX_OUT_OF_RANGE,
+          "execute, GPU indices: %s", MSG(d));
+    snprintf(want_gpu, sizeof want_gpu, "command list entry 3 of 5 (GATHER_ND1): %s", MSG(d));
+    uint8_t want_gpu_out[64];
+    memcpy(want_gpu_out, g.out[0].buf, ob);
+    /* TopK, gather (good), gather (host indices clamp), gather (GPU indices clamp), TopK */
+    EDML_BUFFER_BINDING in[3][2] = {{gi[0], {host_ix[0], 0, ib}}, {gi[0], {host_ix[1], 0, ib}}, {ri[0], ri[1]}};
+    for (int e = 0; e < 3; e++) {
+        memset(outs[e], OPS_SENTINEL, ob);
+        EDML_BUFFER_BINDING o = {outs[e], 0, ob};
+        if (e == 0) CHECK(edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_OK, "record TopK");
+        CHECK(edml_command_list_record(l, og, in[e], 2, &o, 1, NULL) == EDML_STATUS_OK, "record %d: %s", e, MSG(d));
+    }
+    CHECK(edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_OK, "record TopK");
+    for (int round = 0; round < 3; round++) {
+        ops_reset_outputs(&t);
+        for (int e = 0; e < 3; e++) memset(outs[e], OPS_SENTINEL, ob);
+        const edml_status s =
+            edml_command_list_submit(l) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(l, UINT64_MAX);
+        const char *want = round == 0 ? want_host : round == 1 ? want_gpu : NULL;
+        CHECK(want ? s == EDML_STATUS_INDEX_OUT_OF_RANGE && !strcmp(MSG(d), want) : s == EDML_STATUS_OK,
+              "round %d: %s: %s (want %s)", round, edml_status_string(s), MSG(d), want ? want : "OK");
+        CHECK(ops_outputs_match(&t) && !memcmp(outs[0], g.expected[0], ob) &&
+                  !memcmp(outs[1], round == 0 ? want_clamped : g.expected[0], ob) &&
+                  !memcmp(outs[2], round < 2 ? want_gpu_out : g.expected[0], ob),
+              "round %d: outputs", round);
+        if (round == 0) memcpy(host_ix[1], host_ix[0], ib); /* then the GPU one clamps, then none */
+        if (round == 1) CHECK(edml_gpu_buffer_write(rix, 0, host_ix[0], ib) == EDML_STATUS_OK, "indices");
+    }
+    /* 40 of one gather (as layers where the driver takes them), entry 35 clamping */
+    CHECK(edml_command_list_reset(l) == EDML_STATUS_OK, "reset");
+    uint8_t many_ix[GB_ENTRIES][64];
+    for (int e = 0; e < GB_ENTRIES; e++) {
+        memcpy(many_ix[e], host_ix[0], ib);
+        if (e == 35) ((uint32_t *)many_ix[e])[0] = 7;
+        EDML_BUFFER_BINDING i2[2] = {gi[0], {many_ix[e], 0, ib}}, o = {outs[e], 0, ob};
+        memset(outs[e], OPS_SENTINEL, ob);
+        CHECK(edml_command_list_record(l, og, i2, 2, &o, 1, NULL) == EDML_STATUS_OK, "record %d", e);
+    }
+    const edml_status s =
+        edml_command_list_submit(l) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(l, UINT64_MAX);
+    CHECK(s == EDML_STATUS_INDEX_OUT_OF_RANGE && strstr(MSG(d), "command list entry 35 of 40 (GATHER_ND1): ") &&
+              !strcmp(strstr(MSG(d), ": ") + 2, strstr(want_host, ": ") + 2),
+          "40 gathers: %s", MSG(d));
+    bool all = true;
+    for (int e = 0; e < GB_ENTRIES; e++) all &= !memcmp(outs[e], e == 35 ? want_clamped : g.expected[0], ob);
+    CHECK(all, "40 gathers: outputs");
+    edml_command_list_destroy(l);
+    edml_gpu_buffer_destroy(rix);
+    edml_operator_destroy(ot);
+    edml_operator_destroy(og);
+    ops_free(&g), ops_free(&t);
+    tl_device_free(&d);
+}
+
 /* Entries of one batch that share GPU buffers, on a device that runs the
  * kernels no barrier separates backwards (EDML_FAULT_REORDER): each
  * ordering a barrier must keep (a read after a write, a write after a
@@ -878,6 +1013,8 @@ int misuse_main(void)
     command_lists_run();
     command_list_misuse();
     command_list_gles_batch();
+    command_list_gles_gathers();
+    command_list_gles_gathers_fault();
     command_list_async();
     command_list_hazards();
     command_list_many_ranges();

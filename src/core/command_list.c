@@ -9,7 +9,8 @@
  * GPU submission (their uploads, dispatches with a barrier between entries,
  * one fence, then every download), unless an entry reads or writes host
  * memory that an earlier one of the batch writes (the batch completes
- * first) or reads back between dispatch and answer (GatherND: alone). The
+ * first). A batched GatherND's count of clamped indices comes back with
+ * the batch, which words the first (its host indices read again). The
  * last batch is left running (flushed) when the submission returns; the
  * wait completes it, with a timeout, or any other GPU call on the device
  * does first (its outcome then waits in the list's ticket). */
@@ -166,18 +167,36 @@ static bool edmli_host_overlap(const EDML_BUFFER_BINDING *a, const EDML_BUFFER_B
     return a0 < b0 + (uintptr_t)b->SizeInBytes && b0 < a0 + (uintptr_t)a->SizeInBytes;
 }
 
+/* Whether a command's operator is a GatherND (its indices are read again
+ * when its batch completes, if it clamped one). */
+static bool edmli_list_gathers(const edml_command_list *l, const edmli_command *c)
+{
+    edmli_object *o;
+    char keep[EDMLI_MESSAGE_BYTES];
+    edml_device *dev = l->obj.device;
+    memcpy(keep, dev->err.text, sizeof keep);
+    const bool live = edmli_object_check(dev, c->op, EDMLI_OBJ_OPERATOR, &o, "its operator") == 0;
+    memcpy(dev->err.text, keep, sizeof keep);
+    return live && ((edml_operator *)o)->kind == EDMLI_OP_GATHER_ND;
+}
+
 /* Whether entry c touches host memory that a batched entry before it
- * writes when the batch completes (read after write, write after write). */
+ * writes when the batch completes (read after write, write after write),
+ * or writes the host indices of a batched GatherND (read again then). */
 static bool edmli_list_depends(const edml_command_list *l, const edmli_list_batch *b, uint32_t i)
 {
     const edmli_command *c = &l->commands[i];
-    for (uint32_t e = b->first; e < i; e++)
-        for (uint32_t o = 0; o < l->commands[e].outputs; o++) {
+    for (uint32_t e = b->first; e < i; e++) {
+        const edmli_command *before = &l->commands[e];
+        for (uint32_t o = 0; o < before->outputs; o++) {
             for (uint32_t k = 0; k < c->inputs; k++)
-                if (edmli_host_overlap(&c->in[k], &l->commands[e].out[o])) return true;
+                if (edmli_host_overlap(&c->in[k], &before->out[o])) return true;
             for (uint32_t k = 0; k < c->outputs; k++)
-                if (edmli_host_overlap(&c->out[k], &l->commands[e].out[o])) return true;
+                if (edmli_host_overlap(&c->out[k], &before->out[o])) return true;
         }
+        for (uint32_t k = 0; k < c->outputs && before->inputs > 1; k++)
+            if (edmli_host_overlap(&c->out[k], &before->in[1]) && edmli_list_gathers(l, before)) return true;
+    }
     return false;
 }
 
@@ -240,6 +259,26 @@ static edml_status edmli_list_flush_batch(edml_command_list *l, edmli_list_batch
     return edmli_list_batch_failed(l, b, end);
 }
 
+/* A completed batch's first entry that clamped indices: the list's
+ * outcome, unless an entry before it (or a failure) gave it one. */
+static void edmli_list_clamped(edml_command_list *l, uint32_t i)
+{
+    edml_device *dev = l->obj.device;
+    const edmli_command *c = &l->commands[i];
+    edmli_object *o;
+    const char *name = "an operator";
+    if (l->result != EDML_STATUS_OK || i >= l->count) return;
+    edml_status s = edmli_object_check(dev, c->op, EDMLI_OBJ_OPERATOR, &o, "its operator");
+    if (!s) {
+        name = edmli_op_name(((edml_operator *)o)->type);
+        s = edmli_operator_clamped((edml_operator *)o, c->in, c->out, l->ticket.clamped_status);
+    }
+    l->result = s;
+    edmli_format(l->message, sizeof l->message, "command list entry %u of %u (%s): %s", i, l->count, name,
+                 dev->err.text);
+    dev->err.text[0] = '\0';
+}
+
 /* Waits up to timeout_ns for the flushed batch; EDML_STATUS_TIMEOUT while
  * it runs, else the outcome of its entries (after a failure, theirs run
  * again). */
@@ -251,6 +290,7 @@ static edml_status edmli_list_complete(edml_command_list *l, uint64_t timeout_ns
     edml_status s = b.be->batch_complete(dev->state[b.backend], &l->ticket, timeout_ns);
     if (s == EDML_STATUS_TIMEOUT) return s;
     l->pending.be = NULL;
+    if (s == EDML_STATUS_OK && l->ticket.clamped) edmli_list_clamped(l, b.first + l->ticket.clamped_entry);
     return s == EDML_STATUS_OK ? s : edmli_list_batch_failed(l, &b, l->pending_end);
 }
 

@@ -176,11 +176,16 @@ typedef struct edmli_buffer_hooks {
     edml_status (*copy)(edml_device *dev, void *state, uint64_t dst, uint64_t src, uint64_t bytes);
 } edmli_buffer_hooks;
 
-/* Where a flushed batch's outcome goes (in its command list). */
+/* Where a flushed batch's outcome goes (in its command list): its status
+ * and message; and the first of its entries whose kernel clamped indices
+ * (GatherND, whose count comes back with the batch): that entry's place in
+ * the batch and the kernel's status words (count, first clamped element). */
 typedef struct edmli_batch_ticket {
     bool done;
     edml_status status;
     char message[EDMLI_MESSAGE_BYTES];
+    bool clamped;
+    uint32_t clamped_entry, clamped_status[2];
 } edmli_batch_ticket;
 
 typedef struct edmli_backend {
@@ -218,6 +223,9 @@ typedef struct edmli_backend {
      * outcome then in the ticket. */
     edml_status (*batch_flush)(void *state, edmli_batch_ticket *ticket);
     edml_status (*batch_complete)(void *state, edmli_batch_ticket *ticket, uint64_t timeout_ns);
+    /* a completed batch's clamping entry (ex bound as its execution was):
+     * its status and message, as its execute would have given them */
+    edml_status (*batch_clamped)(const edml_operator *op, const edmli_exec *ex, const uint32_t status[2]);
 } edmli_backend;
 
 /* The backends of this build by edml_backend, NULL where not built
@@ -294,6 +302,10 @@ edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind);
 edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                const EDML_BUFFER_BINDING *outputs, UINT outputCount,
                                const EDML_BUFFER_BINDING *temporary, bool check_only);
+/* A command list's batched execution whose kernel clamped indices (status:
+ * its count and first): the status and message its execute would give. */
+edml_status edmli_operator_clamped(edml_operator *op, const EDML_BUFFER_BINDING *inputs,
+                                   const EDML_BUFFER_BINDING *outputs, const uint32_t status[2]);
 /* The backend keeping GPU buffers, built on this library (available or not). */
 edml_backend edmli_buffer_backend(void);
 

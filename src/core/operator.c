@@ -447,6 +447,25 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
     return s;
 }
 
+/* A command list's batched execution that clamped indices: its bindings
+ * bound again (checked when it ran), its status worded by its backend as
+ * its execute would have worded it. */
+edml_status edmli_operator_clamped(edml_operator *op, const EDML_BUFFER_BINDING *inputs,
+                                   const EDML_BUFFER_BINDING *outputs, const uint32_t status[2])
+{
+    edml_device *dev = op->obj.device;
+    edmli_range in_r[EDMLI_MAX_INPUTS], out_r[EDMLI_MAX_OUTPUTS];
+    edmli_exec ex;
+    memset(&ex, 0, sizeof ex);
+    ex.err = &dev->err;
+    ex.par = dev->par;
+    const edmli_backend *be = edmli_backends[op->backend];
+    edml_status s = edmli_bind_all(op, ex.err, inputs, outputs, in_r, out_r, &ex);
+    if (!s && !be->batch_clamped) /* a batch's clamps come only from a backend that words them */
+        s = edmli_fail(ex.err, EDMLI_MSG_BACKEND_FAILED, edml_backend_name(op->backend), "it clamped indices unworded");
+    return s ? s : be->batch_clamped(op, &ex, status);
+}
+
 edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                   const EDML_BUFFER_BINDING *outputs, UINT outputCount,
                                   const EDML_BUFFER_BINDING *temporary)

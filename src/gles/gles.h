@@ -87,6 +87,7 @@ typedef struct edmli_gles_range {
 #define EDMLI_GLES_HAZARDS 32u
 /* GatherND's status words as each call starts: no clamped coordinate, none first */
 extern const uint32_t edmli_gles_status_init[4];
+#define EDMLI_GLES_STATUS_SLOTS 32u /* a batch's GatherNDs (slot k at byte 16 k); more end it */
 
 typedef struct edmli_gles {
     edmli_port_gl port;
@@ -102,11 +103,15 @@ typedef struct edmli_gles {
     unsigned arena_buf, params_buf, readback_buf; /* readback: mapped for each download */
     /* GatherND's status words where the driver has GL_EXT_buffer_storage
      * (else 0 and NULL: the operator's block in the GPU arena, copied back):
-     * words 0-3 written by the kernel only when it clamps, read through
-     * status_map after the fence; 4-7 their initial value, copied over 0-3
-     * after a call that changed them */
+     * EDMLI_GLES_STATUS_SLOTS slots of four words, written by the kernel
+     * only when it clamps, read through status_map after the fence (an
+     * execute's in slot 0, a batch's GatherNDs' in slots 0, 1, ...), then
+     * as many slots of their initial value, copied over those that changed */
     unsigned status_buf;
     const volatile uint32_t *status_map;
+    /* a batch's entries so far, its GatherNDs' slots and each's entry */
+    uint32_t batch_entries, batch_gathers;
+    uint32_t gather_entry[EDMLI_GLES_STATUS_SLOTS];
     uint64_t readback_bytes;
     uint64_t arena_bytes;
     uint64_t persistent; /* GPU arena bytes held by edml_gpu_buffers, from the low end */
@@ -363,6 +368,12 @@ extern const edmli_buffer_hooks edmli_gles_buffers;
 
 edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex);
+/* A GatherND's status words (count of clamped coordinates, the first)
+ * worded as the reference does: an execute's, or a batched one's. */
+edml_status edmli_gles_gather_clamped(const edml_operator *op, const edmli_exec *ex, const uint32_t status[2]);
+/* The mapped status slots [0, slots) set back to their initial value, by
+ * the GPU after what came before, in GL's order. */
+void edmli_gles_status_reset(edmli_gles *g, uint32_t slots);
 edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex);
 

@@ -116,6 +116,7 @@ const edmli_backend edmli_gles_backend = {
     .batch_takes = edmli_gles_hook_batch_takes,
     .batch_flush = edmli_gles_hook_batch_flush,
     .batch_complete = edmli_gles_hook_batch_complete,
+    .batch_clamped = edmli_gles_gather_clamped,
     .on_cpu = false,
     .plan = edmli_gles_plan_op,
     .bake = edmli_gles_bake_op,

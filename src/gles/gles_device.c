@@ -173,16 +173,16 @@ static void edmli_gles_status_open(edmli_gles *g)
     if (!gl->glBufferStorageEXT || !ext || !strstr(ext, "GL_EXT_buffer_storage") ||
         (g->faults & EDML_FAULT_NO_BUFFER_STORAGE))
         return;
-    uint32_t init[8]; /* the words, and their initial value to copy back */
-    memcpy(init, edmli_gles_status_init, sizeof edmli_gles_status_init);
-    memcpy(init + 4, edmli_gles_status_init, sizeof edmli_gles_status_init);
     const unsigned bits =
         EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
+    const intptr_t bytes = 2 * EDMLI_GLES_STATUS_SLOTS * sizeof edmli_gles_status_init; /* the slots, their init */
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     gl->glGenBuffers(1, &g->status_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);
-    gl->glBufferStorageEXT(EDMLI_GL_COPY_WRITE_BUFFER, sizeof init, init, bits);
-    g->status_map = (const volatile uint32_t *)gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, sizeof init, bits);
+    gl->glBufferStorageEXT(EDMLI_GL_COPY_WRITE_BUFFER, bytes, NULL, bits);
+    volatile uint32_t *map = (volatile uint32_t *)gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, bytes, bits);
+    for (uint32_t w = 0; map && w < 2 * EDMLI_GLES_STATUS_SLOTS * 4; w++) map[w] = edmli_gles_status_init[w % 4];
+    g->status_map = map;
     if (!g->status_map || gl->glGetError() != EDMLI_GL_NO_ERROR) {
         gl->glDeleteBuffers(1, &g->status_buf);
         g->status_buf = 0;

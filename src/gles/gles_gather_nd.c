@@ -37,8 +37,10 @@ static void edmli_gles_gather_walk(const edml_operator *op, edmli_gather_nd_prm 
 const uint32_t edmli_gles_status_init[4] = {0, 0xffffffffu, 0, 0};
 
 /* The status words (count of clamped coordinates, the first): binding 2 is
- * the device's mapped status buffer, or the GPU arena with the operator's
- * block in it, kept between calls (`kept`) or placed for this one. */
+ * the device's mapped status buffer (slot 0, or in a command list's batch
+ * the next free slot, noted with its entry), or the GPU arena with the
+ * operator's block in it, kept between calls (`kept`) or placed for this
+ * one. */
 static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t *offset, bool *kept)
 {
     edmli_gles *g = r->g;
@@ -46,38 +48,54 @@ static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t *offset,
     if (!g->bake)
         g->port.gl.glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, g->status_map ? g->status_buf : g->arena_buf);
     if (g->status_map) {
-        *offset = 0;
+        const uint32_t slot = g->batching && !g->bake ? g->batch_gathers++ : 0; /* batch_takes left one free */
+        if (g->batching && !g->bake) g->gather_entry[slot] = g->batch_entries - 1;
+        *offset = slot * (uint32_t)sizeof edmli_gles_status_init;
         return EDML_STATUS_OK;
     }
     return edmli_gles_place_words(r, edmli_gles_status_init, sizeof edmli_gles_status_init, offset, kept);
 }
 
-/* The mapped status words set back to their initial value (words 4-7), by
- * the GPU after the kernel's writes, in GL's order. */
-static void edmli_gles_status_reset(edmli_gles *g)
+void edmli_gles_status_reset(edmli_gles *g, uint32_t slots)
 {
     edmli_gl *gl = &g->port.gl;
+    const intptr_t at = EDMLI_GLES_STATUS_SLOTS * sizeof edmli_gles_status_init; /* the initial values */
     gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
     gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->status_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);
-    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, 16, 0, 16);
+    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, at, 0,
+                            (intptr_t)(slots * sizeof edmli_gles_status_init));
 }
 
 /* After the call: the status words read (through the mapping, or fetched),
  * and set back where the call changed them or failed (its kernel maybe
- * still running: in GL's order, after it). */
+ * still running: in GL's order, after it). In a batch, they are read when
+ * the batch completes. */
 static edml_status edmli_gles_gather_end(edmli_gles_run *r, uint32_t off_status, bool kept, uint32_t status[2])
 {
     edmli_gles *g = r->g;
+    const bool batched = g->batching && !g->bake;
     status[0] = status[1] = 0;
     if (!g->status_map) edmli_gles_fetch(r, off_status, status, 2 * sizeof *status);
     edml_status s = edmli_gles_finish(r);
-    if (g->bake) return s;
+    if (g->bake || batched) return s;
     if (g->status_map && !s) status[0] = g->status_map[0], status[1] = g->status_map[1];
-    if (g->status_map && (s || status[0])) edmli_gles_status_reset(g);
+    if (g->status_map && (s || status[0])) edmli_gles_status_reset(g, 1);
     if (kept && (s || status[0]))
         edmli_gles_write(g, off_status, edmli_gles_status_init, sizeof edmli_gles_status_init);
     return s;
+}
+
+edml_status edmli_gles_gather_clamped(const edml_operator *op, const edmli_exec *ex, const uint32_t status[2])
+{
+    if (!status[0]) return EDML_STATUS_OK;
+    /* the GPU counted clamped coordinates: the host words the status as the
+     * reference does, from the same indices (read back when resident) */
+    if (ex->in_gpu[1] == EDMLI_HOST) return edmli_gather_check(op, ex);
+    char what[96];
+    edmli_format(what, sizeof what, "%u index coordinates were out of range and clamped (the first at element %u)",
+                 status[0], status[1]);
+    return edmli_fail(ex->err, EDMLI_MSG_INDEX_OOR_RESIDENT, what);
 }
 
 edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
@@ -104,12 +122,5 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
                                        : edmli_gles_output_units(&op->outputs[0]);
     edmli_gles_run_gather_nd(&r, &prm, units, false);
     if ((s = edmli_gles_gather_end(&r, off_status, kept, status))) return s;
-    if (!status[0]) return EDML_STATUS_OK;
-    /* the GPU counted clamped coordinates: the host words the status as the
-     * reference does, from the same indices (read back when resident) */
-    if (ex->in_gpu[1] == EDMLI_HOST) return edmli_gather_check(op, ex);
-    char what[96];
-    edmli_format(what, sizeof what, "%u index coordinates were out of range and clamped (the first at element %u)",
-                 status[0], status[1]);
-    return edmli_fail(ex->err, EDMLI_MSG_INDEX_OOR_RESIDENT, what);
+    return edmli_gles_gather_clamped(op, ex, status);
 }

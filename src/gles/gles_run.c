@@ -62,6 +62,7 @@ edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edml
     if (!s && !r->g->bake) {
         r->baked = edmli_gles_baked_of(op);
         r->next_block = 0;
+        r->g->batch_entries += r->g->batching; /* this entry's place in the batch: batch_entries - 1 */
     }
     return s;
 }
@@ -549,18 +550,22 @@ edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err)
 {
     g->batching = false;
     g->nhazards = 0;
-    edml_status s = edmli_gles_begin(g->batch, g, err);
+    edml_status s = edmli_gles_begin(g->batch, g, err); /* completes the batch before (its slots read) */
     g->batching = s == EDML_STATUS_OK;
+    g->batch_entries = g->batch_gathers = 0;
     return s;
 }
 
-/* Whether an operator may open a batch or join the open one: not if its
- * kernel reads back between its dispatch and its answer (GatherND's count
- * of clamped indices), nor if the open batch has no room for its fetches. */
+/* Whether an operator may open a batch or join the open one: not if the
+ * open batch has no room for its fetches, nor a GatherND (whose count of
+ * clamped indices comes back) where there is no mapped status slot for it
+ * (the status words then come back by a fetch after each call). */
 bool edmli_gles_batch_takes(const edmli_gles *g, const edml_operator *op)
 {
-    return op->kind != EDMLI_OP_GATHER_ND &&
-           (!g->batching || g->batch->nfetches + EDMLI_GLES_MAX_FETCHES <= EDMLI_GLES_BATCH_FETCHES);
+    const bool open = g->batching;
+    if (op->kind == EDMLI_OP_GATHER_ND && (!g->status_map || (open && g->batch_gathers >= EDMLI_GLES_STATUS_SLOTS)))
+        return false;
+    return !open || g->batch->nfetches + EDMLI_GLES_MAX_FETCHES <= EDMLI_GLES_BATCH_FETCHES;
 }
 
 /* A ticket's outcome: its status and the message of the completion's own
@@ -584,6 +589,7 @@ edml_status edmli_gles_batch_flush(edmli_gles *g, edmli_batch_ticket *ticket)
     g->batching = false;
     g->batch->err = &e;
     ticket->done = false;
+    ticket->clamped = false;
     g->ticket = ticket;
     g->pending = true;
     g->pending_fence = edmli_gles_fence(g->batch);
@@ -594,6 +600,22 @@ edml_status edmli_gles_batch_flush(edmli_gles *g, edmli_batch_ticket *ticket)
         gl->glFlush(); /* the GPU starts while the caller goes on */
     edmli_gles_release(g);
     return s;
+}
+
+/* A completed batch's GatherND status slots: the first that clamped goes
+ * on the ticket (its entry and words), and the slots are set back. */
+static void edmli_gles_batch_clamps(edmli_gles *g)
+{
+    uint32_t k = 0;
+    while (k < g->batch_gathers && !g->status_map[4 * k]) k++;
+    if (k == g->batch_gathers) return;
+    if (g->ticket) {
+        g->ticket->clamped = true;
+        g->ticket->clamped_entry = g->gather_entry[k];
+        g->ticket->clamped_status[0] = g->status_map[4 * k];
+        g->ticket->clamped_status[1] = g->status_map[4 * k + 1];
+    }
+    edmli_gles_status_reset(g, g->batch_gathers);
 }
 
 /* Waits for the flushed batch (the context made current for it), then
@@ -616,6 +638,7 @@ static edml_status edmli_gles_complete_pending(edmli_gles *g, uint64_t timeout_n
     g->pending_fence = NULL;
     edml_status s = edmli_gles_fence_outcome(r, w);
     if (!s) s = edmli_gles_deliver_fetches(r);
+    if (!s) edmli_gles_batch_clamps(g);
     s = edmli_gles_settle(g, s, &e);
     edmli_gles_release(g);
     return s;
