@@ -198,15 +198,25 @@ static void check_repeated_argmin(edml_device *dev, UINT rows, UINT cols, UINT a
     free(in), free(out[0]), free(out[1]);
 }
 
-/* A command list's executions of one operator run on GLES as the layers of
- * one dispatch where their tensors lie a fixed step apart: each entry must
- * still read its own input and write its own outputs, as the reference
- * backend does. `uneven`: every third entry's tensors 16 bytes further on
- * (layers stop there). Input: FLOAT32 values with ties. */
+/* A command list's executions of one operator (or of operators of one
+ * descriptor, whose parameter blocks are alike) run on GLES as the layers
+ * of one dispatch where their tensors lie a fixed step apart: each entry
+ * must still read its own input and write its own outputs, as the
+ * reference backend does. `uneven`: every third entry's tensors 16 bytes
+ * further on (layers stop there). `mode`: the entries' operators: one
+ * (LAYERS_ONE), three of the descriptor in turn (LAYERS_ALIKE), or it and
+ * one of `other`, which differs in one member only (LAYERS_OTHER: no layers
+ * may join them). Input: FLOAT32 values with ties. */
 #define LAYER_ENTRIES 20
+enum {
+    LAYERS_ONE,
+    LAYERS_ALIKE,
+    LAYERS_OTHER,
+    LAYER_MODES
+};
 typedef struct layer_op {
     const char *name;
-    const EDML_OPERATOR_DESC *desc;
+    const EDML_OPERATOR_DESC *desc, *other;
     uint64_t in_bytes, out_bytes[2];
     int nout;
 } layer_op;
@@ -231,19 +241,23 @@ static bool layer_entry_ok(edml_operator *ref, const layer_op *l, const uint8_t 
     return ok;
 }
 
-static void check_layers(edml_device *dev, const layer_op *l, bool uneven)
+static void check_layers(edml_device *dev, const layer_op *l, bool uneven, int mode)
 {
-    edml_operator *op = NULL, *ref = NULL;
+    static const char *const mode_name[LAYER_MODES] = {"", ", three operators alike", ", two unlike"};
+    edml_operator *op[3] = {NULL, NULL, NULL}, *ref[2] = {NULL, NULL};
     edml_command_list *list = NULL;
     edml_gpu_buffer *gin = NULL, *gout[2] = {NULL, NULL};
     const uint64_t in_all = layer_at((l->in_bytes + 15) & ~15ull, LAYER_ENTRIES, false) + 32;
     uint8_t *in = malloc(in_all);
     tl_rng rng = {0x51ed2701u + l->in_bytes};
     for (uint64_t i = 0; in && i < in_all / 4; i++) ((float *)in)[i] = (float)tl_below(&rng, 50);
-    bool ok = in && !edml_operator_create(dev, l->desc, EDML_BACKEND_GLES, &op) &&
-              !edml_operator_create(dev, l->desc, EDML_BACKEND_REF, &ref) &&
-              !edml_command_list_create(dev, LAYER_ENTRIES, &list) && !edml_gpu_buffer_create(dev, in_all, &gin) &&
-              !edml_gpu_buffer_write(gin, 0, in, in_all);
+    const EDML_OPERATOR_DESC *descs[3] = {l->desc, mode == LAYERS_OTHER ? l->other : l->desc, l->desc};
+    const int ops = mode == LAYERS_ONE ? 1 : mode == LAYERS_ALIKE ? 3 : 2;
+    bool ok = in != NULL;
+    for (int k = 0; k < ops && ok; k++) ok = !edml_operator_create(dev, descs[k], EDML_BACKEND_GLES, &op[k]);
+    for (int k = 0; k < 2 && ok; k++) ok = !edml_operator_create(dev, descs[k], EDML_BACKEND_REF, &ref[k]);
+    ok = ok && !edml_command_list_create(dev, LAYER_ENTRIES, &list) && !edml_gpu_buffer_create(dev, in_all, &gin) &&
+         !edml_gpu_buffer_write(gin, 0, in, in_all);
     for (int k = 0; k < l->nout && ok; k++)
         ok = !edml_gpu_buffer_create(dev, layer_at((l->out_bytes[k] + 15) & ~15ull, LAYER_ENTRIES, false) + 32,
                                      &gout[k]);
@@ -252,21 +266,24 @@ static void check_layers(edml_device *dev, const layer_op *l, bool uneven)
         EDML_BUFFER_BINDING bo[2];
         for (int k = 0; k < l->nout; k++)
             bo[k] = edml_gpu_binding(gout[k], layer_at((l->out_bytes[k] + 15) & ~15ull, e, uneven), l->out_bytes[k]);
-        ok = !edml_command_list_record(list, op, &bi, 1, bo, (UINT)l->nout, NULL);
+        ok = !edml_command_list_record(list, op[e % ops], &bi, 1, bo, (UINT)l->nout, NULL);
     }
     ok = ok && !edml_command_list_submit(list) && !edml_command_list_wait(list, UINT64_MAX);
-    CHECK(ok, "%s: %d entries in one list%s: %s", l->name, LAYER_ENTRIES, uneven ? ", uneven" : "",
+    CHECK(ok, "%s: %d entries in one list%s%s: %s", l->name, LAYER_ENTRIES, uneven ? ", uneven" : "", mode_name[mode],
           edml_device_last_error(dev));
     int wrong = 0;
-    for (int e = 0; e < LAYER_ENTRIES && ok; e++) wrong += !layer_entry_ok(ref, l, in, gout, e, uneven);
-    CHECK(wrong == 0, "%s: %d of %d entries of one list%s differ from the reference", l->name, wrong, LAYER_ENTRIES,
-          uneven ? " (uneven)" : "");
+    for (int e = 0; e < LAYER_ENTRIES && ok; e++)
+        wrong += !layer_entry_ok(ref[mode == LAYERS_OTHER ? e % 2 : 0], l, in, gout, e, uneven);
+    CHECK(wrong == 0, "%s: %d of %d entries of one list%s%s differ from the reference", l->name, wrong, LAYER_ENTRIES,
+          uneven ? " (uneven)" : "", mode_name[mode]);
     for (int k = 2; k-- > 0;)
         if (gout[k]) edml_gpu_buffer_destroy(gout[k]);
     if (gin) edml_gpu_buffer_destroy(gin);
     if (list) edml_command_list_destroy(list);
-    if (ref) edml_operator_destroy(ref);
-    if (op) edml_operator_destroy(op);
+    for (int k = 2; k-- > 0;)
+        if (ref[k]) edml_operator_destroy(ref[k]);
+    for (int k = 3; k-- > 0;)
+        if (op[k]) edml_operator_destroy(op[k]);
     free(in);
 }
 
@@ -282,12 +299,16 @@ static void check_layered_lists(edml_device *dev)
     EDML_TENSOR_DESC rt = {EDML_TENSOR_TYPE_BUFFER, &rb}, vt = {EDML_TENSOR_TYPE_BUFFER, &vb},
                      it = {EDML_TENSOR_TYPE_BUFFER, &ib}, mt = {EDML_TENSOR_TYPE_BUFFER, &mb},
                      at = {EDML_TENSOR_TYPE_BUFFER, &ab};
-    EDML_TOP_K1_OPERATOR_DESC tk = {&rt, &vt, &it, 1, 5, EDML_AXIS_DIRECTION_DECREASING};
-    EDML_ARGMIN_OPERATOR_DESC am = {&mt, &at, 1, last, EDML_AXIS_DIRECTION_DECREASING};
-    const EDML_OPERATOR_DESC tkd = {EDML_OPERATOR_TOP_K1, &tk}, amd = {EDML_OPERATOR_ARGMIN, &am};
-    const layer_op ops[2] = {{"TopK of one row", &tkd, 700 * 4, {20, 20}, 2}, {"ArgMin", &amd, 16 * 48 * 4, {64}, 1}};
+    EDML_TOP_K1_OPERATOR_DESC tk = {&rt, &vt, &it, 1, 5, EDML_AXIS_DIRECTION_DECREASING}, tk_up = tk;
+    EDML_ARGMIN_OPERATOR_DESC am = {&mt, &at, 1, last, EDML_AXIS_DIRECTION_DECREASING}, am_up = am;
+    tk_up.AxisDirection = am_up.AxisDirection = EDML_AXIS_DIRECTION_INCREASING;
+    const EDML_OPERATOR_DESC tkd = {EDML_OPERATOR_TOP_K1, &tk}, amd = {EDML_OPERATOR_ARGMIN, &am},
+                             tku = {EDML_OPERATOR_TOP_K1, &tk_up}, amu = {EDML_OPERATOR_ARGMIN, &am_up};
+    const layer_op ops[2] = {{"TopK of one row", &tkd, &tku, 700 * 4, {20, 20}, 2},
+                             {"ArgMin", &amd, &amu, 16 * 48 * 4, {64}, 1}};
     for (int i = 0; i < 2; i++)
-        for (int uneven = 0; uneven < 2; uneven++) check_layers(dev, &ops[i], uneven);
+        for (int mode = 0; mode < LAYER_MODES; mode++)
+            for (int uneven = 0; uneven < 2; uneven++) check_layers(dev, &ops[i], uneven, mode);
 }
 
 int main(int argc, char **argv)

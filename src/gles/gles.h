@@ -142,6 +142,7 @@ typedef struct edmli_gles {
      * must upload its parameters */
     uint32_t ndeferred, barrier_pending; /* and the barrier bits after the last */
     struct edmli_gles_deferred *deferred;
+    const void *deferred_block; /* the last one's parameter block (its operator's host copy) */
     /* what the batch's entries read and wrote in GPU buffers since its last
      * barrier: a later entry gets one only where it would read bytes one of
      * them wrote, or write bytes one of them read or wrote */
@@ -231,8 +232,10 @@ edmli_gles_baked *edmli_gles_baked_of(const edml_operator *op);
 void edmli_gles_bake_record(edmli_gles_run *r, const void *words, uint32_t bytes);
 void edmli_gles_bake_zeros(edmli_gles_run *r, uint64_t bytes);
 /* The GPU-arena offset of the operator's baked block with these words (the
- * next of the bake's order looked at first); false: not baked. */
-bool edmli_gles_find_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes, uint32_t *offset);
+ * next of the bake's order looked at first) and its host copy; false: not
+ * baked. */
+bool edmli_gles_find_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes, uint32_t *offset,
+                           const void **copy);
 /* The GPU-arena offset of a baked block with these bytes; false: none. */
 bool edmli_gles_baked_at(const edmli_gles_run *r, const void *bytes, uint32_t n, uint32_t *offset);
 /* A command list's batch of kernels as one submission: begun, joined by

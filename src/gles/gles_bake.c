@@ -165,12 +165,14 @@ bool edmli_gles_baked_at(const edmli_gles_run *r, const void *bytes, uint32_t n,
     return i >= 0;
 }
 
-bool edmli_gles_find_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes, uint32_t *offset)
+bool edmli_gles_find_baked(edmli_gles_run *r, const uint32_t *words, uint32_t bytes, uint32_t *offset,
+                           const void **copy)
 {
     if (!r->baked) return false;
     const int i = edmli_gles_baked_find(r->baked, words, bytes, r->next_block);
     if (i < 0) return false;
     *offset = r->baked->block[i].gpu_offset;
+    *copy = edmli_gles_copies(r->baked) + r->baked->block[i].copy_at;
     r->next_block = (uint32_t)i + 1;
     return true;
 }

@@ -361,8 +361,13 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
         edmli_gles_bake_record(r, words, (uint32_t)bytes);
         return;
     }
-    const bool baked = edmli_gles_find_baked(r, words, (uint32_t)bytes, &at);
+    const void *block = NULL;
+    const bool baked = edmli_gles_find_baked(r, words, (uint32_t)bytes, &at, &block);
     if (baked && g->batching && g->ndeferred < EDMLI_GLES_DEFERRED) { /* after the batch's uploads */
+        const edmli_gles_deferred *last = g->ndeferred ? &g->deferred[g->ndeferred - 1] : NULL;
+        if (last && last->prog == prog && last->params_bytes == bytes && !memcmp(g->deferred_block, block, bytes))
+            at = last->params_offset; /* another operator of the same descriptor: its block, so layers go on */
+        g->deferred_block = block;
         edmli_gles_deferred *d = &g->deferred[g->ndeferred++];
         *d = (edmli_gles_deferred){.units = units,
                                    .params_offset = at,
