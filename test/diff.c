@@ -793,6 +793,8 @@ int diff_main(int argc, char **argv)
             tl_inject_faults |= EDML_FAULT_SMALL_DISPATCHES;
         else if (!strcmp(argv[i], "--reorder")) /* with --command-list: kernels no barrier orders run backwards */
             tl_inject_faults |= EDML_FAULT_REORDER;
+        else if (!strcmp(argv[i], "--one-thread")) /* the GL context kept current, as edml-bench's */
+            tl_gles_one_thread = 1;
         else if (!strcmp(argv[i], "--small-parts"))
             tl_inject_faults |= EDML_FAULT_SMALL_PARTS;
         else if (!strcmp(argv[i], "--workgroup") && i + 1 < argc) { /* the GLES workgroup, e.g. V3D's 256 */
@@ -802,7 +804,7 @@ int diff_main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
                             "[--small-dispatches] [--small-parts] [--workgroup N] [--parallel MODE] [--workers N] "
-                            "[--command-list [--reorder]] "
+                            "[--command-list [--reorder]] [--one-thread] "
                             "[--verbose]\n");
             return 2;
         }

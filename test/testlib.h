@@ -227,6 +227,7 @@ static uint32_t tl_backends_default;
 /* EDML_FAULT_* bits of devices made with tl_device_make, and their board (NULL: built in) */
 static uint32_t tl_inject_faults;
 static const edml_board *tl_board;
+static uint32_t tl_gles_one_thread; /* edml_device_desc.gles_one_thread of devices made with tl_device_make */
 
 static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t backends)
 {
@@ -237,6 +238,7 @@ static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t bac
     dd.backends = backends ? backends : tl_backends_default;
     dd.inject_faults = tl_inject_faults;
     dd.board = tl_board;
+    dd.gles_one_thread = tl_gles_one_thread;
     tl_parallel_desc(&dd);
     return edml_device_create(&dd, d->arena, size, &d->dev);
 }
