@@ -125,6 +125,7 @@ typedef struct edmli_gles {
      * before a list's GPU work starts) */
     uint32_t set_base[EDMLI_GLES_PROG_COUNT], set_count[EDMLI_GLES_PROG_COUNT];
     unsigned used_prog, params_bound_buf;
+    uint64_t state_key; /* the context whose bindings and program those are (0: none yet) */
     uint32_t params_bound_at, params_bound_bytes;
     /* the words of each program's parameter struct that are bindings (byte
      * offsets in the GPU arena, set as u_bind[] for each execution) */

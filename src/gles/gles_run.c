@@ -51,8 +51,11 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     if (!edmli_gles_make_current(g)) return edmli_gles_fail(r, "eglMakeCurrent failed");
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
-    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, g->arena_buf);
-    g->used_prog = g->params_bound_buf = 0; /* others may have used the context since */
+    if (g->state_key != g->port.context_key) { /* another context ran the last call: its state is its own */
+        gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, g->arena_buf);
+        g->used_prog = g->params_bound_buf = 0;
+        g->state_key = g->port.context_key;
+    }
     return EDML_STATUS_OK;
 }
 
