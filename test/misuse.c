@@ -779,6 +779,23 @@ static void command_list_gles_gathers(void)
     bool all = true;
     for (int e = 0; e < GB_ENTRIES; e++) all &= !memcmp(outs[e], e == 35 ? want_clamped : g.expected[0], ob);
     CHECK(all, "40 gathers: outputs");
+    /* an entry that writes a batched gather's host indices ends the batch
+     * first: the clamp is worded from the indices the gather read (7) */
+    uint32_t shared[16];
+    memcpy(shared, host_ix[0], ib);
+    shared[0] = 7;
+    EDML_BUFFER_BINDING i_shared[2] = {gi[0], {shared, 0, ib}}, i_good[2] = {gi[0], {host_ix[0], 0, ib}},
+                        o_first = {outs[0], 0, ob}, o_shared = {shared, 0, ob};
+    CHECK(ob <= sizeof shared && edml_command_list_reset(l) == EDML_STATUS_OK &&
+              edml_command_list_record(l, og, i_shared, 2, &o_first, 1, NULL) == EDML_STATUS_OK &&
+              edml_command_list_record(l, og, i_good, 2, &o_shared, 1, NULL) == EDML_STATUS_OK,
+          "record the overwrite: %s", MSG(d));
+    const edml_status s2 =
+        edml_command_list_submit(l) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(l, UINT64_MAX);
+    CHECK(s2 == EDML_STATUS_INDEX_OUT_OF_RANGE && strstr(MSG(d), "command list entry 0 of 2 (GATHER_ND1): ") &&
+              !strcmp(strstr(MSG(d), ": ") + 2, strstr(want_host, ": ") + 2) && !memcmp(outs[0], want_clamped, ob) &&
+              ops_buffer_matches_expected(&g, (const uint8_t *)shared),
+          "indices overwritten by a later entry: %s", MSG(d));
     edml_command_list_destroy(l);
     edml_gpu_buffer_destroy(rix);
     edml_operator_destroy(ot);

@@ -167,17 +167,25 @@ static bool edmli_host_overlap(const EDML_BUFFER_BINDING *a, const EDML_BUFFER_B
     return a0 < b0 + (uintptr_t)b->SizeInBytes && b0 < a0 + (uintptr_t)a->SizeInBytes;
 }
 
+/* A command's operator, or NULL where it is no longer live (the device's
+ * message left as it was: run_one reports a bad handle). */
+static edml_operator *edmli_list_op(const edml_command_list *l, const edmli_command *c)
+{
+    edml_device *dev = l->obj.device;
+    edmli_object *o;
+    char keep[EDMLI_MESSAGE_BYTES];
+    memcpy(keep, dev->err.text, sizeof keep);
+    const bool live = edmli_object_check(dev, c->op, EDMLI_OBJ_OPERATOR, &o, "its operator") == 0;
+    memcpy(dev->err.text, keep, sizeof keep);
+    return live ? (edml_operator *)o : NULL;
+}
+
 /* Whether a command's operator is a GatherND (its indices are read again
  * when its batch completes, if it clamped one). */
 static bool edmli_list_gathers(const edml_command_list *l, const edmli_command *c)
 {
-    edmli_object *o;
-    char keep[EDMLI_MESSAGE_BYTES];
-    edml_device *dev = l->obj.device;
-    memcpy(keep, dev->err.text, sizeof keep);
-    const bool live = edmli_object_check(dev, c->op, EDMLI_OBJ_OPERATOR, &o, "its operator") == 0;
-    memcpy(dev->err.text, keep, sizeof keep);
-    return live && ((edml_operator *)o)->kind == EDMLI_OP_GATHER_ND;
+    const edml_operator *op = edmli_list_op(l, c);
+    return op && op->kind == EDMLI_OP_GATHER_ND;
 }
 
 /* Whether entry c touches host memory that a batched entry before it
@@ -203,15 +211,10 @@ static bool edmli_list_depends(const edml_command_list *l, const edmli_list_batc
 /* Entry i's operator and its backend's batch hooks, where it has them. */
 static const edmli_backend *edmli_list_batcher(const edml_command_list *l, uint32_t i, edml_operator **op)
 {
-    edml_device *dev = l->obj.device;
-    edmli_object *o;
-    char keep[EDMLI_MESSAGE_BYTES];
-    memcpy(keep, dev->err.text, sizeof keep);
-    const bool live = edmli_object_check(dev, l->commands[i].op, EDMLI_OBJ_OPERATOR, &o, "its operator") == 0;
-    memcpy(dev->err.text, keep, sizeof keep); /* run_one reports a bad handle */
+    edml_operator *live = edmli_list_op(l, &l->commands[i]);
     if (!live) return NULL;
-    *op = (edml_operator *)o;
-    const edmli_backend *be = edmli_device_backend(dev, (*op)->backend);
+    *op = live;
+    const edmli_backend *be = edmli_device_backend(l->obj.device, live->backend);
     return be && be->batch_begin ? be : NULL;
 }
 

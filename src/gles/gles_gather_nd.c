@@ -48,8 +48,9 @@ static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t *offset,
     if (!g->bake)
         g->port.gl.glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, g->status_map ? g->status_buf : g->arena_buf);
     if (g->status_map) {
-        const uint32_t slot = g->batching && !g->bake ? g->batch_gathers++ : 0; /* batch_takes left one free */
-        if (g->batching && !g->bake) g->gather_entry[slot] = g->batch_entries - 1;
+        const bool batched = g->batching && !g->bake;
+        const uint32_t slot = batched ? g->batch_gathers++ : 0; /* batch_takes left one free */
+        if (batched) g->gather_entry[slot] = g->batch_entries - 1;
         *offset = slot * (uint32_t)sizeof edmli_gles_status_init;
         return EDML_STATUS_OK;
     }
