@@ -1,16 +1,27 @@
 // TopK, selection with a small K (at most 16) along a strided axis, or a
 // packed one of short rows: one invocation per (row, chunk of the row),
 // neighbouring invocations on neighbouring rows (so neighbouring elements
-// along a strided axis), each keeping its best K, best first, in registers.
-// With one chunk the first pass writes the winners directly. With several,
-// each chunk's list goes to prm_lists_offset: entry j of chunk c of a row is
-// (key high, key low, index) in three planes of `rows` words, plane
-// (c * K + j) * 3 + w, so that neighbouring rows' words are neighbours; then
-// merge passes (prm_merge_pass) fold each row's prm_chunks lists, each
-// covering prm_chunk_elements elements, in groups of prm_fold in index order:
-// invocation (row, group) folds lists group * fold .. into list `group` at
-// prm_merged_offset, or into the winners when it is the only group.
+// along a strided axis), each keeping the best 16 it has seen, best first
+// (the larger key, then the smaller index), in registers: elements come in
+// blocks of 16 (loaded together), sorted by a bitonic network and merged
+// into the list by another, so that no invocation waits on another's
+// branch and no array is indexed by a variable (one that is goes to memory
+// on some GPUs). With one chunk the first pass writes the winners directly.
+// With several, each chunk's best K go to prm_lists_offset: entry j of chunk
+// c of a row is (key high, key low, index) in three planes of `rows` words,
+// plane (c * K + j) * 3 + w, so that neighbouring rows' words are
+// neighbours; then the fold pass (prm_fold_pass), a workgroup a row:
+// invocation t merges the lists of chunks t, t + LOCAL, ... (each covering
+// prm_chunk_elements elements), then the invocations' lists are merged
+// pairwise through shared memory, a tree of log2(LOCAL) levels, and
+// invocation 0 writes the winners. Free places hold key (0, 0) with index
+// NONE, which every element beats.
 EDMLI_PARAMS(edmli_topk_prm);
+
+uvec2 g_key[16], b_key[16];   // the list, best first; the block
+uint g_idx[16], b_idx[16];
+shared uvec2 s_key[LOCAL / 2u * 16u];   // the fold's lists handed over, 16 places each
+shared uint s_idx[LOCAL / 2u * 16u];
 
 uvec2 key_at(uint base, uint i) {
     uint dt = prm_data_dtype, es = prm_data_elem_size;
@@ -20,63 +31,108 @@ uvec2 key_at(uint base, uint i) {
     return k;
 }
 
-uvec2 g_key[16];
-uint g_idx[16];
-uint g_count;
-
-void offer(uvec2 k, uint i, uint K) {   // later indices come last: equal keys keep the earlier
-    if (g_count == K && !key_gt(k, g_key[K - 1u])) return;
-    uint j = g_count < K ? g_count++ : K - 1u;
-    while (j > 0u && key_gt(k, g_key[j - 1u])) {
-        g_key[j] = g_key[j - 1u];
-        g_idx[j] = g_idx[j - 1u];
-        j--;
+bool better(uvec2 a, uint ia, uvec2 b, uint ib) { return key_gt(a, b) || (key_eq(a, b) && ia < ib); }
+// the better of places a and b of the block into a
+void ce(inout uvec2 ka, inout uint ia, inout uvec2 kb, inout uint ib) {
+    if (better(kb, ib, ka, ia)) {
+        uvec2 k = ka; ka = kb; kb = k;
+        uint i = ia; ia = ib; ib = i;
     }
-    g_key[j] = k;
-    g_idx[j] = i;
+}
+#define CE(a, b) ce(b_key[a], b_idx[a], b_key[b], b_idx[b]);
+#define EACH16(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+
+// the block sorted, best first (bitonic: 10 stages of 8)
+void sort_block() {
+    CE(0, 1) CE(3, 2) CE(4, 5) CE(7, 6) CE(8, 9) CE(11, 10) CE(12, 13) CE(15, 14)
+    CE(0, 2) CE(1, 3) CE(6, 4) CE(7, 5) CE(8, 10) CE(9, 11) CE(14, 12) CE(15, 13)
+    CE(0, 1) CE(2, 3) CE(5, 4) CE(7, 6) CE(8, 9) CE(10, 11) CE(13, 12) CE(15, 14)
+    CE(0, 4) CE(1, 5) CE(2, 6) CE(3, 7) CE(12, 8) CE(13, 9) CE(14, 10) CE(15, 11)
+    CE(0, 2) CE(1, 3) CE(4, 6) CE(5, 7) CE(10, 8) CE(11, 9) CE(14, 12) CE(15, 13)
+    CE(0, 1) CE(2, 3) CE(4, 5) CE(6, 7) CE(9, 8) CE(11, 10) CE(13, 12) CE(15, 14)
+    CE(0, 8) CE(1, 9) CE(2, 10) CE(3, 11) CE(4, 12) CE(5, 13) CE(6, 14) CE(7, 15)
+    CE(0, 4) CE(1, 5) CE(2, 6) CE(3, 7) CE(8, 12) CE(9, 13) CE(10, 14) CE(11, 15)
+    CE(0, 2) CE(1, 3) CE(4, 6) CE(5, 7) CE(8, 10) CE(9, 11) CE(12, 14) CE(13, 15)
+    CE(0, 1) CE(2, 3) CE(4, 5) CE(6, 7) CE(8, 9) CE(10, 11) CE(12, 13) CE(14, 15)
+}
+
+// the list becomes the best 16 of the list and the sorted block: place j
+// takes the better of list j and block 15 - j (a bitonic sequence holding
+// the best 16), sorted by a bitonic merge (4 stages of 8)
+#define TAKE(j) if (better(b_key[15 - j], b_idx[15 - j], g_key[j], g_idx[j])) { g_key[j] = b_key[15 - j]; g_idx[j] = b_idx[15 - j]; }
+#define BACK(j) b_key[j] = g_key[j]; b_idx[j] = g_idx[j];
+void merge_block() {
+    EACH16(TAKE)
+    EACH16(BACK)
+    CE(0, 8) CE(1, 9) CE(2, 10) CE(3, 11) CE(4, 12) CE(5, 13) CE(6, 14) CE(7, 15)
+    CE(0, 4) CE(1, 5) CE(2, 6) CE(3, 7) CE(8, 12) CE(9, 13) CE(10, 14) CE(11, 15)
+    CE(0, 2) CE(1, 3) CE(4, 6) CE(5, 7) CE(8, 10) CE(9, 11) CE(12, 14) CE(13, 15)
+    CE(0, 1) CE(2, 3) CE(4, 5) CE(6, 7) CE(8, 9) CE(10, 11) CE(12, 13) CE(14, 15)
+#define KEEP(j) g_key[j] = b_key[j]; g_idx[j] = b_idx[j];
+    EACH16(KEEP)
+}
+
+#define EMPTY(j) g_key[j] = uvec2(0u); g_idx[j] = NONE;
+// elements i0 .. i0 + 15 of the row (those before `end`) as the block
+#define LOAD(j) b_key[j] = i0 + uint(j) < end ? key_at(base, i0 + uint(j)) : uvec2(0u); b_idx[j] = i0 + uint(j) < end ? i0 + uint(j) : NONE;
+void offer_elements(uint base, uint begin, uint end) {
+    for (uint i0 = begin; i0 < end; i0 += 16u) {
+        EACH16(LOAD)
+        sort_block();
+        merge_block();
+    }
+}
+
+// list `c` (n entries, sorted) of planes at word `w0`, as the block
+#define LIST(j) b_key[j] = uint(j) < n ? uvec2(m[w + uint(j) * 3u * rows], m[w + uint(j) * 3u * rows + rows]) : uvec2(0u); b_idx[j] = uint(j) < n ? m[w + uint(j) * 3u * rows + 2u * rows] : NONE;
+void offer_list(uint w, uint n, uint rows) {
+    EACH16(LIST)
+    merge_block();
+}
+
+// the list's first K entries to slot `slot` of shared memory; the block from it
+#define PUT(j) if (uint(j) < K) { s_key[slot * 16u + uint(j)] = g_key[j]; s_idx[slot * 16u + uint(j)] = g_idx[j]; }
+#define GET(j) b_key[j] = uint(j) < K ? s_key[slot * 16u + uint(j)] : uvec2(0u); b_idx[j] = uint(j) < K ? s_idx[slot * 16u + uint(j)] : NONE;
+void put_list(uint slot, uint K) { EACH16(PUT) }
+void merge_shared(uint slot, uint K) {
+    EACH16(GET)
+    merge_block();
+}
+
+#define WINNER(j) if (uint(j) < K) m[w + uint(j)] = g_idx[j];
+#define ENTRY(j) if (uint(j) < K) { m[w + uint(j) * 3u * rows] = g_key[j].x; m[w + uint(j) * 3u * rows + rows] = g_key[j].y; m[w + uint(j) * 3u * rows + 2u * rows] = g_idx[j]; }
+void write_winners(uint row, uint K) {
+    uint w = (prm_winners_offset >> 2) + row * K;
+    EACH16(WINNER)
+}
+void write_list(uint w, uint K, uint rows) { EACH16(ENTRY) }
+
+// The fold: a workgroup a row (every invocation reaches each barrier).
+void fold(uint row, uint rows, uint K) {
+    uint t = gl_LocalInvocationID.x, lists = prm_lists_offset >> 2;
+    for (uint c = t; c < prm_chunks; c += LOCAL)   // a short last list holds fewer
+        offer_list(lists + c * K * 3u * rows + row, min(K, prm_axis_size - c * prm_chunk_elements), rows);
+    for (uint s = 1u; s < LOCAL; s <<= 1) {   // t takes t + s's list at level s
+        if ((t & (2u * s - 1u)) == s) put_list(t >> 1, K);
+        barrier();
+        if ((t & (2u * s - 1u)) == 0u) merge_shared((t + s) >> 1, K);
+        barrier();
+    }
+    if (t == 0u) write_winners(row, K);
 }
 
 void main() {
+    uint rows = prm_rows, K = prm_k;
+    EACH16(EMPTY)
+    if (prm_fold_pass != 0u) {
+        uint row = group_id();
+        if (row != NONE) fold(row, rows, K);   // the same for the whole workgroup
+        return;
+    }
     uint u = unit_id();
     if (u == NONE) return;
-    uint rows = prm_rows, chunks = prm_chunks, K = prm_k;
-    uint row = u % rows, c = u / rows;
-    uint base = dims_offset(prm_kept_at, row);
-    g_count = 0u;
-    uint lists = prm_lists_offset >> 2;
-    if (prm_merge_pass == 0u) {
-        uint begin = c * prm_chunk_elements, end = min(prm_axis_size, begin + prm_chunk_elements);
-        for (uint i = begin; i < end; i++) offer(key_at(base, i), i, K);
-        if (chunks == 1u) {
-            uint w = (prm_winners_offset >> 2) + row * K;
-            for (uint j = 0u; j < K; j++) m[w + j] = g_idx[j];
-            return;
-        }
-        for (uint j = 0u; j < K; j++) {
-            uint w = lists + (c * K + j) * 3u * rows + row;
-            m[w] = g_key[j].x;
-            m[w + rows] = g_key[j].y;
-            m[w + 2u * rows] = g_idx[j];
-        }
-    } else {
-        uint M = prm_fold, first = c * M, stop = min(chunks, first + M);
-        for (uint cc = first; cc < stop; cc++) {
-            uint n = min(K, prm_axis_size - cc * prm_chunk_elements);   // a short last list holds fewer
-            for (uint j = 0u; j < n; j++) {
-                uint w = lists + (cc * K + j) * 3u * rows + row;
-                offer(uvec2(m[w], m[w + rows]), m[w + 2u * rows], K);
-            }
-        }
-        if (chunks <= M) {
-            uint w = (prm_winners_offset >> 2) + row * K;
-            for (uint j = 0u; j < K; j++) m[w + j] = g_idx[j];
-            return;
-        }
-        for (uint j = 0u; j < g_count; j++) {
-            uint w = (prm_merged_offset >> 2) + (c * K + j) * 3u * rows + row;
-            m[w] = g_key[j].x;
-            m[w + rows] = g_key[j].y;
-            m[w + 2u * rows] = g_idx[j];
-        }
-    }
+    uint row = u % rows, c = u / rows, begin = c * prm_chunk_elements;
+    offer_elements(dims_offset(prm_kept_at, row), begin, min(prm_axis_size, begin + prm_chunk_elements));
+    if (prm_chunks == 1u) write_winners(row, K);
+    else write_list((prm_lists_offset >> 2) + c * K * 3u * rows + row, K, rows);
 }

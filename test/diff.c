@@ -435,7 +435,8 @@ static int report(const char *what, uint64_t seed, int iter, const char *msg)
 
 /* TopK's shapes: random ones, and one on each side of the GPU's thresholds
  * (src/gles/gles_shapes.h): many rows along a strided axis with a small K (a
- * row per invocation, several merge passes), rows longer than the sort
+ * row per invocation in chunks, their lists folded: sometimes more lists than
+ * the fold's workgroup, so that its invocations fold several), rows longer than the sort
  * (threshold and radix select), many short packed rows with a small K, one
  * row around the one-dispatch kernel's limits (SORT_MAX, TOPK_SMALL_MAX_K). */
 static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *small_k)
@@ -444,11 +445,15 @@ static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *sm
     UINT axis = tl_below(r, rank);
     *ties = *small_k = false;
     switch (tl_below(r, 8)) {
-    case 0: /* strided: up to 18 chunks of 64, two merge passes of 8 */
+    case 0: /* strided: up to 18 chunks of 64 a row; or 64 to 128 of them */
         in->rank = 2;
-        in->sizes[0] =
-            1 + tl_below(r, EDMLI_GLES_TOPK_CHUNK_MIN * EDMLI_GLES_TOPK_FOLD * (tl_below(r, 2) ? 1 : 2) + 100);
+        in->sizes[0] = 1 + tl_below(r, EDMLI_GLES_TOPK_CHUNK_MIN * 18 + 100);
         in->sizes[1] = EDMLI_GLES_TOPK_THREAD_MIN_ROWS + tl_below(r, 900);
+        if (tl_below(r, 4) == 0) {
+            const UINT lists = EDMLI_GLES_TOPK_CHUNK_MIN * EDMLI_GLES_TOPK_FOLD_LOCAL;
+            in->sizes[0] = lists - 100 + tl_below(r, lists + 100);
+            in->sizes[1] = EDMLI_GLES_TOPK_THREAD_MIN_ROWS + tl_below(r, 64);
+        }
         *small_k = true;
         return 0;
     case 1: /* longer than the sort holds */

@@ -25,27 +25,34 @@ _Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124
 /* Programs: one per kernel variant (shaders/<file>.comp): `out`, it writes an
  * output tensor through shaders/output.glsl; the parameter struct it reads
  * (edmli_<prm>_prm: its EDMLI_PARAMS() line must name it, or it does not
- * compile); `together`, a workgroup's invocations work together (shared
- * memory, barriers) and it has the device's workgroup size, LOCAL; else
- * each works alone and workgroups have at most EDMLI_GLES_ALONE_LOCAL
- * invocations, so that the 65536 or so invocations of a reduction's or a
- * small TopK's pass spread over every core of a large GPU. */
-#define EDMLI_GLES_PROGRAMS(X)                               \
-    X(ELEMENTWISE_IF, elementwise_if, 1, elementwise_if, 0)  \
-    X(GATHER_ND, gather_nd, 1, gather_nd, 0)                 \
-    X(ARGREDUCE, argreduce, 1, argreduce, 0)                 \
-    X(ARGREDUCE_PARTIAL, argreduce_partial, 1, argreduce, 1) \
-    X(ARGREDUCE_FINAL, argreduce_final, 1, argreduce, 1)     \
-    X(ARGREDUCE_COLS, argreduce_cols, 1, argreduce, 1)       \
-    X(TOPK_SELECT, topk_select, 0, topk, 1)                  \
-    X(TOPK_THREAD, topk_thread, 0, topk, 0)                  \
-    X(TOPK_SMALL, topk_small, 1, topk_small, 1)              \
-    X(TOPK_OUT, topk_out, 1, topk_out, 0)                    \
-    X(COPY, copy, 0, copy, 0)
+ * compile); its workgroup (`local`): ALONE, its invocations work alone and
+ * workgroups have at most EDMLI_GLES_ALONE_LOCAL of them, so that the 65536
+ * or so invocations of a reduction's or a small TopK's pass spread over
+ * every core of a large GPU; DEVICE, they work together (shared memory,
+ * barriers) in the device's workgroup, LOCAL; FOLD, TopK's per-invocation
+ * kernel, whose fold pass works together in a workgroup of
+ * EDMLI_GLES_TOPK_FOLD_LOCAL (shared memory for half as many lists). */
+#define EDMLI_GLES_PROGRAMS(X)                                    \
+    X(ELEMENTWISE_IF, elementwise_if, 1, elementwise_if, ALONE)   \
+    X(GATHER_ND, gather_nd, 1, gather_nd, ALONE)                  \
+    X(ARGREDUCE, argreduce, 1, argreduce, ALONE)                  \
+    X(ARGREDUCE_PARTIAL, argreduce_partial, 1, argreduce, DEVICE) \
+    X(ARGREDUCE_FINAL, argreduce_final, 1, argreduce, DEVICE)     \
+    X(ARGREDUCE_COLS, argreduce_cols, 1, argreduce, DEVICE)       \
+    X(TOPK_SELECT, topk_select, 0, topk, DEVICE)                  \
+    X(TOPK_THREAD, topk_thread, 0, topk, FOLD)                    \
+    X(TOPK_SMALL, topk_small, 1, topk_small, DEVICE)              \
+    X(TOPK_OUT, topk_out, 1, topk_out, ALONE)                     \
+    X(COPY, copy, 0, copy, ALONE)
+typedef enum edmli_gles_local {
+    EDMLI_GLES_LOCAL_ALONE,
+    EDMLI_GLES_LOCAL_DEVICE,
+    EDMLI_GLES_LOCAL_FOLD
+} edmli_gles_local;
 #define EDMLI_GLES_ALONE_LOCAL 256u
 
 typedef enum edmli_gles_prog {
-#define EDMLI_GLES_PROG_ENUM(id, file, out, prm, together) EDMLI_GLES_PROG_##id,
+#define EDMLI_GLES_PROG_ENUM(id, file, out, prm, local) EDMLI_GLES_PROG_##id,
     EDMLI_GLES_PROGRAMS(EDMLI_GLES_PROG_ENUM)
 #undef EDMLI_GLES_PROG_ENUM
     EDMLI_GLES_PROG_COUNT
@@ -67,7 +74,7 @@ uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_
 extern const char edmli_gles_src_common[];
 extern const char edmli_gles_src_output[];
 extern const unsigned char edmli_gles_src_writes_output[EDMLI_GLES_PROG_COUNT];
-extern const unsigned char edmli_gles_src_together[EDMLI_GLES_PROG_COUNT];
+extern const unsigned char edmli_gles_src_local[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
 
@@ -171,7 +178,8 @@ typedef struct edmli_gles_deferred {
 void edmli_gles_memory_barrier(edmli_gles *g, uint32_t bits);
 
 /* A program's workgroup size: LOCAL where its invocations work together,
- * else at most EDMLI_GLES_ALONE_LOCAL. */
+ * EDMLI_GLES_TOPK_FOLD_LOCAL for TopK's fold, else at most
+ * EDMLI_GLES_ALONE_LOCAL (never above LOCAL). */
 uint32_t edmli_gles_prog_local(const edmli_gles *g, edmli_gles_prog prog);
 
 /* Opens GL, compiles every program, creates the GPU arena. false: `why`. */
@@ -289,7 +297,7 @@ bool edmli_gles_packed(const edmli_tensor *t);
  * edmli_gles_run_<program>() below. */
 void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups, const void *prm,
                          size_t bytes);
-#define EDMLI_GLES_RUN_FN(id, file, out, type, together)                                                           \
+#define EDMLI_GLES_RUN_FN(id, file, out, type, local)                                                              \
     static inline void edmli_gles_run_##file(edmli_gles_run *r, const edmli_##type##_prm *prm, uint32_t units,     \
                                              bool groups)                                                          \
     {                                                                                                              \

@@ -16,8 +16,6 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles
         const uint64_t lists = rows * op->plan.topk.k * 12;
         b = edmli_add_sat(b, edmli_align16(rows * op->plan.topk.k * 4));
         if (chunks > 1) b = edmli_add_sat(b, edmli_align16(lists * chunks));
-        if (chunks > EDMLI_GLES_TOPK_FOLD)
-            b = edmli_add_sat(b, edmli_align16(lists * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD)));
     } else if (op->kind == EDMLI_OP_ARGREDUCE) {
         uint64_t ac, vc, a = edmli_gles_reduce_scratch(op, &plan->reduce[0], &ac);
         uint64_t v = edmli_gles_reduce_scratch(op, &plan->reduce[1], &vc);

@@ -123,7 +123,7 @@ static const struct {
     edmli_prm_emit_fn emit;
     const char *type;
 } edmli_prm_of[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_PRM_OF(id, file, out, type, together) {edmli_prm_emit_##type, "edmli_" #type "_prm"},
+#define EDMLI_PRM_OF(id, file, out, type, local) {edmli_prm_emit_##type, "edmli_" #type "_prm"},
     EDMLI_GLES_PROGRAMS(EDMLI_PRM_OF)
 #undef EDMLI_PRM_OF
 };
@@ -182,7 +182,7 @@ typedef void (*edmli_prm_binds_fn)(edmli_binds *b, uint32_t base);
 uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_BINDS])
 {
     static const edmli_prm_binds_fn of[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_BINDS_OF(id, file, out, type, together) edmli_prm_binds_##type,
+#define EDMLI_BINDS_OF(id, file, out, type, local) edmli_prm_binds_##type,
         EDMLI_GLES_PROGRAMS(EDMLI_BINDS_OF)
 #undef EDMLI_BINDS_OF
     };

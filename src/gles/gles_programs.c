@@ -1,35 +1,38 @@
 /* The table of embedded kernel sources, in the order of EDMLI_GLES_PROGRAMS. */
 #include "gles.h"
 
-#define EDMLI_GLES_SRC_DECL(id, file, out, type, together) extern const char edmli_gles_src_##file[];
+#define EDMLI_GLES_SRC_DECL(id, file, out, type, local) extern const char edmli_gles_src_##file[];
 EDMLI_GLES_PROGRAMS(EDMLI_GLES_SRC_DECL)
 #undef EDMLI_GLES_SRC_DECL
 
 const char *const edmli_gles_src[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_GLES_SRC_REF(id, file, out, type, together) edmli_gles_src_##file,
+#define EDMLI_GLES_SRC_REF(id, file, out, type, local) edmli_gles_src_##file,
     EDMLI_GLES_PROGRAMS(EDMLI_GLES_SRC_REF)
 #undef EDMLI_GLES_SRC_REF
 };
 
 const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_GLES_SRC_NAME(id, file, out, type, together) #file,
+#define EDMLI_GLES_SRC_NAME(id, file, out, type, local) #file,
     EDMLI_GLES_PROGRAMS(EDMLI_GLES_SRC_NAME)
 #undef EDMLI_GLES_SRC_NAME
 };
 
 const unsigned char edmli_gles_src_writes_output[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_GLES_SRC_OUT(id, file, out, type, together) out,
+#define EDMLI_GLES_SRC_OUT(id, file, out, type, local) out,
     EDMLI_GLES_PROGRAMS(EDMLI_GLES_SRC_OUT)
 #undef EDMLI_GLES_SRC_OUT
 };
 
-const unsigned char edmli_gles_src_together[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_GLES_SRC_TOGETHER(id, file, out, type, together) together,
-    EDMLI_GLES_PROGRAMS(EDMLI_GLES_SRC_TOGETHER)
-#undef EDMLI_GLES_SRC_TOGETHER
+const unsigned char edmli_gles_src_local[EDMLI_GLES_PROG_COUNT] = {
+#define EDMLI_GLES_SRC_LOCAL(id, file, out, type, local) EDMLI_GLES_LOCAL_##local,
+    EDMLI_GLES_PROGRAMS(EDMLI_GLES_SRC_LOCAL)
+#undef EDMLI_GLES_SRC_LOCAL
 };
 
 uint32_t edmli_gles_prog_local(const edmli_gles *g, edmli_gles_prog prog)
 {
-    return edmli_gles_src_together[prog] || g->local < EDMLI_GLES_ALONE_LOCAL ? g->local : EDMLI_GLES_ALONE_LOCAL;
+    const uint32_t cap = edmli_gles_src_local[prog] == EDMLI_GLES_LOCAL_DEVICE ? g->local
+                         : edmli_gles_src_local[prog] == EDMLI_GLES_LOCAL_FOLD ? EDMLI_GLES_TOPK_FOLD_LOCAL
+                                                                               : EDMLI_GLES_ALONE_LOCAL;
+    return g->local < cap ? g->local : cap;
 }

@@ -9,7 +9,9 @@
  * strided axis, or along packed rows of at most THREAD_MAX_ROW elements,
  * when there are THREAD_MIN_ROWS rows or more; rows are cut into chunks of
  * at least CHUNK_MIN elements until about THREAD_TARGET invocations run, and
- * merge passes fold FOLD chunk lists into one. Otherwise a workgroup a row:
+ * a workgroup of FOLD_LOCAL a row folds the chunks' lists into one (each
+ * invocation those of chunks t, t + FOLD_LOCAL, ..., then in a tree through
+ * shared memory). Otherwise a workgroup a row:
  * rows of at most SORT_MAX elements are sorted in shared memory, longer ones
  * go through a threshold first (SORT_MAX shrinks on GPUs with less shared
  * memory). */
@@ -18,7 +20,7 @@
 #define EDMLI_GLES_TOPK_THREAD_MIN_ROWS 256u
 #define EDMLI_GLES_TOPK_CHUNK_MIN 64u
 #define EDMLI_GLES_TOPK_THREAD_TARGET 65536u
-#define EDMLI_GLES_TOPK_FOLD 8u
+#define EDMLI_GLES_TOPK_FOLD_LOCAL 64u
 #define EDMLI_GLES_SORT_MAX 1024u
 /* One row of at most SORT_MAX elements with K at most SMALL_MAX_K: one
  * dispatch (K rounds of shared atomics, then both outputs). */

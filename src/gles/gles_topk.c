@@ -54,35 +54,22 @@ static edml_status edmli_gles_topk_one_row(edmli_gles_run *r, const edml_operato
     return edmli_gles_finish(r);
 }
 
-/* A row per invocation in `chunks` chunks, then merge passes folding
- * EDMLI_GLES_TOPK_FOLD lists into one, between two areas, until one list
- * (the winners) is left. */
+/* A row per invocation in `chunks` chunks, each listing its best K; then,
+ * with several, a workgroup a row folds the row's lists into the winners. */
 static edml_status edmli_gles_topk_threads(edmli_gles_run *r, edmli_topk_prm *prm, uint32_t chunks)
 {
-    const uint32_t rows = prm->rows, len = (prm->axis_size + chunks - 1) / chunks;
-    const uint64_t list_bytes = (uint64_t)rows * prm->k * 12u;
+    const uint32_t rows = prm->rows;
     edml_status s;
-    uint32_t off_lists = prm->winners_offset, off_next = prm->winners_offset;
-    if (chunks > 1 && (s = edmli_gles_alloc(r, list_bytes * chunks, &off_lists))) return s;
-    if (chunks > EDMLI_GLES_TOPK_FOLD &&
-        (s = edmli_gles_alloc(r, list_bytes * ((chunks + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD), &off_next)))
-        return s;
+    uint32_t off_lists = prm->winners_offset;
+    if (chunks > 1 && (s = edmli_gles_alloc(r, (uint64_t)rows * prm->k * 12u * chunks, &off_lists))) return s;
     prm->chunks = chunks;
-    prm->chunk_elements = len;
+    prm->chunk_elements = (prm->axis_size + chunks - 1) / chunks;
     prm->lists_offset = off_lists;
     edmli_gles_run_topk_thread(r, prm, rows * chunks, false);
-    prm->merge_pass = 1;
-    prm->fold = EDMLI_GLES_TOPK_FOLD;
-    for (uint32_t lists = chunks; lists > 1;) {
-        const uint32_t groups = (lists + EDMLI_GLES_TOPK_FOLD - 1) / EDMLI_GLES_TOPK_FOLD;
+    if (chunks > 1) {
+        prm->fold_pass = 1;
         edmli_gles_barrier(r);
-        prm->chunks = lists;
-        prm->merged_offset = off_next;
-        edmli_gles_run_topk_thread(r, prm, rows * groups, false);
-        lists = groups;
-        prm->chunk_elements *= EDMLI_GLES_TOPK_FOLD;
-        off_next = prm->lists_offset;
-        prm->lists_offset = prm->merged_offset;
+        edmli_gles_run_topk_thread(r, prm, rows, true);
     }
     return EDML_STATUS_OK;
 }
