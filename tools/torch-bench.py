@@ -4,8 +4,8 @@
 # Prints "name ms" lines (medians), and "pipeline" for edml-bench --pipeline
 # (make demo's four steps). Calls run back to back, as edml-bench's
 # gpu-repeated rows; with --evict each call follows an untimed write of 256
-# MiB, which evicts the GPU's cache, as the copy between the calls of
-# edml-bench's gpu-resident rows does.
+# MiB, which evicts the GPU's cache, as the 128 MiB written between the calls
+# of edml-bench's gpu-resident rows do.
 import sys, time, torch
 
 iters = int(sys.argv[sys.argv.index("--iters") + 1]) if "--iters" in sys.argv else 30
