@@ -110,7 +110,7 @@ static edml_status edmli_list_record(edml_command_list *l, edml_operator *handle
     if (!s) s = edmli_object_check(dev, handle, EDMLI_OBJ_OPERATOR, &o, "the operator");
     if (s) return s;
     edml_operator *op = (edml_operator *)o;
-    s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, true);
+    s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, true, l->count);
     if (s) return s;
     edmli_command *c = &l->commands[l->count++];
     memset(c, 0, sizeof *c);
@@ -149,7 +149,7 @@ static edml_status edmli_list_run_one(edml_command_list *l, uint32_t i)
     if (!s) {
         edml_operator *op = (edml_operator *)o;
         name = edmli_op_name(op->type);
-        s = edmli_operator_run(op, c->in, c->inputs, c->out, c->outputs, c->has_temp ? &c->temp : NULL, false);
+        s = edmli_operator_run(op, c->in, c->inputs, c->out, c->outputs, c->has_temp ? &c->temp : NULL, false, i);
     }
     if (s && (s != EDML_STATUS_INDEX_OUT_OF_RANGE || l->result == EDML_STATUS_OK)) {
         l->result = s;
@@ -293,7 +293,7 @@ static edml_status edmli_list_complete(edml_command_list *l, uint64_t timeout_ns
     edml_status s = b.be->batch_complete(dev->state[b.backend], &l->ticket, timeout_ns);
     if (s == EDML_STATUS_TIMEOUT) return s;
     l->pending.be = NULL;
-    if (s == EDML_STATUS_OK && l->ticket.clamped) edmli_list_clamped(l, b.first + l->ticket.clamped_entry);
+    if (s == EDML_STATUS_OK && l->ticket.clamped) edmli_list_clamped(l, l->ticket.clamped_entry);
     return s == EDML_STATUS_OK ? s : edmli_list_batch_failed(l, &b, l->pending_end);
 }
 

@@ -159,7 +159,9 @@ typedef struct edmli_exec {
     uint8_t *scratch; /* op->temp_bytes, aligned to 16 */
     edmli_errbuf *err;
     edmli_parallel par; /* the device's, for the CPU kernels' parts */
+    uint32_t entry;     /* the command list entry it runs (its index), or EDMLI_NO_ENTRY */
 } edmli_exec;
+#define EDMLI_NO_ENTRY UINT32_MAX
 
 typedef edml_status (*edmli_kernel_fn)(const edml_operator *op, const edmli_exec *ex);
 
@@ -178,8 +180,9 @@ typedef struct edmli_buffer_hooks {
 
 /* Where a flushed batch's outcome goes (in its command list): its status
  * and message; and the first of its entries whose kernel clamped indices
- * (GatherND, whose count comes back with the batch): that entry's place in
- * the batch and the kernel's status words (count, first clamped element). */
+ * (GatherND, whose count comes back with the batch): that entry (its index
+ * in the list, edmli_exec.entry) and the kernel's status words (count,
+ * first clamped element). */
 typedef struct edmli_batch_ticket {
     bool done;
     edml_status status;
@@ -297,11 +300,12 @@ const edmli_backend *edmli_device_backend(const edml_device *dev, edml_backend b
 /* The best backend on the CPU the device has for an operator kind. */
 edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind);
 /* One execution of op on its entered device: the bindings checked, then
- * (unless check_only) run; edml_operator_execute's body, and a command
- * list's at record (check_only) and at submit. */
+ * (unless check_only) run; edml_operator_execute's body (entry
+ * EDMLI_NO_ENTRY), and a command list's entry's at record (check_only) and
+ * at submit. */
 edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                const EDML_BUFFER_BINDING *outputs, UINT outputCount,
-                               const EDML_BUFFER_BINDING *temporary, bool check_only);
+                               const EDML_BUFFER_BINDING *temporary, bool check_only, uint32_t entry);
 /* A command list's batched execution whose kernel clamped indices (status:
  * its count and first): the status and message its execute would give. */
 edml_status edmli_operator_clamped(edml_operator *op, const EDML_BUFFER_BINDING *inputs,

@@ -421,7 +421,7 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
 
 edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                const EDML_BUFFER_BINDING *outputs, UINT outputCount,
-                               const EDML_BUFFER_BINDING *temporary, bool check_only)
+                               const EDML_BUFFER_BINDING *temporary, bool check_only, uint32_t entry)
 {
     edml_device *dev = op->obj.device;
     edmli_errbuf *e = &dev->err;
@@ -430,6 +430,7 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
     memset(&ex, 0, sizeof ex);
     ex.err = e;
     ex.par = dev->par;
+    ex.entry = entry;
     bool arena_scratch = false;
     edml_status s = EDML_STATUS_OK;
     if (inputCount != op->input_count)
@@ -474,7 +475,7 @@ edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDI
     edml_status s = edmli_op_enter(handle, &op);
     if (s) return s;
     edml_device *dev = op->obj.device;
-    s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, false);
+    s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, false, EDMLI_NO_ENTRY);
     /* clamped indices come back every call, but are logged once per operator */
     bool log = s != EDML_STATUS_INDEX_OUT_OF_RANGE || !op->index_oor_logged;
     if (s == EDML_STATUS_INDEX_OUT_OF_RANGE) op->index_oor_logged = true;

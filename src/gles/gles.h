@@ -116,8 +116,8 @@ typedef struct edmli_gles {
      * as many slots of their initial value, copied over those that changed */
     unsigned status_buf;
     const volatile uint32_t *status_map;
-    /* a batch's entries so far, its GatherNDs' slots and each's entry */
-    uint32_t batch_entries, batch_gathers;
+    /* a batch's GatherNDs' slots, and each's command list entry */
+    uint32_t batch_gathers;
     uint32_t gather_entry[EDMLI_GLES_STATUS_SLOTS];
     uint64_t readback_bytes;
     uint64_t arena_bytes;

@@ -41,7 +41,7 @@ const uint32_t edmli_gles_status_init[4] = {0, 0xffffffffu, 0, 0};
  * the next free slot, noted with its entry), or the GPU arena with the
  * operator's block in it, kept between calls (`kept`) or placed for this
  * one. */
-static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t *offset, bool *kept)
+static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t entry, uint32_t *offset, bool *kept)
 {
     edmli_gles *g = r->g;
     *kept = false;
@@ -50,7 +50,7 @@ static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t *offset,
     if (g->status_map) {
         const bool batched = g->batching && !g->bake;
         const uint32_t slot = batched ? g->batch_gathers++ : 0; /* batch_takes left one free */
-        if (batched) g->gather_entry[slot] = g->batch_entries - 1;
+        if (batched) g->gather_entry[slot] = entry;
         *offset = slot * (uint32_t)sizeof edmli_gles_status_init;
         return EDML_STATUS_OK;
     }
@@ -109,7 +109,7 @@ edml_status edmli_gles_gather_nd(const edml_operator *op, const edmli_exec *ex)
     if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
     if ((s = edmli_gles_input(&r, op, ex, 1, &off_ix))) return s;
     if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
-    if ((s = edmli_gles_gather_status(&r, &off_status, &kept))) return s;
+    if ((s = edmli_gles_gather_status(&r, ex->entry, &off_status, &kept))) return s;
     edmli_gather_nd_prm prm = {.data = edmli_gles_tensor_prm(&op->inputs[0], off_in),
                                .indices = edmli_gles_tensor_prm(&op->inputs[1], off_ix),
                                .result = edmli_gles_output_prm(&op->outputs[0], off_out),

@@ -65,7 +65,6 @@ edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edml
     if (!s && !r->g->bake) {
         r->baked = edmli_gles_baked_of(op);
         r->next_block = 0;
-        r->g->batch_entries += r->g->batching; /* this entry's place in the batch: batch_entries - 1 */
     }
     return s;
 }
@@ -560,7 +559,7 @@ edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err)
     g->nhazards = 0;
     edml_status s = edmli_gles_begin(g->batch, g, err); /* completes the batch before (its slots read) */
     g->batching = s == EDML_STATUS_OK;
-    g->batch_entries = g->batch_gathers = 0;
+    g->batch_gathers = 0;
     return s;
 }
 
