@@ -7,8 +7,8 @@
 // adversarial orders) a radix select (8-bit digits of the 64-bit key; 4
 // digits for types of at most 32 bits) finds the K-th key, the elements
 // above it and the first ties (in index order) are gathered, then sorted.
-// K <= SORT_MAX. Rows of 32-bit elements along a packed axis are read as
-// 16-byte vectors where aligned.
+// K <= SORT_MAX. Rows of 32- or 16-bit elements along a packed axis are
+// read as 16-byte vectors where aligned.
 EDMLI_PARAMS(edmli_topk_prm);
 
 shared uvec2 s_key[SORT_MAX];
@@ -27,10 +27,32 @@ uvec2 rkey(uint i) {
     return k;
 }
 
-// Keys of the row's elements 4q .. 4q + 3 (vector reads: see main).
-uvec4 rkey4(uint q) {
-    uvec4 k = key4(prm_data_dtype, false, m4[((prm_data_offset >> 2) + g_base) / 4u + q]);
-    return prm_increasing != 0u ? ~k : k;
+// Order keys of 16-bit elements (FLOAT16, UINT16, INT16), as key_of's low word.
+uvec4 key16(uint dt, uvec4 u) {
+    if (dt == DT_UINT16) return u;
+    if (dt == DT_INT16) return u ^ 0x8000u;
+    bvec4 nan = greaterThan(u & 0x7fffu, uvec4(0x7c00u));
+    u = mix(u, uvec4(0u), equal(u, uvec4(0x8000u)));
+    uvec4 k = mix(u | 0x8000u, u ^ 0xffffu, notEqual(u & 0x8000u, uvec4(0u)));
+    return mix(k, uvec4(NONE), nan);
+}
+
+// Keys of the row's q-th 16-byte vector (vector reads: see main): 32-bit
+// elements 4q + j in lo[j] (hi the lowest key); 16-bit elements 8q + 2j in
+// lo[j] and 8q + 2j + 1 in hi[j].
+void rkeys_vec(uint q, out uvec4 lo, out uvec4 hi) {
+    uint dt = prm_data_dtype, es = prm_data_elem_size;
+    uvec4 v = m4[((prm_data_offset + g_base * es) >> 4) + q];
+    bool inc = prm_increasing != 0u;
+    if (es == 4u) {
+        lo = key4(dt, false, v);
+        hi = uvec4(0u);
+        if (inc) lo = ~lo;
+    } else {
+        lo = key16(dt, v & 0xffffu);
+        hi = key16(dt, v >> 16);
+        if (inc) { lo = ~lo; hi = ~hi; }
+    }
 }
 
 bool better(uint a, uint b) {   // shared entries a and b
@@ -75,16 +97,19 @@ void main() {
         filled = n;
     } else {
         filled = NONE;
-        // vectors: 32-bit elements along a packed axis, the row 16-byte aligned
-        bool vec = prm_axis_stride == 1u && prm_data_elem_size == 4u && (((prm_data_offset >> 2) + g_base) & 3u) == 0u;
-        uint nv = vec ? n / 4u : 0u;
+        // vectors: 32- or 16-bit elements along a packed axis, the row 16-byte aligned
+        uint es = prm_data_elem_size, per = 16u / es;
+        bool vec = prm_axis_stride == 1u && (es == 4u || es == 2u) && ((prm_data_offset + g_base * es) & 15u) == 0u;
+        uint nv = vec ? n / per : 0u;
         if (K <= LOCAL && LOCAL <= uint(SORT_MAX)) {
             uvec2 top = uvec2(0u);   // no element: the lowest key, which every element reaches
+            uvec4 lo, hi;
             for (uint q = t; q < nv; q += LOCAL) {
-                uvec4 k = rkey4(q);
+                rkeys_vec(q, lo, hi);
+                uvec4 k = max(lo, hi);
                 top.y = max(top.y, max(max(k.x, k.y), max(k.z, k.w)));
             }
-            for (uint i = 4u * nv + t; i < n; i += LOCAL) {
+            for (uint i = per * nv + t; i < n; i += LOCAL) {
                 uvec2 k = rkey(i);
                 if (key_gt(k, top)) top = k;
             }
@@ -96,14 +121,20 @@ void main() {
             if (t == 0u) s_var[2] = 0u;
             barrier();
             for (uint q = t; q < nv; q += LOCAL) {
-                uvec4 k = rkey4(q);
+                rkeys_vec(q, lo, hi);
                 for (uint j = 0u; j < 4u; j++) {
-                    if (k[j] < tau.y) continue;
+                    if (lo[j] < tau.y) continue;
                     uint slot = atomicAdd(s_var[2], 1u);
-                    if (slot < uint(SORT_MAX)) { s_key[slot] = uvec2(0u, k[j]); s_idx[slot] = 4u * q + j; }
+                    uint i = es == 4u ? 4u * q + j : 8u * q + 2u * j;
+                    if (slot < uint(SORT_MAX)) { s_key[slot] = uvec2(0u, lo[j]); s_idx[slot] = i; }
+                }
+                for (uint j = 0u; j < 4u && es == 2u; j++) {
+                    if (hi[j] < tau.y) continue;
+                    uint slot = atomicAdd(s_var[2], 1u);
+                    if (slot < uint(SORT_MAX)) { s_key[slot] = uvec2(0u, hi[j]); s_idx[slot] = 8u * q + 2u * j + 1u; }
                 }
             }
-            for (uint i = 4u * nv + t; i < n; i += LOCAL) {
+            for (uint i = per * nv + t; i < n; i += LOCAL) {
                 uvec2 k = rkey(i);
                 if (key_gt(tau, k)) continue;
                 uint slot = atomicAdd(s_var[2], 1u);

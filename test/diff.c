@@ -460,7 +460,8 @@ static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *sm
         in->rank = 2;
         in->sizes[0] = 1 + tl_below(r, 3);
         in->sizes[1] = EDMLI_GLES_SORT_MAX + 76 + tl_below(r, 3000);
-        if (tl_below(r, 2)) in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32; /* the GPU's vector reads */
+        if (tl_below(r, 2)) /* the GPU's vector reads: 32- and 16-bit elements */
+            in->dtype = tl_below(r, 2) ? EDML_TENSOR_DATA_TYPE_FLOAT32 : EDML_TENSOR_DATA_TYPE_FLOAT16;
         *ties = tl_below(r, 2); /* mostly one value: more candidates than the sort holds */
         return 1;
     case 2: /* many short packed rows on both sides of the row-per-invocation limit */
