@@ -2,13 +2,15 @@
 # Every test of edml, as `make test` runs it. One line per step, PASS or FAIL,
 # and last `N passed, N failed`. Logs of each step: build/test-logs/.
 # EDML_TEST_QUICK=1 skips the slow steps (sanitizers, ARM images, boards).
+# The full run is two lanes at once, each a sequence of steps with its own
+# build directories: the host's (its builds, tests, sanitizers, fuzzers) and
+# the ARM boards' (qemu-user images, bare metal, the GL image), whose
+# emulators each keep one core busy; their lines interleave.
 set -u
 cd "$(dirname "$0")/.."
 logs=build/test-logs
 rm -rf "$logs"
 mkdir -p "$logs"
-passed=0
-failed=0
 J=${EDML_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # step NAME COMMAND...: runs the command, its output to the log
@@ -18,10 +20,8 @@ step() {
     log="$logs/$(echo "$name" | tr ' /:' '___').log"
     start=$(date +%s)
     if "$@" >"$log" 2>&1; then
-        passed=$((passed + 1))
         echo "PASS $name ($(( $(date +%s) - start ))s)"
     else
-        failed=$((failed + 1))
         echo "FAIL $name ($(( $(date +%s) - start ))s): last lines of $log:"
         tail -n 15 "$log" | sed 's/^/    /'
     fi
@@ -30,70 +30,72 @@ step() {
 quick=${EDML_TEST_QUICK:-0}
 H=build/host
 
-# 1. Host build with gcc, warnings as errors; every test program.
-step "build host (gcc -Werror)" make -j"$J" BOARD=host all tests test-image
-step "no-allocation proof: nm over libedml.a" sh test/check-nm.sh nm $H/libedml.a
-step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
-step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
-step "misuse: stale and foreign handles, live arenas, re-entry, bindings, messages, GPU arena" $H/test/misuse
-step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
-step "GLES faults injected: fallback and statuses" $H/test/faults
-step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
-step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-thread
-step "GPU buffers, GatherND's status words copied back (as without GL_EXT_buffer_storage)" $H/test/gpu --no-buffer-storage
-for b in ref neon gles auto; do
-    step "vectors on $b (test/cases)" sh test/run-cases.sh $H/edml-run $b
-done
-for b in ref neon gles auto; do
-    step "vectors on $b through one command list (GPU kernels no barrier orders run backwards): the verdicts of one execute per case" env EDML_RUN_ARGS="--command-list --reorder" sh test/run-cases.sh $H/edml-run $b
-done
-step "differential test neon through command lists" $H/test/diff --backend neon --seed 24 --iters 2000 --command-list
-step "differential test gles through command lists, kernels no barrier orders run backwards (llvmpipe)" $H/test/diff --backend gles --seed 23 --iters 800 --command-list --reorder
-step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 1500
-step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 500 --small-dispatches
-step "differential test gles, 256-invocation workgroups (the Raspberry Pi's V3D shape)" $H/test/diff --backend gles --seed 19 --iters 800 --workgroup 256
-for b in ref neon; do
-    for seed in 1 2 3; do
-        step "differential test $b vs oracle, seed $seed" $H/test/diff --backend $b --seed $seed --iters 4000
+host_suite() {
+    # 1. Host build with gcc, warnings as errors; every test program.
+    step "build host (gcc -Werror)" make -j"$J" BOARD=host all tests test-image
+    step "no-allocation proof: nm over libedml.a" sh test/check-nm.sh nm $H/libedml.a
+    step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
+    step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
+    step "misuse: stale and foreign handles, live arenas, re-entry, bindings, messages, GPU arena" $H/test/misuse
+    step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
+    step "GLES faults injected: fallback and statuses" $H/test/faults
+    step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
+    step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-thread
+    step "GPU buffers, GatherND's status words copied back (as without GL_EXT_buffer_storage)" $H/test/gpu --no-buffer-storage
+    for b in ref neon gles auto; do
+        step "vectors on $b (test/cases)" sh test/run-cases.sh $H/edml-run $b
     done
-done
-step "test image on host" $H/edml-test
-# 2b. Several cores: the same answers for every thread count and part order.
-for b in neon auto; do
-    step "vectors on $b, 4 threads of edml's pool, parts of 64 bytes: the 1-thread verdicts" env EDML_RUN_ARGS="--threads 4 --small-parts" sh test/run-cases.sh $H/edml-run $b
-done
-for w in 2 4 8; do
-    step "differential test neon, edml's pool of $w, parts of 64 bytes" $H/test/diff --backend neon --seed $((30 + w)) --iters 2000 --parallel pool --workers $w --small-parts
-done
-for m in reverse random spawn; do
-    step "differential test neon, parts run $m (5 workers)" $H/test/diff --backend neon --seed 41 --iters 2000 --parallel $m --workers 5 --small-parts
-done
-step "make demo: compact, identical detections, installs only the demo's packages" sh test/check-demo.sh
-step "threads: 4 devices at once (neon)" $H/test/threads --backend neon
-step "threads: 4 devices at once (gles)" $H/test/threads --backend gles --rounds 10
-for b in ref neon gles; do
-    r=100; [ $b = gles ] && r=10
-    step "threads: 2 threads on one device ($b): right or BUSY" $H/test/threads --shared --threads 2 --backend $b --rounds $r
-done
-step "threads: 12 threads on one device (gles): 8 keep a context, 4 run on transient ones" $H/test/threads --shared --threads 12 --backend gles --rounds 1
-step "threads: 12 threads one after another on one device (gles), each releasing its context as it ends" $H/test/threads --shared --relay --threads 12 --backend gles --rounds 1
-step "static program (host, Mesa present): GLES off with its reason, NEON answers" sh test/check-static.sh host
-step "README, edml.h, examples/topk.c, make help and the schema agree; no path outside the project" sh test/check-docs.sh
-step "clang-format: the tree as .clang-format says" sh test/check-format.sh
-step "function length: library 80 lines, tests and tools 120" sh test/check-functions.sh
-for b in ref neon gles; do
-    n=2000; [ $b = gles ] && n=300
-    step "soak: $n cycles on $b, arena given back" $H/test/diff --soak --backend $b --iters $n --seed 21
-done
-step "edml.h as C99 -pedantic, C11, C++17" sh test/check-header.sh
-step "README example (examples/topk.c)" sh -c "$H/examples/topk | tee /dev/stderr | grep -q '3.5@4 1.25@6 0.7@1'"
-step "command list example (examples/command_list.c): one list, two submissions" sh -c "$H/examples/command_list | tee /dev/stderr | tr '\n' ' ' | grep -q 'round 0: argmax 1 2, chosen 1 -2 3 -4 round 1: argmax 3 2, chosen 1 2 3 4'"
+    for b in ref neon gles auto; do
+        step "vectors on $b through one command list (GPU kernels no barrier orders run backwards): the verdicts of one execute per case" env EDML_RUN_ARGS="--command-list --reorder" sh test/run-cases.sh $H/edml-run $b
+    done
+    step "differential test neon through command lists" $H/test/diff --backend neon --seed 24 --iters 2000 --command-list
+    step "differential test gles through command lists, kernels no barrier orders run backwards (llvmpipe)" $H/test/diff --backend gles --seed 23 --iters 800 --command-list --reorder
+    step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 1500
+    step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 500 --small-dispatches
+    step "differential test gles, 256-invocation workgroups (the Raspberry Pi's V3D shape)" $H/test/diff --backend gles --seed 19 --iters 800 --workgroup 256
+    for b in ref neon; do
+        for seed in 1 2 3; do
+            step "differential test $b vs oracle, seed $seed" $H/test/diff --backend $b --seed $seed --iters 4000
+        done
+    done
+    step "test image on host" $H/edml-test
+    # 2b. Several cores: the same answers for every thread count and part order.
+    for b in neon auto; do
+        step "vectors on $b, 4 threads of edml's pool, parts of 64 bytes: the 1-thread verdicts" env EDML_RUN_ARGS="--threads 4 --small-parts" sh test/run-cases.sh $H/edml-run $b
+    done
+    for w in 2 4 8; do
+        step "differential test neon, edml's pool of $w, parts of 64 bytes" $H/test/diff --backend neon --seed $((30 + w)) --iters 2000 --parallel pool --workers $w --small-parts
+    done
+    for m in reverse random spawn; do
+        step "differential test neon, parts run $m (5 workers)" $H/test/diff --backend neon --seed 41 --iters 2000 --parallel $m --workers 5 --small-parts
+    done
+    step "make demo: compact, identical detections, installs only the demo's packages" sh test/check-demo.sh
+    step "threads: 4 devices at once (neon)" $H/test/threads --backend neon
+    step "threads: 4 devices at once (gles)" $H/test/threads --backend gles --rounds 10
+    for b in ref neon gles; do
+        r=100; [ $b = gles ] && r=10
+        step "threads: 2 threads on one device ($b): right or BUSY" $H/test/threads --shared --threads 2 --backend $b --rounds $r
+    done
+    step "threads: 12 threads on one device (gles): 8 keep a context, 4 run on transient ones" $H/test/threads --shared --threads 12 --backend gles --rounds 1
+    step "threads: 12 threads one after another on one device (gles), each releasing its context as it ends" $H/test/threads --shared --relay --threads 12 --backend gles --rounds 1
+    step "static program (host, Mesa present): GLES off with its reason, NEON answers" sh test/check-static.sh host
+    step "README, edml.h, examples/topk.c, make help and the schema agree; no path outside the project" sh test/check-docs.sh
+    step "clang-format: the tree as .clang-format says" sh test/check-format.sh
+    step "function length: library 80 lines, tests and tools 120" sh test/check-functions.sh
+    for b in ref neon gles; do
+        n=2000; [ $b = gles ] && n=300
+        step "soak: $n cycles on $b, arena given back" $H/test/diff --soak --backend $b --iters $n --seed 21
+    done
+    step "edml.h as C99 -pedantic, C11, C++17" sh test/check-header.sh
+    step "README example (examples/topk.c)" sh -c "$H/examples/topk | tee /dev/stderr | grep -q '3.5@4 1.25@6 0.7@1'"
+    step "command list example (examples/command_list.c): one list, two submissions" sh -c "$H/examples/command_list | tee /dev/stderr | tr '\n' ' ' | grep -q 'round 0: argmax 1 2, chosen 1 -2 3 -4 round 1: argmax 3 2, chosen 1 2 3 4'"
 
-# 2. clang, warnings as errors.
-step "build host (clang -Werror)" make -j"$J" BOARD=host CC=clang BUILD=build/host-clang all tests
-step "vectors on neon (clang build)" sh test/run-cases.sh build/host-clang/edml-run neon
+    # 2. clang, warnings as errors.
+    step "build host (clang -Werror)" make -j"$J" BOARD=host CC=clang BUILD=build/host-clang all tests
+    step "vectors on neon (clang build)" sh test/run-cases.sh build/host-clang/edml-run neon
+}
 
-if [ "$quick" != 1 ]; then
+host_deep() {
     # 3. AddressSanitizer + UndefinedBehaviorSanitizer over the whole suite.
     S=build/host-asan
     SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -131,7 +133,18 @@ if [ "$quick" != 1 ]; then
         step "fuzz_$t for 60 s" build/fuzz/fuzz_$t -max_total_time=60 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/$t
         rm -rf "$c"
     done
+    # builds apart from the ARM lane's directories
+    step "Buildroot and Yocto variables honoured: CC, AR, CFLAGS, LDFLAGS (on the command line, in the environment, CC with flags), DESTDIR, PREFIX (rpi4)" sh test/check-build-vars.sh rpi4
+    step "installed edml found by CMake (find_package, edml::edml) and pkg-config: host" sh test/check-consumer.sh host
+    step "PORT=none is freestanding: the archive needs only memcpy/memset/memmove/memcmp and libgcc (host, AArch64, ARMv7)" sh test/check-freestanding.sh host rpi4 rpi4-armhf
+    # 5. Every board builds.
+    for board in $(ls boards); do
+        case $board in host|rpi4|rpi4-armhf) continue ;; esac
+        step "build $board" make -j"$J" BOARD=$board all
+    done
+}
 
+arm_suite() {
     # 4. ARM test images under qemu-user: AArch64 and ARMv7 hard-float NEON.
     for board in rpi4 rpi4-armhf; do
         step "build $board test image" make -j"$J" BOARD=$board all test-image
@@ -143,24 +156,33 @@ if [ "$quick" != 1 ]; then
     done
     step "static AArch64 program under qemu, arm64 Mesa present: GLES off with its reason" sh test/check-static.sh rpi4
     step "PORT=none and PORT=linux build and install apart (rpi4)" sh test/check-build-config.sh rpi4
-    step "Buildroot and Yocto variables honoured: CC, AR, CFLAGS, LDFLAGS (on the command line, in the environment, CC with flags), DESTDIR, PREFIX (rpi4)" sh test/check-build-vars.sh rpi4
-    step "installed edml found by CMake (find_package, edml::edml, toolchain file) and pkg-config (sysroot): host, rpi4 PORT=none under qemu, rpi4 PORT=linux linked" sh test/check-consumer.sh host rpi4:none rpi4:linux
+    step "installed edml found by CMake (toolchain file) and pkg-config (sysroot): rpi4 PORT=none under qemu, rpi4 PORT=linux linked" sh test/check-consumer.sh rpi4:none rpi4:linux
     step "bare metal (make test-baremetal): AArch64 under qemu-system, no OS: start-up, MMU, vectors; the example; every vector on ref and NEON, differential, unit, misuse" make -j"$J" test-baremetal
     step "bare metal, rpi5's library (Cortex-A76) under qemu -cpu max: every vector on ref and NEON, differential, unit, misuse" \
         sh -c 'make -j"$1" baremetal BAREMETAL_BOARD=rpi5 && EDML_BAREMETAL_CPU=max toolchain/run-baremetal build/baremetal-rpi5/edml-test.elf --backend ref --backend neon --iters 300 --seed 12 | tee /dev/stderr | tail -n 1 | grep -qx "1[5-9][0-9] passed, 0 failed"' sh "$J"
-    step "PORT=none is freestanding: the archive needs only memcpy/memset/memmove/memcmp and libgcc (host, AArch64, ARMv7)" sh test/check-freestanding.sh host rpi4 rpi4-armhf
     # the GL path as AArch64 code: arm64 Mesa (llvmpipe) under qemu-aarch64
     if [ "$(uname -m)" = x86_64 ]; then
         step "build rpi4 GL test image" make -j"$J" BOARD=rpi4 test-image-gl
         step "rpi4 GL test image under qemu (gles, arm64 Mesa)" env EDML_QEMU_SYSROOT=/ toolchain/run rpi4 build/rpi4/edml-test-gl --backend gles --iters 100 --seed 13
     fi
+}
 
-    # 5. Every board builds.
-    for board in $(ls boards); do
-        case $board in host|rpi4|rpi4-armhf) continue ;; esac
-        step "build $board" make -j"$J" BOARD=$board all
-    done
+# lane NAME FUNCTION...: the functions' steps in order, their lines shown and
+# kept in the lane's file, from which the totals are counted
+lane() {
+    lane_file=$logs/.lane-$1
+    shift
+    for f in "$@"; do "$f"; done 2>&1 | tee "$lane_file"
+}
+
+if [ "$quick" = 1 ]; then
+    lane host host_suite
+else
+    lane host host_suite host_deep &
+    lane arm arm_suite &
+    wait
 fi
-
+passed=$(cat "$logs"/.lane-* | grep -c '^PASS ')
+failed=$(cat "$logs"/.lane-* | grep -c '^FAIL ')
 echo "$passed passed, $failed failed" | tee "$logs/.summary"
 [ "$failed" -eq 0 ]
