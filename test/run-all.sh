@@ -148,7 +148,10 @@ arm_suite() {
     # 4. ARM test images under qemu-user: AArch64 and ARMv7 hard-float NEON.
     for board in rpi4 rpi4-armhf; do
         step "build $board test image" make -j"$J" BOARD=$board all test-image
-        step "$board test image under qemu (neon, ref)" toolchain/run $board build/$board/edml-test --backend neon --backend ref --iters 2000 --seed 11
+        # the reference backend as AArch64 code runs in the bare-metal images below
+        backends="--backend neon"
+        [ $board = rpi4-armhf ] && backends="--backend neon --backend ref"
+        step "$board test image under qemu ($(echo $backends | sed 's/--backend //g; s/ /, /g'))" toolchain/run $board build/$board/edml-test $backends --iters 2000 --seed 11
         step "$board edml-run vectors under qemu (neon)" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
         step "$board edml-run vectors under qemu through one command list (neon)" env EDML_RUN_ARGS="--command-list" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
         step "$board edml-run vectors under qemu, edml's pool of 4 (neon)" env EDML_RUN_ARGS="--threads 4 --small-parts" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
