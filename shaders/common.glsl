@@ -105,8 +105,8 @@ uvec2 min_key(uint dt, bool invert, uvec2 v) {
     if (invert && !nan) { k = ~k; if (dt != DT_FLOAT64 && dt != DT_UINT64 && dt != DT_INT64) k.x = 0u; }
     return k;
 }
-// The same for four elements of a 32-bit type (FLOAT32, INT32, UINT32: the
-// only ones read as vectors), the key's low word.
+// The same for four elements of a 32-bit type (FLOAT32, INT32, UINT32), the
+// key's low word.
 uvec4 key4(uint dt, bool invert, uvec4 v) {
     uvec4 k;
     if (dt == DT_FLOAT32) {
@@ -118,6 +118,16 @@ uvec4 key4(uint dt, bool invert, uvec4 v) {
     }
     k = dt == DT_INT32 ? v ^ 0x80000000u : v;
     return invert ? ~k : k;
+}
+// The same for four elements of a 16-bit type (FLOAT16, UINT16, INT16), one
+// a word's half, as key_of's low word (TopK's vector reads).
+uvec4 key16(uint dt, uvec4 u) {
+    if (dt == DT_UINT16) return u;
+    if (dt == DT_INT16) return u ^ 0x8000u;
+    bvec4 nan = greaterThan(u & 0x7fffu, uvec4(0x7c00u));
+    u = mix(u, uvec4(0u), equal(u, uvec4(0x8000u)));
+    uvec4 k = mix(u | 0x8000u, u ^ 0xffffu, notEqual(u & 0x8000u, uvec4(0u)));
+    return mix(k, uvec4(NONE), nan);
 }
 // ArgMin/ArgMax results (key, index) in any order: the larger key, then the
 // first index (the last with `last`).

@@ -27,16 +27,6 @@ uvec2 rkey(uint i) {
     return k;
 }
 
-// Order keys of 16-bit elements (FLOAT16, UINT16, INT16), as key_of's low word.
-uvec4 key16(uint dt, uvec4 u) {
-    if (dt == DT_UINT16) return u;
-    if (dt == DT_INT16) return u ^ 0x8000u;
-    bvec4 nan = greaterThan(u & 0x7fffu, uvec4(0x7c00u));
-    u = mix(u, uvec4(0u), equal(u, uvec4(0x8000u)));
-    uvec4 k = mix(u | 0x8000u, u ^ 0xffffu, notEqual(u & 0x8000u, uvec4(0u)));
-    return mix(k, uvec4(NONE), nan);
-}
-
 // Keys of the row's q-th 16-byte vector (vector reads: see main): 32-bit
 // elements 4q + j in lo[j] (hi the lowest key); 16-bit elements 8q + 2j in
 // lo[j] and 8q + 2j + 1 in hi[j].
