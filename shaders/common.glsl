@@ -47,20 +47,20 @@ uvec2 ld_elem(uint off, uint es) {   // (low word, high word)
 // t_offset: the byte offset of logical (row-major) element li of tensor T.
 uint t_offset(uint T, uint li) {
     uint off = 0u;
-    for (uint d = prm_words[T + TENSOR_rank]; d-- > 0u;) {
-        uint s = prm_words[T + TENSOR_sizes + d];
-        off += (li % s) * prm_words[T + TENSOR_strides + d];
+    for (uint d = prm_word(T + TENSOR_rank); d-- > 0u;) {
+        uint s = prm_word(T + TENSOR_sizes + d);
+        off += (li % s) * prm_word(T + TENSOR_strides + d);
         li /= s;
     }
-    return t_base(T) + off * prm_words[T + TENSOR_elem_size];
+    return t_base(T) + off * prm_word(T + TENSOR_elem_size);
 }
 // dims_offset: the element offset of position `index` of an odometer over
 // the dims D (where an output's set, or a row, starts).
 uint dims_offset(uint D, uint index) {
     uint off = 0u;
-    for (uint d = prm_words[D + DIMS_WALK_count]; d-- > 0u;) {
-        uint s = prm_words[D + DIMS_WALK_sizes + d];
-        off += (index % s) * prm_words[D + DIMS_WALK_strides + d];
+    for (uint d = prm_word(D + DIMS_WALK_count); d-- > 0u;) {
+        uint s = prm_word(D + DIMS_WALK_sizes + d);
+        off += (index % s) * prm_word(D + DIMS_WALK_strides + d);
         index /= s;
     }
     return off;

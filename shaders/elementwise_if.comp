@@ -10,7 +10,7 @@ EDMLI_PARAMS(edmli_elementwise_if_prm);
 uvec2 compute(uint li) {
     uint c = ld_bits(t_offset(prm_cond_at, li), 1u);
     uint T = c != 0u ? prm_a_at : prm_b_at;   // one walk of A's or B's strides, not both
-    return ld_elem(t_offset(T, li), prm_words[T + TENSOR_elem_size]);
+    return ld_elem(t_offset(T, li), prm_word(T + TENSOR_elem_size));
 }
 
 // 0xff in each byte of c that is not zero

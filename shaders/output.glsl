@@ -15,24 +15,24 @@ uint inverse_map(uint O, uint e) {   // e: element slot -> logical li or NONE
     uint coord[8];
     for (uint d = 0u; d < 8u; d++) coord[d] = 0u;
     uint rem = e;
-    for (uint k = 0u; k < prm_words[O + OUTPUT_order_count]; k++) {
-        uint d = prm_words[O + OUTPUT_order + k];
-        uint s = prm_words[T + TENSOR_strides + d];
+    for (uint k = 0u; k < prm_word(O + OUTPUT_order_count); k++) {
+        uint d = prm_word(O + OUTPUT_order + k);
+        uint s = prm_word(T + TENSOR_strides + d);
         uint c = rem / s;
-        if (c >= prm_words[T + TENSOR_sizes + d]) return NONE;
+        if (c >= prm_word(T + TENSOR_sizes + d)) return NONE;
         coord[d] = c;
         rem -= c * s;
     }
     if (rem != 0u) return NONE;
     uint li = 0u;
-    for (uint d = 0u; d < prm_words[T + TENSOR_rank]; d++) li = li * prm_words[T + TENSOR_sizes + d] + coord[d];
+    for (uint d = 0u; d < prm_word(T + TENSOR_rank); d++) li = li * prm_word(T + TENSOR_sizes + d) + coord[d];
     return li;
 }
 
 void write_output(uint O, uint u, bool dense) {
-    uint T = O + OUTPUT_t, es = prm_words[T + TENSOR_elem_size];
+    uint T = O + OUTPUT_t, es = prm_word(T + TENSOR_elem_size);
     if (es >= 4u) {   // a packed output's element u is u elements in, without the walk over its dims
-        uint off = prm_words[O + OUTPUT_dense] != 0u ? t_base(T) + u * es : t_offset(T, u);
+        uint off = prm_word(O + OUTPUT_dense) != 0u ? t_base(T) + u * es : t_offset(T, u);
         uvec2 b = compute(u);
         m[off >> 2] = b.x;
         if (es == 8u) m[(off >> 2) + 1u] = b.y;
@@ -43,7 +43,7 @@ void write_output(uint O, uint u, bool dense) {
     uint per = 4u / es;
     for (uint s = 0u; s < per; s++) {
         uint e = u * per + s;
-        uint li = dense ? (e < prm_words[O + OUTPUT_elements] ? e : NONE) : inverse_map(O, e);
+        uint li = dense ? (e < prm_word(O + OUTPUT_elements) ? e : NONE) : inverse_map(O, e);
         if (li == NONE) continue;
         uint sh = s * es * 8u;
         uint mask = (es == 1u ? 0xffu : 0xffffu) << sh;

@@ -5,9 +5,9 @@
  * the parameter block: prm_<member> for a word, prm_<member>(i) for an array
  * element, prm_<member>_<sub> down nested structs, and PRM_<MEMBER> (a word
  * offset) for a nested struct that shared helpers take (see
- * src/gles/gles_params.c). Accessors index one unsized array of words: Mesa
- * turns an indexed array of fixed size in a buffer into a chain of
- * compares (3 times slower kernels on llvmpipe, and V3D is a Mesa driver).
+ * src/gles/gles_params.c). The block is a uniform block of the struct's
+ * 16-byte vectors, read a word at a time (prm_word(i)), so that a member
+ * read with a constant index is an operand of the instruction, not a load.
  *
  * A list is X(word, array, nested, nested_array) with
  *   word(name)                   a 32-bit word

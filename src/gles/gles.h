@@ -80,6 +80,8 @@ extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
 
 #define EDMLI_GLES_PARAM_BYTES 1024u /* a dispatch's parameter slot: any struct, offset-aligned */
 #define EDMLI_GLES_PARAM_SLOTS 16u
+/* A parameter block as bound: whole 16-byte vectors (its uniform block's size) */
+#define EDMLI_GLES_PARAM_VEC(bytes) (((bytes) + 15u) & ~15u)
 #define EDMLI_GLES_FENCE_TIMEOUT_NS 5000000000ull
 #define EDMLI_GLES_UNITS_PER_DISPATCH (1u << 22) /* keeps each dispatch short (V3D: 500 ms watchdog) */
 #define EDMLI_GLES_GROUPS_PER_DISPATCH 4096u
@@ -106,7 +108,7 @@ typedef struct edmli_gles {
     uint32_t max_groups_x;
     uint64_t max_ssbo;     /* largest bindable storage block */
     uint32_t param_stride; /* bytes between parameter slots: a slot, rounded to the binding offset alignment */
-    uint32_t param_align;  /* GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
+    uint32_t param_align;  /* of storage and uniform bindings, the larger, at least 16 */
     unsigned arena_buf, params_buf, readback_buf; /* readback: mapped for each download */
     /* GatherND's status words where the driver has GL_EXT_buffer_storage
      * (else 0 and NULL: the operator's block in the GPU arena, copied back):

@@ -65,30 +65,27 @@ static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, siz
     return true;
 }
 
-bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
+/* Limits of this GPU (false with the reason where one is below GLES 3.1's
+ * minimum), and the board's preference. */
+static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, size_t cap)
 {
-    memset(g, 0, sizeof *g);
-    g->faults = faults;
-    uint32_t port_faults =
-        (faults & EDML_FAULT_NO_GL ? EDMLI_FAULT_NO_GL : 0) | (faults & EDML_FAULT_CONTEXT ? EDMLI_FAULT_CONTEXT : 0);
-    if (!edmli_port_gl_open(&g->port, port_faults, why, cap)) return false;
     edmli_gl *gl = &g->port.gl;
-    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
-
-    /* Limits of this GPU, and the board's preference. */
-    int inv = 0, shared = 0, ssbo = 0, blocks = 0, align = 0, groups = 0;
+    int inv = 0, shared = 0, ssbo = 0, blocks = 0, align = 0, groups = 0, ubo = 0, ubo_align = 0;
     gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &inv);
     gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared);
     gl->glGetIntegerv(EDMLI_GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &ssbo);
     gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
     gl->glGetIntegerv(EDMLI_GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
     gl->glGetIntegeri_v(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
+    gl->glGetIntegerv(EDMLI_GL_MAX_UNIFORM_BLOCK_SIZE, &ubo);
+    gl->glGetIntegerv(EDMLI_GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &ubo_align);
     const char *renderer = (const char *)gl->glGetString(EDMLI_GL_RENDERER);
     edmli_format(g->renderer, sizeof g->renderer, "%s", renderer ? renderer : "unknown");
-    if (blocks < 3 || inv < 128 || shared < 16384) {
-        edmli_format(why, cap, "%s: %d storage blocks, %d invocations, %d bytes shared: below GLES 3.1's minimum",
-                     g->renderer, blocks, inv, shared);
-        edmli_port_gl_close(&g->port);
+    if (blocks < 3 || inv < 128 || shared < 16384 || ubo < (int)EDMLI_GLES_PARAM_BYTES) {
+        edmli_format(why, cap,
+                     "%s: %d storage blocks, %d invocations, %d bytes shared, uniform blocks of %d bytes: below GLES "
+                     "3.1's minimum",
+                     g->renderer, blocks, inv, shared, ubo);
         return false;
     }
     /* the board's workgroup, else 256 invocations on V3D (16-lane QPUs) and
@@ -102,9 +99,30 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     while (g->sort_max > 64 && g->sort_max * 12u + 8192u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
     g->max_groups_x = groups > 0 ? (uint32_t)groups : 65535u;
     g->max_ssbo = (uint64_t)(uint32_t)ssbo;
-    const uint32_t al = align > 0 ? (uint32_t)align : 256u; /* glBindBufferRange offsets are multiples of it */
+    /* glBindBufferRange offsets are multiples of it: tensors' (storage) and
+     * parameter blocks' (uniform) alike, and at least a vector */
+    uint32_t al = align > 0 ? (uint32_t)align : 256u;
+    if (ubo_align > 0 && (uint32_t)ubo_align > al) al = (uint32_t)ubo_align;
+    if (al < 16u) al = 16u;
     g->param_stride = (EDMLI_GLES_PARAM_BYTES + al - 1) / al * al;
     g->param_align = al;
+    return true;
+}
+
+bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
+{
+    memset(g, 0, sizeof *g);
+    g->faults = faults;
+    uint32_t port_faults =
+        (faults & EDML_FAULT_NO_GL ? EDMLI_FAULT_NO_GL : 0) | (faults & EDML_FAULT_CONTEXT ? EDMLI_FAULT_CONTEXT : 0);
+    if (!edmli_port_gl_open(&g->port, port_faults, why, cap)) return false;
+    edmli_gl *gl = &g->port.gl;
+    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+
+    if (!edmli_gles_limits(g, dev, why, cap)) {
+        edmli_port_gl_close(&g->port);
+        return false;
+    }
 
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
         if (!edmli_gles_compile(g, (edmli_gles_prog)id, why, cap)) {

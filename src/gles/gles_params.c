@@ -1,12 +1,13 @@
 /* The GLSL prelude of each kernel: version and workgroup size, the parameter
- * block as one unsized array of words, and named accessors into it for the
+ * block as a uniform block of the kernel's struct (16-byte vectors, std140,
+ * read a word at a time: prm_word(i)), and named accessors into it for the
  * kernel's parameter struct, written from the member lists of
  * shaders/params.h with the offsets the C compiler gives the same structs:
- *   #define prm_k prm_words[27u]                 a word
- *   #define prm_coord_sizes(i) prm_words[170u + (i)]   an array
- *   #define prm_data_at 0u                       a nested struct's word offset
- *   #define prm_data_rank prm_words[3u]          ... and its members
- *   #define prm_dims_size(i) prm_words[72u + 4u * (i)]   an array of structs
+ *   #define prm_k prm_word(27u)                     a word
+ *   #define prm_coord_sizes(i) prm_word(170u + (i)) an array
+ *   #define prm_data_at 0u                          a nested struct's word offset
+ *   #define prm_data_rank prm_word(3u)              ... and its members
+ *   #define prm_dims_size(i) prm_word(72u + 4u * (i)) an array of structs
  * and, for the helpers of shaders/common.glsl, the offsets of the nested
  * structs' members: TENSOR_rank 3u, OUTPUT_t 0u, DIMS_WALK_sizes 1u ... */
 #include "gles.h"
@@ -46,10 +47,10 @@ static uint32_t edmli_prm_binding(const edmli_text *t, uint32_t w)
 static const char *edmli_prm_w_format(const edmli_text *t, uint32_t stride, const char *name, uint32_t w)
 {
     if (edmli_gles_is_binding(name))
-        return stride                                       ? "#define %s_%s(j) BOUND(prm_words[%uu + %uu * (j)])\n"
+        return stride                                       ? "#define %s_%s(j) BOUND(prm_word(%uu + %uu * (j)))\n"
                : edmli_prm_binding(t, w) < EDMLI_GLES_BINDS ? "#define %s_%s BOUND(%uu)\n"
-                                                            : "#define %s_%s BOUND(prm_words[%uu])\n";
-    return stride ? "#define %s_%s(j) prm_words[%uu + %uu * (j)]\n" : "#define %s_%s prm_words[%uu]\n";
+                                                            : "#define %s_%s BOUND(prm_word(%uu))\n";
+    return stride ? "#define %s_%s(j) prm_word(%uu + %uu * (j))\n" : "#define %s_%s prm_word(%uu)\n";
 }
 
 static uint32_t edmli_prm_w_arg(const edmli_text *t, uint32_t stride, const char *name, uint32_t w)
@@ -70,9 +71,9 @@ static void edmli_text_add(edmli_text *t, const char *fmt, const char *path, con
 #define EDMLI_EMIT_W(name)                                                                                         \
     edmli_text_add(t, edmli_prm_w_format(t, stride, #name, base + (uint32_t)(offsetof(T, name) / 4)), path, #name, \
                    edmli_prm_w_arg(t, stride, #name, base + (uint32_t)(offsetof(T, name) / 4)), stride);
-#define EDMLI_EMIT_A(name, n)                                                 \
-    edmli_text_add(t, "#define %s_%s(i) prm_words[%uu + (i)]\n", path, #name, \
-                   base + (uint32_t)(offsetof(T, name) / 4), 0);
+#define EDMLI_EMIT_A(name, n)                                                                                          \
+    edmli_text_add(t, "#define %s_%s(i) prm_word(%uu + (i))\n", path, #name, base + (uint32_t)(offsetof(T, name) / 4), \
+                   0);
 #define EDMLI_EMIT_S(type, name)                                      \
     {                                                                 \
         char sub[96];                                                 \
@@ -122,8 +123,10 @@ typedef void (*edmli_prm_emit_fn)(edmli_text *t, const char *path, uint32_t base
 static const struct {
     edmli_prm_emit_fn emit;
     const char *type;
+    uint32_t vectors; /* the struct's 16-byte vectors */
 } edmli_prm_of[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_PRM_OF(id, file, out, type, local) {edmli_prm_emit_##type, "edmli_" #type "_prm"},
+#define EDMLI_PRM_OF(id, file, out, type, local) \
+    {edmli_prm_emit_##type, "edmli_" #type "_prm", (uint32_t)(EDMLI_GLES_PARAM_VEC(sizeof(edmli_##type##_prm)) / 16)},
     EDMLI_GLES_PROGRAMS(EDMLI_PRM_OF)
 #undef EDMLI_PRM_OF
 };
@@ -135,8 +138,9 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
     t.len = edmli_format(buf, cap,
                          "#version 310 es\nprecision highp float;\nprecision highp int;\n#define LOCAL %uu\n"
                          "#define SORT_MAX %uu\nlayout(local_size_x = %u) in;\n"
-                         "layout(std430, binding = 0) readonly buffer Params { uint prm_words[]; };\n",
-                         local, sort_max, local);
+                         "layout(std140, binding = 0) uniform Params { uvec4 prm_vec[%u]; };\n"
+                         "#define prm_word(i) prm_vec[(i) >> 2][(i) & 3u]\n",
+                         local, sort_max, local, edmli_prm_of[prog].vectors);
     edmli_text_add(&t, "#define %s%s %uu\n", "TOPK_SMALL_K", "", EDMLI_GLES_TOPK_SMALL_MAX_K, 0);
     edmli_text_add(&t, "#define %s%s %uu\n", "BINDS", "", EDMLI_GLES_BINDS, 0);
     edmli_text_add(&t, "#define %s%s %uu\n", "VEC_RUN", "", EDMLI_GLES_VEC_RUN, 0);
@@ -150,7 +154,7 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
     edmli_text_add(&t, "uint t_base(uint T) {\n    uint w = T + TENSOR_offset;\n%s%s", "", "", 0, 0);
     for (uint32_t j = 0; j < t.bind_count; j++)
         edmli_text_add(&t, "%s%s    if (w == %uu) return BOUND(%uu);\n", "", "", t.bind_word[j], j);
-    edmli_text_add(&t, "%s%s    return BOUND(prm_words[w]);\n}\n", "", "", 0, 0);
+    edmli_text_add(&t, "%s%s    return BOUND(prm_word(w));\n}\n", "", "", 0, 0);
     edmli_prm_of[prog].emit(&t, "prm", 0, 0);
     return t.len;
 }

@@ -243,11 +243,14 @@ static void edmli_gles_set_words(edmli_gles *g, int loc, uint32_t *set, const ui
     if (set) memcpy(set, v, n * sizeof *v);
 }
 
-/* Binding 0: a parameter block (no call where it is bound already). */
+/* Uniform-block binding 0: a parameter block, whole vectors (no call where
+ * it is bound already; its room in the arena or the slot is aligned to
+ * param_align, at least 16 bytes). */
 static void edmli_gles_bind_params(edmli_gles *g, unsigned buf, uint32_t at, uint32_t bytes)
 {
+    bytes = EDMLI_GLES_PARAM_VEC(bytes);
     if (g->params_bound_buf == buf && g->params_bound_at == at && g->params_bound_bytes == bytes) return;
-    g->port.gl.glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, buf, (intptr_t)at, (intptr_t)bytes);
+    g->port.gl.glBindBufferRange(EDMLI_GL_UNIFORM_BUFFER, 0, buf, (intptr_t)at, (intptr_t)bytes);
     g->params_bound_buf = buf, g->params_bound_at = at, g->params_bound_bytes = bytes;
 }
 
