@@ -1,11 +1,13 @@
 # The PyTorch CUDA yardstick of every docs/bench.md workload, data resident
 # on the GPU, a torch.cuda.synchronize() after each call (as edml's fence):
-#   python3 tools/torch-bench.py [--iters N] [--evict]
-# Prints "name ms" lines (medians), and "pipeline" for edml-bench --pipeline
-# (make demo's four steps). Calls run back to back, as edml-bench's
-# gpu-repeated rows; with --evict each call follows an untimed write of 256
-# MiB, which evicts the GPU's cache, as the 128 MiB written between the calls
-# of edml-bench's gpu-resident rows do.
+#   python3 tools/torch-bench.py [--iters N] [--evict | --kernels]
+# Prints "name ms" lines (medians): "floor" (one element added: a launch and
+# a synchronize, beside edml-bench --gpu-floor's gl_floor), each workload,
+# and "pipeline" for edml-bench --pipeline (make demo's four steps). Calls
+# run back to back, as edml-bench's gpu-repeated rows; with --evict each
+# call follows an untimed write of 256 MiB, which evicts the GPU's cache,
+# as the 128 MiB written between the calls of edml-bench's gpu-resident
+# rows do.
 import sys, time, torch
 
 iters = int(sys.argv[sys.argv.index("--iters") + 1]) if "--iters" in sys.argv else 30
@@ -43,7 +45,11 @@ a8 = torch.randint(0, 256, (67108864,), device=dev, dtype=torch.uint8)
 b8 = torch.randint(0, 256, (67108864,), device=dev, dtype=torch.uint8)
 cb = (torch.rand((1, 1, 1024, 1024), device=dev) < 0.5)
 ab, bb = rnd((1, 3, 1024, 1024), torch.float16), rnd((1, 3, 1024, 1024), torch.float16)
+one = rnd((1,))
 work = [
+    # torch's floor beside edml-bench --gpu-floor's gl_floor: one element
+    # added, the launch and the synchronize
+    ("floor", lambda: one.add(1)),
     ("topk_cls", lambda: torch.topk(x_cls, 5, dim=1)),
     ("topk_det", lambda: torch.topk(x_det, 300, dim=1)),
     ("topk_vocab", lambda: torch.topk(x_voc, 40, dim=1)),
@@ -74,6 +80,26 @@ def pipeline():
     return cls, score, pred[0, idx[0], 0:4]
 
 work.append(("pipeline", pipeline))
+# --kernels: the GPU time of each call's kernels instead (CUPTI through
+# torch.profiler, the mean of `iters` calls), for edml-bench --chain's time
+# an entry of a command list
+def kernel_us(fn):
+    from torch.profiler import profile, ProfilerActivity
+    for _ in range(5): fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(iters):
+            fn(); torch.cuda.synchronize()
+    ev = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    return sum(getattr(e, "device_time", None) or e.cuda_time for e in ev) / iters, len({e.name for e in ev})
+
+if "--kernels" in sys.argv:
+    print("torch %s on %s; GPU time of the kernels a call, mean of %d calls" % (torch.__version__,
+          torch.cuda.get_device_name(), iters))
+    for name, fn in work:
+        us, n = kernel_us(fn)
+        print("%-15s %8.1f us in %d kernel%s" % (name, us, n, "" if n == 1 else "s"))
+    sys.exit(0)
 print("torch %s on %s; median of %d calls, each synchronized%s" % (torch.__version__, torch.cuda.get_device_name(), iters,
       ", the cache evicted before each" if evict else ""))
 for name, fn in work:
