@@ -10,7 +10,7 @@ set -e
 command -v glslangValidator >/dev/null || { echo "glslangValidator missing: run toolchain/setup-host"; exit 1; }
 prelude=${1:-build/host/gles-prelude}
 [ -x "$prelude" ] || { echo "$prelude missing: make it first"; exit 1; }
-if grep -n 'prm_words\[[0-9]\|p\[[0-9]' shaders/*.comp shaders/*.glsl; then
+if grep -nE 'prm_(words\[|word\()[0-9]|p\[[0-9]' shaders/*.comp shaders/*.glsl; then
     echo "FAIL: numbered parameter words in shaders/ (read them by name, prm_<member>)"
     exit 1
 fi
