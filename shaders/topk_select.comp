@@ -45,6 +45,13 @@ void rkeys_vec(uint q, out uvec4 lo, out uvec4 hi) {
     }
 }
 
+// A candidate at or above the threshold: the next sort entry (counted past
+// SORT_MAX, when the radix select takes over).
+void take(uvec2 k, uint i) {
+    uint slot = atomicAdd(s_var[2], 1u);
+    if (slot < uint(SORT_MAX)) { s_key[slot] = k; s_idx[slot] = i; }
+}
+
 bool better(uint a, uint b) {   // shared entries a and b
     return key_gt(s_key[a], s_key[b]) || (key_eq(s_key[a], s_key[b]) && s_idx[a] < s_idx[b]);
 }
@@ -113,22 +120,13 @@ void main() {
             for (uint q = t; q < nv; q += LOCAL) {
                 rkeys_vec(q, lo, hi);
                 for (uint j = 0u; j < 4u; j++) {
-                    if (lo[j] < tau.y) continue;
-                    uint slot = atomicAdd(s_var[2], 1u);
-                    uint i = es == 4u ? 4u * q + j : 8u * q + 2u * j;
-                    if (slot < uint(SORT_MAX)) { s_key[slot] = uvec2(0u, lo[j]); s_idx[slot] = i; }
-                }
-                for (uint j = 0u; j < 4u && es == 2u; j++) {
-                    if (hi[j] < tau.y) continue;
-                    uint slot = atomicAdd(s_var[2], 1u);
-                    if (slot < uint(SORT_MAX)) { s_key[slot] = uvec2(0u, hi[j]); s_idx[slot] = 8u * q + 2u * j + 1u; }
+                    if (lo[j] >= tau.y) take(uvec2(0u, lo[j]), es == 4u ? 4u * q + j : 8u * q + 2u * j);
+                    if (es == 2u && hi[j] >= tau.y) take(uvec2(0u, hi[j]), 8u * q + 2u * j + 1u);
                 }
             }
             for (uint i = per * nv + t; i < n; i += LOCAL) {
                 uvec2 k = rkey(i);
-                if (key_gt(tau, k)) continue;
-                uint slot = atomicAdd(s_var[2], 1u);
-                if (slot < uint(SORT_MAX)) { s_key[slot] = k; s_idx[slot] = i; }
+                if (!key_gt(tau, k)) take(k, i);
             }
             barrier();
             if (s_var[2] <= uint(SORT_MAX)) filled = s_var[2];

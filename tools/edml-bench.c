@@ -1212,6 +1212,8 @@ enum {
     STEP_POLLED,
     STEPS
 };
+/* the steps that read a persistent mapping (GL_EXT_buffer_storage) */
+static bool step_mapped(int k) { return k == STEP_PERSISTENT || k == STEP_PERSISTENT_IDLE; }
 static const char *const step_names[STEPS] = {"gl_floor",
                                               "+ glMemoryBarrier before the fence",
                                               "+ glGetError before and after",
@@ -1331,13 +1333,12 @@ static void gl_floor_steps(const edmli_gl *gl, const GLuint_ *buf, double *us)
     gl->glUseProgram(f.narrow);
     for (int i = 0; i < 210; i++)
         for (int k = 0; k < STEPS; k++) {
-            if (!f.mapped && (k == STEP_PERSISTENT || k == STEP_PERSISTENT_IDLE)) continue;
+            if (!f.mapped && step_mapped(k)) continue;
             if (k < STEP_BINDINGS || k == STEP_POLLED) gl->glUseProgram(f.narrow);
             double d = gl_step_timed(&f, k);
             if (i >= 10) t[k][i - 10] = d;
         }
-    for (int k = 0; k < STEPS; k++)
-        us[k] = f.mapped || (k != STEP_PERSISTENT && k != STEP_PERSISTENT_IDLE) ? median(t[k], 200) * 1e6 : -1;
+    for (int k = 0; k < STEPS; k++) us[k] = f.mapped || !step_mapped(k) ? median(t[k], 200) * 1e6 : -1;
     if (f.mapped) {
         gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, f.persistent);
         gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
