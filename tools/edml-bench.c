@@ -432,6 +432,7 @@ static result results[512];
 static uint32_t bench_threads = 1;    /* --threads */
 static uint32_t bench_one_thread = 1; /* --any-thread: 0, edml_device_desc.gles_one_thread's default */
 static edml_pool *bench_pool;         /* its pool */
+static edml_board bench_board;        /* --workgroup: the built-in board with another GLES workgroup */
 static int nresults;
 
 static void report(const result *r)
@@ -495,14 +496,17 @@ static int parse_args(int argc, char **argv, options *o)
             o->pipeline = true;
         else if (!strcmp(argv[i], "--any-thread"))
             bench_one_thread = 0;
-        else if (!strcmp(argv[i], "--list")) {
+        else if (!strcmp(argv[i], "--workgroup") && i + 1 < argc) { /* e.g. V3D's 256 on another GPU */
+            bench_board = *edml_board_builtin();
+            bench_board.gpu_workgroup = (uint32_t)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--list")) {
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
         } else {
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
                     "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
-                    "[--pipeline] [--any-thread] [--list]\n");
+                    "[--pipeline] [--any-thread] [--workgroup N] [--list]\n");
             return 2;
         }
     }
@@ -791,6 +795,7 @@ static bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask)
     dd.gpu_arena_bytes =
         (512ull << 20) + (1u << 20);       /* the largest workload and its copy, and the operators' parameters */
     dd.gles_one_thread = bench_one_thread; /* 1: one thread makes every call */
+    dd.board = bench_board.gpu_workgroup ? &bench_board : NULL;
     if (threads > 1) {
         size_t pb = edml_pool_size(threads, 0);
         if (!pb || posix_memalign(&b->pool_memory, 64, pb) ||
@@ -1210,10 +1215,11 @@ enum {
     STEP_PERSISTENT,
     STEP_PERSISTENT_IDLE,
     STEP_POLLED,
+    STEP_MAPPED_BARRIER,
     STEPS
 };
 /* the steps that read a persistent mapping (GL_EXT_buffer_storage) */
-static bool step_mapped(int k) { return k == STEP_PERSISTENT || k == STEP_PERSISTENT_IDLE; }
+static bool step_mapped(int k) { return k == STEP_PERSISTENT || k == STEP_PERSISTENT_IDLE || k == STEP_MAPPED_BARRIER; }
 static const char *const step_names[STEPS] = {"gl_floor",
                                               "+ glMemoryBarrier before the fence",
                                               "+ glGetError before and after",
@@ -1223,7 +1229,8 @@ static const char *const step_names[STEPS] = {"gl_floor",
                                               "instead, the kernel writes that buffer",
                                               "instead, it writes a persistent coherent mapping",
                                               "instead, the mapping read; the kernel leaves it",
-                                              "gl_floor, its fence polled (waits of 0)"};
+                                              "gl_floor, its fence polled (waits of 0)",
+                                              "gl_floor, its barrier with the client-mapped bit"};
 
 typedef struct floor_gl {
     const edmli_gl *gl;
@@ -1261,8 +1268,9 @@ static uint64_t gl_read_back(const floor_gl *f)
 static double gl_step_timed(const floor_gl *f, int steps)
 {
     const edmli_gl *gl = f->gl;
-    const int polled = steps == STEP_POLLED;
+    const int polled = steps == STEP_POLLED, mapped_bit = steps == STEP_MAPPED_BARRIER;
     if (polled) steps = STEP_FLOOR;
+    if (mapped_bit) steps = STEP_BARRIER;
     const int w = steps >= STEP_WIDE;
     const uint32_t bind[2] = {0, 0};
     gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0,
@@ -1282,7 +1290,7 @@ static double gl_step_timed(const floor_gl *f, int steps)
     gl->glDispatchCompute(1, 1, 1);
     if (steps >= STEP_BARRIER)
         gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
-                            (steps >= STEP_PERSISTENT ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
+                            (steps >= STEP_PERSISTENT || mapped_bit ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
     if (steps == STEP_COPY_MAP) {
         gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, f->arena);
         gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, f->readback);
@@ -1334,7 +1342,7 @@ static void gl_floor_steps(const edmli_gl *gl, const GLuint_ *buf, double *us)
     for (int i = 0; i < 210; i++)
         for (int k = 0; k < STEPS; k++) {
             if (!f.mapped && step_mapped(k)) continue;
-            if (k < STEP_BINDINGS || k == STEP_POLLED) gl->glUseProgram(f.narrow);
+            if (k < STEP_BINDINGS || k >= STEP_POLLED) gl->glUseProgram(f.narrow);
             double d = gl_step_timed(&f, k);
             if (i >= 10) t[k][i - 10] = d;
         }
@@ -1441,6 +1449,81 @@ static void gl_chain(const edmli_gl *gl, const GLuint_ *buf)
     gl->glDeleteProgram(prog);
 }
 
+/* a dispatch of `groups` workgroups and its fence, back to back: median of 50 after 5 */
+static double gl_back_to_back(const edmli_gl *gl, GLuint_ groups)
+{
+    double t[50];
+    for (int i = 0; i < 55; i++) {
+        const double d = gl_timed(gl, groups);
+        if (i >= 5) t[i - 5] = d;
+    }
+    return median(t, 50);
+}
+
+/* gl_gather: gather_points' work in bare GL, the least a kernel can do for
+ * it: 2^20 random (row, column) INT64 tuples, one 16-byte load each, over a
+ * 1024 x 1024 FLOAT32 input; each output word written (median of 50, back
+ * to back). buf[0] holds the tuples (16 MiB) and, 16 MiB in, the input;
+ * buf[1] the output. */
+#define GATHER_POINTS (1u << 20)
+static double gl_gather(const edmli_gl *gl, const GLuint_ *buf, uint32_t per)
+{
+    char src[1024];
+    snprintf(src, sizeof src,
+             "#version 310 es\nlayout(local_size_x = 256) in;\n"
+             "layout(std430, binding = 0) readonly buffer T { uvec4 tup[]; };\n"
+             "layout(std430, binding = 1) writeonly buffer D { uint d[]; };\n"
+             "layout(std430, binding = 2) readonly buffer S { uint s[]; };\n"
+             "void main() { uint i = gl_GlobalInvocationID.x * %uu; uvec4 t[%u];\n"
+             "    for (uint k = 0u; k < %uu; k++) t[k] = tup[i + k];\n"
+             "    for (uint k = 0u; k < %uu; k++) d[i + k] = s[t[k].x * 1024u + t[k].z]; }\n",
+             per, per, per, per);
+    const GLuint_ prog = gl_program(gl, src);
+    if (!prog) return -1;
+    static uint32_t tuples[GATHER_POINTS * 4];
+    uint32_t r = 12345;
+    for (uint32_t i = 0; i < GATHER_POINTS; i++) {
+        r = r * 1664525u + 1013904223u;
+        tuples[4 * i] = r >> 22, tuples[4 * i + 1] = 0, tuples[4 * i + 2] = (r >> 12) & 1023u, tuples[4 * i + 3] = 0;
+    }
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[0]);
+    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, sizeof tuples, tuples);
+    gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, buf[0], sizeof tuples, 4u << 20);
+    gl->glUseProgram(prog);
+    const double t = gl_back_to_back(gl, GATHER_POINTS / 256 / per);
+    gl->glDeleteProgram(prog);
+    return t;
+}
+
+/* gl_rows: gather_rows' work in bare GL: 8192 random rows of 512 FLOAT32
+ * (2 KiB) out of 32000, an invocation a 16-byte vector (median of 50).
+ * buf[0] holds the INT32 row indices and, 32 KiB in, the input; buf[1] the
+ * output. */
+#define GATHER_ROWS 8192u
+static double gl_rows(const edmli_gl *gl, const GLuint_ *buf)
+{
+    const GLuint_ prog = gl_program(gl, "#version 310 es\nlayout(local_size_x = 256) in;\n"
+                                        "layout(std430, binding = 0) readonly buffer T { uint row[]; };\n"
+                                        "layout(std430, binding = 1) writeonly buffer D { uvec4 d[]; };\n"
+                                        "layout(std430, binding = 2) readonly buffer S { uvec4 s[]; };\n"
+                                        "void main() { uint i = gl_GlobalInvocationID.x;\n"
+                                        "    d[i] = s[row[i >> 7] * 128u + (i & 127u)]; }\n");
+    if (!prog) return -1;
+    static uint32_t rows[GATHER_ROWS];
+    uint32_t r = 54321;
+    for (uint32_t i = 0; i < GATHER_ROWS; i++) {
+        r = r * 1664525u + 1013904223u;
+        rows[i] = (uint32_t)(((uint64_t)r * 32000u) >> 32);
+    }
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[0]);
+    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, sizeof rows, rows);
+    gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, buf[0], sizeof rows, 32000u * 2048u);
+    gl->glUseProgram(prog);
+    const double t = gl_back_to_back(gl, GATHER_ROWS * 128u / 256u);
+    gl->glDeleteProgram(prog);
+    return t;
+}
+
 static int gpu_floor(void)
 {
     static edmli_port_gl port;
@@ -1479,9 +1562,16 @@ static int gpu_floor(void)
     gl->glUseProgram(copy_prog);
     for (int i = 0; i < 3; i++) gl_timed(gl, (GLuint_)(bytes / 16 / 256));
     for (int i = 0; i < 20; i++) c[i] = gl_timed(gl, (GLuint_)(bytes / 16 / 256));
-    const double tf = median(f, 200), tc = median(c, 20);
+    const double tf = median(f, 200), tc = median(c, 20), tg = gl_gather(gl, buf, 1), tg4 = gl_gather(gl, buf, 4),
+                 tr = gl_rows(gl, buf);
     printf("gl_floor: one workgroup and a fence, %.1f us\n", tf * 1e6);
     printf("gl_copy:  64 MiB, %.3f ms, %.0f GB/s read + written\n", tc * 1e3, 2.0 * (double)bytes / tc / 1e9);
+    if (tg < 0 || tg4 < 0 || tr < 0) printf("gl_gather, gl_rows: the shaders did not build\n");
+    if (tg >= 0 && tg4 >= 0)
+        printf("gl_gather: gather_points' 2^20 tuples, one 16-byte load each, %.1f us; four an invocation %.1f us\n",
+               tg * 1e6, tg4 * 1e6);
+    if (tr >= 0)
+        printf("gl_rows: gather_rows' 8192 rows of 2 KiB, a 16-byte vector an invocation, %.1f us\n", tr * 1e6);
     printf("what an execution adds to the floor, step by step (interleaved, median of 200):\n");
     for (int k = 0; k < STEPS; k++)
         if (steps[k] >= 0) printf("  %-48s %5.1f us\n", step_names[k], steps[k]);
