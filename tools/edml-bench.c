@@ -1460,6 +1460,33 @@ static double gl_back_to_back(const edmli_gl *gl, GLuint_ groups)
     return median(t, 50);
 }
 
+/* gl_read: argmin_inner's reading in bare GL: 64 MiB (buf[0]) read as
+ * 16-byte vectors, `per` an invocation with their loads independent, each
+ * invocation's minimum written (to buf[1]), back to back with its fence. */
+static double gl_read(const edmli_gl *gl, const GLuint_ *buf, uint64_t bytes, uint32_t per)
+{
+    const uint32_t invocations = (uint32_t)(bytes / 16 / per);
+    char src[1024];
+    snprintf(src, sizeof src,
+             "#version 310 es\nlayout(local_size_x = 256) in;\n"
+             "layout(std430, binding = 0) readonly buffer S { uvec4 s[]; };\n"
+             "layout(std430, binding = 1) writeonly buffer D { uint d[]; };\n"
+             "void main() { uint i = gl_GlobalInvocationID.x; uvec4 v[%u];\n"
+             "    for (uint k = 0u; k < %uu; k++) v[k] = s[i + k * %uu];\n"
+             "    uvec4 m = v[0];\n"
+             "    for (uint k = 1u; k < %uu; k++) m = min(m, v[k]);\n"
+             "    d[i] = min(min(m.x, m.y), min(m.z, m.w)); }\n",
+             per, per, invocations, per);
+    const GLuint_ prog = gl_program(gl, src);
+    if (!prog) return -1;
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, buf[0]);
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, buf[1]);
+    gl->glUseProgram(prog);
+    const double t = gl_back_to_back(gl, invocations / 256);
+    gl->glDeleteProgram(prog);
+    return t;
+}
+
 /* gl_gather: gather_points' work in bare GL, the least a kernel can do for
  * it: 2^20 random (row, column) INT64 tuples, one 16-byte load each, over a
  * 1024 x 1024 FLOAT32 input; each output word written (median of 50, back
@@ -1563,7 +1590,7 @@ static int gpu_floor(void)
     for (int i = 0; i < 3; i++) gl_timed(gl, (GLuint_)(bytes / 16 / 256));
     for (int i = 0; i < 20; i++) c[i] = gl_timed(gl, (GLuint_)(bytes / 16 / 256));
     const double tf = median(f, 200), tc = median(c, 20), tg = gl_gather(gl, buf, 1), tg4 = gl_gather(gl, buf, 4),
-                 tr = gl_rows(gl, buf);
+                 tr = gl_rows(gl, buf), tr4 = gl_read(gl, buf, bytes, 4), tr16 = gl_read(gl, buf, bytes, 16);
     printf("gl_floor: one workgroup and a fence, %.1f us\n", tf * 1e6);
     printf("gl_copy:  64 MiB, %.3f ms, %.0f GB/s read + written\n", tc * 1e3, 2.0 * (double)bytes / tc / 1e9);
     if (tg < 0 || tg4 < 0 || tr < 0) printf("gl_gather, gl_rows: the shaders did not build\n");
@@ -1572,6 +1599,9 @@ static int gpu_floor(void)
                tg * 1e6, tg4 * 1e6);
     if (tr >= 0)
         printf("gl_rows: gather_rows' 8192 rows of 2 KiB, a 16-byte vector an invocation, %.1f us\n", tr * 1e6);
+    if (tr4 >= 0 && tr16 >= 0)
+        printf("gl_read: 64 MiB read and reduced, 4 loads an invocation %.1f us (%.0f GB/s), 16 %.1f us (%.0f GB/s)\n",
+               tr4 * 1e6, (double)bytes / tr4 / 1e9, tr16 * 1e6, (double)bytes / tr16 / 1e9);
     printf("what an execution adds to the floor, step by step (interleaved, median of 200):\n");
     for (int k = 0; k < STEPS; k++)
         if (steps[k] >= 0) printf("  %-48s %5.1f us\n", step_names[k], steps[k]);
