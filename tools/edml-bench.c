@@ -1487,6 +1487,28 @@ static double gl_read(const edmli_gl *gl, const GLuint_ *buf, uint64_t bytes, ui
     return t;
 }
 
+/* gl_rowread: the same 64 MiB read in argreduce_partial's order for
+ * argmin_inner: 4096-element rows, 64 invocations a row, 1024 a workgroup,
+ * each stepping through its row two 16-byte loads at a time. */
+static double gl_rowread(const edmli_gl *gl, const GLuint_ *buf)
+{
+    const GLuint_ prog = gl_program(
+        gl, "#version 310 es\nlayout(local_size_x = 1024) in;\n"
+            "layout(std430, binding = 0) readonly buffer S { uvec4 s[]; };\n"
+            "layout(std430, binding = 1) writeonly buffer D { uint d[]; };\n"
+            "void main() { uint i = gl_GlobalInvocationID.x, a = (i / 64u) * 1024u + i % 64u;\n"
+            "    uvec4 m = uvec4(0xffffffffu);\n"
+            "    for (uint k = 0u; k < 16u; k += 2u) m = min(m, min(s[a + k * 64u], s[a + k * 64u + 64u]));\n"
+            "    d[i] = min(min(m.x, m.y), min(m.z, m.w)); }\n");
+    if (!prog) return -1;
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, buf[0]);
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, buf[1]);
+    gl->glUseProgram(prog);
+    const double t = gl_back_to_back(gl, 4096u * 64u / 1024u);
+    gl->glDeleteProgram(prog);
+    return t;
+}
+
 /* gl_gather: gather_points' work in bare GL, the least a kernel can do for
  * it: 2^20 random (row, column) INT64 tuples, one 16-byte load each, over a
  * 1024 x 1024 FLOAT32 input; each output word written (median of 50, back
@@ -1590,7 +1612,8 @@ static int gpu_floor(void)
     for (int i = 0; i < 3; i++) gl_timed(gl, (GLuint_)(bytes / 16 / 256));
     for (int i = 0; i < 20; i++) c[i] = gl_timed(gl, (GLuint_)(bytes / 16 / 256));
     const double tf = median(f, 200), tc = median(c, 20), tg = gl_gather(gl, buf, 1), tg4 = gl_gather(gl, buf, 4),
-                 tr = gl_rows(gl, buf), tr4 = gl_read(gl, buf, bytes, 4), tr16 = gl_read(gl, buf, bytes, 16);
+                 tr = gl_rows(gl, buf), tr4 = gl_read(gl, buf, bytes, 4), tr16 = gl_read(gl, buf, bytes, 16),
+                 trr = gl_rowread(gl, buf);
     printf("gl_floor: one workgroup and a fence, %.1f us\n", tf * 1e6);
     printf("gl_copy:  64 MiB, %.3f ms, %.0f GB/s read + written\n", tc * 1e3, 2.0 * (double)bytes / tc / 1e9);
     if (tg < 0 || tg4 < 0 || tr < 0) printf("gl_gather, gl_rows: the shaders did not build\n");
@@ -1602,6 +1625,8 @@ static int gpu_floor(void)
     if (tr4 >= 0 && tr16 >= 0)
         printf("gl_read: 64 MiB read and reduced, 4 loads an invocation %.1f us (%.0f GB/s), 16 %.1f us (%.0f GB/s)\n",
                tr4 * 1e6, (double)bytes / tr4 / 1e9, tr16 * 1e6, (double)bytes / tr16 / 1e9);
+    if (trr >= 0)
+        printf("gl_rowread: the same in ArgMin's order, 64 invocations a 4096-element row, %.1f us\n", trr * 1e6);
     printf("what an execution adds to the floor, step by step (interleaved, median of 200):\n");
     for (int k = 0; k < STEPS; k++)
         if (steps[k] >= 0) printf("  %-48s %5.1f us\n", step_names[k], steps[k]);
