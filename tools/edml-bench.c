@@ -23,9 +23,12 @@
  * one command list, and prints both times: with host memory in and out,
  * then with every tensor in GPU buffers. --gpu-floor first times bare GL
  * in the same process (gl_floor: a one-workgroup dispatch and a fence;
- * gl_copy: a 64 MiB copy shader; what each step of an execution adds,
- * with two ways to read 8 bytes back through a persistent mapping where
- * the driver has GL_EXT_buffer_storage), then the workload --workload names.
+ * gl_copy: a 64 MiB copy shader; gl_gather, gl_rows, gl_read and
+ * gl_rowread: the least kernels of gather_points', gather_rows' and
+ * argmin_inner's work; what each step of an execution adds, with two ways
+ * to read 8 bytes back through a persistent mapping where the driver has
+ * GL_EXT_buffer_storage), then the workload --workload names. --workgroup N
+ * runs the GLES kernels with workgroups of N invocations.
  * The device keeps its one GL context current (gles_one_thread = 1);
  * --any-thread creates it as a multi-threaded application would (0: a
  * context per calling thread, kept current). */
@@ -1176,7 +1179,9 @@ static int pipeline(void)
 /* --gpu-floor: the GL driver's floor in the same process, through the
  * port's context but none of edml: gl_floor, a one-workgroup dispatch and a
  * fence waited for (median of 200); gl_copy, a compute-shader copy of 64 MiB
- * between two buffers (median of 20, read + written bytes over the time). */
+ * between two buffers (median of 20, read + written bytes over the time);
+ * the least kernels of three workloads' work (below), each back to back
+ * with its fence (median of 50). */
 static unsigned gl_program(const edmli_gl *gl, const char *src)
 {
     GLuint_ sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER), prog = gl->glCreateProgram();
@@ -1616,7 +1621,8 @@ static int gpu_floor(void)
                  trr = gl_rowread(gl, buf);
     printf("gl_floor: one workgroup and a fence, %.1f us\n", tf * 1e6);
     printf("gl_copy:  64 MiB, %.3f ms, %.0f GB/s read + written\n", tc * 1e3, 2.0 * (double)bytes / tc / 1e9);
-    if (tg < 0 || tg4 < 0 || tr < 0) printf("gl_gather, gl_rows: the shaders did not build\n");
+    if (tg < 0 || tg4 < 0 || tr < 0 || tr4 < 0 || tr16 < 0 || trr < 0)
+        printf("gl_gather, gl_rows, gl_read, gl_rowread: a shader did not build (rowread takes 1024 invocations)\n");
     if (tg >= 0 && tg4 >= 0)
         printf("gl_gather: gather_points' 2^20 tuples, one 16-byte load each, %.1f us; four an invocation %.1f us\n",
                tg * 1e6, tg4 * 1e6);
