@@ -1454,14 +1454,22 @@ static void gl_chain(const edmli_gl *gl, const GLuint_ *buf)
     gl->glDeleteProgram(prog);
 }
 
-/* a dispatch of `groups` workgroups and its fence, back to back: median of 50 after 5 */
-static double gl_back_to_back(const edmli_gl *gl, GLuint_ groups)
+/* A floor kernel's time: program `prog` (0: it did not build, -1
+ * returned) over buf[0] at binding 0 and buf[1] at binding 1, `groups`
+ * workgroups and its fence back to back, median of 50 after 5; then the
+ * program deleted. */
+static double gl_kernel_timed(const edmli_gl *gl, const GLuint_ *buf, GLuint_ prog, GLuint_ groups)
 {
+    if (!prog) return -1;
     double t[50];
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, buf[0]);
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, buf[1]);
+    gl->glUseProgram(prog);
     for (int i = 0; i < 55; i++) {
         const double d = gl_timed(gl, groups);
         if (i >= 5) t[i - 5] = d;
     }
+    gl->glDeleteProgram(prog);
     return median(t, 50);
 }
 
@@ -1482,14 +1490,7 @@ static double gl_read(const edmli_gl *gl, const GLuint_ *buf, uint64_t bytes, ui
              "    for (uint k = 1u; k < %uu; k++) m = min(m, v[k]);\n"
              "    d[i] = min(min(m.x, m.y), min(m.z, m.w)); }\n",
              per, per, invocations, per);
-    const GLuint_ prog = gl_program(gl, src);
-    if (!prog) return -1;
-    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, buf[0]);
-    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, buf[1]);
-    gl->glUseProgram(prog);
-    const double t = gl_back_to_back(gl, invocations / 256);
-    gl->glDeleteProgram(prog);
-    return t;
+    return gl_kernel_timed(gl, buf, gl_program(gl, src), invocations / 256);
 }
 
 /* gl_rowread: the same 64 MiB read in argreduce_partial's order for
@@ -1505,13 +1506,7 @@ static double gl_rowread(const edmli_gl *gl, const GLuint_ *buf)
             "    uvec4 m = uvec4(0xffffffffu);\n"
             "    for (uint k = 0u; k < 16u; k += 2u) m = min(m, min(s[a + k * 64u], s[a + k * 64u + 64u]));\n"
             "    d[i] = min(min(m.x, m.y), min(m.z, m.w)); }\n");
-    if (!prog) return -1;
-    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, buf[0]);
-    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, buf[1]);
-    gl->glUseProgram(prog);
-    const double t = gl_back_to_back(gl, 4096u * 64u / 1024u);
-    gl->glDeleteProgram(prog);
-    return t;
+    return gl_kernel_timed(gl, buf, prog, 4096u * 64u / 1024u);
 }
 
 /* gl_gather: gather_points' work in bare GL, the least a kernel can do for
@@ -1543,10 +1538,7 @@ static double gl_gather(const edmli_gl *gl, const GLuint_ *buf, uint32_t per)
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[0]);
     gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, sizeof tuples, tuples);
     gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, buf[0], sizeof tuples, 4u << 20);
-    gl->glUseProgram(prog);
-    const double t = gl_back_to_back(gl, GATHER_POINTS / 256 / per);
-    gl->glDeleteProgram(prog);
-    return t;
+    return gl_kernel_timed(gl, buf, prog, GATHER_POINTS / 256 / per);
 }
 
 /* gl_rows: gather_rows' work in bare GL: 8192 random rows of 512 FLOAT32
@@ -1572,10 +1564,7 @@ static double gl_rows(const edmli_gl *gl, const GLuint_ *buf)
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[0]);
     gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, sizeof rows, rows);
     gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, buf[0], sizeof rows, 32000u * 2048u);
-    gl->glUseProgram(prog);
-    const double t = gl_back_to_back(gl, GATHER_ROWS * 128u / 256u);
-    gl->glDeleteProgram(prog);
-    return t;
+    return gl_kernel_timed(gl, buf, prog, GATHER_ROWS * 128u / 256u);
 }
 
 static int gpu_floor(void)
