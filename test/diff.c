@@ -532,11 +532,20 @@ static int case_topk(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64_t se
  * a set, 16-byte vectors), and columns of floats (four outputs an
  * invocation; long columns: argreduce_cols's chunks). Returns the reduced
  * axes' mask (0: choose at random). */
-static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *distinct, bool *subnormal)
+/* The data of an ArgMin case (argreduce_data). */
+typedef enum arg_data {
+    ARG_RANDOM,    /* tl_fill_random: special values everywhere, NaN in most sets */
+    ARG_DISTINCT,  /* distinct floats: the winner anywhere */
+    ARG_SUBNORMAL, /* only subnormals and zeros: a GPU that flushes them to zero fails */
+    ARG_NO_NAN,    /* tl_fill_random's with every NaN made an infinity: ties, -0, infinities */
+    ARG_RARE_NAN,  /* ARG_NO_NAN with a NaN or two, at random places: the GPU's float keys' way back */
+} arg_data;
+
+static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, arg_data *data)
 {
     const UINT row_set = EDMLI_GLES_REDUCE_ROW_SET_GROUPS * 1024, row_chunk = EDMLI_GLES_REDUCE_ROW_CHUNK_GROUPS * 1024;
     random_sizes(r, in, rank);
-    *distinct = *subnormal = false;
+    *data = ARG_RANDOM;
     if (tl_below(r, 4) == 0) {
         in->rank = 2;
         in->sizes[0] = 1 + tl_below(r, 3);
@@ -546,8 +555,7 @@ static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *disti
         if (tl_below(r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
             in->sizes[1] &= ~3u;
             in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
-            *distinct = tl_below(r, 2);
-            *subnormal = !*distinct && tl_below(r, 2);
+            *data = (arg_data)tl_below(r, 5);
         }
         return 0;
     }
@@ -560,30 +568,38 @@ static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *disti
         in->sizes[1] = 4 * (8 + tl_below(r, 32));
     }
     in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
-    *distinct = tl_below(r, 2);
+    *data = tl_below(r, 2) ? ARG_DISTINCT : ARG_RANDOM;
     return 1;
 }
 
-/* Data for ArgMin: distinct floats (the winner anywhere), or only
- * subnormals and zeros (a GPU that flushes them to zero fails). */
-static void argreduce_data(tl_rng *r, tl_tensor *in, bool distinct, bool subnormal)
+/* Data for ArgMin of the kind `data` (the non-random kinds: FLOAT32). */
+static void argreduce_data(tl_rng *r, tl_tensor *in, arg_data data)
 {
     tl_fill_random(in, r);
-    for (uint64_t i = 0; distinct && i < in->total / 4; i++) {
-        float v = (float)(tl_next(r) >> 40) * 0x1p-23f - 1.0f;
-        memcpy(in->buf + 4 * i, &v, 4);
-    }
-    for (uint64_t i = 0; subnormal && i < in->total / 4; i++) {
-        uint32_t u = (uint32_t)tl_next(r) & (tl_below(r, 8) ? 0x807fffffu : 0x80000000u);
+    const uint64_t n = data == ARG_RANDOM ? 0 : in->total / 4;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, in->buf + 4 * i, 4);
+        if (data == ARG_DISTINCT) {
+            float v = (float)(tl_next(r) >> 40) * 0x1p-23f - 1.0f;
+            memcpy(&u, &v, 4);
+        } else if (data == ARG_SUBNORMAL)
+            u = (uint32_t)tl_next(r) & (tl_below(r, 8) ? 0x807fffffu : 0x80000000u);
+        else if ((u & 0x7fffffffu) > 0x7f800000u)
+            u &= 0xff800000u;
         memcpy(in->buf + 4 * i, &u, 4);
+    }
+    for (uint32_t k = data == ARG_RARE_NAN ? 1 + tl_below(r, 2) : 0; k > 0 && n; k--) {
+        const uint32_t nan = tl_below(r, 2) ? 0x7fc00001u : 0xff800001u;
+        memcpy(in->buf + 4 * (tl_next(r) % n), &nan, 4);
     }
 }
 
 static int case_argreduce(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64_t seed, int iter)
 {
     tl_tensor in = {.dtype = dt}, out = {0};
-    bool distinct, subnormal;
-    uint32_t mask = argreduce_shape(r, &in, rank, &distinct, &subnormal);
+    arg_data data;
+    uint32_t mask = argreduce_shape(r, &in, rank, &data);
     rank = in.rank;
     UINT axes[8], na = 0;
     while (!mask)
@@ -601,7 +617,7 @@ static int case_argreduce(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64
     const bool is_max = tl_below(r, 2);
     tl_layout(&in, r, in_layout(r));
     tl_finish(&in, r, 0);
-    argreduce_data(r, &in, distinct, subnormal);
+    argreduce_data(r, &in, data);
     static const EDML_TENSOR_DATA_TYPE ot[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
                                                 EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
     out.dtype = ot[tl_below(r, 4)];
@@ -755,11 +771,22 @@ static int case_elementwise_if(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, u
     return failures;
 }
 
+static int only_kind = -1; /* --op: the one kind of case run (0 TopK, 1 ArgMin, 2 GatherND, 3 If) */
+static const char *const kind_names[4] = {"topk", "argmin", "gather_nd", "if"};
+
+static int kind_of(const char *name)
+{
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(name, kind_names[k])) return k;
+    return -1;
+}
+
 static int one_case(uint64_t seed, int iter)
 {
     tl_rng r;
     tl_seed(&r, seed * 1000003u + (uint64_t)iter);
-    const int kind = (int)tl_below(&r, 4);
+    int kind = (int)tl_below(&r, 4);
+    if (only_kind >= 0) kind = only_kind;
     const EDML_TENSOR_DATA_TYPE dt = tl_all_types[tl_below(&r, 11)];
     const UINT rank = 1 + tl_below(&r, 5);
     int failures;
@@ -791,6 +818,8 @@ int diff_main(int argc, char **argv)
             continue;
         else if (!strcmp(argv[i], "--verbose"))
             verbose = true;
+        else if (!strcmp(argv[i], "--op") && i + 1 < argc && (only_kind = kind_of(argv[++i])) >= 0)
+            continue;
         else if (!strcmp(argv[i], "--soak"))
             soak = true;
         else if (!strcmp(argv[i], "--command-list"))
@@ -810,7 +839,7 @@ int diff_main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
                             "[--small-dispatches] [--small-parts] [--workgroup N] [--parallel MODE] [--workers N] "
-                            "[--command-list [--reorder]] [--one-thread] "
+                            "[--command-list [--reorder]] [--one-thread] [--op topk|argmin|gather_nd|if] "
                             "[--verbose]\n");
             return 2;
         }
