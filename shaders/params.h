@@ -76,12 +76,14 @@
 
 /* shaders/topk_select.comp and topk_thread.comp: the dims but the axis (a
  * row starts at their offset); each row's K winning indices at
- * winners_offset; wide_keys: 64-bit keys; topk_thread's passes: fold_pass
- * (0 the first), chunks (lists a row) of chunk_elements, lists_offset
- * (written by the first pass, read by the fold). */
+ * winners_offset; wide_keys: 64-bit keys; topk_select's rows_per_group:
+ * short rows sorted side by side in a workgroup (1: a workgroup a row);
+ * topk_thread's passes: fold_pass (0 the first), chunks (lists a row) of
+ * chunk_elements, lists_offset (written by the first pass, read by the
+ * fold). */
 #define EDMLI_PRM_TOPK(W, A, S, SA)                                                                       \
     S(tensor, data) S(dims_walk, kept) W(axis_size) W(axis_stride) W(k) W(increasing) W(winners_offset)    \
-    W(wide_keys) W(fold_pass) W(rows) W(chunks) W(chunk_elements) W(lists_offset)
+    W(wide_keys) W(fold_pass) W(rows) W(chunks) W(chunk_elements) W(lists_offset) W(rows_per_group)
 
 /* shaders/topk_small.comp: TopK of one row (data), both outputs written in
  * the same dispatch (values_units, indices_units: their units). */

@@ -1,6 +1,8 @@
 // TopK, selection: a workgroup per row writes the row's K winning indices,
 // best first (larger key, then smaller index), at prm_winners_offset_
-// Rows up to SORT_MAX long: a bitonic sort in shared memory. Longer rows:
+// Rows up to SORT_MAX long: a bitonic sort in shared memory; rows of at
+// most SORT_MAX / 2, prm_rows_per_group of them a workgroup, sorted side by
+// side (short_rows). Longer rows:
 // first a threshold, the K-th best of the threads' own best keys (at least
 // K elements reach it: those threads' bests); when at most SORT_MAX elements
 // reach it they are gathered and sorted as above. Otherwise (many ties,
@@ -56,15 +58,17 @@ bool better(uint a, uint b) {   // shared entries a and b
     return key_gt(s_key[a], s_key[b]) || (key_eq(s_key[a], s_key[b]) && s_idx[a] < s_idx[b]);
 }
 
-// sorts s_key/s_idx[0, n2) best first; n2 a power of two
-void bitonic(uint n2) {
+// sorts each segment of `seg` entries of s_key/s_idx[0, n2) best first
+// (the stages stop at the segment's size, the last one the same way up in
+// every segment); n2 and seg powers of two
+void bitonic(uint n2, uint seg) {
     uint t = gl_LocalInvocationID.x;
-    for (uint k = 2u; k <= n2; k <<= 1) {
+    for (uint k = 2u; k <= seg; k <<= 1) {
         for (uint j = k >> 1; j > 0u; j >>= 1) {
             for (uint i = t; i < n2; i += LOCAL) {
                 uint l = i ^ j;
                 if (l > i) {
-                    bool up = (i & k) == 0u;
+                    bool up = (i & k & (seg - 1u)) == 0u;
                     if (up ? better(l, i) : better(i, l)) {
                         uvec2 tk = s_key[i]; s_key[i] = s_key[l]; s_key[l] = tk;
                         uint ti = s_idx[i]; s_idx[i] = s_idx[l]; s_idx[l] = ti;
@@ -82,7 +86,32 @@ uint pow2_at_least(uint n) {
     return r;
 }
 
+// Rows of at most SORT_MAX / 2 elements, R a workgroup: each row in P (a
+// power of two) slots, padded with entries that sort last, every row sorted
+// at once; the first K slots of each are its winners.
+void short_rows(uint R) {
+    uint g = group_id();
+    if (g == NONE) return;
+    uint t = gl_LocalInvocationID.x, n = prm_axis_size, K = prm_k, P = pow2_at_least(n);
+    uint first = g * R, rows = prm_rows;
+    for (uint i = t; i < R * P; i += LOCAL) {
+        uint row = first + i / P, j = i % P;
+        bool real = row < rows && j < n;
+        if (real) g_base = dims_offset(prm_kept_at, row);
+        s_key[i] = real ? rkey(j) : uvec2(0u);
+        s_idx[i] = real ? j : NONE;
+    }
+    barrier();
+    bitonic(R * P, P);
+    for (uint i = t; i < R * K; i += LOCAL)
+        if (first + i / K < rows) m[(prm_winners_offset >> 2) + first * K + i] = s_idx[(i / K) * P + i % K];
+}
+
 void main() {
+    if (prm_rows_per_group > 1u) {
+        short_rows(prm_rows_per_group);
+        return;
+    }
     uint row = group_id();
     if (row == NONE) return;
     uint t = gl_LocalInvocationID.x;
@@ -113,7 +142,7 @@ void main() {
             s_key[t] = top;
             s_idx[t] = t;
             barrier();
-            bitonic(LOCAL);
+            bitonic(LOCAL, LOCAL);
             uvec2 tau = s_key[K - 1u];
             if (t == 0u) s_var[2] = 0u;
             barrier();
@@ -205,7 +234,7 @@ void main() {
     uint n2 = pow2_at_least(filled);
     for (uint i = filled + t; i < n2; i += LOCAL) { s_key[i] = uvec2(0u); s_idx[i] = NONE; }
     barrier();
-    bitonic(n2);
+    bitonic(n2, n2);
     uint w = (prm_winners_offset >> 2) + row * K;
     for (uint j = t; j < K; j += LOCAL) m[w + j] = s_idx[j];
 }

@@ -437,8 +437,11 @@ static int report(const char *what, uint64_t seed, int iter, const char *msg)
  * (src/gles/gles_shapes.h): many rows along a strided axis with a small K (a
  * row per invocation in chunks, their lists folded: sometimes more lists than
  * the fold's workgroup, so that its invocations fold several), rows longer than the sort
- * (threshold and radix select), many short packed rows with a small K, one
- * row around the one-dispatch kernel's limits (SORT_MAX, TOPK_SMALL_MAX_K). */
+ * (threshold and radix select), many short packed rows with a small K (or
+ * a larger one: an invocation an element, ranked), one row around the
+ * one-dispatch kernel's limits (SORT_MAX, TOPK_SMALL_MAX_K). Random shapes
+ * give rows of 257 to 512 elements, several sorted side by side in a
+ * workgroup. */
 static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *small_k)
 {
     random_sizes(r, in, rank);
@@ -468,7 +471,7 @@ static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *sm
         in->rank = 2;
         in->sizes[0] = EDMLI_GLES_TOPK_THREAD_MIN_ROWS + tl_below(r, 1000);
         in->sizes[1] = 1 + tl_below(r, EDMLI_GLES_TOPK_THREAD_MAX_ROW + 44);
-        *small_k = true;
+        *small_k = tl_below(r, 3) != 0;
         return 1;
     case 3: /* one row, any rank */
         for (UINT d = 0; d < rank; d++) in->sizes[d] = 1;

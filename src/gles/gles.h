@@ -41,6 +41,7 @@ _Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124
     X(ARGREDUCE_COLS, argreduce_cols, 1, argreduce, DEVICE)       \
     X(TOPK_SELECT, topk_select, 0, topk, DEVICE)                  \
     X(TOPK_THREAD, topk_thread, 0, topk, FOLD)                    \
+    X(TOPK_RANK, topk_rank, 0, topk, ALONE)                       \
     X(TOPK_SMALL, topk_small, 1, topk_small, DEVICE)              \
     X(TOPK_OUT, topk_out, 1, topk_out, ALONE)                     \
     X(COPY, copy, 0, copy, ALONE)
@@ -364,11 +365,13 @@ typedef struct edmli_gles_plan {
     uint64_t stage_bytes;
     uint32_t topk_chunks;
     bool topk_small; /* one short row, a small K: one dispatch (topk_small.comp) */
+    bool topk_rank;  /* short rows, a larger K: an invocation an element (topk_rank.comp) */
     bool reduce_vec_layout;
     edmli_gles_reduce_shape reduce[2];
 } edmli_gles_plan;
 _Static_assert(sizeof(edmli_gles_plan) <= EDMLI_BACKEND_PLAN_BYTES, "the GLES plan fits an operator's backend plan");
 #define EDMLI_GLES_PLAN(op) ((const edmli_gles_plan *)(const void *)(op)->backend_plan)
+bool edmli_gles_topk_by_rank(const edml_operator *op, const edmli_gles_plan *plan);
 void edmli_gles_plan_argreduce(const edml_operator *op, const edmli_gles *g, edmli_gles_plan *plan);
 
 /* The device hooks (gles_device.c) and GPU buffers (gles_buffers.c). */

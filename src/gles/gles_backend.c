@@ -42,6 +42,7 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
     if (op->kind == EDMLI_OP_TOPK) {
         plan->topk_chunks = edmli_gles_topk_chunks(op);
         plan->topk_small = edmli_gles_topk_is_small(op, g);
+        plan->topk_rank = edmli_gles_topk_by_rank(op, plan);
     }
     if (op->kind == EDMLI_OP_ARGREDUCE) edmli_gles_plan_argreduce(op, g, plan);
     plan->stage_bytes = edmli_gles_stage_bytes(op, plan);
