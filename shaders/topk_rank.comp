@@ -4,7 +4,8 @@
 // invocation busy on any GPU). Its rank is the number of the row's elements
 // that beat it (the larger key, then the smaller index): distinct, so the
 // element of rank q < K alone writes the row's q-th winner at
-// prm_winners_offset. An element stops counting once K beat it.
+// prm_winners_offset. An element stops counting once K beat it. Packed
+// rows of 32-bit elements are read four keys a 16-byte load.
 EDMLI_PARAMS(edmli_topk_prm);
 
 uvec2 key_at(uint base, uint i) {
@@ -21,10 +22,22 @@ void main() {
     uint n = prm_axis_size, K = prm_k, row = u / n, j = u % n;
     uint base = dims_offset(prm_kept_at, row);
     uvec2 k = key_at(base, j);
-    uint rank = 0u;
-    for (uint q = 0u; q < n && rank < K; q++) {
-        uvec2 kq = key_at(base, q);
-        if (key_gt(kq, k) || (key_eq(kq, k) && q < j)) rank++;
+    uint rank = 0u, es = prm_data_elem_size, at = prm_data_offset + base * es;
+    if (prm_axis_stride == 1u && es == 4u && n % 4u == 0u && (at & 15u) == 0u) {
+        // 32-bit elements along a packed, aligned row: four keys a load
+        bool inc = prm_increasing != 0u;
+        for (uint q = 0u; q < n && rank < K; q += 4u) {
+            uvec4 kq = key4(prm_data_dtype, false, m4[(at >> 4) + (q >> 2)]);
+            if (inc) kq = ~kq;
+            uvec4 first = uvec4(lessThan(uvec4(q) + uvec4(0u, 1u, 2u, 3u), uvec4(j)));
+            uvec4 beats = uvec4(greaterThan(kq, uvec4(k.y))) | (uvec4(equal(kq, uvec4(k.y))) & first);
+            rank += beats.x + beats.y + beats.z + beats.w;
+        }
+    } else {
+        for (uint q = 0u; q < n && rank < K; q++) {
+            uvec2 kq = key_at(base, q);
+            if (key_gt(kq, k) || (key_eq(kq, k) && q < j)) rank++;
+        }
     }
     if (rank < K) m[(prm_winners_offset >> 2) + row * K + rank] = j;
 }
