@@ -1,7 +1,8 @@
 /* edml-bench: the workloads of docs/bench.md on every backend.
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
- *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--any-thread] [--list]
+ *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--any-thread]
+ *              [--topk ROWS,N,K[,0]] [--list]
  *
  * For each workload and backend: the median time per call over N calls
  * (at least 10) after a warm-up, the effective bandwidth (each input element
@@ -28,7 +29,9 @@
  * argmin_inner's work; what each step of an execution adds, with two ways
  * to read 8 bytes back through a persistent mapping where the driver has
  * GL_EXT_buffer_storage), then the workload --workload names. --workgroup N
- * runs the GLES kernels with workgroups of N invocations.
+ * runs the GLES kernels with workgroups of N invocations. --topk ROWS,N,K
+ * times one TopK outside docs/bench.md, K of each of ROWS rows of N FLOAT32
+ * (",0": down columns of N, axis 0), as the workload "topk_rows".
  * The device keeps its one GL context current (gles_one_thread = 1);
  * --any-thread creates it as a multi-threaded application would (0: a
  * context per calling thread, kept current). */
@@ -243,14 +246,25 @@ static const char *const workload_names[] = {"topk_cls",      "topk_det",     "t
                                              "gather_points", "argmin_inner", "argmin_outer", "argmin_all",
                                              "argmax_seg",    "if_f32",       "if_u8",        "if_bcast"};
 #define WORKLOADS (int)(sizeof workload_names / sizeof *workload_names)
+/* --topk ROWS,N,K[,0]: one more workload, index WORKLOADS, outside
+ * docs/bench.md: TopK (FLOAT32, DECREASING) of K from each of ROWS rows of
+ * N, along the packed axis (,0: down N x ROWS columns, axis 0) */
+static UINT topk_rows[4];
+static const char *workload_name(int i) { return i < WORKLOADS ? workload_names[i] : "topk_rows"; }
 
 static void make_workload(workload *w, int i, double sc)
 {
     memset(w, 0, sizeof *w);
     rng_state = 0x1234abcd5678ef01ull + (uint64_t)i;
-    w->name = workload_names[i];
+    w->name = workload_name(i);
     switch (i) {
     case 0: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 1000, 1, 5, EDML_AXIS_DIRECTION_DECREASING); break;
+    case WORKLOADS: {
+        const UINT r = topk_rows[0], n = topk_rows[1], axis = topk_rows[3] ? 1 : 0;
+        topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, axis ? r : n, axis ? n : r, axis, topk_rows[2],
+                      EDML_AXIS_DIRECTION_DECREASING);
+        break;
+    }
     /* --scale shrinks the number of rows, never a row: the row length is what TopK is about */
     case 1: topk_workload(w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 25200, 1, 300, EDML_AXIS_DIRECTION_DECREASING); break;
     case 2:
@@ -497,7 +511,15 @@ static int parse_args(int argc, char **argv, options *o)
             o->gpu_floor = true;
         else if (!strcmp(argv[i], "--pipeline"))
             o->pipeline = true;
-        else if (!strcmp(argv[i], "--any-thread"))
+        else if (!strcmp(argv[i], "--topk") && i + 1 < argc) {
+            topk_rows[3] = 1;
+            int got = sscanf(argv[++i], "%u,%u,%u,%u", &topk_rows[0], &topk_rows[1], &topk_rows[2], &topk_rows[3]);
+            if (got < 3 || !topk_rows[0] || !topk_rows[1] || !topk_rows[2] || topk_rows[2] > topk_rows[1]) {
+                fprintf(stderr, "edml-bench: --topk ROWS,N,K[,0] with 1 <= K <= N\n");
+                return 2;
+            }
+            o->only = "topk_rows";
+        } else if (!strcmp(argv[i], "--any-thread"))
             bench_one_thread = 0;
         else if (!strcmp(argv[i], "--workgroup") && i + 1 < argc) { /* e.g. V3D's 256 on another GPU */
             bench_board = *edml_board_builtin();
@@ -509,7 +531,7 @@ static int parse_args(int argc, char **argv, options *o)
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
                     "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
-                    "[--pipeline] [--any-thread] [--workgroup N] [--list]\n");
+                    "[--pipeline] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list]\n");
             return 2;
         }
     }
@@ -696,7 +718,7 @@ static double bench_backend(edml_device *dev, workload *w, edml_backend be, uint
 static void bench_workload(edml_device *dev, int wi, const options *o, int *wrong)
 {
     workload w;
-    fprintf(stderr, "[%d/%d] %s: preparing\r", wi + 1, WORKLOADS, workload_names[wi]);
+    fprintf(stderr, "[%d/%d] %s: preparing\r", wi + 1, WORKLOADS, workload_name(wi));
     make_workload(&w, wi, o->scale);
     const double cpu_copy_gbps = (double)w.bytes / copy_time(w.bytes, bench_pool) * 1e-9;
     uint8_t *ref[2] = {NULL, NULL};
@@ -1656,8 +1678,8 @@ int main(int argc, char **argv)
     printf("\n%s\nmedian of %d calls after a warm-up; %u thread%s\n\n", edml_device_gles_info(dev, info, sizeof info),
            iters, (unsigned)bench_threads, bench_threads > 1 ? "s (edml's pool; the copy on as many)" : "");
     int wrong = 0;
-    for (int wi = 0; wi < WORKLOADS; wi++)
-        if (!o.only || !strcmp(o.only, workload_names[wi])) bench_workload(dev, wi, &o, &wrong);
+    for (int wi = 0; wi <= WORKLOADS; wi++)
+        if (!o.only || !strcmp(o.only, workload_name(wi))) bench_workload(dev, wi, &o, &wrong);
     fprintf(stderr, "%60s\r", "");
     if (o.crossover && (edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) crossover(dev);
     if (o.json && write_json(o.json)) return 1;
