@@ -439,9 +439,9 @@ static int report(const char *what, uint64_t seed, int iter, const char *msg)
  * the fold's workgroup, so that its invocations fold several), rows longer than the sort
  * (threshold and radix select), many short packed rows with a small K (or
  * a larger one: an invocation an element, ranked), one row around the
- * one-dispatch kernel's limits (SORT_MAX, TOPK_SMALL_MAX_K). Random shapes
- * give rows of 257 to 512 elements, several sorted side by side in a
- * workgroup. */
+ * one-dispatch kernel's limits (SORT_MAX, TOPK_SMALL_MAX_K). Rows of 129 to
+ * 512 elements (the short rows above, random shapes) are sorted several to
+ * a workgroup. */
 static UINT topk_shape(tl_rng *r, tl_tensor *in, UINT rank, bool *ties, bool *small_k)
 {
     random_sizes(r, in, rank);

@@ -34,8 +34,9 @@ bool edmli_gles_topk_is_small(const edml_operator *op, const edmli_gles *g)
            p->k <= EDMLI_GLES_TOPK_SMALL_MAX_K;
 }
 
-/* Short rows that neither topk_thread (K too large) nor topk_small (one
- * row) takes: an invocation an element ranks it (n reads of its row each). */
+/* Short rows that neither topk_thread (K too large, few rows) nor
+ * topk_small (one row) takes: an invocation an element ranks it (n reads of
+ * its row each). */
 bool edmli_gles_topk_by_rank(const edml_operator *op, const edmli_gles_plan *plan)
 {
     return !plan->topk_chunks && !plan->topk_small && op->plan.topk.axis_size <= EDMLI_GLES_TOPK_RANK_MAX_ROW;
