@@ -1,4 +1,5 @@
-// TopK of many short rows with a K above what topk_thread holds: an
+// TopK of short rows (at most RANK_MAX_ROW elements, src/gles/gles_shapes.h)
+// that topk_thread does not take (a K above its lists, or few rows): an
 // invocation an element, which ranks it against its row (read again from
 // memory: no shared memory, no barrier, so rows of a few elements keep every
 // invocation busy on any GPU). Its rank is the number of the row's elements
