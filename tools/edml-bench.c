@@ -1678,7 +1678,7 @@ int main(int argc, char **argv)
     printf("\n%s\nmedian of %d calls after a warm-up; %u thread%s\n\n", edml_device_gles_info(dev, info, sizeof info),
            iters, (unsigned)bench_threads, bench_threads > 1 ? "s (edml's pool; the copy on as many)" : "");
     int wrong = 0;
-    for (int wi = 0; wi <= WORKLOADS; wi++)
+    for (int wi = 0; wi < WORKLOADS + (topk_rows[0] != 0); wi++) /* topk_rows only with --topk */
         if (!o.only || !strcmp(o.only, workload_name(wi))) bench_workload(dev, wi, &o, &wrong);
     fprintf(stderr, "%60s\r", "");
     if (o.crossover && (edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) crossover(dev);
