@@ -65,6 +65,11 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_GL_MAP_PERSISTENT_BIT 0x0040
 #define EDMLI_GL_MAP_COHERENT_BIT 0x0080
 #define EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT 0x00004000
+/* GL_EXT_disjoint_timer_query */
+#define EDMLI_GL_TIMESTAMP 0x8E28
+#define EDMLI_GL_QUERY_RESULT 0x8866
+#define EDMLI_GL_QUERY_RESULT_AVAILABLE 0x8867
+#define EDMLI_GL_GPU_DISJOINT 0x8FBB
 #define EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE 0x9117
 #define EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT 0x0001
 #define EDMLI_GL_ALREADY_SIGNALED 0x911A
@@ -112,9 +117,16 @@ typedef struct edmli_gl_sync *GLsync_;
       (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size))
 
 /* Extension entry points edml uses where the driver has them: NULL where
- * it has not (the extension named in GL_EXTENSIONS decides). */
-#define EDMLI_GL_OPTIONAL_FUNCTIONS(X) \
-    X(void, glBufferStorageEXT, (GLenum_ target, GLsizeiptr_ size, const void *data, GLbitfield_ flags))
+ * it has not (the extension named in GL_EXTENSIONS decides). The timer
+ * queries (GL_EXT_disjoint_timer_query, and the GL clock read through
+ * glGetInteger64v) serve edml-bench --gpu-time. */
+#define EDMLI_GL_OPTIONAL_FUNCTIONS(X)                                                                   \
+    X(void, glBufferStorageEXT, (GLenum_ target, GLsizeiptr_ size, const void *data, GLbitfield_ flags)) \
+    X(void, glGenQueriesEXT, (GLsizei_ n, GLuint_ * ids))                                                \
+    X(void, glDeleteQueriesEXT, (GLsizei_ n, const GLuint_ *ids))                                        \
+    X(void, glQueryCounterEXT, (GLuint_ id, GLenum_ target))                                             \
+    X(void, glGetQueryObjectui64vEXT, (GLuint_ id, GLenum_ pname, uint64_t * params))                    \
+    X(void, glGetInteger64v, (GLenum_ pname, int64_t * data))
 
 typedef struct edmli_gl {
 #define EDMLI_GL_FN(ret, name, params) ret(*name) params;

@@ -51,8 +51,8 @@ host_suite() {
     step "differential test neon through command lists" $H/test/diff --backend neon --seed 24 --iters 2000 --command-list
     step "differential test gles through command lists, kernels no barrier orders run backwards (llvmpipe)" $H/test/diff --backend gles --seed 23 --iters 800 --command-list --reorder
     step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 1500
-    step "edml-bench: every workload at a thousandth of its size and one --topk shape, every backend's outputs equal to the reference's" \
-        sh -c '$1 --scale 0.001 --iters 10 && $1 --topk 300,64,20 --iters 10' sh $H/edml-bench
+    step "edml-bench: every workload at a thousandth of its size and one --topk shape, every backend's outputs equal to the reference's; --gpu-time on one" \
+        sh -c '$1 --scale 0.001 --iters 10 && $1 --topk 300,64,20 --iters 10 && $1 --gpu-time --scale 0.001 --workload if_bcast' sh $H/edml-bench
     step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 500 --small-dispatches
     step "differential test gles, 256-invocation workgroups (the Raspberry Pi's V3D shape)" $H/test/diff --backend gles --seed 19 --iters 800 --workgroup 256
     for b in ref neon; do

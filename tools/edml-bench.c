@@ -1,7 +1,8 @@
 /* edml-bench: the workloads of docs/bench.md on every backend.
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
- *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--any-thread]
+ *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--gpu-time]
+ *              [--any-thread]
  *              [--topk ROWS,N,K[,0]] [--list]
  *
  * For each workload and backend: the median time per call over N calls
@@ -32,6 +33,9 @@
  * runs the GLES kernels with workgroups of N invocations. --topk ROWS,N,K
  * times one TopK outside docs/bench.md, K of each of ROWS rows of N FLOAT32
  * (",0": down columns of N, axis 0), as the workload "topk_rows".
+ * --gpu-time splits GLES calls by the GPU's clock (GL_EXT_disjoint_timer_query):
+ * the time to the GPU's start of the work, the work, and the time from its
+ * end to the call's return; bare GL kernels, then each workload.
  * The device keeps its one GL context current (gles_one_thread = 1);
  * --any-thread creates it as a multi-threaded application would (0: a
  * context per calling thread, kept current). */
@@ -481,11 +485,12 @@ typedef struct options {
     int chain;      /* --chain N: N executions one by one against one command list (GLES) */
     bool gpu_floor; /* --gpu-floor: gl_floor and gl_copy, bare GL */
     bool pipeline;  /* --pipeline: make demo's four steps, one by one and as a command list */
+    bool gpu_time;  /* --gpu-time: each GLES call split by the GPU's clock */
 } options;
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false};
+    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -511,6 +516,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->gpu_floor = true;
         else if (!strcmp(argv[i], "--pipeline"))
             o->pipeline = true;
+        else if (!strcmp(argv[i], "--gpu-time"))
+            o->gpu_time = true;
         else if (!strcmp(argv[i], "--topk") && i + 1 < argc) {
             topk_rows[3] = 1;
             int got = sscanf(argv[++i], "%u,%u,%u,%u", &topk_rows[0], &topk_rows[1], &topk_rows[2], &topk_rows[3]);
@@ -531,7 +538,7 @@ static int parse_args(int argc, char **argv, options *o)
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
                     "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
-                    "[--pipeline] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list]\n");
+                    "[--gpu-time] [--pipeline] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list]\n");
             return 2;
         }
     }
@@ -1204,6 +1211,13 @@ static int pipeline(void)
  * between two buffers (median of 20, read + written bytes over the time);
  * the least kernels of three workloads' work (below), each back to back
  * with its fence (median of 50). */
+static const char *const gl_floor_src = "#version 310 es\nlayout(local_size_x = 64) in;\n"
+                                        "layout(std430, binding = 0) buffer B { uint v[]; };\n"
+                                        "void main() { if (gl_GlobalInvocationID.x == 0u) v[0] += 1u; }\n";
+static const char *const gl_copy_src = "#version 310 es\nlayout(local_size_x = 256) in;\n"
+                                       "layout(std430, binding = 0) readonly buffer S { uvec4 s[]; };\n"
+                                       "layout(std430, binding = 1) writeonly buffer D { uvec4 d[]; };\n"
+                                       "void main() { d[gl_GlobalInvocationID.x] = s[gl_GlobalInvocationID.x]; }\n";
 static unsigned gl_program(const edmli_gl *gl, const char *src)
 {
     GLuint_ sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER), prog = gl->glCreateProgram();
@@ -1498,7 +1512,7 @@ static double gl_kernel_timed(const edmli_gl *gl, const GLuint_ *buf, GLuint_ pr
 /* gl_read: argmin_inner's reading in bare GL: 64 MiB (buf[0]) read as
  * 16-byte vectors, `per` an invocation with their loads independent, each
  * invocation's minimum written (to buf[1]), back to back with its fence. */
-static double gl_read(const edmli_gl *gl, const GLuint_ *buf, uint64_t bytes, uint32_t per)
+static GLuint_ gl_read_program(const edmli_gl *gl, uint64_t bytes, uint32_t per)
 {
     const uint32_t invocations = (uint32_t)(bytes / 16 / per);
     char src[1024];
@@ -1512,7 +1526,12 @@ static double gl_read(const edmli_gl *gl, const GLuint_ *buf, uint64_t bytes, ui
              "    for (uint k = 1u; k < %uu; k++) m = min(m, v[k]);\n"
              "    d[i] = min(min(m.x, m.y), min(m.z, m.w)); }\n",
              per, per, invocations, per);
-    return gl_kernel_timed(gl, buf, gl_program(gl, src), invocations / 256);
+    return gl_program(gl, src);
+}
+
+static double gl_read(const edmli_gl *gl, const GLuint_ *buf, uint64_t bytes, uint32_t per)
+{
+    return gl_kernel_timed(gl, buf, gl_read_program(gl, bytes, per), (GLuint_)(bytes / 16 / per / 256));
 }
 
 /* gl_rowread: the same 64 MiB read in argreduce_partial's order for
@@ -1589,6 +1608,8 @@ static double gl_rows(const edmli_gl *gl, const GLuint_ *buf)
     return gl_kernel_timed(gl, buf, prog, GATHER_ROWS * 128u / 256u);
 }
 
+static edmli_port_gl *gpu_time_gl; /* --gpu-time: the port whose entry points it calls */
+
 static int gpu_floor(void)
 {
     static edmli_port_gl port;
@@ -1598,14 +1619,7 @@ static int gpu_floor(void)
         return 1;
     }
     const edmli_gl *gl = &port.gl;
-    const GLuint_ floor_prog = gl_program(gl, "#version 310 es\nlayout(local_size_x = 64) in;\n"
-                                              "layout(std430, binding = 0) buffer B { uint v[]; };\n"
-                                              "void main() { if (gl_GlobalInvocationID.x == 0u) v[0] += 1u; }\n");
-    const GLuint_ copy_prog =
-        gl_program(gl, "#version 310 es\nlayout(local_size_x = 256) in;\n"
-                       "layout(std430, binding = 0) readonly buffer S { uvec4 s[]; };\n"
-                       "layout(std430, binding = 1) writeonly buffer D { uvec4 d[]; };\n"
-                       "void main() { d[gl_GlobalInvocationID.x] = s[gl_GlobalInvocationID.x]; }\n");
+    const GLuint_ floor_prog = gl_program(gl, gl_floor_src), copy_prog = gl_program(gl, gl_copy_src);
     const uint64_t bytes = 64ull << 20;
     GLuint_ buf[2];
     gl->glGenBuffers(2, buf);
@@ -1655,6 +1669,238 @@ static int gpu_floor(void)
     return 0;
 }
 
+/* --gpu-time: where a GLES call's time goes, by the GPU's own clock
+ * (GL_EXT_disjoint_timer_query). A timestamp is queued before the work and
+ * one after its fence (the GL records it once everything before it has
+ * completed), so a call splits into the GPU's busy span (from the first to
+ * the last timestamp) and the rest (submitting on the CPU, the GPU's
+ * front end reaching the work, the wake-up after the fence). Bare GL first:
+ * a fence alone, gl_floor's one workgroup (also with edml's closing barrier,
+ * with a third timestamp between the dispatch and the fence, and twice), a
+ * 64 MiB read and a 64 MiB copy, each a dispatch and a fence; then edml
+ * workloads on GLES with their tensors in GPU buffers, recorded as a command
+ * list of one entry (its submission returns at once, so the last timestamp
+ * can follow its fence), the plain execution timed alternately. */
+typedef struct gpu_clock {
+    const edmli_gl *gl;
+    GLuint_ q[3]; /* before the work, between (optional), after the fence */
+    bool mid;
+    double c0;
+} gpu_clock;
+
+static bool gpu_clock_open(gpu_clock *k, const edmli_gl *gl)
+{
+    const char *ext = (const char *)gl->glGetString(EDMLI_GL_EXTENSIONS);
+    if (!ext || !strstr(ext, "GL_EXT_disjoint_timer_query") || !gl->glGenQueriesEXT || !gl->glDeleteQueriesEXT ||
+        !gl->glQueryCounterEXT || !gl->glGetQueryObjectui64vEXT || !gl->glGetInteger64v)
+        return false;
+    k->gl = gl;
+    gl->glGenQueriesEXT(3, k->q);
+    return true;
+}
+
+static void gpu_clock_start(gpu_clock *k)
+{
+    k->c0 = now_s();
+    k->mid = false;
+    k->gl->glQueryCounterEXT(k->q[0], EDMLI_GL_TIMESTAMP);
+}
+
+static void gpu_clock_mid(gpu_clock *k)
+{
+    k->mid = true;
+    k->gl->glQueryCounterEXT(k->q[1], EDMLI_GL_TIMESTAMP);
+}
+
+/* after the work and its fence, before the wait */
+static void gpu_clock_mark(const gpu_clock *k)
+{
+    k->gl->glQueryCounterEXT(k->q[2], EDMLI_GL_TIMESTAMP);
+    k->gl->glFlush();
+}
+
+/* after the wait: part[0] the call, [1] the GPU's busy span, [2] the rest,
+ * [3] the span's part up to the middle timestamp (0 without one), in
+ * seconds; false where the GPU's clock was disjoint */
+static bool gpu_clock_end(const gpu_clock *k, double *part)
+{
+    const double c1 = now_s();
+    uint64_t t[3] = {0, 0, 0};
+    int64_t disjoint = 0;
+    for (int j = 0; j < 3; j++)
+        if (j != 1 || k->mid) k->gl->glGetQueryObjectui64vEXT(k->q[j], EDMLI_GL_QUERY_RESULT, &t[j]);
+    k->gl->glGetInteger64v(EDMLI_GL_GPU_DISJOINT, &disjoint);
+    part[0] = c1 - k->c0;
+    part[1] = (double)(int64_t)(t[2] - t[0]) * 1e-9;
+    part[2] = part[0] - part[1];
+    part[3] = k->mid ? (double)(int64_t)(t[1] - t[0]) * 1e-9 : 0;
+    return !disjoint;
+}
+
+#define GPU_TIME_N 100
+/* the medians of the parts of n calls, and of `plain` (an execution's time) where given */
+static void gpu_time_row(const char *name, double (*part)[4], int n, const double *plain)
+{
+    double col[GPU_TIME_N], m[4];
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < n; i++) col[i] = part[i][j];
+        m[j] = median(col, n);
+    }
+    printf("%-24s %7.1f %8.1f %7.1f", name, m[0] * 1e6, m[1] * 1e6, m[2] * 1e6);
+    if (plain) printf(" %9.1f", median((double *)plain, n) * 1e6);
+    if (m[3] > 0) printf("   (dispatch %.1f, then the fence %.1f)", m[3] * 1e6, (m[1] - m[3]) * 1e6);
+    printf("\n");
+}
+
+enum {
+    BARE_NO_DISPATCH = 1,
+    BARE_BARRIER = 2,
+    BARE_MID = 4,
+    BARE_TWICE = 8,
+    BARE_MARK_FIRST = 16,
+    BARE_BY_QUERY = 32
+};
+
+/* the wait for the last timestamp: polled until the GL marks it available
+ * (it is recorded once every command before it has completed); false
+ * after 5 s */
+static bool gpu_clock_poll(const gpu_clock *k)
+{
+    uint64_t done = 0;
+    for (double t0 = now_s(); !done; k->gl->glGetQueryObjectui64vEXT(k->q[2], EDMLI_GL_QUERY_RESULT_AVAILABLE, &done))
+        if (now_s() - t0 > 5) return false;
+    return true;
+}
+
+/* a bare kernel of `groups` workgroups, its dispatch and fence, GPU_TIME_N
+ * times; BARE_MARK_FIRST: the last timestamp before the fence, not after;
+ * BARE_BY_QUERY: no fence, the last timestamp polled instead */
+static void gpu_time_bare(gpu_clock *k, const char *name, GLuint_ prog, GLuint_ groups, int how)
+{
+    const edmli_gl *gl = k->gl;
+    double part[GPU_TIME_N][4];
+    int n = 0;
+    if (!prog) return;
+    gl->glUseProgram(prog);
+    for (int i = 0; i < GPU_TIME_N + 5; i++) {
+        gpu_clock_start(k);
+        for (int d = 0; d < (how & BARE_TWICE ? 2 : 1) && !(how & BARE_NO_DISPATCH); d++)
+            gl->glDispatchCompute(groups, 1, 1);
+        if (how & BARE_MID) gpu_clock_mid(k);
+        if (how & BARE_BARRIER)
+            gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+        if (how & (BARE_MARK_FIRST | BARE_BY_QUERY)) gpu_clock_mark(k);
+        GLsync_ f = how & BARE_BY_QUERY ? NULL : gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        if (!(how & (BARE_MARK_FIRST | BARE_BY_QUERY))) gpu_clock_mark(k);
+        if (f) gl->glClientWaitSync(f, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, 5000000000ull);
+        if (f) gl->glDeleteSync(f);
+        const bool done = !(how & BARE_BY_QUERY) || gpu_clock_poll(k);
+        if (gpu_clock_end(k, part[n]) && done && i >= 5) n++;
+    }
+    if (n) gpu_time_row(name, part, n, NULL);
+}
+
+/* one workload on GLES, its tensors in GPU buffers: a list of one entry
+ * with the clock, and the plain execution, alternately */
+static bool gpu_time_workload(edml_device *dev, int wi, double scale)
+{
+    workload w;
+    make_workload(&w, wi, scale);
+    chain_run c = {.dev = dev, .w = &w, .n = 1, .gpu = true};
+    EDML_BUFFER_BINDING bi[3], bo[64][2];
+    uint8_t *outs[64][2] = {{0}};
+    edml_gpu_buffer *gin[3] = {0}, *gout[2] = {0};
+    edml_command_list *list = NULL;
+    bool ok = !edml_operator_create(dev, &w.desc, EDML_BACKEND_GLES, &c.op[0]) &&
+              chain_bind(&c, bi, bo, outs, gin, gout) && !edml_command_list_create(dev, 1, &list) &&
+              !edml_command_list_record(list, c.op[0], bi, (UINT)w.nin, bo[0], (UINT)w.nout, NULL);
+    gpu_clock k = {0};
+    ok = ok && !edml_operator_execute(c.op[0], bi, (UINT)w.nin, bo[0], (UINT)w.nout, NULL); /* its context current */
+    ok = ok && gpu_clock_open(&k, &gpu_time_gl->gl);
+    double part[GPU_TIME_N][4], plain[GPU_TIME_N];
+    int n = 0;
+    for (int i = 0; i < GPU_TIME_N + 5 && ok; i++) {
+        gpu_clock_start(&k);
+        ok = !edml_command_list_submit(list);
+        gpu_clock_mark(&k);
+        ok = ok && !edml_command_list_wait(list, UINT64_MAX);
+        const bool kept = gpu_clock_end(&k, part[n]) && i >= 5;
+        const double t0 = now_s();
+        ok = ok && !edml_operator_execute(c.op[0], bi, (UINT)w.nin, bo[0], (UINT)w.nout, NULL);
+        if (kept) plain[n++] = now_s() - t0;
+    }
+    if (ok && n) gpu_time_row(w.name, part, n, plain);
+    if (!ok) printf("%-16s failed: %s\n", w.name, edml_device_last_error(dev));
+    if (k.gl) k.gl->glDeleteQueriesEXT(3, k.q);
+    if (list) edml_command_list_destroy(list);
+    free(outs[0][0]), free(outs[0][1]);
+    for (int j = 2; j-- > 0;)
+        if (gout[j]) edml_gpu_buffer_destroy(gout[j]);
+    for (int j = 3; j-- > 0;)
+        if (gin[j]) edml_gpu_buffer_destroy(gin[j]);
+    if (c.op[0]) edml_operator_destroy(c.op[0]);
+    free_workload(&w);
+    return ok;
+}
+
+static int gpu_time(const options *o)
+{
+    static edmli_port_gl port; /* its entry points serve edml's context too */
+    char why[256];
+    if (!edmli_port_gl_open(&port, 0, why, sizeof why)) {
+        printf("gpu-time: no GL: %s\n", why);
+        return 1;
+    }
+    const edmli_gl *gl = &port.gl;
+    gpu_time_gl = &port;
+    gpu_clock k = {0};
+    if (!gpu_clock_open(&k, gl)) {
+        printf("gpu-time: the driver has no GL_EXT_disjoint_timer_query\n");
+        edmli_port_gl_close(&port);
+        return 1;
+    }
+    printf("gpu-time: medians of %d calls, us: the call, the GPU busy from a timestamp before its work to one after "
+           "its fence, the rest; an edml execution's own time beside\n%-24s %7s %8s %7s %9s\n",
+           GPU_TIME_N, "", "call", "on GPU", "rest", "execute");
+    const uint64_t bytes = o->scale < 1 ? 1ull << 20 : 64ull << 20; /* the read and the copy: 1 MiB for quick runs */
+    GLuint_ buf[2];
+    gl->glGenBuffers(2, buf);
+    for (int i = 0; i < 2; i++) {
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[i]);
+        gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLsizeiptr_)bytes, NULL, EDMLI_GL_DYNAMIC_COPY);
+        gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLuint_)i, buf[i]);
+    }
+    char read_name[32], copy_name[32];
+    snprintf(read_name, sizeof read_name, "gl_read %u MiB", (unsigned)(bytes >> 20));
+    snprintf(copy_name, sizeof copy_name, "gl_copy %u MiB", (unsigned)(bytes >> 20));
+    const GLuint_ floor_prog = gl_program(gl, gl_floor_src), read_prog = gl_read_program(gl, bytes, 4),
+                  copy_prog = gl_program(gl, gl_copy_src);
+    gpu_time_bare(&k, "two timestamps alone", floor_prog, 1, BARE_NO_DISPATCH | BARE_MARK_FIRST);
+    gpu_time_bare(&k, "a fence alone", floor_prog, 1, BARE_NO_DISPATCH);
+    gpu_time_bare(&k, "gl_floor", floor_prog, 1, 0);
+    gpu_time_bare(&k, "gl_floor, edml's barrier", floor_prog, 1, BARE_BARRIER);
+    gpu_time_bare(&k, "gl_floor, a mark", floor_prog, 1, BARE_MID);
+    gpu_time_bare(&k, "gl_floor twice", floor_prog, 1, BARE_TWICE);
+    gpu_time_bare(&k, "gl_floor, timestamp first", floor_prog, 1, BARE_BARRIER | BARE_MARK_FIRST);
+    gpu_time_bare(&k, "gl_floor, no fence", floor_prog, 1, BARE_BARRIER | BARE_BY_QUERY);
+    gpu_time_bare(&k, read_name, read_prog, (GLuint_)(bytes / 16 / 4 / 256), 0);
+    gpu_time_bare(&k, "gl_read, a mark", read_prog, (GLuint_)(bytes / 16 / 4 / 256), BARE_MID);
+    gpu_time_bare(&k, "gl_read, no fence", read_prog, (GLuint_)(bytes / 16 / 4 / 256), BARE_BARRIER | BARE_BY_QUERY);
+    gpu_time_bare(&k, copy_name, copy_prog, (GLuint_)(bytes / 16 / 256), 0);
+    gl->glDeleteProgram(floor_prog);
+    gl->glDeleteProgram(read_prog);
+    gl->glDeleteProgram(copy_prog);
+    gl->glDeleteQueriesEXT(3, k.q);
+    gl->glDeleteBuffers(2, buf);
+    bench_device bd;
+    bool ok = bench_device_open(&bd, 1, 0);
+    for (int wi = 0; wi < WORKLOADS && ok; wi++)
+        if (!o->only || !strcmp(o->only, workload_names[wi])) ok = gpu_time_workload(bd.dev, wi, o->scale);
+    if (bd.dev) bench_device_close(&bd);
+    edmli_port_gl_close(&port);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -1666,6 +1912,7 @@ int main(int argc, char **argv)
     if (o.gpu_floor && !o.only) return 0;
     if (o.chain) return chain(&o, o.chain);
     if (o.pipeline) return pipeline();
+    if (o.gpu_time) return gpu_time(&o);
     if (o.sweep) return sweep(&o);
     bench_device bd;
     if (!bench_device_open(&bd, bench_threads, 0)) return 1;
