@@ -1676,8 +1676,10 @@ static int gpu_floor(void)
  * the last timestamp) and the rest (submitting on the CPU, the GPU's
  * front end reaching the work, the wake-up after the fence). Bare GL first:
  * a fence alone, gl_floor's one workgroup (also with edml's closing barrier,
- * with a third timestamp between the dispatch and the fence, and twice), a
- * 64 MiB read and a 64 MiB copy, each a dispatch and a fence; then edml
+ * with a third timestamp between the dispatch and the fence, twice, and
+ * waited for without a fence: by polling the last timestamp, or by spinning
+ * on a mapped word a one-invocation kernel bumps after a barrier), a 64 MiB
+ * read and a 64 MiB copy, each a dispatch and a fence; then edml
  * workloads on GLES with their tensors in GPU buffers, recorded as a command
  * list of one entry (its submission returns at once, so the last timestamp
  * can follow its fence), the plain execution timed alternately. */
@@ -1758,7 +1760,9 @@ enum {
     BARE_MID = 4,
     BARE_TWICE = 8,
     BARE_MARK_FIRST = 16,
-    BARE_BY_QUERY = 32
+    BARE_BY_QUERY = 32,
+    BARE_FLAG = 64,        /* no fence: after a barrier, a one-invocation kernel bumps a word the CPU spins on */
+    BARE_FLAG_CLIENT = 128 /* the same, the word's buffer made with the client-storage bit */
 };
 
 /* the wait for the last timestamp: polled until the GL marks it available
@@ -1775,8 +1779,51 @@ static bool gpu_clock_poll(const gpu_clock *k)
 /* a bare kernel of `groups` workgroups, its dispatch and fence, GPU_TIME_N
  * times; BARE_MARK_FIRST: the last timestamp before the fence, not after;
  * BARE_BY_QUERY: no fence, the last timestamp polled instead */
+/* BARE_FLAG's word: in a buffer mapped persistently and coherently
+ * (GL_EXT_buffer_storage), without and with the client-storage bit */
+typedef struct gpu_flag {
+    GLuint_ buf[2], prog;
+    const volatile uint32_t *mapped[2];
+    uint32_t count[2];
+} gpu_flag;
+static gpu_flag flag;
+
+static void gpu_flag_open(const edmli_gl *gl)
+{
+    const char *ext = (const char *)gl->glGetString(EDMLI_GL_EXTENSIONS);
+    if (!gl->glBufferStorageEXT || !ext || !strstr(ext, "GL_EXT_buffer_storage")) return;
+    flag.prog = gl_program(gl, "#version 310 es\nlayout(local_size_x = 1) in;\n"
+                               "layout(std430, binding = 3) buffer F { uint f[]; };\n"
+                               "void main() { f[0] += 1u; }\n");
+    gl->glGenBuffers(2, flag.buf);
+    for (int i = 0; i < 2; i++) {
+        const GLbitfield_ bits = EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
+        gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, flag.buf[i]);
+        gl->glBufferStorageEXT(EDMLI_GL_COPY_WRITE_BUFFER, 4096, NULL, bits | (i ? 0x0200u : 0u));
+        flag.mapped[i] = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, 4096, bits);
+        flag.count[i] = flag.mapped[i] ? flag.mapped[i][0] : 0;
+    }
+}
+
+/* the flag's kernel after the work; false if the word did not change within 5 s */
+static bool gpu_flag_wait(const gpu_clock *k, GLuint_ prog, int which)
+{
+    const edmli_gl *gl = k->gl;
+    gl->glMemoryBarrier(EDMLI_GL_SHADER_STORAGE_BARRIER_BIT | EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 3, flag.buf[which]);
+    gl->glUseProgram(flag.prog);
+    gl->glDispatchCompute(1, 1, 1);
+    gl->glUseProgram(prog);
+    gpu_clock_mark(k);
+    const uint32_t want = ++flag.count[which];
+    for (double t0 = now_s(); flag.mapped[which][0] != want;)
+        if (now_s() - t0 > 5) return false;
+    return true;
+}
+
 static void gpu_time_bare(gpu_clock *k, const char *name, GLuint_ prog, GLuint_ groups, int how)
 {
+    if ((how & (BARE_FLAG | BARE_FLAG_CLIENT)) && !flag.mapped[how & BARE_FLAG_CLIENT ? 1 : 0]) return;
     const edmli_gl *gl = k->gl;
     double part[GPU_TIME_N][4];
     int n = 0;
@@ -1789,6 +1836,11 @@ static void gpu_time_bare(gpu_clock *k, const char *name, GLuint_ prog, GLuint_ 
         if (how & BARE_MID) gpu_clock_mid(k);
         if (how & BARE_BARRIER)
             gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+        if (how & (BARE_FLAG | BARE_FLAG_CLIENT)) {
+            const bool seen = gpu_flag_wait(k, prog, how & BARE_FLAG_CLIENT ? 1 : 0);
+            if (gpu_clock_end(k, part[n]) && seen && i >= 5) n++;
+            continue;
+        }
         if (how & (BARE_MARK_FIRST | BARE_BY_QUERY)) gpu_clock_mark(k);
         GLsync_ f = how & BARE_BY_QUERY ? NULL : gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         if (!(how & (BARE_MARK_FIRST | BARE_BY_QUERY))) gpu_clock_mark(k);
@@ -1883,13 +1935,20 @@ static int gpu_time(const options *o)
     gpu_time_bare(&k, "gl_floor twice", floor_prog, 1, BARE_TWICE);
     gpu_time_bare(&k, "gl_floor, timestamp first", floor_prog, 1, BARE_BARRIER | BARE_MARK_FIRST);
     gpu_time_bare(&k, "gl_floor, no fence", floor_prog, 1, BARE_BARRIER | BARE_BY_QUERY);
+    gpu_flag_open(gl);
+    gpu_time_bare(&k, "gl_floor, a flag spun on", floor_prog, 1, BARE_FLAG);
+    gpu_time_bare(&k, "the same, client storage", floor_prog, 1, BARE_FLAG_CLIENT);
+    gpu_time_bare(&k, "a flag alone", floor_prog, 1, BARE_FLAG | BARE_NO_DISPATCH);
     gpu_time_bare(&k, read_name, read_prog, (GLuint_)(bytes / 16 / 4 / 256), 0);
     gpu_time_bare(&k, "gl_read, a mark", read_prog, (GLuint_)(bytes / 16 / 4 / 256), BARE_MID);
     gpu_time_bare(&k, "gl_read, no fence", read_prog, (GLuint_)(bytes / 16 / 4 / 256), BARE_BARRIER | BARE_BY_QUERY);
+    gpu_time_bare(&k, "gl_read, a flag spun on", read_prog, (GLuint_)(bytes / 16 / 4 / 256), BARE_FLAG);
     gpu_time_bare(&k, copy_name, copy_prog, (GLuint_)(bytes / 16 / 256), 0);
     gl->glDeleteProgram(floor_prog);
     gl->glDeleteProgram(read_prog);
     gl->glDeleteProgram(copy_prog);
+    if (flag.prog) gl->glDeleteProgram(flag.prog);
+    if (flag.buf[0]) gl->glDeleteBuffers(2, flag.buf); /* unmapped with them */
     gl->glDeleteQueriesEXT(3, k.q);
     gl->glDeleteBuffers(2, buf);
     bench_device bd;
