@@ -691,7 +691,10 @@ edml_status edml_operator_execute(edml_operator *op, const EDML_BUFFER_BINDING *
  *  for operators. Every call waits for the GPU (one fence), so data written or
  *  read is complete when it returns. */
 /**@{*/
-/** A buffer of `bytes` (rounded up to 16) in the GPU arena. */
+/** A buffer of `bytes` (rounded up to 16) in the GPU arena, starting at a
+ *  multiple of 256 bytes of it: up to 240 bytes after what was created
+ *  before it (an operator's gpu_persistent_bytes are a multiple of 16) are
+ *  taken to align it. */
 edml_status edml_gpu_buffer_create(edml_device *device, UINT64 bytes, edml_gpu_buffer **buffer);
 /** Releases a buffer; its bytes come back once every later buffer and operator is released. */
 edml_status edml_gpu_buffer_destroy(edml_gpu_buffer *buffer);

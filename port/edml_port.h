@@ -69,6 +69,10 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_GL_TIMESTAMP 0x8E28
 #define EDMLI_GL_QUERY_RESULT 0x8866
 #define EDMLI_GL_QUERY_RESULT_AVAILABLE 0x8867
+/* GL_EXT_texture_buffer */
+#define EDMLI_GL_TEXTURE_BUFFER 0x8C2A
+#define EDMLI_GL_R32UI 0x8236
+#define EDMLI_GL_TEXTURE0 0x84C0
 #define EDMLI_GL_GPU_DISJOINT 0x8FBB
 #define EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE 0x9117
 #define EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT 0x0001
@@ -126,7 +130,13 @@ typedef struct edmli_gl_sync *GLsync_;
     X(void, glDeleteQueriesEXT, (GLsizei_ n, const GLuint_ *ids))                                        \
     X(void, glQueryCounterEXT, (GLuint_ id, GLenum_ target))                                             \
     X(void, glGetQueryObjectui64vEXT, (GLuint_ id, GLenum_ pname, uint64_t * params))                    \
-    X(void, glGetInteger64v, (GLenum_ pname, int64_t * data))
+    X(void, glGetInteger64v, (GLenum_ pname, int64_t * data))                                            \
+    X(void, glGenTextures, (GLsizei_ n, GLuint_ * textures))                                             \
+    X(void, glDeleteTextures, (GLsizei_ n, const GLuint_ *textures))                                     \
+    X(void, glBindTexture, (GLenum_ target, GLuint_ texture))                                            \
+    X(void, glActiveTexture, (GLenum_ texture))                                                          \
+    X(void, glTexBufferRangeEXT,                                                                         \
+      (GLenum_ target, GLenum_ internalformat, GLuint_ buffer, GLintptr_ offset, GLsizeiptr_ size))
 
 typedef struct edmli_gl {
 #define EDMLI_GL_FN(ret, name, params) ret(*name) params;

@@ -387,9 +387,8 @@ static void gpu_arena_and_readback(void)
               sz.gpu_persistent_bytes > 0 && sz.gpu_persistent_bytes < 4096,
           "each keeps its parameters in the GPU arena (%llu bytes)", (unsigned long long)sz.gpu_persistent_bytes);
     edml_gpu_buffer *all;
-    CHECK(edml_gpu_buffer_create(d.dev, ((1 << 20) - 2 * sz.gpu_persistent_bytes) & ~(uint64_t)15, &all) ==
-              EDML_STATUS_OK,
-          "the rest of the GPU arena");
+    const uint64_t used = (2 * sz.gpu_persistent_bytes + 255) & ~(uint64_t)255; /* a buffer starts 256-aligned */
+    CHECK(edml_gpu_buffer_create(d.dev, (1 << 20) - used, &all) == EDML_STATUS_OK, "the rest of the GPU arena");
     log_count = 0;
     ops_reset_outputs(&c);
     edml_status s = ops_execute(&c, autop, NULL);

@@ -1556,7 +1556,23 @@ static double gl_rowread(const edmli_gl *gl, const GLuint_ *buf)
  * to back). buf[0] holds the tuples (16 MiB) and, 16 MiB in, the input;
  * buf[1] the output. */
 #define GATHER_POINTS (1u << 20)
-static double gl_gather(const edmli_gl *gl, const GLuint_ *buf, uint32_t per)
+static void gl_gather_tuples(const edmli_gl *gl, const GLuint_ *buf)
+{
+    static uint32_t tuples[GATHER_POINTS * 4];
+    uint32_t r = 12345;
+    for (uint32_t i = 0; i < GATHER_POINTS; i++) {
+        r = r * 1664525u + 1013904223u;
+        tuples[4 * i] = r >> 22, tuples[4 * i + 1] = 0, tuples[4 * i + 2] = (r >> 12) & 1023u, tuples[4 * i + 3] = 0;
+    }
+    static uint32_t input[1u << 20];
+    for (uint32_t i = 0; i < (1u << 20); i++) input[i] = i * 2654435761u;
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[0]);
+    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, sizeof tuples, tuples);
+    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, sizeof tuples, sizeof input, input);
+    gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, buf[0], sizeof tuples, sizeof input);
+}
+
+static GLuint_ gl_gather_program(const edmli_gl *gl, uint32_t per)
 {
     char src[1024];
     snprintf(src, sizeof src,
@@ -1568,17 +1584,14 @@ static double gl_gather(const edmli_gl *gl, const GLuint_ *buf, uint32_t per)
              "    for (uint k = 0u; k < %uu; k++) t[k] = tup[i + k];\n"
              "    for (uint k = 0u; k < %uu; k++) d[i + k] = s[t[k].x * 1024u + t[k].z]; }\n",
              per, per, per, per);
-    const GLuint_ prog = gl_program(gl, src);
+    return gl_program(gl, src);
+}
+
+static double gl_gather(const edmli_gl *gl, const GLuint_ *buf, uint32_t per)
+{
+    const GLuint_ prog = gl_gather_program(gl, per);
     if (!prog) return -1;
-    static uint32_t tuples[GATHER_POINTS * 4];
-    uint32_t r = 12345;
-    for (uint32_t i = 0; i < GATHER_POINTS; i++) {
-        r = r * 1664525u + 1013904223u;
-        tuples[4 * i] = r >> 22, tuples[4 * i + 1] = 0, tuples[4 * i + 2] = (r >> 12) & 1023u, tuples[4 * i + 3] = 0;
-    }
-    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[0]);
-    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, sizeof tuples, tuples);
-    gl->glBindBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, buf[0], sizeof tuples, 4u << 20);
+    gl_gather_tuples(gl, buf);
     return gl_kernel_timed(gl, buf, prog, GATHER_POINTS / 256 / per);
 }
 
@@ -1895,6 +1908,113 @@ static bool gpu_time_workload(edml_device *dev, int wi, double scale)
     return ok;
 }
 
+static void gl_read_words(const edmli_gl *gl, GLuint_ buf, uint32_t *host, size_t bytes)
+{
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, buf);
+    const void *p = gl->glMapBufferRange(EDMLI_GL_COPY_READ_BUFFER, 0, (GLsizeiptr_)bytes, EDMLI_GL_MAP_READ_BIT);
+    if (p) memcpy(host, p, bytes);
+    gl->glUnmapBuffer(EDMLI_GL_COPY_READ_BUFFER);
+}
+
+/* gather_points' work in bare GL (gl_gather), and the same with the
+ * input read through a buffer texture (GL_EXT_texture_buffer: texelFetch,
+ * the texture path) */
+static void gpu_time_gather(gpu_clock *k, const GLuint_ *buf)
+{
+    const edmli_gl *gl = k->gl;
+    const char *ext = (const char *)gl->glGetString(EDMLI_GL_EXTENSIONS);
+    gl_gather_tuples(gl, buf);
+    const GLuint_ ssbo = gl_gather_program(gl, 1);
+    gpu_time_bare(k, "gl_gather", ssbo, GATHER_POINTS / 256, 0);
+    if (ssbo) gl->glDeleteProgram(ssbo);
+    static uint32_t before[GATHER_POINTS], after[GATHER_POINTS];
+    gl_read_words(gl, buf[1], before, sizeof before);
+    if (!ext || !strstr(ext, "GL_EXT_texture_buffer") || !gl->glTexBufferRangeEXT || !gl->glGenTextures ||
+        !gl->glBindTexture || !gl->glActiveTexture || !gl->glDeleteTextures)
+        return;
+    const GLuint_ tex_prog =
+        gl_program(gl, "#version 310 es\n#extension GL_EXT_texture_buffer : require\nlayout(local_size_x = 256) in;\n"
+                       "layout(std430, binding = 0) readonly buffer T { uvec4 tup[]; };\n"
+                       "layout(std430, binding = 1) writeonly buffer D { uint d[]; };\n"
+                       "layout(binding = 0) uniform highp usamplerBuffer S;\n"
+                       "void main() { uint i = gl_GlobalInvocationID.x; uvec4 t = tup[i];\n"
+                       "    d[i] = texelFetch(S, int(t.x * 1024u + t.z)).x; }\n");
+    GLuint_ tex = 0;
+    gl->glActiveTexture(EDMLI_GL_TEXTURE0);
+    gl->glGenTextures(1, &tex);
+    gl->glBindTexture(EDMLI_GL_TEXTURE_BUFFER, tex);
+    gl->glTexBufferRangeEXT(EDMLI_GL_TEXTURE_BUFFER, EDMLI_GL_R32UI, buf[0], (GLintptr_)GATHER_POINTS * 16, 4u << 20);
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[1]);
+    gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, sizeof after, after); /* zeros */
+    gpu_time_bare(k, "gl_gather, a buffer texture", tex_prog, GATHER_POINTS / 256, 0);
+    gl_read_words(gl, buf[1], after, sizeof after);
+    printf("  (its outputs %s gl_gather's; word 1000 %08x)\n",
+           memcmp(before, after, sizeof after) ? "differ from" : "equal", (unsigned)after[1000]);
+    if (tex_prog) gl->glDeleteProgram(tex_prog);
+    gl->glDeleteTextures(1, &tex);
+}
+
+/* if_f32's work in bare GL (gl_select): 2^24 FLOAT32 elements of A and B
+ * selected by UINT8 conditions, four elements (16 bytes) an invocation,
+ * with the ElementWiseIf kernel's masks: in four buffers read-only and
+ * write-only, in four plain ones, and in one buffer as edml's arena
+ * (offsets as uniforms; also with a coherent view of it declared, unused) */
+static const char *const select_src[4] = {
+    "layout(std430, binding = 4) readonly buffer C { uint c[]; };\n"
+    "layout(std430, binding = 5) readonly buffer A { uvec4 a[]; };\n"
+    "layout(std430, binding = 6) readonly buffer B { uvec4 b[]; };\n"
+    "layout(std430, binding = 7) writeonly buffer D { uvec4 d[]; };\n"
+    "void main() { uint u = gl_GlobalInvocationID.x, w = c[u];\n"
+    "    d[u] = (a[u] & mask(w)) | (b[u] & ~mask(w)); }\n",
+    "layout(std430, binding = 4) buffer C { uint c[]; };\n"
+    "layout(std430, binding = 5) buffer A { uvec4 a[]; };\n"
+    "layout(std430, binding = 6) buffer B { uvec4 b[]; };\n"
+    "layout(std430, binding = 7) buffer D { uvec4 d[]; };\n"
+    "void main() { uint u = gl_GlobalInvocationID.x, w = c[u];\n"
+    "    d[u] = (a[u] & mask(w)) | (b[u] & ~mask(w)); }\n",
+    "layout(std430, binding = 8) buffer M { uint m[]; };\n"
+    "layout(std430, binding = 8) buffer M4 { uvec4 m4[]; };\n"
+    "uniform uint u_at[4];\n"
+    "void main() { uint u = gl_GlobalInvocationID.x, w = m[u_at[0] + u];\n"
+    "    m4[u_at[3] + u] = (m4[u_at[1] + u] & mask(w)) | (m4[u_at[2] + u] & ~mask(w)); }\n",
+    "layout(std430, binding = 8) buffer M { uint m[]; };\n"
+    "layout(std430, binding = 8) buffer M4 { uvec4 m4[]; };\n"
+    "layout(std430, binding = 8) coherent buffer MC { uint mc[]; };\n"
+    "uniform uint u_at[4];\n"
+    "void main() { uint u = gl_GlobalInvocationID.x, w = m[u_at[0] + u];\n"
+    "    m4[u_at[3] + u] = (m4[u_at[1] + u] & mask(w)) | (m4[u_at[2] + u] & ~mask(w)); }\n"};
+static const char *const select_names[4] = {"gl_select (if_f32's work)", "gl_select, plain buffers",
+                                            "gl_select, one buffer", "gl_select, one, coherent view"};
+
+static void gpu_time_select(gpu_clock *k)
+{
+    const edmli_gl *gl = k->gl;
+    const uint64_t n = 1u << 24, sizes[5] = {n, 4 * n, 4 * n, 4 * n, 13 * n}; /* conditions, A, B, output; all */
+    const GLuint_ at[4] = {0, (GLuint_)(n / 16), (GLuint_)(5 * n / 16), (GLuint_)(9 * n / 16)};
+    GLuint_ buf[5];
+    gl->glGenBuffers(5, buf);
+    for (int i = 0; i < 5; i++) {
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[i]);
+        gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLsizeiptr_)sizes[i], NULL, EDMLI_GL_DYNAMIC_COPY);
+        gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLuint_)(4 + i), buf[i]);
+    }
+    for (int v = 0; v < 4; v++) {
+        char src[2048];
+        snprintf(src, sizeof src,
+                 "#version 310 es\nlayout(local_size_x = 1024) in;\n"
+                 "uint bm(uint w, uint k) { return ((w >> (k * 8u)) & 0xffu) != 0u ? 0xffffffffu : 0u; }\n"
+                 "uvec4 mask(uint w) { return uvec4(bm(w, 0u), bm(w, 1u), bm(w, 2u), bm(w, 3u)); }\n%s",
+                 select_src[v]);
+        const GLuint_ prog = gl_program(gl, src);
+        if (!prog) continue;
+        gl->glUseProgram(prog);
+        if (v >= 2) gl->glUniform1uiv(gl->glGetUniformLocation(prog, "u_at"), 4, at);
+        gpu_time_bare(k, select_names[v], prog, (GLuint_)(n / 4 / 1024), 0);
+        gl->glDeleteProgram(prog);
+    }
+    gl->glDeleteBuffers(5, buf);
+}
+
 static int gpu_time(const options *o)
 {
     static edmli_port_gl port; /* its entry points serve edml's context too */
@@ -1944,6 +2064,8 @@ static int gpu_time(const options *o)
     gpu_time_bare(&k, "gl_read, no fence", read_prog, (GLuint_)(bytes / 16 / 4 / 256), BARE_BARRIER | BARE_BY_QUERY);
     gpu_time_bare(&k, "gl_read, a flag spun on", read_prog, (GLuint_)(bytes / 16 / 4 / 256), BARE_FLAG);
     gpu_time_bare(&k, copy_name, copy_prog, (GLuint_)(bytes / 16 / 256), 0);
+    if (bytes >= (20u << 20)) gpu_time_gather(&k, buf); /* its tuples and input: 20 MiB */
+    if (o->scale >= 1) gpu_time_select(&k);
     gl->glDeleteProgram(floor_prog);
     gl->glDeleteProgram(read_prog);
     gl->glDeleteProgram(copy_prog);

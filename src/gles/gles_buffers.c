@@ -2,17 +2,19 @@
  * execution grows down from its top), their data and copies. */
 #include "gles.h"
 
+/* A buffer starts at a multiple of EDMLI_GLES_BUFFER_ALIGN of the arena, so
+ * that a warp's 16-byte loads of it fill whole cache lines and DRAM bursts
+ * (what an operator created before it keeps is any multiple of 16). */
 static edml_status edmli_gles_buffer_reserve(edml_device *dev, void *state, uint64_t bytes, uint64_t *offset)
 {
     edmli_gles *g = (edmli_gles *)state;
-    uint64_t need = (bytes + 15) & ~(uint64_t)15;
-    uint64_t have = g->arena_bytes - g->persistent;
-    if (need > have || need < bytes) {
-        uint64_t want = need < bytes ? bytes : need; /* rounding up wrapped: the size asked for */
-        return edmli_fail(&dev->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "edml_gpu_buffer_create", (unsigned long long)want,
-                          (unsigned long long)have, (unsigned long long)(want - have));
-    }
-    *offset = g->persistent;
+    const uint64_t pad = (EDMLI_GLES_BUFFER_ALIGN - g->persistent % EDMLI_GLES_BUFFER_ALIGN) % EDMLI_GLES_BUFFER_ALIGN;
+    const uint64_t have = g->arena_bytes - g->persistent; /* the padding included */
+    const uint64_t need = bytes > UINT64_MAX - 15 - pad ? UINT64_MAX : pad + ((bytes + 15) & ~(uint64_t)15);
+    if (need > have)
+        return edmli_fail(&dev->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "edml_gpu_buffer_create", (unsigned long long)need,
+                          (unsigned long long)have, (unsigned long long)(need - have));
+    *offset = g->persistent + pad;
     g->persistent += need;
     return EDML_STATUS_OK;
 }
