@@ -1954,6 +1954,20 @@ static void gpu_time_gather(gpu_clock *k, const GLuint_ *buf)
     gl->glDeleteTextures(1, &tex);
 }
 
+/* random bytes into a buffer: the bare kernels read data like the
+ * workloads' (a buffer never written reads as zeros, which the GPU may
+ * move compressed) */
+static void gl_fill_random(const edmli_gl *gl, GLuint_ buf, uint64_t bytes)
+{
+    static uint64_t chunk[1u << 17]; /* 1 MiB */
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf);
+    for (uint64_t at = 0; at < bytes; at += sizeof chunk) {
+        for (size_t i = 0; i < sizeof chunk / 8; i++) chunk[i] = rng();
+        const uint64_t n = bytes - at < sizeof chunk ? bytes - at : sizeof chunk;
+        gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLintptr_)at, (GLsizeiptr_)n, chunk);
+    }
+}
+
 /* if_f32's work in bare GL (gl_select): 2^24 FLOAT32 elements of A and B
  * selected by UINT8 conditions, four elements (16 bytes) an invocation,
  * with the ElementWiseIf kernel's masks: in four buffers read-only and
@@ -1997,6 +2011,7 @@ static void gpu_time_select(gpu_clock *k)
         gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[i]);
         gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLsizeiptr_)sizes[i], NULL, EDMLI_GL_DYNAMIC_COPY);
         gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLuint_)(4 + i), buf[i]);
+        if (i != 3) gl_fill_random(gl, buf[i], sizes[i]);
     }
     for (int v = 0; v < 4; v++) {
         char src[2048];
@@ -2059,6 +2074,9 @@ static int gpu_time(const options *o)
     gpu_time_bare(&k, "gl_floor, a flag spun on", floor_prog, 1, BARE_FLAG);
     gpu_time_bare(&k, "the same, client storage", floor_prog, 1, BARE_FLAG_CLIENT);
     gpu_time_bare(&k, "a flag alone", floor_prog, 1, BARE_FLAG | BARE_NO_DISPATCH);
+    gpu_time_bare(&k, "gl_read, never written", read_prog, (GLuint_)(bytes / 16 / 4 / 256), 0);
+    gpu_time_bare(&k, "gl_copy, never written", copy_prog, (GLuint_)(bytes / 16 / 256), 0);
+    gl_fill_random(gl, buf[0], bytes); /* the rows below read random data */
     gpu_time_bare(&k, read_name, read_prog, (GLuint_)(bytes / 16 / 4 / 256), 0);
     gpu_time_bare(&k, "gl_read, a mark", read_prog, (GLuint_)(bytes / 16 / 4 / 256), BARE_MID);
     gpu_time_bare(&k, "gl_read, no fence", read_prog, (GLuint_)(bytes / 16 / 4 / 256), BARE_BARRIER | BARE_BY_QUERY);
