@@ -4,7 +4,9 @@
 // elements) by masking A's and B's words with its condition bytes, which are
 // packed too or repeat with period prm_cond_period (condition strides
 // {0, 1}). The last, partial vector falls back to one element (or one output
-// word) at a time.
+// word) at a time. SPECIALIZED (program elementwise_if_vec): the host
+// promises prm_vectors and no partial vector, and the element path, with
+// the registers it holds, is compiled out.
 EDMLI_PARAMS(edmli_elementwise_if_prm);
 
 uvec2 compute(uint li) {
@@ -20,30 +22,46 @@ uint nonzero_bytes(uint c) {
 }
 uint byte_mask(uint c, uint b) { return ((c >> (b * 8u)) & 0xffu) != 0u ? 0xffffffffu : 0u; }
 
+// the 16 bytes of output vector u: es-byte elements e0 .. e0 + 16 / es - 1
+void vector_unit(uint u, uint es, uint e0) {
+    uint ci = prm_cond_offset + e0;
+    if (prm_cond_period != 0u) ci = prm_cond_offset + e0 % prm_cond_period;
+    uvec4 mask;
+    if (es == 1u) {
+        uvec4 cv = m4[ci >> 4];
+        mask = uvec4(nonzero_bytes(cv.x), nonzero_bytes(cv.y), nonzero_bytes(cv.z), nonzero_bytes(cv.w));
+    } else if (es == 2u) {
+        uvec2 cv = uvec2(m[ci >> 2], m[(ci >> 2) + 1u]);
+        uvec4 lo = uvec4(cv.x, cv.x >> 16, cv.y, cv.y >> 16);   // two condition bytes an output word
+        uvec4 a = uvec4(notEqual(lo & 0xffu, uvec4(0u))), b = uvec4(notEqual((lo >> 8) & 0xffu, uvec4(0u)));
+        mask = a * 0xffffu | b * 0xffff0000u;
+    } else {
+        uint c = m[ci >> 2];
+        if (es == 8u) c >>= (ci & 3u) * 8u;
+        mask = es == 4u ? uvec4(byte_mask(c, 0u), byte_mask(c, 1u), byte_mask(c, 2u), byte_mask(c, 3u))
+                        : uvec4(byte_mask(c, 0u), byte_mask(c, 0u), byte_mask(c, 1u), byte_mask(c, 1u));
+    }
+    uvec4 a = m4[(prm_a_offset >> 4) + u], b = m4[(prm_b_offset >> 4) + u];
+    m4[(prm_result_t_offset >> 4) + u] = (a & mask) | (b & ~mask);
+}
+
 void main() {
     uint u = unit_id();
     if (u == NONE) return;
+    uint es = prm_result_t_elem_size, e0 = u * (16u >> findLSB(es));
+    if (SPECIALIZED) {
+        vector_unit(u, es, e0);
+        return;
+    }
     if (prm_vectors == 0u) {
         write_output(prm_result_at, u, prm_result_dense != 0u);
         return;
     }
-    uint es = prm_result_t_elem_size, per = 16u / es, n = prm_result_elements, e0 = u * per;
-    if (e0 + per > n) {   // the tail: output units as in the element path (the output is dense)
+    uint n = prm_result_elements;
+    if (e0 + (16u >> findLSB(es)) > n) {   // the tail: output units as in the element path (the output is dense)
         uint first = es >= 4u ? e0 : e0 * es / 4u, end = es >= 4u ? n : (n * es + 3u) / 4u;
         for (uint v = first; v < end; v++) write_output(prm_result_at, v, true);
         return;
     }
-    uint ci = prm_cond_offset + (prm_cond_period != 0u ? e0 % prm_cond_period : e0);
-    uvec4 cv = es == 1u ? m4[ci >> 4] : uvec4(m[ci >> 2], es == 2u ? m[(ci >> 2) + 1u] : 0u, 0u, 0u);
-    if (es == 8u) cv.x >>= (ci & 3u) * 8u;
-    uvec4 mask;
-    if (es == 1u) mask = uvec4(nonzero_bytes(cv.x), nonzero_bytes(cv.y), nonzero_bytes(cv.z), nonzero_bytes(cv.w));
-    else if (es == 2u) {
-        uvec4 lo = uvec4(cv.x, cv.x >> 16, cv.y, cv.y >> 16);   // two condition bytes an output word
-        uvec4 a = uvec4(notEqual(lo & 0xffu, uvec4(0u))), b = uvec4(notEqual((lo >> 8) & 0xffu, uvec4(0u)));
-        mask = a * 0xffffu | b * 0xffff0000u;
-    } else if (es == 4u) mask = uvec4(byte_mask(cv.x, 0u), byte_mask(cv.x, 1u), byte_mask(cv.x, 2u), byte_mask(cv.x, 3u));
-    else mask = uvec4(byte_mask(cv.x, 0u), byte_mask(cv.x, 0u), byte_mask(cv.x, 1u), byte_mask(cv.x, 1u));
-    uvec4 a = m4[(prm_a_offset >> 4) + u], b = m4[(prm_b_offset >> 4) + u];
-    m4[(prm_result_t_offset >> 4) + u] = (a & mask) | (b & ~mask);
+    vector_unit(u, es, e0);
 }

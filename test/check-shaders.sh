@@ -1,6 +1,7 @@
 #!/bin/sh
-# Every kernel, as the GLES backend assembles it (the prelude it writes,
-# with the accessors of the kernel's parameter struct: tools/gles-prelude;
+# Every program (each kernel and its specializations), as the GLES backend
+# assembles it (the prelude it writes, with SPECIALIZED and the accessors
+# of the kernel's parameter struct: tools/gles-prelude;
 # common.glsl; output.glsl for kernels that write through it; the .comp),
 # checked offline by glslangValidator as GLSL ES 3.10, for 256 and 1024
 # invocations. A kernel whose EDMLI_PARAMS() names another struct than the
@@ -17,8 +18,12 @@ fi
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 n=0
-for f in shaders/*.comp; do
-    name=$(basename "$f" .comp)
+"$prelude" --list > "$t/programs"
+for f in shaders/*.comp; do   # every kernel is some program's
+    grep -q " $(basename "$f" .comp)\$" "$t/programs" || { echo "FAIL: $f is no program's (src/gles/gles.h)"; exit 1; }
+done
+while read -r name file; do
+    f=shaders/$file.comp
     for local in 256 1024; do
         out=$t/${name}_$local.comp
         "$prelude" "$name" $local > "$out"
@@ -26,11 +31,11 @@ for f in shaders/*.comp; do
         grep -q '^uvec2 compute(' "$f" && cat shaders/output.glsl >> "$out"
         cat "$f" >> "$out"
         if ! glslangValidator -S comp "$out" > "$t/log" 2>&1; then
-            echo "FAIL $f (LOCAL $local):"
+            echo "FAIL $name: $f (LOCAL $local):"
             cat "$t/log"
             exit 1
         fi
         n=$((n + 1))
     done
-done
+done < "$t/programs"
 echo "glslangValidator: $n shader builds valid GLSL ES 3.10, each reading the parameter struct its C side fills"

@@ -1,7 +1,8 @@
 /* gles-prelude: prints the GLSL prelude the GLES backend puts before a
  * kernel (its parameter accessors included), for test/check-shaders.sh to
- * check every kernel offline as the driver will compile it.
- *   gles-prelude PROGRAM LOCAL      (PROGRAM: a shaders/<name>.comp) */
+ * check every program offline as the driver will compile it.
+ *   gles-prelude PROGRAM LOCAL      (PROGRAM: a program's name, <file><variant>)
+ *   gles-prelude --list             (each program's name and its shaders/<file>.comp) */
 #include "gles/gles.h"
 
 #include <stdio.h>
@@ -10,8 +11,13 @@
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--list")) {
+        for (int p = 0; p < EDMLI_GLES_PROG_COUNT; p++)
+            printf("%s %s\n", edmli_gles_src_name[p], edmli_gles_src_file[p]);
+        return 0;
+    }
     if (argc != 3) {
-        fprintf(stderr, "usage: gles-prelude PROGRAM LOCAL\n");
+        fprintf(stderr, "usage: gles-prelude PROGRAM LOCAL | --list\n");
         return 2;
     }
     for (int p = 0; p < EDMLI_GLES_PROG_COUNT; p++) {

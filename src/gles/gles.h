@@ -22,7 +22,11 @@ _Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124
                    sizeof(edmli_gather_dim_prm) == 16,
                "parameter structs are words only, laid out as std430 lays them out");
 
-/* Programs: one per kernel variant (shaders/<file>.comp): `out`, it writes an
+/* Programs: one per kernel (shaders/<file>.comp) and specialization:
+ * `variant`, empty or a suffix naming a specialization of the kernel,
+ * compiled with `const bool SPECIALIZED = true` (the kernel's header says
+ * what the host then promises, and the compiler drops the code that cannot
+ * run, with the registers it held); `out`, it writes an
  * output tensor through shaders/output.glsl; the parameter struct it reads
  * (edmli_<prm>_prm: its EDMLI_PARAMS() line must name it, or it does not
  * compile); its workgroup (`local`): ALONE, its invocations work alone and
@@ -32,19 +36,20 @@ _Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124
  * barriers) in the device's workgroup, LOCAL; FOLD, TopK's per-invocation
  * kernel, whose fold pass works together in a workgroup of
  * EDMLI_GLES_TOPK_FOLD_LOCAL (shared memory for half as many lists). */
-#define EDMLI_GLES_PROGRAMS(X)                                    \
-    X(ELEMENTWISE_IF, elementwise_if, 1, elementwise_if, ALONE)   \
-    X(GATHER_ND, gather_nd, 1, gather_nd, ALONE)                  \
-    X(ARGREDUCE, argreduce, 1, argreduce, ALONE)                  \
-    X(ARGREDUCE_PARTIAL, argreduce_partial, 1, argreduce, DEVICE) \
-    X(ARGREDUCE_FINAL, argreduce_final, 1, argreduce, DEVICE)     \
-    X(ARGREDUCE_COLS, argreduce_cols, 1, argreduce, DEVICE)       \
-    X(TOPK_SELECT, topk_select, 0, topk, DEVICE)                  \
-    X(TOPK_THREAD, topk_thread, 0, topk, FOLD)                    \
-    X(TOPK_RANK, topk_rank, 0, topk, ALONE)                       \
-    X(TOPK_SMALL, topk_small, 1, topk_small, DEVICE)              \
-    X(TOPK_OUT, topk_out, 1, topk_out, ALONE)                     \
-    X(COPY, copy, 0, copy, ALONE)
+#define EDMLI_GLES_PROGRAMS(X)                                            \
+    X(ELEMENTWISE_IF, elementwise_if, , 1, elementwise_if, ALONE)         \
+    X(ELEMENTWISE_IF_VEC, elementwise_if, _vec, 1, elementwise_if, ALONE) \
+    X(GATHER_ND, gather_nd, , 1, gather_nd, ALONE)                        \
+    X(ARGREDUCE, argreduce, , 1, argreduce, ALONE)                        \
+    X(ARGREDUCE_PARTIAL, argreduce_partial, , 1, argreduce, DEVICE)       \
+    X(ARGREDUCE_FINAL, argreduce_final, , 1, argreduce, DEVICE)           \
+    X(ARGREDUCE_COLS, argreduce_cols, , 1, argreduce, DEVICE)             \
+    X(TOPK_SELECT, topk_select, , 0, topk, DEVICE)                        \
+    X(TOPK_THREAD, topk_thread, , 0, topk, FOLD)                          \
+    X(TOPK_RANK, topk_rank, , 0, topk, ALONE)                             \
+    X(TOPK_SMALL, topk_small, , 1, topk_small, DEVICE)                    \
+    X(TOPK_OUT, topk_out, , 1, topk_out, ALONE)                           \
+    X(COPY, copy, , 0, copy, ALONE)
 typedef enum edmli_gles_local {
     EDMLI_GLES_LOCAL_ALONE,
     EDMLI_GLES_LOCAL_DEVICE,
@@ -53,7 +58,7 @@ typedef enum edmli_gles_local {
 #define EDMLI_GLES_ALONE_LOCAL 256u
 
 typedef enum edmli_gles_prog {
-#define EDMLI_GLES_PROG_ENUM(id, file, out, prm, local) EDMLI_GLES_PROG_##id,
+#define EDMLI_GLES_PROG_ENUM(id, file, variant, out, prm, local) EDMLI_GLES_PROG_##id,
     EDMLI_GLES_PROGRAMS(EDMLI_GLES_PROG_ENUM)
 #undef EDMLI_GLES_PROG_ENUM
     EDMLI_GLES_PROG_COUNT
@@ -77,7 +82,9 @@ extern const char edmli_gles_src_output[];
 extern const unsigned char edmli_gles_src_writes_output[EDMLI_GLES_PROG_COUNT];
 extern const unsigned char edmli_gles_src_local[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src[EDMLI_GLES_PROG_COUNT];
-extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT];
+extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT]; /* <file><variant> */
+extern const char *const edmli_gles_src_file[EDMLI_GLES_PROG_COUNT];
+extern const unsigned char edmli_gles_src_specialized[EDMLI_GLES_PROG_COUNT];
 
 #define EDMLI_GLES_PARAM_BYTES 1024u /* a dispatch's parameter slot: any struct, offset-aligned */
 #define EDMLI_GLES_PARAM_SLOTS 16u
@@ -305,9 +312,9 @@ bool edmli_gles_packed(const edmli_tensor *t);
  * edmli_gles_run_<program>() below. */
 void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups, const void *prm,
                          size_t bytes);
-#define EDMLI_GLES_RUN_FN(id, file, out, type, local)                                                              \
-    static inline void edmli_gles_run_##file(edmli_gles_run *r, const edmli_##type##_prm *prm, uint32_t units,     \
-                                             bool groups)                                                          \
+#define EDMLI_GLES_RUN_FN(id, file, variant, out, type, local)                                                     \
+    static inline void edmli_gles_run_##file##variant(edmli_gles_run *r, const edmli_##type##_prm *prm,            \
+                                                      uint32_t units, bool groups)                                 \
     {                                                                                                              \
         _Static_assert(sizeof(edmli_##type##_prm) <= EDMLI_GLES_PARAM_BYTES, "a parameter slot holds its struct"); \
         edmli_gles_dispatch(r, EDMLI_GLES_PROG_##id, units, groups, prm, sizeof *prm);                             \

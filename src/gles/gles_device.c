@@ -34,7 +34,7 @@ static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, siz
     edmli_gl *gl = &g->port.gl;
     char prelude[EDMLI_GLES_PRELUDE_BYTES];
     if (edmli_gles_prelude(id, edmli_gles_prog_local(g, id), g->sort_max, prelude, sizeof prelude) >= sizeof prelude) {
-        edmli_format(why, cap, "the prelude of %s.comp is longer than %u bytes", edmli_gles_src_name[id],
+        edmli_format(why, cap, "the prelude of program %s is longer than %u bytes", edmli_gles_src_name[id],
                      EDMLI_GLES_PRELUDE_BYTES);
         return false;
     }
@@ -44,7 +44,7 @@ static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, siz
     unsigned sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER);
     gl->glShaderSource(sh, 4, src, NULL);
     gl->glCompileShader(sh);
-    if (!edmli_gles_built(gl, sh, false, "shader %s.comp does not compile: %s", edmli_gles_src_name[id], why, cap)) {
+    if (!edmli_gles_built(gl, sh, false, "kernel %s does not compile: %s", edmli_gles_src_name[id], why, cap)) {
         gl->glDeleteShader(sh);
         return false;
     }

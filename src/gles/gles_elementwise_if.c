@@ -42,6 +42,9 @@ edml_status edmli_gles_elementwise_if(const edml_operator *op, const edmli_exec 
     prm.cond_period = period;
     const uint32_t units = prm.vectors ? (uint32_t)((op->outputs[0].elem_count + per - 1) / per)
                                        : edmli_gles_output_units(&op->outputs[0]);
-    edmli_gles_run_elementwise_if(&r, &prm, units, false);
+    if (prm.vectors && op->outputs[0].elem_count % per == 0) /* whole vectors only: the specialized kernel */
+        edmli_gles_run_elementwise_if_vec(&r, &prm, units, false);
+    else
+        edmli_gles_run_elementwise_if(&r, &prm, units, false);
     return edmli_gles_finish(&r);
 }

@@ -125,7 +125,7 @@ static const struct {
     const char *type;
     uint32_t vectors; /* the struct's 16-byte vectors */
 } edmli_prm_of[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_PRM_OF(id, file, out, type, local) \
+#define EDMLI_PRM_OF(id, file, variant, out, type, local) \
     {edmli_prm_emit_##type, "edmli_" #type "_prm", (uint32_t)(EDMLI_GLES_PARAM_VEC(sizeof(edmli_##type##_prm)) / 16)},
     EDMLI_GLES_PROGRAMS(EDMLI_PRM_OF)
 #undef EDMLI_PRM_OF
@@ -144,6 +144,8 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
     edmli_text_add(&t, "#define %s%s %uu\n", "TOPK_SMALL_K", "", EDMLI_GLES_TOPK_SMALL_MAX_K, 0);
     edmli_text_add(&t, "#define %s%s %uu\n", "BINDS", "", EDMLI_GLES_BINDS, 0);
     edmli_text_add(&t, "#define %s%s %uu\n", "VEC_RUN", "", EDMLI_GLES_VEC_RUN, 0);
+    edmli_text_add(&t, "const bool SPECIALIZED = %s%s;\n", edmli_gles_src_specialized[prog] ? "true" : "false", "", 0,
+                   0);
     /* EDMLI_PARAMS(name) compiles only where name is this kernel's struct */
     edmli_text_add(&t, "#define %s%s 1u\n#define EDMLI_PARAMS(T) const uint edmli_params_named = T\n",
                    edmli_prm_of[prog].type, "", 0, 0);
@@ -186,7 +188,7 @@ typedef void (*edmli_prm_binds_fn)(edmli_binds *b, uint32_t base);
 uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_BINDS])
 {
     static const edmli_prm_binds_fn of[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_BINDS_OF(id, file, out, type, local) edmli_prm_binds_##type,
+#define EDMLI_BINDS_OF(id, file, variant, out, type, local) edmli_prm_binds_##type,
         EDMLI_GLES_PROGRAMS(EDMLI_BINDS_OF)
 #undef EDMLI_BINDS_OF
     };
