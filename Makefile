@@ -61,7 +61,7 @@ PORT_CFLAGS := -ffreestanding $(TOOLCHAIN_FREESTANDING_CFLAGS)
 endif
 LIB_CFLAGS := $(BASE_CFLAGS) -Wconversion -Wsign-conversion -Isrc -Iport -Iboards/$(BOARD) \
               -DEDMLI_WITH_NEON=$(WITH_NEON) -DEDMLI_WITH_GLES=$(WITH_GLES) $(PORT_CFLAGS) $(CFLAGS)
-SHADERS := shaders/common.glsl shaders/output.glsl $(sort $(wildcard shaders/*.comp))
+SHADERS := shaders/common.glsl shaders/output.glsl shaders/topk.glsl $(sort $(wildcard shaders/*.comp))
 
 LIB_SRC := $(wildcard src/core/*.c) $(wildcard src/cpu/*.c) src/backends.c $(BACKEND_SRC) $(wildcard port/$(PORT)/*.c)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)

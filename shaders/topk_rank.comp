@@ -9,20 +9,12 @@
 // rows of 32-bit elements are read four keys a 16-byte load.
 EDMLI_PARAMS(edmli_topk_prm);
 
-uvec2 key_at(uint base, uint i) {
-    uint dt = prm_data_dtype, es = prm_data_elem_size;
-    uvec2 k = key_of(dt, ld_elem(prm_data_offset + (base + i * prm_axis_stride) * es, es));
-    if (prm_increasing != 0u) k = ~k;
-    if (prm_wide_keys == 0u) k.x = 0u;
-    return k;
-}
-
 void main() {
     uint u = unit_id();
     if (u == NONE) return;
     uint n = prm_axis_size, K = prm_k, row = u / n, j = u % n;
     uint base = dims_offset(prm_kept_at, row);
-    uvec2 k = key_at(base, j);
+    uvec2 k = topk_key(base, j);
     uint rank = 0u, es = prm_data_elem_size, at = prm_data_offset + base * es;
     if (prm_axis_stride == 1u && es == 4u && n % 4u == 0u && (at & 15u) == 0u) {
         // 32-bit elements along a packed, aligned row: four keys a load
@@ -36,7 +28,7 @@ void main() {
         }
     } else {
         for (uint q = 0u; q < n && rank < K; q++) {
-            uvec2 kq = key_at(base, q);
+            uvec2 kq = topk_key(base, q);
             if (key_gt(kq, k) || (key_eq(kq, k) && q < j)) rank++;
         }
     }

@@ -21,13 +21,7 @@ shared uint s_var[4];
 
 uint g_base;
 
-uvec2 rkey(uint i) {
-    uint dt = prm_data_dtype, es = prm_data_elem_size;
-    uvec2 k = key_of(dt, ld_elem(prm_data_offset + (g_base + i * prm_axis_stride) * es, es));
-    if (prm_increasing != 0u) k = ~k;
-    if (prm_wide_keys == 0u) k.x = 0u;
-    return k;
-}
+uvec2 rkey(uint i) { return topk_key(g_base, i); }   // element i of this workgroup's row
 
 // Keys of the row's q-th 16-byte vector (vector reads: see main): 32-bit
 // elements 4q + j in lo[j] (hi the lowest key); 16-bit elements 8q + 2j in

@@ -11,13 +11,7 @@ shared uint s_win[TOPK_SMALL_K];
 shared uint s_round[3 * 3];   // rounds rotate over three sets: high key, low key, index
 uint g_taken;                 // this invocation's elements taken, bit j for t + j LOCAL
 
-uvec2 rkey(uint i) {
-    uint es = prm_data_elem_size;
-    uvec2 k = key_of(prm_data_dtype, ld_elem(prm_data_offset + i * prm_axis_stride * es, es));
-    if (prm_increasing != 0u) k = ~k;
-    if (prm_wide_keys == 0u) k.x = 0u;
-    return k;
-}
+uvec2 rkey(uint i) { return topk_key(0u, i); }   // element i of the row
 
 // this invocation's best element not taken (NONE: none left)
 uint own_best(uint t, uint n) {

@@ -23,14 +23,6 @@ uint g_idx[16], b_idx[16];
 shared uvec2 s_key[LOCAL / 2u * 16u];   // the fold's lists handed over, 16 places each
 shared uint s_idx[LOCAL / 2u * 16u];
 
-uvec2 key_at(uint base, uint i) {
-    uint dt = prm_data_dtype, es = prm_data_elem_size;
-    uvec2 k = key_of(dt, ld_elem(prm_data_offset + (base + i * prm_axis_stride) * es, es));
-    if (prm_increasing != 0u) k = ~k;
-    if (prm_wide_keys == 0u) k.x = 0u;
-    return k;
-}
-
 bool better(uvec2 a, uint ia, uvec2 b, uint ib) { return key_gt(a, b) || (key_eq(a, b) && ia < ib); }
 // the better of places a and b of the block into a
 void ce(inout uvec2 ka, inout uint ia, inout uvec2 kb, inout uint ib) {
@@ -74,7 +66,7 @@ void merge_block() {
 
 #define EMPTY(j) g_key[j] = uvec2(0u); g_idx[j] = NONE;
 // elements i0 .. i0 + 15 of the row (those before `end`) as the block
-#define LOAD(j) b_key[j] = i0 + uint(j) < end ? key_at(base, i0 + uint(j)) : uvec2(0u); b_idx[j] = i0 + uint(j) < end ? i0 + uint(j) : NONE;
+#define LOAD(j) b_key[j] = i0 + uint(j) < end ? topk_key(base, i0 + uint(j)) : uvec2(0u); b_idx[j] = i0 + uint(j) < end ? i0 + uint(j) : NONE;
 void offer_elements(uint base, uint begin, uint end) {
     for (uint i0 = begin; i0 < end; i0 += 16u) {
         EACH16(LOAD)

@@ -2,7 +2,7 @@
 # Every program (each kernel and its specializations), as the GLES backend
 # assembles it (the prelude it writes, with SPECIALIZED and the accessors
 # of the kernel's parameter struct: tools/gles-prelude;
-# common.glsl; output.glsl for kernels that write through it; the .comp),
+# common.glsl; output.glsl and topk.glsl for the kernels that use them; the .comp),
 # checked offline by glslangValidator as GLSL ES 3.10, for 256 and 1024
 # invocations. A kernel whose EDMLI_PARAMS() names another struct than the
 # one the backend fills for it does not compile. No numbered parameter
@@ -20,15 +20,15 @@ trap 'rm -rf "$t"' EXIT
 n=0
 "$prelude" --list > "$t/programs"
 for f in shaders/*.comp; do   # every kernel is some program's
-    grep -q " $(basename "$f" .comp)\$" "$t/programs" || { echo "FAIL: $f is no program's (src/gles/gles.h)"; exit 1; }
+    awk '{print $2}' "$t/programs" | grep -qx "$(basename "$f" .comp)" || { echo "FAIL: $f is no program's (src/gles/gles.h)"; exit 1; }
 done
-while read -r name file; do
+while read -r name file libs; do
     f=shaders/$file.comp
     for local in 256 1024; do
         out=$t/${name}_$local.comp
         "$prelude" "$name" $local > "$out"
         cat shaders/common.glsl >> "$out"
-        grep -q '^uvec2 compute(' "$f" && cat shaders/output.glsl >> "$out"
+        for lib in $libs; do cat shaders/$lib.glsl >> "$out"; done
         cat "$f" >> "$out"
         if ! glslangValidator -S comp "$out" > "$t/log" 2>&1; then
             echo "FAIL $name: $f (LOCAL $local):"

@@ -2,7 +2,8 @@
  * kernel (its parameter accessors included), for test/check-shaders.sh to
  * check every program offline as the driver will compile it.
  *   gles-prelude PROGRAM LOCAL      (PROGRAM: a program's name, <file><variant>)
- *   gles-prelude --list             (each program's name and its shaders/<file>.comp) */
+ *   gles-prelude --list             (each program's name, its shaders/<file>.comp and the
+ *                                    GLSL between common.glsl and it: output.glsl, topk.glsl) */
 #include "gles/gles.h"
 
 #include <stdio.h>
@@ -13,7 +14,9 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "--list")) {
         for (int p = 0; p < EDMLI_GLES_PROG_COUNT; p++)
-            printf("%s %s\n", edmli_gles_src_name[p], edmli_gles_src_file[p]);
+            printf("%s %s%s%s\n", edmli_gles_src_name[p], edmli_gles_src_file[p],
+                   edmli_gles_src_libs[p] & EDMLI_GLES_LIBS_OUT ? " output" : "",
+                   edmli_gles_src_libs[p] & EDMLI_GLES_LIBS_TOPK ? " topk" : "");
         return 0;
     }
     if (argc != 3) {

@@ -26,8 +26,10 @@ _Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124
  * `variant`, empty or a suffix naming a specialization of the kernel,
  * compiled with `const bool SPECIALIZED = true` (the kernel's header says
  * what the host then promises, and the compiler drops the code that cannot
- * run, with the registers it held); `out`, it writes an
- * output tensor through shaders/output.glsl; the parameter struct it reads
+ * run, with the registers it held); `libs`, the GLSL put between
+ * common.glsl and the kernel: OUT, shaders/output.glsl (it writes an output
+ * tensor through it), TOPK, shaders/topk.glsl (TopK's kernels' helpers),
+ * both (OUT_TOPK) or NONE; the parameter struct it reads
  * (edmli_<prm>_prm: its EDMLI_PARAMS() line must name it, or it does not
  * compile); its workgroup (`local`): ALONE, its invocations work alone and
  * workgroups have at most EDMLI_GLES_ALONE_LOCAL of them, so that the 65536
@@ -36,20 +38,24 @@ _Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124
  * barriers) in the device's workgroup, LOCAL; FOLD, TopK's per-invocation
  * kernel, whose fold pass works together in a workgroup of
  * EDMLI_GLES_TOPK_FOLD_LOCAL (shared memory for half as many lists). */
-#define EDMLI_GLES_PROGRAMS(X)                                            \
-    X(ELEMENTWISE_IF, elementwise_if, , 1, elementwise_if, ALONE)         \
-    X(ELEMENTWISE_IF_VEC, elementwise_if, _vec, 1, elementwise_if, ALONE) \
-    X(GATHER_ND, gather_nd, , 1, gather_nd, ALONE)                        \
-    X(ARGREDUCE, argreduce, , 1, argreduce, ALONE)                        \
-    X(ARGREDUCE_PARTIAL, argreduce_partial, , 1, argreduce, DEVICE)       \
-    X(ARGREDUCE_FINAL, argreduce_final, , 1, argreduce, DEVICE)           \
-    X(ARGREDUCE_COLS, argreduce_cols, , 1, argreduce, DEVICE)             \
-    X(TOPK_SELECT, topk_select, , 0, topk, DEVICE)                        \
-    X(TOPK_THREAD, topk_thread, , 0, topk, FOLD)                          \
-    X(TOPK_RANK, topk_rank, , 0, topk, ALONE)                             \
-    X(TOPK_SMALL, topk_small, , 1, topk_small, DEVICE)                    \
-    X(TOPK_OUT, topk_out, , 1, topk_out, ALONE)                           \
-    X(COPY, copy, , 0, copy, ALONE)
+#define EDMLI_GLES_PROGRAMS(X)                                              \
+    X(ELEMENTWISE_IF, elementwise_if, , OUT, elementwise_if, ALONE)         \
+    X(ELEMENTWISE_IF_VEC, elementwise_if, _vec, OUT, elementwise_if, ALONE) \
+    X(GATHER_ND, gather_nd, , OUT, gather_nd, ALONE)                        \
+    X(ARGREDUCE, argreduce, , OUT, argreduce, ALONE)                        \
+    X(ARGREDUCE_PARTIAL, argreduce_partial, , OUT, argreduce, DEVICE)       \
+    X(ARGREDUCE_FINAL, argreduce_final, , OUT, argreduce, DEVICE)           \
+    X(ARGREDUCE_COLS, argreduce_cols, , OUT, argreduce, DEVICE)             \
+    X(TOPK_SELECT, topk_select, , TOPK, topk, DEVICE)                       \
+    X(TOPK_THREAD, topk_thread, , TOPK, topk, FOLD)                         \
+    X(TOPK_RANK, topk_rank, , TOPK, topk, ALONE)                            \
+    X(TOPK_SMALL, topk_small, , OUT_TOPK, topk_small, DEVICE)               \
+    X(TOPK_OUT, topk_out, , OUT, topk_out, ALONE)                           \
+    X(COPY, copy, , NONE, copy, ALONE)
+#define EDMLI_GLES_LIBS_NONE 0u
+#define EDMLI_GLES_LIBS_OUT 1u
+#define EDMLI_GLES_LIBS_TOPK 2u
+#define EDMLI_GLES_LIBS_OUT_TOPK 3u
 typedef enum edmli_gles_local {
     EDMLI_GLES_LOCAL_ALONE,
     EDMLI_GLES_LOCAL_DEVICE,
@@ -58,7 +64,7 @@ typedef enum edmli_gles_local {
 #define EDMLI_GLES_ALONE_LOCAL 256u
 
 typedef enum edmli_gles_prog {
-#define EDMLI_GLES_PROG_ENUM(id, file, variant, out, prm, local) EDMLI_GLES_PROG_##id,
+#define EDMLI_GLES_PROG_ENUM(id, file, variant, libs, prm, local) EDMLI_GLES_PROG_##id,
     EDMLI_GLES_PROGRAMS(EDMLI_GLES_PROG_ENUM)
 #undef EDMLI_GLES_PROG_ENUM
     EDMLI_GLES_PROG_COUNT
@@ -79,7 +85,8 @@ uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_
 /* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
 extern const char edmli_gles_src_common[];
 extern const char edmli_gles_src_output[];
-extern const unsigned char edmli_gles_src_writes_output[EDMLI_GLES_PROG_COUNT];
+extern const char edmli_gles_src_topk[];
+extern const unsigned char edmli_gles_src_libs[EDMLI_GLES_PROG_COUNT]; /* EDMLI_GLES_LIBS_* bits */
 extern const unsigned char edmli_gles_src_local[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src_name[EDMLI_GLES_PROG_COUNT]; /* <file><variant> */
@@ -312,7 +319,7 @@ bool edmli_gles_packed(const edmli_tensor *t);
  * edmli_gles_run_<program>() below. */
 void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups, const void *prm,
                          size_t bytes);
-#define EDMLI_GLES_RUN_FN(id, file, variant, out, type, local)                                                     \
+#define EDMLI_GLES_RUN_FN(id, file, variant, libs, type, local)                                                    \
     static inline void edmli_gles_run_##file##variant(edmli_gles_run *r, const edmli_##type##_prm *prm,            \
                                                       uint32_t units, bool groups)                                 \
     {                                                                                                              \

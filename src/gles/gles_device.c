@@ -38,11 +38,12 @@ static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, siz
                      EDMLI_GLES_PRELUDE_BYTES);
         return false;
     }
-    const char *src[4] = {prelude, edmli_gles_src_common, edmli_gles_src_output, edmli_gles_src[id]};
-    if (!edmli_gles_src_writes_output[id]) src[2] = "";
-    if (g->faults & EDML_FAULT_SHADER_COMPILE) src[3] = "void main() { this does not compile; }\n";
+    const unsigned libs = edmli_gles_src_libs[id];
+    const char *src[5] = {prelude, edmli_gles_src_common, libs & EDMLI_GLES_LIBS_OUT ? edmli_gles_src_output : "",
+                          libs & EDMLI_GLES_LIBS_TOPK ? edmli_gles_src_topk : "", edmli_gles_src[id]};
+    if (g->faults & EDML_FAULT_SHADER_COMPILE) src[4] = "void main() { this does not compile; }\n";
     unsigned sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER);
-    gl->glShaderSource(sh, 4, src, NULL);
+    gl->glShaderSource(sh, 5, src, NULL);
     gl->glCompileShader(sh);
     if (!edmli_gles_built(gl, sh, false, "kernel %s does not compile: %s", edmli_gles_src_name[id], why, cap)) {
         gl->glDeleteShader(sh);

@@ -125,7 +125,7 @@ static const struct {
     const char *type;
     uint32_t vectors; /* the struct's 16-byte vectors */
 } edmli_prm_of[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_PRM_OF(id, file, variant, out, type, local) \
+#define EDMLI_PRM_OF(id, file, variant, libs, type, local) \
     {edmli_prm_emit_##type, "edmli_" #type "_prm", (uint32_t)(EDMLI_GLES_PARAM_VEC(sizeof(edmli_##type##_prm)) / 16)},
     EDMLI_GLES_PROGRAMS(EDMLI_PRM_OF)
 #undef EDMLI_PRM_OF
@@ -188,7 +188,7 @@ typedef void (*edmli_prm_binds_fn)(edmli_binds *b, uint32_t base);
 uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_BINDS])
 {
     static const edmli_prm_binds_fn of[EDMLI_GLES_PROG_COUNT] = {
-#define EDMLI_BINDS_OF(id, file, variant, out, type, local) edmli_prm_binds_##type,
+#define EDMLI_BINDS_OF(id, file, variant, libs, type, local) edmli_prm_binds_##type,
         EDMLI_GLES_PROGRAMS(EDMLI_BINDS_OF)
 #undef EDMLI_BINDS_OF
     };
