@@ -357,6 +357,7 @@ static inline uint64_t edmli_add_sat(uint64_t a, uint64_t b) { return a > UINT64
 /* TopK: the chunks a row per invocation takes, or 0 for a workgroup per row. */
 uint32_t edmli_gles_topk_chunks(const edml_operator *op);
 bool edmli_gles_topk_is_small(const edml_operator *op, const edmli_gles *g);
+uint32_t edmli_gles_topk_rows_per_group(const edmli_gles *g, uint32_t axis_size);
 
 /* How ArgMin/ArgMax splits its sets, by kernel (each one's comment says more).
  * `vec`: 32-bit elements that can be read as 16-byte vectors.
@@ -383,8 +384,9 @@ uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_red
 typedef struct edmli_gles_plan {
     uint64_t stage_bytes;
     uint32_t topk_chunks;
-    bool topk_small; /* one short row, a small K: one dispatch (topk_small.comp) */
-    bool topk_rank;  /* short rows, a larger K: an invocation an element (topk_rank.comp) */
+    bool topk_small;              /* one short row, a small K: one dispatch (topk_small.comp) */
+    bool topk_rank;               /* short rows, a larger K: an invocation an element (topk_rank.comp) */
+    uint32_t topk_rows_per_group; /* topk_select's rows a workgroup (short rows side by side) */
     bool reduce_vec_layout;
     edmli_gles_reduce_shape reduce[2];
 } edmli_gles_plan;

@@ -46,7 +46,7 @@ bool edmli_gles_topk_by_rank(const edml_operator *op, const edmli_gles_plan *pla
  * side by side, as many as give each invocation one exchange a step of
  * their sorts (a workgroup a row leaves most of them idle: 2048 rows of
  * 400 with K = 40 took 5.9 s on llvmpipe that way, 4.1 s two a workgroup). */
-static uint32_t edmli_gles_topk_rows_per_group(const edmli_gles *g, uint32_t axis_size)
+uint32_t edmli_gles_topk_rows_per_group(const edmli_gles *g, uint32_t axis_size)
 {
     uint32_t slots = 1;
     while (slots < axis_size) slots *= 2;
@@ -128,7 +128,7 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
     } else if (EDMLI_GLES_PLAN(op)->topk_rank) {
         edmli_gles_run_topk_rank(&r, &prm, (uint32_t)ti->elem_count, false);
     } else {
-        prm.rows_per_group = edmli_gles_topk_rows_per_group(EDMLI_GLES_STATE(op), p->axis_size);
+        prm.rows_per_group = EDMLI_GLES_PLAN(op)->topk_rows_per_group;
         edmli_gles_run_topk_select(&r, &prm, (prm.rows + prm.rows_per_group - 1) / prm.rows_per_group, true);
     }
     edmli_gles_barrier(&r);
