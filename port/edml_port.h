@@ -69,11 +69,11 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_GL_TIMESTAMP 0x8E28
 #define EDMLI_GL_QUERY_RESULT 0x8866
 #define EDMLI_GL_QUERY_RESULT_AVAILABLE 0x8867
+#define EDMLI_GL_GPU_DISJOINT 0x8FBB
 /* GL_EXT_texture_buffer */
 #define EDMLI_GL_TEXTURE_BUFFER 0x8C2A
 #define EDMLI_GL_R32UI 0x8236
 #define EDMLI_GL_TEXTURE0 0x84C0
-#define EDMLI_GL_GPU_DISJOINT 0x8FBB
 #define EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE 0x9117
 #define EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT 0x0001
 #define EDMLI_GL_ALREADY_SIGNALED 0x911A
@@ -121,9 +121,10 @@ typedef struct edmli_gl_sync *GLsync_;
       (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size))
 
 /* Extension entry points edml uses where the driver has them: NULL where
- * it has not (the extension named in GL_EXTENSIONS decides). The timer
- * queries (GL_EXT_disjoint_timer_query, and the GL clock read through
- * glGetInteger64v) serve edml-bench --gpu-time. */
+ * it has not (the extension named in GL_EXTENSIONS decides). The library
+ * uses glBufferStorageEXT; the rest serve edml-bench --gpu-time: timer
+ * queries (GL_EXT_disjoint_timer_query), and the textures of its bare
+ * gather through a buffer texture (GL_EXT_texture_buffer). */
 #define EDMLI_GL_OPTIONAL_FUNCTIONS(X)                                                                   \
     X(void, glBufferStorageEXT, (GLenum_ target, GLsizeiptr_ size, const void *data, GLbitfield_ flags)) \
     X(void, glGenQueriesEXT, (GLsizei_ n, GLuint_ * ids))                                                \
