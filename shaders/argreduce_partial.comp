@@ -7,11 +7,17 @@
 // (one pass, no argreduce_final.comp) and sets its counter to zero again (the
 // counters are the operator's own, kept from one run to the next). With prm_vectors, 16-byte vectors of
 // 32-bit elements (sets and chunks whole vectors, 16-byte aligned).
+// SPECIALIZED (program argreduce_partial_vec): the host promises
+// prm_vectors, so keys are 32-bit (high word 0): the pairs fold one key
+// word a slot, and a thread that found nothing offers key 0 with an index
+// that loses its ties (or, keeping the last, ties index 0 to the same
+// result), so no slot says whether it found anything.
 EDMLI_PARAMS(edmli_argreduce_prm);
 
-shared uvec2 s_key[LOCAL];
+shared uvec2 s_key[SPECIALIZED ? 1u : LOCAL];
+shared uint s_key32[SPECIALIZED ? LOCAL : 1u];
 shared uint s_idx[LOCAL];
-shared bool s_any[LOCAL];
+shared bool s_any[SPECIALIZED ? 1u : LOCAL];
 
 uint g_result;
 uvec2 compute(uint li) { return uvec2(g_result, 0u); }
@@ -35,9 +41,27 @@ void offer4(uvec4 k, uint s, bool last) {
     found = true;
 }
 
+// reduce_pairs with 32-bit keys (SPECIALIZED)
+void reduce_pairs32(uint l, uint t, uint G, bool last) {
+    s_key32[l] = found ? best.y : 0u;
+    s_idx[l] = found ? best_i : (last ? 0u : NONE);
+    barrier();
+    for (uint h = G / 2u; h > 0u; h >>= 1) {
+        if (t < h) {
+            uint k = s_key32[l + h], i = s_idx[l + h], kb = s_key32[l], ib = s_idx[l];
+            if (k > kb || (k == kb && (last ? i > ib : i < ib))) { s_key32[l] = k; s_idx[l] = i; }
+        }
+        barrier();
+    }
+}
+
 // The G threads of each pair fold their (best, best_i, found) into the
 // pair's first slot, in shared memory.
 void reduce_pairs(uint l, uint t, uint G, bool last) {
+    if (SPECIALIZED) {
+        reduce_pairs32(l, t, G, last);
+        return;
+    }
     s_key[l] = best;
     s_idx[l] = best_i;
     s_any[l] = found;
@@ -66,7 +90,7 @@ void main() {
     found = false;
     best = uvec2(0u);
     best_i = 0u;
-    if (prm_vectors != 0u) {
+    if (SPECIALIZED || prm_vectors != 0u) {
         uint a = (prm_data_offset >> 4) + (base >> 2), s = begin + 4u * t, step = 4u * G;
         for (; s + step < end; s += 2u * step) {   // two loads in flight
             uvec4 v0 = m4[a + (s >> 2)], v1 = m4[a + ((s + step) >> 2)];
@@ -94,15 +118,17 @@ void main() {
     // pass is needed.
     uint w = (prm_scratch_offset >> 2) + g * 3u;
     if (t == 0u && live) {
-        mc[w] = s_key[l].x;
-        mc[w + 1u] = s_key[l].y;
+        mc[w] = SPECIALIZED ? 0u : s_key[l].x;
+        mc[w + 1u] = SPECIALIZED ? s_key32[l] : s_key[l].y;
         mc[w + 2u] = s_idx[l];
         memoryBarrierBuffer();
-        s_any[l] = atomicAdd(m[(prm_counter_offset >> 2) + o], 1u) == chunks - 1u;
-        if (s_any[l]) atomicExchange(m[(prm_counter_offset >> 2) + o], 0u);   // zero again for the next run
+        bool merges = atomicAdd(m[(prm_counter_offset >> 2) + o], 1u) == chunks - 1u;
+        if (merges) atomicExchange(m[(prm_counter_offset >> 2) + o], 0u);   // zero again for the next run
+        if (SPECIALIZED) s_idx[l] = merges ? 1u : 0u;   // for the pair's threads (its result is in scratch)
+        else s_any[l] = merges;
     }
     barrier();
-    bool mine = live && s_any[l - t];
+    bool mine = live && (SPECIALIZED ? s_idx[l - t] != 0u : s_any[l - t]);
     barrier();
     best = uvec2(0u);
     best_i = 0u;

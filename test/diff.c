@@ -542,6 +542,8 @@ typedef enum arg_data {
     ARG_SUBNORMAL, /* only subnormals and zeros: a GPU that flushes them to zero fails */
     ARG_NO_NAN,    /* tl_fill_random's with every NaN made an infinity: ties, -0, infinities */
     ARG_RARE_NAN,  /* ARG_NO_NAN with a NaN or two, at random places: the GPU's float keys' way back */
+    ARG_WORST,     /* FLOAT32, INT32 or UINT32, every element the worst value (ArgMin: the largest): */
+                   /* all ties at the lowest key, which a slot that found nothing also holds */
 } arg_data;
 
 static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, arg_data *data)
@@ -556,9 +558,11 @@ static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, arg_data *d
         if (tl_below(r, 4) == 0) in->sizes[0] = 17 + tl_below(r, 24);           /* several workgroups of sets */
         if (tl_below(r, 3) == 0) in->sizes[1] = row_chunk + tl_below(r, 20000); /* several chunks a set */
         if (tl_below(r, 2)) { /* whole 16-byte vectors of floats: the GPU's vector loads */
+            static const EDML_TENSOR_DATA_TYPE worst[3] = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_DATA_TYPE_INT32,
+                                                           EDML_TENSOR_DATA_TYPE_UINT32};
             in->sizes[1] &= ~3u;
-            in->dtype = EDML_TENSOR_DATA_TYPE_FLOAT32;
-            *data = (arg_data)tl_below(r, 5);
+            *data = (arg_data)tl_below(r, 6);
+            in->dtype = *data == ARG_WORST ? worst[tl_below(r, 3)] : EDML_TENSOR_DATA_TYPE_FLOAT32;
         }
         return 0;
     }
@@ -575,10 +579,18 @@ static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, arg_data *d
     return 1;
 }
 
-/* Data for ArgMin of the kind `data` (the non-random kinds: FLOAT32). */
-static void argreduce_data(tl_rng *r, tl_tensor *in, arg_data data)
+/* Data for ArgMin (ArgMax: is_max) of the kind `data` (the non-random
+ * kinds: FLOAT32, or 32-bit integers for ARG_WORST). */
+static void argreduce_data(tl_rng *r, tl_tensor *in, arg_data data, bool is_max)
 {
     tl_fill_random(in, r);
+    if (data == ARG_WORST) {
+        const uint32_t w = in->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 ? (is_max ? 0xff800000u : 0x7f800000u)
+                           : in->dtype == EDML_TENSOR_DATA_TYPE_INT32 ? (is_max ? 0x80000000u : 0x7fffffffu)
+                                                                      : (is_max ? 0u : 0xffffffffu);
+        for (uint64_t i = 0; i < in->total / 4; i++) memcpy(in->buf + 4 * i, &w, 4);
+        return;
+    }
     const uint64_t n = data == ARG_RANDOM ? 0 : in->total / 4;
     for (uint64_t i = 0; i < n; i++) {
         uint32_t u;
@@ -620,7 +632,7 @@ static int case_argreduce(tl_rng *r, EDML_TENSOR_DATA_TYPE dt, UINT rank, uint64
     const bool is_max = tl_below(r, 2);
     tl_layout(&in, r, in_layout(r));
     tl_finish(&in, r, 0);
-    argreduce_data(r, &in, data);
+    argreduce_data(r, &in, data, is_max);
     static const EDML_TENSOR_DATA_TYPE ot[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
                                                 EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
     out.dtype = ot[tl_below(r, 4)];

@@ -38,19 +38,20 @@ _Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124
  * barriers) in the device's workgroup, LOCAL; FOLD, TopK's per-invocation
  * kernel, whose fold pass works together in a workgroup of
  * EDMLI_GLES_TOPK_FOLD_LOCAL (shared memory for half as many lists). */
-#define EDMLI_GLES_PROGRAMS(X)                                              \
-    X(ELEMENTWISE_IF, elementwise_if, , OUT, elementwise_if, ALONE)         \
-    X(ELEMENTWISE_IF_VEC, elementwise_if, _vec, OUT, elementwise_if, ALONE) \
-    X(GATHER_ND, gather_nd, , OUT, gather_nd, ALONE)                        \
-    X(ARGREDUCE, argreduce, , OUT, argreduce, ALONE)                        \
-    X(ARGREDUCE_PARTIAL, argreduce_partial, , OUT, argreduce, DEVICE)       \
-    X(ARGREDUCE_FINAL, argreduce_final, , OUT, argreduce, DEVICE)           \
-    X(ARGREDUCE_COLS, argreduce_cols, , OUT, argreduce, DEVICE)             \
-    X(TOPK_SELECT, topk_select, , TOPK, topk, DEVICE)                       \
-    X(TOPK_THREAD, topk_thread, , TOPK, topk, FOLD)                         \
-    X(TOPK_RANK, topk_rank, , TOPK, topk, ALONE)                            \
-    X(TOPK_SMALL, topk_small, , OUT_TOPK, topk_small, DEVICE)               \
-    X(TOPK_OUT, topk_out, , OUT, topk_out, ALONE)                           \
+#define EDMLI_GLES_PROGRAMS(X)                                                \
+    X(ELEMENTWISE_IF, elementwise_if, , OUT, elementwise_if, ALONE)           \
+    X(ELEMENTWISE_IF_VEC, elementwise_if, _vec, OUT, elementwise_if, ALONE)   \
+    X(GATHER_ND, gather_nd, , OUT, gather_nd, ALONE)                          \
+    X(ARGREDUCE, argreduce, , OUT, argreduce, ALONE)                          \
+    X(ARGREDUCE_PARTIAL, argreduce_partial, , OUT, argreduce, DEVICE)         \
+    X(ARGREDUCE_PARTIAL_VEC, argreduce_partial, _vec, OUT, argreduce, DEVICE) \
+    X(ARGREDUCE_FINAL, argreduce_final, , OUT, argreduce, DEVICE)             \
+    X(ARGREDUCE_COLS, argreduce_cols, , OUT, argreduce, DEVICE)               \
+    X(TOPK_SELECT, topk_select, , TOPK, topk, DEVICE)                         \
+    X(TOPK_THREAD, topk_thread, , TOPK, topk, FOLD)                           \
+    X(TOPK_RANK, topk_rank, , TOPK, topk, ALONE)                              \
+    X(TOPK_SMALL, topk_small, , OUT_TOPK, topk_small, DEVICE)                 \
+    X(TOPK_OUT, topk_out, , OUT, topk_out, ALONE)                             \
     X(COPY, copy, , NONE, copy, ALONE)
 #define EDMLI_GLES_LIBS_NONE 0u
 #define EDMLI_GLES_LIBS_OUT 1u

@@ -165,6 +165,8 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     prm.unit_groups = sh->groups;
     if (sh->prog == EDMLI_GLES_PROG_ARGREDUCE_COLS)
         edmli_gles_run_argreduce_cols(&r, &prm, sh->groups * sh->chunks, true);
+    else if (sh->along_last && prm.vectors) /* 32-bit keys: the specialized kernel */
+        edmli_gles_run_argreduce_partial_vec(&r, &prm, (prm.pairs + sh->U - 1) / sh->U, true);
     else if (sh->along_last)
         edmli_gles_run_argreduce_partial(&r, &prm, (prm.pairs + sh->U - 1) / sh->U, true);
     else
