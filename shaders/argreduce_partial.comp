@@ -5,13 +5,14 @@
 // otherwise each chunk's (key high, key low, index) goes to scratch and the
 // output's last chunk to finish (counted at prm_counter_offset) merges them
 // (one pass, no argreduce_final.comp) and sets its counter to zero again (the
-// counters are the operator's own, kept from one run to the next). With prm_vectors, 16-byte vectors of
-// 32-bit elements (sets and chunks whole vectors, 16-byte aligned).
-// SPECIALIZED (program argreduce_partial_vec): the host promises
-// prm_vectors, so keys are 32-bit (high word 0): the pairs fold one key
-// word a slot, and a thread that found nothing offers key 0 with an index
-// that loses its ties (or, keeping the last, ties index 0 to the same
-// result), so no slot says whether it found anything.
+// counters are the operator's own, kept from one run to the next). The
+// program argreduce_partial reads element by element; with prm_vectors
+// (32-bit elements, sets and chunks whole 16-byte vectors, aligned) the host
+// runs its specialization, argreduce_partial_vec (SPECIALIZED), which reads
+// 16-byte vectors, and, its keys being 32-bit (high word 0), folds one key
+// word a slot: a thread that found nothing offers key 0 with an index that
+// loses its ties (or, keeping the last, ties index 0 to the same result),
+// so no slot says whether it found anything.
 EDMLI_PARAMS(edmli_argreduce_prm);
 
 shared uvec2 s_key[SPECIALIZED ? 1u : LOCAL];
@@ -90,7 +91,7 @@ void main() {
     found = false;
     best = uvec2(0u);
     best_i = 0u;
-    if (SPECIALIZED || prm_vectors != 0u) {
+    if (SPECIALIZED) {
         uint a = (prm_data_offset >> 4) + (base >> 2), s = begin + 4u * t, step = 4u * G;
         for (; s + step < end; s += 2u * step) {   // two loads in flight
             uvec4 v0 = m4[a + (s >> 2)], v1 = m4[a + ((s + step) >> 2)];

@@ -12,3 +12,9 @@ uvec2 topk_key(uint base, uint i) {
     if (prm_wide_keys == 0u) k.x = 0u;
     return k;
 }
+
+// Four 32-bit elements (one 16-byte load) as topk_key's low words.
+uvec4 topk_key4(uvec4 v) {
+    uvec4 k = key4(prm_data_dtype, false, v);
+    return prm_increasing != 0u ? ~k : k;
+}

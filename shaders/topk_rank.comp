@@ -18,10 +18,8 @@ void main() {
     uint rank = 0u, es = prm_data_elem_size, at = prm_data_offset + base * es;
     if (prm_axis_stride == 1u && es == 4u && n % 4u == 0u && (at & 15u) == 0u) {
         // 32-bit elements along a packed, aligned row: four keys a load
-        bool inc = prm_increasing != 0u;
         for (uint q = 0u; q < n && rank < K; q += 4u) {
-            uvec4 kq = key4(prm_data_dtype, false, m4[(at >> 4) + (q >> 2)]);
-            if (inc) kq = ~kq;
+            uvec4 kq = topk_key4(m4[(at >> 4) + (q >> 2)]);
             uvec4 first = uvec4(lessThan(uvec4(q) + uvec4(0u, 1u, 2u, 3u), uvec4(j)));
             uvec4 beats = uvec4(greaterThan(kq, uvec4(k.y))) | (uvec4(equal(kq, uvec4(k.y))) & first);
             rank += beats.x + beats.y + beats.z + beats.w;

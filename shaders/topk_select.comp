@@ -29,15 +29,13 @@ uvec2 rkey(uint i) { return topk_key(g_base, i); }   // element i of this workgr
 void rkeys_vec(uint q, out uvec4 lo, out uvec4 hi) {
     uint dt = prm_data_dtype, es = prm_data_elem_size;
     uvec4 v = m4[((prm_data_offset + g_base * es) >> 4) + q];
-    bool inc = prm_increasing != 0u;
     if (es == 4u) {
-        lo = key4(dt, false, v);
+        lo = topk_key4(v);
         hi = uvec4(0u);
-        if (inc) lo = ~lo;
     } else {
         lo = key16(dt, v & 0xffffu);
         hi = key16(dt, v >> 16);
-        if (inc) { lo = ~lo; hi = ~hi; }
+        if (prm_increasing != 0u) { lo = ~lo; hi = ~hi; }
     }
 }
 

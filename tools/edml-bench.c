@@ -1218,6 +1218,17 @@ static const char *const gl_copy_src = "#version 310 es\nlayout(local_size_x = 2
                                        "layout(std430, binding = 0) readonly buffer S { uvec4 s[]; };\n"
                                        "layout(std430, binding = 1) writeonly buffer D { uvec4 d[]; };\n"
                                        "void main() { d[gl_GlobalInvocationID.x] = s[gl_GlobalInvocationID.x]; }\n";
+/* a storage buffer of `bytes`, bound at `binding` */
+static GLuint_ gl_storage(const edmli_gl *gl, uint64_t bytes, GLuint_ binding)
+{
+    GLuint_ buf = 0;
+    gl->glGenBuffers(1, &buf);
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf);
+    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLsizeiptr_)bytes, NULL, EDMLI_GL_DYNAMIC_COPY);
+    gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, binding, buf);
+    return buf;
+}
+
 static unsigned gl_program(const edmli_gl *gl, const char *src)
 {
     GLuint_ sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER), prog = gl->glCreateProgram();
@@ -1634,13 +1645,7 @@ static int gpu_floor(void)
     const edmli_gl *gl = &port.gl;
     const GLuint_ floor_prog = gl_program(gl, gl_floor_src), copy_prog = gl_program(gl, gl_copy_src);
     const uint64_t bytes = 64ull << 20;
-    GLuint_ buf[2];
-    gl->glGenBuffers(2, buf);
-    for (int i = 0; i < 2; i++) {
-        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[i]);
-        gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLsizeiptr_)bytes, NULL, EDMLI_GL_DYNAMIC_COPY);
-        gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLuint_)i, buf[i]);
-    }
+    GLuint_ buf[2] = {gl_storage(gl, bytes, 0), gl_storage(gl, bytes, 1)};
     if (!floor_prog || !copy_prog) {
         printf("gl_floor: the shaders did not build\n");
         return 1;
@@ -2006,11 +2011,8 @@ static void gpu_time_select(gpu_clock *k)
     const uint64_t n = 1u << 24, sizes[5] = {n, 4 * n, 4 * n, 4 * n, 13 * n}; /* conditions, A, B, output; all */
     const GLuint_ at[4] = {0, (GLuint_)(n / 16), (GLuint_)(5 * n / 16), (GLuint_)(9 * n / 16)};
     GLuint_ buf[5];
-    gl->glGenBuffers(5, buf);
     for (int i = 0; i < 5; i++) {
-        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[i]);
-        gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLsizeiptr_)sizes[i], NULL, EDMLI_GL_DYNAMIC_COPY);
-        gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLuint_)(4 + i), buf[i]);
+        buf[i] = gl_storage(gl, sizes[i], (GLuint_)(4 + i));
         if (i != 3) gl_fill_random(gl, buf[i], sizes[i]);
     }
     for (int v = 0; v < 4; v++) {
@@ -2050,13 +2052,7 @@ static int gpu_time(const options *o)
            "its fence, the rest; an edml execution's own time beside\n%-24s %7s %8s %7s %9s\n",
            GPU_TIME_N, "", "call", "on GPU", "rest", "execute");
     const uint64_t bytes = o->scale < 1 ? 1ull << 20 : 64ull << 20; /* the read and the copy: 1 MiB for quick runs */
-    GLuint_ buf[2];
-    gl->glGenBuffers(2, buf);
-    for (int i = 0; i < 2; i++) {
-        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, buf[i]);
-        gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLsizeiptr_)bytes, NULL, EDMLI_GL_DYNAMIC_COPY);
-        gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, (GLuint_)i, buf[i]);
-    }
+    GLuint_ buf[2] = {gl_storage(gl, bytes, 0), gl_storage(gl, bytes, 1)};
     char read_name[32], copy_name[32];
     snprintf(read_name, sizeof read_name, "gl_read %u MiB", (unsigned)(bytes >> 20));
     snprintf(copy_name, sizeof copy_name, "gl_copy %u MiB", (unsigned)(bytes >> 20));
