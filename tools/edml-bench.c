@@ -34,8 +34,9 @@
  * times one TopK outside docs/bench.md, K of each of ROWS rows of N FLOAT32
  * (",0": down columns of N, axis 0), as the workload "topk_rows".
  * --gpu-time splits GLES calls by the GPU's clock (GL_EXT_disjoint_timer_query):
- * the time to the GPU's start of the work, the work, and the time from its
- * end to the call's return; bare GL kernels, then each workload.
+ * the GPU's busy span from a timestamp before the work to one after its
+ * fence, and the rest of the call; bare GL kernels, then each workload (its
+ * outputs checked by the rows above, not here).
  * The device keeps its one GL context current (gles_one_thread = 1);
  * --any-thread creates it as a multi-threaded application would (0: a
  * context per calling thread, kept current). */
