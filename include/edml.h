@@ -38,9 +38,18 @@
  * buffers) serves one call at a time, from any thread: a call that finds
  * its device held by another thread's call returns ::EDML_STATUS_BUSY at
  * once, having written nothing (not even the device's message, which
- * belongs to the other call). A device with the GLES backend makes its EGL
- * context current on the calling thread for each call and releases it
- * before returning (see edml_device_desc.gles_one_thread).
+ * belongs to the other call).
+ *
+ * GL contexts: a device with the GLES backend makes one of its EGL contexts
+ * current on the calling thread for each call (one eglGetCurrentContext
+ * where it is current already). When the call returns, edml_device_create()
+ * and edml_device_destroy() included: a context that was current on the
+ * thread when the call began and is not the device's (the application's,
+ * another device's) is current again, with its surfaces; where none was,
+ * the device's context may stay current (see
+ * edml_device_desc.gles_one_thread), so that the next call switches
+ * nothing. An application may therefore make its own context current
+ * between edml calls at will.
  * edml_calc_buffer_tensor_size(), edml_data_type_size(),
  * edml_status_string(), edml_status_message(), edml_backend_name(),
  * edml_version() and edml_board_builtin() are thread-safe;
@@ -481,16 +490,17 @@ typedef struct edml_device_desc {
     edml_log_fn log;          /**< NULL: no log */
     void *log_user;           /**< passed to log */
     uint32_t inject_faults;   /**< tests only: EDML_FAULT_* bits to simulate; 0 in products */
-    /** 0: any thread may call (one at a time). Each calling thread keeps a
-     *  GL context of the device's current between calls (contexts sharing
-     *  one set of GL objects; up to 8 threads keep one, a call from a further
-     *  thread runs on a context created for it), so a call switches no
-     *  context; where the driver has only a pbuffer context (no surfaceless
-     *  one), the context is made current for each call and released after
-     *  it. A context of the device stays current on the thread after a
-     *  call: an application with GL contexts of its own on that thread makes
-     *  its own current again before using it. 1: every call comes from one
-     *  thread, and the device's one context stays current on it. */
+    /** 0: any thread may call (one at a time). Each calling thread gets a
+     *  GL context of the device (contexts sharing one set of GL objects; up
+     *  to 8 threads keep one, a call from a further thread runs on a context
+     *  created for it); where the driver has only a pbuffer context (no
+     *  surfaceless one), the one context is made current for each call and
+     *  released after it. 1: every call comes from one thread, which gets
+     *  the device's one context. In both, a call made while no context was
+     *  current leaves the device's current on the thread (release it with
+     *  edml_device_release_thread()), and a call made while another context
+     *  was current makes that one current again before it returns (see
+     *  @ref threads). */
     uint32_t gles_one_thread;
     /** Where edml_device_create() writes why it failed (a NUL-terminated
      *  message, cut to error_buffer_bytes), as there is then no device to

@@ -34,6 +34,8 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_EGL_OPENGL_ES3_BIT 0x0040
 #define EDMLI_EGL_WIDTH 0x3057
 #define EDMLI_EGL_HEIGHT 0x3056
+#define EDMLI_EGL_DRAW 0x3059
+#define EDMLI_EGL_READ 0x305A
 
 #define EDMLI_GL_NO_ERROR 0
 #define EDMLI_GL_OUT_OF_MEMORY 0x0505
@@ -173,11 +175,14 @@ typedef struct edmli_port_gl {
  * in `why`. */
 bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap);
 /* Makes a context of p current on the calling thread (false: none could
- * be). With per-thread contexts (edmli_port_gl_per_thread) a thread keeps
- * its own current between calls, so that the next call switches nothing;
- * else the one context is released after each call. end_call ends a call
- * that had to run on a transient context (every per-thread one current on
- * another thread); release lets this thread's context go. */
+ * be). A context current there that is not p's (an application's, another
+ * device's) is noted first, and end_call and release make it current again.
+ * With per-thread contexts (edmli_port_gl_per_thread) a thread keeps its
+ * own current between calls where nothing else was current, so that the
+ * next call switches nothing; else the one context is released after each
+ * call. end_call ends a call: the noted context current again, a transient
+ * context (every per-thread one current on another thread) let go; release
+ * also lets this thread's context of p go. */
 bool edmli_port_gl_make_current(edmli_port_gl *p);
 bool edmli_port_gl_per_thread(const edmli_port_gl *p);
 /* Whether a context of p is current on the calling thread. */

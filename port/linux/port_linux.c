@@ -28,6 +28,8 @@ typedef unsigned (*edmli_egl_make_current_fn)(edmli_egl_display, edmli_egl_surfa
 typedef unsigned (*edmli_egl_destroy_context_fn)(edmli_egl_display, edmli_egl_context);
 typedef unsigned (*edmli_egl_destroy_surface_fn)(edmli_egl_display, edmli_egl_surface);
 typedef edmli_egl_context (*edmli_egl_get_current_context_fn)(void);
+typedef edmli_egl_display (*edmli_egl_get_current_display_fn)(void);
+typedef edmli_egl_surface (*edmli_egl_get_current_surface_fn)(int);
 typedef void *(*edmli_gbm_create_device_fn)(int);
 typedef void (*edmli_gbm_device_destroy_fn)(void *);
 
@@ -46,6 +48,8 @@ typedef struct edmli_egl {
     edmli_egl_destroy_context_fn destroy_context;
     edmli_egl_destroy_surface_fn destroy_surface;
     edmli_egl_get_current_context_fn get_current_context;
+    edmli_egl_get_current_display_fn get_current_display;
+    edmli_egl_get_current_surface_fn get_current_surface;
     edmli_egl_get_platform_display_ext_fn get_platform_display; /* NULL without EGL_EXT_platform_base */
 } edmli_egl;
 
@@ -64,7 +68,13 @@ typedef struct edmli_linux_gl {
     uint32_t thread_count;
     edmli_egl_context transient;
     uint64_t transient_key; /* its context_key: the last key given */
-    const edmli_egl *egl;   /* in the port's own state, below */
+    /* the context current on the calling thread when the call began, where
+     * it was not one of the device's (an application's, another device's):
+     * current again when the call ends */
+    edmli_egl_display saved_display;
+    edmli_egl_surface saved_draw, saved_read;
+    edmli_egl_context saved;
+    const edmli_egl *egl; /* in the port's own state, below */
 } edmli_linux_gl;
 
 typedef struct edmli_linux_state {
@@ -109,17 +119,27 @@ static bool edmli_port_load(edmli_linux_state *s, char *why, size_t cap)
     if (!s->gl.egl_lib) return snprintf(why, cap, "libEGL.so.1 cannot be loaded: %s", dlerror()), false;
     s->gl.gles_lib = dlopen("libGLESv2.so.2", RTLD_NOW | RTLD_LOCAL);
     if (!s->gl.gles_lib) return snprintf(why, cap, "libGLESv2.so.2 cannot be loaded: %s", dlerror()), false;
-    static const char *const names[13] = {
-        "eglGetProcAddress", "eglGetDisplay",     "eglInitialize",           "eglQueryString", "eglBindAPI",
-        "eglCreateContext",  "eglChooseConfig",   "eglCreatePbufferSurface", "eglGetError",    "eglMakeCurrent",
-        "eglDestroyContext", "eglDestroySurface", "eglGetCurrentContext"};
-    void **slots[13] = {
-        (void **)&s->egl.get_proc,           (void **)&s->egl.get_display,     (void **)&s->egl.initialize,
-        (void **)&s->egl.query_string,       (void **)&s->egl.bind_api,        (void **)&s->egl.create_context,
-        (void **)&s->egl.choose_config,      (void **)&s->egl.create_pbuffer,  (void **)&s->egl.get_error,
-        (void **)&s->egl.make_current,       (void **)&s->egl.destroy_context, (void **)&s->egl.destroy_surface,
-        (void **)&s->egl.get_current_context};
-    for (int i = 0; i < 13; i++)
+    static const char *const names[15] = {
+        "eglGetProcAddress",    "eglGetDisplay",        "eglInitialize",       "eglQueryString",
+        "eglBindAPI",           "eglCreateContext",     "eglChooseConfig",     "eglCreatePbufferSurface",
+        "eglGetError",          "eglMakeCurrent",       "eglDestroyContext",   "eglDestroySurface",
+        "eglGetCurrentContext", "eglGetCurrentDisplay", "eglGetCurrentSurface"};
+    void **slots[15] = {(void **)&s->egl.get_proc,
+                        (void **)&s->egl.get_display,
+                        (void **)&s->egl.initialize,
+                        (void **)&s->egl.query_string,
+                        (void **)&s->egl.bind_api,
+                        (void **)&s->egl.create_context,
+                        (void **)&s->egl.choose_config,
+                        (void **)&s->egl.create_pbuffer,
+                        (void **)&s->egl.get_error,
+                        (void **)&s->egl.make_current,
+                        (void **)&s->egl.destroy_context,
+                        (void **)&s->egl.destroy_surface,
+                        (void **)&s->egl.get_current_context,
+                        (void **)&s->egl.get_current_display,
+                        (void **)&s->egl.get_current_surface};
+    for (int i = 0; i < 15; i++)
         if (!(*slots[i] = edmli_sym(s->gl.egl_lib, names[i])))
             return snprintf(why, cap, "libEGL.so.1 has no %s", names[i]), false;
     *(void **)&s->egl.get_platform_display = s->egl.get_proc("eglGetPlatformDisplayEXT");
@@ -266,6 +286,8 @@ static bool edmli_port_gl_functions(edmli_port_gl *p, char *why, size_t cap)
     return true;
 }
 
+static void edmli_port_note(edmli_linux_gl *l, edmli_egl_context cur);
+
 bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap)
 {
     memset(p, 0, sizeof *p);
@@ -279,7 +301,8 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
         snprintf(why, cap,
                  "statically linked program: GLES needs a dynamically linked C library to load the GPU "
                  "driver; link dynamically, or build edml with PORT=none");
-    else if (edmli_port_load(s, why, cap) && edmli_port_display(p, why, cap)) {
+    else if (edmli_port_load(s, why, cap) && (edmli_port_note(&s->gl, s->egl.get_current_context()), true) &&
+             edmli_port_display(p, why, cap)) {
         if (faults & EDMLI_FAULT_CONTEXT)
             snprintf(why, cap, "no GLES 3.1 context on the %s display (fault injected)", p->display_kind);
         else
@@ -287,26 +310,6 @@ bool edmli_port_gl_open(edmli_port_gl *p, uint32_t faults, char *why, size_t cap
     }
     if (!ok) edmli_port_gl_close(p);
     return ok;
-}
-
-/* With a pbuffer: the one context. Else (edmli_port_thread_context) this thread's context if one of
- * them is current here (an eglGetCurrentContext, no switch), else one that
- * is current nowhere, else a new one while there are fewer than
- * EDMLI_PORT_GL_THREADS, else a transient one for this call. */
-static bool edmli_port_thread_context(edmli_linux_gl *l);
-
-bool edmli_port_gl_make_current(edmli_port_gl *p)
-{
-    edmli_linux_gl *l = &edmli_linux(p)->gl;
-    p->context_key = 1;
-    if (!l->context) return false;
-    if (!l->thread_count) return l->egl->make_current(l->display, l->surface, l->surface, l->context);
-    if (!edmli_port_thread_context(l)) return false;
-    const edmli_egl_context cur = l->egl->get_current_context();
-    p->context_key = l->transient_key;
-    for (uint32_t i = 0; i < l->thread_count; i++)
-        if (cur == l->thread_ctx[i]) p->context_key = i + 1u;
-    return true;
 }
 
 /* Whether `cur` is one of the device's contexts. */
@@ -319,9 +322,32 @@ static bool edmli_port_ours(const edmli_linux_gl *l, edmli_egl_context cur)
     return false;
 }
 
-static bool edmli_port_thread_context(edmli_linux_gl *l)
+/* Notes the context current on this thread, unless it is the device's or
+ * one is noted already (a second make_current in one call). */
+static void edmli_port_note(edmli_linux_gl *l, edmli_egl_context cur)
 {
-    if (edmli_port_ours(l, l->egl->get_current_context())) return true;
+    if (!cur || l->saved || edmli_port_ours(l, cur)) return;
+    l->saved = cur;
+    l->saved_display = l->egl->get_current_display();
+    l->saved_draw = l->egl->get_current_surface(EDMLI_EGL_DRAW);
+    l->saved_read = l->egl->get_current_surface(EDMLI_EGL_READ);
+}
+
+/* The noted context current again (true), or nothing noted (false). */
+static bool edmli_port_restore(edmli_linux_gl *l)
+{
+    if (!l->saved) return false;
+    l->egl->make_current(l->saved_display, l->saved_draw, l->saved_read, l->saved);
+    l->saved = NULL;
+    return true;
+}
+
+/* Without a pbuffer: this thread's context if one of them is current here,
+ * else one that is current nowhere, else a new one while there are fewer
+ * than EDMLI_PORT_GL_THREADS, else a transient one for this call. */
+static bool edmli_port_thread_context(edmli_linux_gl *l, edmli_egl_context cur)
+{
+    if (edmli_port_ours(l, cur)) return true;
     for (uint32_t i = 0; i < l->thread_count; i++) /* one current on another thread is refused (EGL_BAD_ACCESS) */
         if (l->egl->make_current(l->display, NULL, NULL, l->thread_ctx[i])) return true;
     edmli_egl_context c = l->egl->create_context(l->display, l->config, l->context, edmli_ctx_attr);
@@ -339,6 +365,25 @@ static bool edmli_port_thread_context(edmli_linux_gl *l)
     return true;
 }
 
+/* One eglGetCurrentContext a call where the device's context is current
+ * already: no switch. */
+bool edmli_port_gl_make_current(edmli_port_gl *p)
+{
+    edmli_linux_gl *l = &edmli_linux(p)->gl;
+    p->context_key = 1;
+    if (!l->context) return false;
+    const edmli_egl_context cur = l->egl->get_current_context();
+    edmli_port_note(l, cur);
+    if (!l->thread_count)
+        return cur == l->context || l->egl->make_current(l->display, l->surface, l->surface, l->context);
+    if (!edmli_port_thread_context(l, cur)) return false;
+    const edmli_egl_context now = l->egl->get_current_context();
+    p->context_key = l->transient_key;
+    for (uint32_t i = 0; i < l->thread_count; i++)
+        if (now == l->thread_ctx[i]) p->context_key = i + 1u;
+    return true;
+}
+
 bool edmli_port_gl_owns_current(edmli_port_gl *p)
 {
     const edmli_linux_gl *l = &edmli_linux(p)->gl;
@@ -350,24 +395,35 @@ bool edmli_port_gl_per_thread(const edmli_port_gl *p)
     return ((const edmli_linux_state *)(const void *)p->impl)->gl.thread_count > 0;
 }
 
-void edmli_port_gl_release(edmli_port_gl *p)
+/* The transient context of a call, no longer current, goes. */
+static void edmli_port_drop_transient(edmli_linux_gl *l)
 {
-    edmli_linux_gl *l = &edmli_linux(p)->gl;
-    if (l->display) l->egl->make_current(l->display, NULL, NULL, NULL);
     if (l->transient) l->egl->destroy_context(l->display, l->transient);
     l->transient = NULL;
 }
 
+void edmli_port_gl_release(edmli_port_gl *p)
+{
+    edmli_linux_gl *l = &edmli_linux(p)->gl;
+    if (!l->display) return;
+    if (!edmli_port_restore(l)) l->egl->make_current(l->display, NULL, NULL, NULL);
+    edmli_port_drop_transient(l);
+}
+
 void edmli_port_gl_end_call(edmli_port_gl *p)
 {
-    if (edmli_linux(p)->gl.transient) edmli_port_gl_release(p);
+    edmli_linux_gl *l = &edmli_linux(p)->gl;
+    if (!l->display) return;
+    if (!edmli_port_restore(l) && l->transient) l->egl->make_current(l->display, NULL, NULL, NULL);
+    edmli_port_drop_transient(l);
 }
 
 void edmli_port_gl_close(edmli_port_gl *p)
 {
     edmli_linux_gl *l = &edmli_linux(p)->gl;
     if (l->display) {
-        l->egl->make_current(l->display, NULL, NULL, NULL);
+        if (!edmli_port_restore(l) || edmli_port_ours(l, l->egl->get_current_context()))
+            l->egl->make_current(l->display, NULL, NULL, NULL);
         if (l->transient) l->egl->destroy_context(l->display, l->transient);
         /* one current on another thread goes when that thread lets it go */
         for (uint32_t i = 1; i < l->thread_count; i++) l->egl->destroy_context(l->display, l->thread_ctx[i]);

@@ -123,7 +123,6 @@ typedef struct edmli_gles {
     edmli_port_gl port;
     uint32_t faults;
     bool one_thread;   /* keep the context current between calls */
-    bool current;      /* it is current (one_thread only) */
     uint32_t local;    /* invocations per workgroup */
     uint32_t sort_max; /* longest row the bitonic sort takes; largest K */
     uint32_t max_groups_x;

@@ -80,8 +80,8 @@ static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op)
     return op->kind != EDMLI_OP_TOPK || op->plan.topk.axis_size >= dev->board.gpu_topk_min_row;
 }
 
-/* Each kernel leaves the context current on no thread, so that the next
- * call may come from another thread (unless one thread makes every call). */
+/* Each kernel ends its call as edmli_gles_release() says: a context that
+ * was current before it is current again, the device's kept or let go. */
 #define EDMLI_GLES_RELEASING(name)                                                    \
     static edml_status name##_released(const edml_operator *op, const edmli_exec *ex) \
     {                                                                                 \

@@ -222,7 +222,8 @@ size_t edmli_gles_state_bytes(void)
  * stays current after it when one thread makes every call (gles_one_thread);
  * else, without a surface, the thread's own (the port keeps one per calling
  * thread current between calls); else, with a pbuffer, the one context,
- * released after the call. */
+ * released after the call. A context that was current on the thread before
+ * a call (the application's, another device's) is current again after it. */
 bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap)
 {
     if (!dev->board.has_gpu) {
@@ -233,7 +234,6 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     if (!edmli_gles_open(g, dev, dev->desc.inject_faults, why, cap)) return false;
     edmli_gles_status_open(g);
     g->one_thread = dev->desc.gles_one_thread != 0;
-    g->current = false;
     g->batching = false;
     g->pending = false;
     g->pending_fence = NULL;
@@ -258,7 +258,6 @@ void edmli_gles_release_thread(void *state)
 {
     edmli_gles *g = (edmli_gles *)state;
     if (edmli_port_gl_owns_current(&g->port)) edmli_port_gl_release(&g->port);
-    g->current = false;
 }
 
 bool edmli_gles_is_software(const edmli_gles *g)

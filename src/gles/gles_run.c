@@ -12,14 +12,10 @@ edml_status edmli_gles_fail(edmli_gles_run *r, const char *what)
 
 static edml_status edmli_gles_complete_pending(edmli_gles *g, uint64_t timeout_ns);
 
-/* The context current on this thread (kept so when one thread makes every call). */
-static bool edmli_gles_make_current(edmli_gles *g)
-{
-    if (g->current) return true;
-    if (!edmli_port_gl_make_current(&g->port)) return false;
-    g->current = g->one_thread;
-    return true;
-}
+/* A context of the device current on this thread (one check where it is
+ * already: another device or the application may have made theirs current
+ * since the last call). */
+static bool edmli_gles_make_current(edmli_gles *g) { return edmli_port_gl_make_current(&g->port); }
 
 edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err)
 {
@@ -69,20 +65,23 @@ edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edml
     return s;
 }
 
-/* After a call: the context stays current where one thread makes every call
- * or where each thread keeps its own; else it is released. A context kept
- * current is flushed: another thread's context may next use what this call
- * left queued (uploads of a failed call, the parameters baked at creation),
- * and NVIDIA's driver makes it wait for them (a release flushes itself). */
+/* After a call: a context that was current on the thread before it (the
+ * application's, another device's) is current again. Else the device's
+ * stays current where one thread makes every call or where each thread
+ * keeps its own, and is released with a pbuffer. A context kept current is
+ * flushed: another thread's context may next use what this call left queued
+ * (uploads of a failed call, the parameters baked at creation), and
+ * NVIDIA's driver makes it wait for them (a release or switch flushes
+ * itself). */
 void edmli_gles_release(edmli_gles *g)
 {
-    if (g->batching || g->one_thread) return;
-    if (edmli_port_gl_per_thread(&g->port)) {
-        g->port.gl.glFlush();
+    if (g->batching) return;
+    const bool per_thread = edmli_port_gl_per_thread(&g->port);
+    if (per_thread && !g->one_thread) g->port.gl.glFlush();
+    if (per_thread || g->one_thread)
         edmli_port_gl_end_call(&g->port);
-    } else {
+    else
         edmli_port_gl_release(&g->port);
-    }
 }
 
 edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset)
