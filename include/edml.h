@@ -440,8 +440,10 @@ typedef struct edml_board {
     uint32_t gpu_software_ok;       /**< auto: 1 lets a software GPU (Mesa llvmpipe) run operators;
                                         0 keeps them on the CPU, where llvmpipe was measured slower */
     uint32_t gpu_workgroup;         /**< invocations in a GLES workgroup (a power of two from 128,
-                                        within the GPU's limit); 0: 256 on V3D (16-lane QPUs),
-                                        1024 on other GPUs */
+                                        within the GPU's limit; another value is taken as the
+                                        largest such below it, and said as gpu_arena_bytes'
+                                        changes are); 0: 256 on V3D (16-lane QPUs), 1024 on
+                                        other GPUs */
     uint32_t cores;                 /**< CPU cores: the default workers of a parallel-for and of
                                         edml_pool_create(); 0: as many as the OS says are online */
 } edml_board;
@@ -455,7 +457,8 @@ const edml_board *edml_board_builtin(void);
 /** A device: lives at the start of its arena. Opaque. */
 typedef struct edml_device edml_device;
 
-/** Receives every error message of a device (optional). */
+/** Receives every error message of a device (optional), and notices with
+ *  ::EDML_STATUS_OK: a setting the device adjusted at creation. */
 typedef void (*edml_log_fn)(void *user, edml_status status, const char *message);
 
 /** How to create a device. Zero in any field means its default, and a NULL
@@ -486,7 +489,12 @@ typedef void (*edml_parallel_for_fn)(void *context, edml_task_fn task, void *arg
 typedef struct edml_device_desc {
     const edml_board *board;  /**< NULL: edml_board_builtin() */
     uint32_t backends;        /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */
-    uint64_t gpu_arena_bytes; /**< size of the one GPU buffer of the GLES backend; 0: 64 MiB */
+    /** Size of the one GPU buffer of the GLES backend; 0: 64 MiB; else at
+     *  least 256. It is rounded down to a multiple of 256 and cut to the
+     *  driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE (128 MiB on llvmpipe and
+     *  the boards' Mesa drivers); either change is logged at creation (a
+     *  message with ::EDML_STATUS_OK) and shown by edml_device_gles_info(). */
+    uint64_t gpu_arena_bytes;
     edml_log_fn log;          /**< NULL: no log */
     void *log_user;           /**< passed to log */
     uint32_t inject_faults;   /**< tests only: EDML_FAULT_* bits to simulate; 0 in products */

@@ -41,6 +41,7 @@ host_suite() {
     step "GLES faults injected: fallback and statuses" $H/test/faults
     step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
     step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-thread
+    step "hostile review: odd and oversized GPU arenas, adjusted settings, AUTO's sizes, stale handles across devices, pool sizes, nested and failing parallel-fors, messages" $H/test/hostile
     step "GL contexts: two devices and the application's context on one thread, both context modes" $H/test/glcontext
     step "GPU buffers, GatherND's status words copied back (as without GL_EXT_buffer_storage)" $H/test/gpu --no-buffer-storage
     for b in ref neon gles auto; do

@@ -138,6 +138,10 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
     const uint32_t allowed = dd.backends ? dd.backends : 0xffffffffu;
     if ((allowed & built) == 0)
         return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_DEVICE_BACKENDS, dd.backends, built));
+    if (dd.gpu_arena_bytes && dd.gpu_arena_bytes < EDMLI_GPU_ARENA_MIN)
+        return edmli_create_failed(
+            &dd, &tmp,
+            edmli_fail(&tmp, EDMLI_MSG_GPU_ARENA_RANGE, (unsigned long long)dd.gpu_arena_bytes, EDMLI_GPU_ARENA_MIN));
     edmli_parallel par;
     edml_status s = edmli_parallel_of(&dd, board, &tmp, &par);
     if (s) return edmli_create_failed(&dd, &tmp, s);

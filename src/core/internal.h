@@ -15,6 +15,7 @@
 
 #define EDMLI_ALIGN 16u
 #define EDMLI_MESSAGE_BYTES 320u
+#define EDMLI_GPU_ARENA_MIN 256u /* the smallest edml_device_desc.gpu_arena_bytes, and its granule */
 
 /* ---- tensors -------------------------------------------------------------- */
 

@@ -19,8 +19,9 @@
 #define EDMLI_MSG_ARENA_MISALIGNED EDML_STATUS_INVALID_ARGUMENT, "the arena must be aligned to 16 bytes"
 #define EDMLI_MSG_ARENA_TOO_SMALL EDML_STATUS_ARENA_TOO_SMALL, "%s needs %zu bytes of arena, %zu available: %zu missing"
 #define EDMLI_MSG_GPU_ARENA_TOO_SMALL \
-    EDML_STATUS_ARENA_TOO_SMALL,      \
-        "%s needs %llu bytes of the GPU arena (edml_device_desc.gpu_arena_bytes), %llu available: %llu missing"
+    EDML_STATUS_ARENA_TOO_SMALL, "%s needs %llu bytes of the GPU arena, %llu available: %llu missing (%s)"
+#define EDMLI_MSG_GPU_ARENA_RANGE \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.gpu_arena_bytes is %llu, expected 0 (the default) or at least %u"
 #define EDMLI_MSG_DEVICE_BACKENDS \
     EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.backends is 0x%x: no backend of it is built in (built: 0x%x)"
 #define EDMLI_MSG_WORKERS_RANGE \

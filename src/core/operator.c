@@ -101,6 +101,9 @@ static edml_status edmli_place(edml_device *dev, edml_backend backend, edml_oper
                      edml_backend_name(cpu), edmli_backend_title(b), no);
         if (e->log) e->log(e->log_user, EDML_STATUS_OK, msg);
         b = cpu;
+        op->backend_bytes = 0; /* what the refusing backend's plan sized is not kept */
+        op->backend_gpu_bytes = 0;
+        memset(op->backend_plan, 0, sizeof op->backend_plan);
     }
     op->backend = b;
     op->requested = backend;

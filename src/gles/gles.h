@@ -161,6 +161,10 @@ typedef struct edmli_gles {
     uint32_t bind_count[EDMLI_GLES_PROG_COUNT];
     uint8_t bind_word[EDMLI_GLES_PROG_COUNT][EDMLI_GLES_BINDS];
     char renderer[96];
+    /* what the device's settings became and why ("" when taken as given),
+     * and what bounds the GPU arena (for its refusals) */
+    char adjusted[200];
+    char arena_bound[120];
     /* a command list's batch: while `batching`, each kernel's run continues
      * batch (its staging, parameter slots and fetches), and its finish
      * adds a barrier instead of a fence; edmli_gles_batch_end fences once */
@@ -339,6 +343,9 @@ edml_status edmli_gles_finish(edmli_gles_run *r);
 edml_status edmli_gles_place_output(edmli_gles_run *r, const edmli_tensor *t, const uint8_t *host, uint32_t *offset);
 
 edml_status edmli_gles_fail(edmli_gles_run *r, const char *what);
+/* ARENA_TOO_SMALL for `what`, naming what bounds the GPU arena. */
+edml_status edmli_gles_arena_short(const edmli_gles *g, edmli_errbuf *e, const char *what, uint64_t need,
+                                   uint64_t have);
 
 /* An operator's tensors: resident ones are used in place; host ones are
  * staged (inputs uploaded; outputs fetched by edmli_gles_finish). */

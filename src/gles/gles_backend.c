@@ -51,8 +51,8 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
     const uint64_t have = g->arena_bytes - g->persistent,
                    need = edmli_add_sat(plan->stage_bytes, op->backend_gpu_bytes);
     if (need > have) {
-        edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (edml_device_desc.gpu_arena_bytes)",
-                     (unsigned long long)need, (unsigned long long)have);
+        edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (%s)", (unsigned long long)need,
+                     (unsigned long long)have, g->arena_bound);
         return buf;
     }
     return NULL;

@@ -130,9 +130,7 @@ edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op)
     if (!b) return EDML_STATUS_OK;
     const uint64_t have = g->arena_bytes - g->persistent;
     if (op->backend_gpu_bytes > have)
-        return edmli_fail(&dev->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "parameters of edml_operator_create",
-                          (unsigned long long)op->backend_gpu_bytes, (unsigned long long)have,
-                          (unsigned long long)(op->backend_gpu_bytes - have));
+        return edmli_gles_arena_short(g, &dev->err, "parameters of edml_operator_create", op->backend_gpu_bytes, have);
     memset(b, 0, sizeof *b);
     edmli_gles_bake sized = {.align = g->param_align}; /* the caps: what edmli_gles_bake_size counted */
     (void)edmli_gles_bake_runs(op, &sized);

@@ -11,9 +11,7 @@ static edml_status edmli_gles_buffer_reserve(edml_device *dev, void *state, uint
     const uint64_t pad = (EDMLI_GLES_BUFFER_ALIGN - g->persistent % EDMLI_GLES_BUFFER_ALIGN) % EDMLI_GLES_BUFFER_ALIGN;
     const uint64_t have = g->arena_bytes - g->persistent; /* the padding included */
     const uint64_t need = bytes > UINT64_MAX - 15 - pad ? UINT64_MAX : pad + ((bytes + 15) & ~(uint64_t)15);
-    if (need > have)
-        return edmli_fail(&dev->err, EDMLI_MSG_GPU_ARENA_TOO_SMALL, "edml_gpu_buffer_create", (unsigned long long)need,
-                          (unsigned long long)have, (unsigned long long)(need - have));
+    if (need > have) return edmli_gles_arena_short(g, &dev->err, "edml_gpu_buffer_create", need, have);
     *offset = g->persistent + pad;
     g->persistent += need;
     return EDML_STATUS_OK;

@@ -66,6 +66,46 @@ static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, siz
     return true;
 }
 
+/* Says that a setting was changed, and why (edml_device_gles_info, the log). */
+static void edmli_gles_note(edmli_gles *g, const char *what)
+{
+    size_t n = strlen(g->adjusted);
+    edmli_format(g->adjusted + n, sizeof g->adjusted - n, "%s%s", n ? "; " : "", what);
+}
+
+/* The GPU arena: the size asked for rounded down to a multiple of
+ * EDMLI_GLES_BUFFER_ALIGN (the kernels address it in 32-bit words and
+ * 16-byte vectors; GPU buffers start at multiples of it) and cut to the
+ * driver's largest storage block, each change said. */
+static void edmli_gles_arena_size(edmli_gles *g, uint64_t asked)
+{
+    const uint64_t limit = g->max_ssbo / EDMLI_GLES_BUFFER_ALIGN * EDMLI_GLES_BUFFER_ALIGN;
+    char note[160];
+    g->arena_bytes = asked / EDMLI_GLES_BUFFER_ALIGN * EDMLI_GLES_BUFFER_ALIGN;
+    edmli_format(g->arena_bound, sizeof g->arena_bound, "edml_device_desc.gpu_arena_bytes sets its size");
+    if (g->arena_bytes > limit) {
+        g->arena_bytes = limit;
+        edmli_format(g->arena_bound, sizeof g->arena_bound,
+                     "the driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE, %llu bytes, bounds it: a larger gpu_arena_bytes "
+                     "cannot help",
+                     (unsigned long long)limit);
+        edmli_format(note, sizeof note,
+                     "gpu_arena_bytes %llu cut to %llu, the driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE",
+                     (unsigned long long)asked, (unsigned long long)limit);
+        edmli_gles_note(g, note);
+    } else if (g->arena_bytes != asked) {
+        edmli_format(note, sizeof note, "gpu_arena_bytes %llu rounded down to %llu, a multiple of %u",
+                     (unsigned long long)asked, (unsigned long long)g->arena_bytes, EDMLI_GLES_BUFFER_ALIGN);
+        edmli_gles_note(g, note);
+    }
+}
+
+edml_status edmli_gles_arena_short(const edmli_gles *g, edmli_errbuf *e, const char *what, uint64_t need, uint64_t have)
+{
+    return edmli_fail(e, EDMLI_MSG_GPU_ARENA_TOO_SMALL, what, (unsigned long long)need, (unsigned long long)have,
+                      (unsigned long long)(need - have), g->arena_bound);
+}
+
 /* Limits of this GPU (false with the reason where one is below GLES 3.1's
  * minimum), and the board's preference. */
 static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, size_t cap)
@@ -95,6 +135,14 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
     uint32_t want = dev->board.gpu_workgroup ? dev->board.gpu_workgroup : strstr(g->renderer, "V3D") ? 256u : 1024u;
     g->local = 128u;
     while (g->local * 2 <= (uint32_t)inv && g->local * 2 <= want) g->local *= 2;
+    if (dev->board.gpu_workgroup && g->local != dev->board.gpu_workgroup) {
+        char note[160];
+        edmli_format(note, sizeof note,
+                     "edml_board.gpu_workgroup %u taken as %u: a power of two from 128 to the GPU's %d invocations "
+                     "(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS)",
+                     dev->board.gpu_workgroup, g->local, inv);
+        edmli_gles_note(g, note);
+    }
     /* shared memory of topk_select: 12 bytes a sort entry, 8 KiB of histograms, 4 bytes a thread */
     g->sort_max = EDMLI_GLES_SORT_MAX;
     while (g->sort_max > 64 && g->sort_max * 12u + 8192u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
@@ -132,8 +180,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
         }
 
     /* The GPU arena: one buffer for every tensor and scratch area. */
-    g->arena_bytes = dev->desc.gpu_arena_bytes ? dev->desc.gpu_arena_bytes : EDMLI_GLES_DEFAULT_ARENA_BYTES;
-    if (g->arena_bytes > g->max_ssbo) g->arena_bytes = g->max_ssbo & ~(uint64_t)15;
+    edmli_gles_arena_size(g, dev->desc.gpu_arena_bytes ? dev->desc.gpu_arena_bytes : EDMLI_GLES_DEFAULT_ARENA_BYTES);
     /* The arena is never mapped, so that drivers keep it in GPU memory (NVIDIA
      * moves a buffer mapped for reading to system memory); downloads copy
      * through a small buffer that is. */
@@ -242,6 +289,11 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     g->deferred = (edmli_gles_deferred *)(void *)(g->batch + 1);
     g->ndeferred = g->barrier_pending = 0;
     edmli_port_gl_release(&g->port);
+    if (g->adjusted[0] && dev->err.log) {
+        char msg[EDMLI_MESSAGE_BYTES];
+        edmli_format(msg, sizeof msg, "gles: settings adjusted: %s", g->adjusted);
+        dev->err.log(dev->err.log_user, EDML_STATUS_OK, msg);
+    }
     return true;
 }
 
@@ -271,9 +323,10 @@ const char *edmli_gles_device_info(const edml_device *dev, const void *state, ch
     const edmli_gles *g = (const edmli_gles *)state;
     edmli_format(buf, cap,
                  "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena, GatherND's "
-                 "status %s",
+                 "status %s%s%s",
                  g->renderer, g->port.display_kind, g->port.context_kind, g->local,
                  (unsigned long long)(g->arena_bytes >> 20),
-                 g->status_map ? "read through a persistent mapping" : "copied back (no GL_EXT_buffer_storage)");
+                 g->status_map ? "read through a persistent mapping" : "copied back (no GL_EXT_buffer_storage)",
+                 g->adjusted[0] ? "; adjusted: " : "", g->adjusted);
     return buf;
 }

@@ -1,0 +1,163 @@
+/* A hostile review's findings, each once a call that answered OK with a
+ * wrong answer, crashed, hung or said the wrong thing, here as a check that
+ * fails if it comes back: odd and oversized GPU arenas, settings the device
+ * changed, AUTO's sizes, stale handles across devices of one arena, the
+ * pool's sizes, nested and failing parallel-fors, the messages of refused
+ * calls, GPU buffers that can never be bound. The GPU checks need GLES
+ * (make test installs Mesa). */
+#include "ops.h"
+
+static char logged[1024];
+
+static void log_to(void *user, edml_status s, const char *msg)
+{
+    (void)user;
+    if (s == EDML_STATUS_OK) snprintf(logged, sizeof logged, "%s", msg);
+}
+
+/* a device of `gpu_bytes` of GPU arena, its board given (NULL: built in) */
+static bool gpu_device(tl_device *d, uint64_t gpu_bytes, const edml_board *board)
+{
+    d->size = edml_device_size() + (1 << 16);
+    if (posix_memalign(&d->arena, 16, d->size)) abort();
+    memset(d->arena, 0, d->size);
+    edml_device_desc dd = {0};
+    dd.gpu_arena_bytes = gpu_bytes;
+    dd.board = board;
+    dd.log = log_to;
+    logged[0] = '\0';
+    return edml_device_create(&dd, d->arena, d->size, &d->dev) == EDML_STATUS_OK &&
+           (edml_device_backends(d->dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
+}
+
+/* every GLES operator sample right on a device */
+static void samples_right(edml_device *dev, const char *where)
+{
+    for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
+        ops_case c;
+        ops_make_on(&c, which, EDML_BACKEND_GLES);
+        edml_operator *op = NULL;
+        ops_reset_outputs(&c);
+        edml_status s = edml_operator_create(dev, &c.desc, EDML_BACKEND_GLES, &op);
+        if (!s) s = ops_execute(&c, op, NULL);
+        CHECK(s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE, "%s, %s: %s", where, c.name,
+              edml_device_last_error(dev));
+        CHECK(s || ops_outputs_match(&c), "%s, %s: OK with outputs that differ from the sample's", where, c.name);
+        if (op) edml_operator_destroy(op);
+        ops_free(&c);
+    }
+}
+
+/* an ArgMax of a row of 1024 and an ElementWiseIf of 1024 floats on the GPU */
+static void staged_right(edml_device *dev, const char *where)
+{
+    static const UINT row[2] = {1, 1024}, one[2] = {1, 1}, axis[1] = {1};
+    EDML_BUFFER_TENSOR_DESC fb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, row, NULL, 0, 0},
+                            cb = {EDML_TENSOR_DATA_TYPE_UINT8, EDML_TENSOR_FLAG_NONE, 2, row, NULL, 0, 0},
+                            ib = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, one, NULL, 0, 0};
+    EDML_TENSOR_DESC ft = {EDML_TENSOR_TYPE_BUFFER, &fb}, ct = {EDML_TENSOR_TYPE_BUFFER, &cb},
+                     it = {EDML_TENSOR_TYPE_BUFFER, &ib};
+    EDML_ARGMAX_OPERATOR_DESC am = {&ft, &it, 1, axis, EDML_AXIS_DIRECTION_INCREASING};
+    EDML_ELEMENT_WISE_IF_OPERATOR_DESC wi = {&ct, &ft, &ft, &ft};
+    const EDML_OPERATOR_DESC amd = {EDML_OPERATOR_ARGMAX, &am}, wid = {EDML_OPERATOR_ELEMENT_WISE_IF, &wi};
+    static float a[1024], b[1024], out[1024];
+    static uint8_t cond[1024];
+    for (int i = 0; i < 1024; i++) a[i] = (float)(i % 97), b[i] = -(float)i, cond[i] = (uint8_t)(i % 3 == 0);
+    a[777] = 1000.0f;
+    uint32_t idx = 0;
+    edml_operator *op = NULL;
+    EDML_BUFFER_BINDING in[3] = {{a, 0, sizeof a}}, o = {&idx, 0, sizeof idx};
+    edml_status s = edml_operator_create(dev, &amd, EDML_BACKEND_GLES, &op);
+    if (!s) s = edml_operator_execute(op, in, 1, &o, 1, NULL), edml_operator_destroy(op);
+    CHECK(s == EDML_STATUS_OK && idx == 777, "%s: ArgMax %u, expected 777: %s", where, idx,
+          edml_device_last_error(dev));
+    in[0] = (EDML_BUFFER_BINDING){cond, 0, sizeof cond}, in[1] = (EDML_BUFFER_BINDING){a, 0, sizeof a};
+    in[2] = (EDML_BUFFER_BINDING){b, 0, sizeof b}, o = (EDML_BUFFER_BINDING){out, 0, sizeof out};
+    s = edml_operator_create(dev, &wid, EDML_BACKEND_GLES, &op);
+    if (!s) s = edml_operator_execute(op, in, 3, &o, 1, NULL), edml_operator_destroy(op);
+    int wrong = 0;
+    for (int i = 0; i < 1024; i++) wrong += memcmp(&out[i], cond[i] ? &a[i] : &b[i], 4) != 0;
+    CHECK(s == EDML_STATUS_OK && wrong == 0, "%s: ElementWiseIf: %d of 1024 wrong: %s", where, wrong,
+          edml_device_last_error(dev));
+}
+
+/* A GPU arena that is not a multiple of 4 (once: every staged tensor at an
+ * odd byte, wrong answers with OK); one below the minimum; one larger than
+ * the driver's storage blocks, and a workgroup that is no power of two:
+ * adjusted, said at creation, and named in refusals. */
+static void check_gpu_settings(void)
+{
+    tl_device d;
+    char info[400];
+    CHECK(gpu_device(&d, 1048578, NULL), "device with a GPU arena of 1048578 bytes");
+    edml_device_gles_info(d.dev, info, sizeof info);
+    CHECK(strstr(info, "gpu_arena_bytes 1048578 rounded down to 1048576") && strstr(logged, "1048576"), "%s | %s", info,
+          logged);
+    samples_right(d.dev, "GPU arena of 1048578 bytes");
+    staged_right(d.dev, "GPU arena of 1048578 bytes");
+    tl_device_free(&d);
+
+    CHECK(!gpu_device(&d, 100, NULL) && !d.dev, "a GPU arena of 100 bytes is refused");
+    tl_device_free(&d);
+
+    CHECK(gpu_device(&d, 1ull << 40, NULL), "device with a GPU arena of 1 TiB");
+    edml_device_gles_info(d.dev, info, sizeof info);
+    CHECK(strstr(info, "gpu_arena_bytes 1099511627776 cut to") && strstr(info, "GL_MAX_SHADER_STORAGE_BLOCK_SIZE") &&
+              strstr(logged, "cut to"),
+          "%s | %s", info, logged);
+    edml_gpu_buffer *b = NULL;
+    CHECK(edml_gpu_buffer_create(d.dev, 1ull << 39, &b) == EDML_STATUS_ARENA_TOO_SMALL &&
+              strstr(edml_device_last_error(d.dev), "driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE") &&
+              strstr(edml_device_last_error(d.dev), "cannot help"),
+          "%s", edml_device_last_error(d.dev));
+    samples_right(d.dev, "GPU arena cut to the driver's limit");
+    staged_right(d.dev, "GPU arena cut to the driver's limit");
+    tl_device_free(&d);
+
+    edml_board board = *edml_board_builtin();
+    board.gpu_workgroup = 100;
+    CHECK(gpu_device(&d, 0, &board), "device with gpu_workgroup 100");
+    edml_device_gles_info(d.dev, info, sizeof info);
+    CHECK(strstr(info, "edml_board.gpu_workgroup 100 taken as 128") && strstr(logged, "taken as 128"), "%s | %s", info,
+          logged);
+    samples_right(d.dev, "gpu_workgroup 100");
+    staged_right(d.dev, "gpu_workgroup 100");
+    tl_device_free(&d);
+}
+
+/* AUTO's query: an operator the GPU would take, but whose staging its arena
+ * cannot hold, runs on the CPU and needs no GPU arena */
+static void check_query_auto(void)
+{
+    edml_board board = *edml_board_builtin();
+    board.gpu_min_elements = board.gpu_min_elements_copy = board.gpu_topk_min_row = 0;
+    board.gpu_software_ok = 1;
+    tl_device d;
+    CHECK(gpu_device(&d, 256, &board), "device with a GPU arena of 256 bytes");
+    for (int which = 0; d.dev && which < ops_count_on(EDML_BACKEND_GLES); which++) {
+        ops_case c;
+        ops_make_on(&c, which, EDML_BACKEND_GLES);
+        edml_operator_sizes sz;
+        CHECK(edml_operator_query(d.dev, &c.desc, EDML_BACKEND_AUTO, &sz) == EDML_STATUS_OK, "%s", c.name);
+        CHECK(sz.backend != EDML_BACKEND_GLES && sz.gpu_persistent_bytes == 0,
+              "%s: AUTO on %s reports %llu bytes of GPU arena", c.name, edml_backend_name(sz.backend),
+              (unsigned long long)sz.gpu_persistent_bytes);
+        edml_operator *op = NULL;
+        edml_arena_stats before, after;
+        edml_device_arena_stats(d.dev, &before);
+        CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
+        edml_device_arena_stats(d.dev, &after);
+        CHECK(after.persistent - before.persistent == sz.persistent_bytes, "%s: created with %zu bytes, query said %zu",
+              c.name, after.persistent - before.persistent, sz.persistent_bytes);
+        if (op) edml_operator_destroy(op);
+        ops_free(&c);
+    }
+    tl_device_free(&d);
+}
+
+int main(void)
+{
+    check_gpu_settings();
+    check_query_auto();
+    return tl_summary("hostile");
+}
