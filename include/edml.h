@@ -487,17 +487,17 @@ typedef void (*edml_task_fn)(void *arg, uint32_t part, uint32_t worker);
 typedef void (*edml_parallel_for_fn)(void *context, edml_task_fn task, void *arg, uint32_t parts);
 
 typedef struct edml_device_desc {
-    const edml_board *board;  /**< NULL: edml_board_builtin() */
-    uint32_t backends;        /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */
+    const edml_board *board; /**< NULL: edml_board_builtin() */
+    uint32_t backends;       /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */
     /** Size of the one GPU buffer of the GLES backend; 0: 64 MiB; else at
      *  least 256. It is rounded down to a multiple of 256 and cut to the
      *  driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE (128 MiB on llvmpipe and
      *  the boards' Mesa drivers); either change is logged at creation (a
      *  message with ::EDML_STATUS_OK) and shown by edml_device_gles_info(). */
     uint64_t gpu_arena_bytes;
-    edml_log_fn log;          /**< NULL: no log */
-    void *log_user;           /**< passed to log */
-    uint32_t inject_faults;   /**< tests only: EDML_FAULT_* bits to simulate; 0 in products */
+    edml_log_fn log;        /**< NULL: no log */
+    void *log_user;         /**< passed to log */
+    uint32_t inject_faults; /**< tests only: EDML_FAULT_* bits to simulate; 0 in products */
     /** 0: any thread may call (one at a time). Each calling thread gets a
      *  GL context of the device (contexts sharing one set of GL objects; up
      *  to 8 threads keep one, a call from a further thread runs on a context
