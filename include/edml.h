@@ -70,11 +70,16 @@
  *
  * @section handles Handles
  *
- * A destroyed operator or GPU buffer is refused (::EDML_STATUS_INVALID_DEVICE
- * with a message on its device), also when a newer object has taken its
- * place in the arena: a handle carries 4 bits of its object's generation, so
- * a stale handle is recognised unless exactly a multiple of 16 objects were
- * created on the device between the two. Calls given a NULL or unrecognisable
+ * A destroyed operator, GPU buffer or command list is refused
+ * (::EDML_STATUS_INVALID_DEVICE with a message on its device), also when a
+ * newer object has taken its place in the arena, and also after its device
+ * was destroyed and a new one created in the same arena: a handle carries
+ * its object's generation, from one count for every device of the process,
+ * in the address bits it leaves free (20 bits on 64-bit targets, whose
+ * device arenas must then lie below 2^48, as every Linux user address and
+ * the boards' RAM do; 4 bits on 32-bit ones). A stale handle is taken for a
+ * newer object only if exactly a multiple of 2^20 (2^4) objects were created
+ * in the process between the two. Calls given a NULL or unrecognisable
  * handle can reach no device: they return their status and leave every
  * device's message as it was (edml_status_message() says what it means).
  *

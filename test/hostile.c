@@ -155,8 +155,56 @@ static void check_query_auto(void)
     tl_device_free(&d);
 }
 
+/* A handle of a destroyed device's operator, given to a new device in the
+ * same arena whose operator took its place (once: generations restarted
+ * with each device, so it ran the new operator with OK and destroyed it);
+ * and one kept while 40 newer operators took its place in turn (once 4 bits:
+ * the 16th was taken for it). */
+static void check_stale_across_devices(void)
+{
+    ops_case mn, mx;
+    ops_make_type(&mn, EDML_OPERATOR_ARGMIN);
+    ops_make_type(&mx, EDML_OPERATOR_ARGMAX);
+    tl_device d;
+    CHECK(tl_device_make(&d, 1 << 16, EDML_BACKEND_BIT(EDML_BACKEND_REF)) == EDML_STATUS_OK, "device 1");
+    edml_operator *old = NULL, *now = NULL;
+    CHECK(edml_operator_create(d.dev, &mn.desc, EDML_BACKEND_REF, &old) == EDML_STATUS_OK, "ArgMin on device 1");
+    CHECK(edml_device_destroy(d.dev) == EDML_STATUS_OK, "destroy device 1");
+    edml_device_desc dd = {0};
+    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF);
+    CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_OK, "device 2 in the same arena");
+    CHECK(edml_operator_create(d.dev, &mx.desc, EDML_BACKEND_REF, &now) == EDML_STATUS_OK, "ArgMax on device 2");
+    CHECK((uintptr_t)old >> 4 != (uintptr_t)now >> 4 || old != now, "the same handle twice");
+    ops_reset_outputs(&mn);
+    edml_status s = ops_execute(&mn, old, NULL);
+    CHECK(s == EDML_STATUS_INVALID_DEVICE && strstr(edml_device_last_error(d.dev), "stale") &&
+              ops_outputs_untouched(&mn),
+          "device 1's operator on device 2: %s '%s'", edml_status_string(s), edml_device_last_error(d.dev));
+    CHECK(edml_operator_destroy(old) == EDML_STATUS_INVALID_DEVICE, "device 1's operator destroyed on device 2");
+    ops_reset_outputs(&mx);
+    CHECK(ops_execute(&mx, now, NULL) == EDML_STATUS_OK && ops_outputs_match(&mx), "device 2's operator: %s",
+          edml_device_last_error(d.dev));
+    CHECK(edml_operator_destroy(now) == EDML_STATUS_OK, "destroy");
+    edml_operator *first = NULL;
+    CHECK(edml_operator_create(d.dev, &mn.desc, EDML_BACKEND_REF, &first) == EDML_STATUS_OK, "ArgMin");
+    edml_operator_destroy(first);
+    int taken = 0;
+    for (int i = 0; i < 40; i++) {
+        CHECK(edml_operator_create(d.dev, &mx.desc, EDML_BACKEND_REF, &now) == EDML_STATUS_OK, "ArgMax %d", i);
+        ops_reset_outputs(&mn);
+        taken += ops_execute(&mn, first, NULL) != EDML_STATUS_INVALID_DEVICE || !ops_outputs_untouched(&mn);
+        edml_operator_destroy(now);
+    }
+    CHECK(taken == 0 || sizeof(void *) < 8, "a stale handle was taken for %d of 40 newer operators in its place",
+          taken);
+    tl_device_free(&d);
+    ops_free(&mn);
+    ops_free(&mx);
+}
+
 int main(void)
 {
+    check_stale_across_devices();
     check_gpu_settings();
     check_query_auto();
     return tl_summary("hostile");

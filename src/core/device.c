@@ -129,6 +129,10 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
         return edmli_create_failed(
             &dd, &tmp,
             edmli_fail(&tmp, EDMLI_MSG_ARENA_TOO_SMALL, "edml_device_create", need, arena_size, need - arena_size));
+#ifdef EDMLI_HANDLE_HIGH_SHIFT
+    if (((uintptr_t)arena + (arena_size - 1)) >> EDMLI_HANDLE_HIGH_SHIFT)
+        return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_ARENA_ADDRESS, EDMLI_HANDLE_HIGH_SHIFT));
+#endif
     const edml_device *old = (const edml_device *)arena;
     if (old->magic == EDMLI_DEVICE_MAGIC && old->self == old)
         return edmli_create_failed(&dd, &tmp, edmli_fail(&tmp, EDMLI_MSG_DEVICE_LIVE));
@@ -261,11 +265,29 @@ void edmli_device_leave(edml_device *dev, edml_status s, bool log)
     atomic_store_explicit(&dev->busy, 0u, memory_order_release);
 }
 
-void *edmli_object_handle(const edmli_object *o) { return (uint8_t *)(uintptr_t)o + (o->gen & EDMLI_HANDLE_GEN_MASK); }
+/* The generation of the next object of any device of the process. */
+static atomic_uint edmli_next_gen;
 
-static edmli_object *edmli_object_at(const void *handle)
+#ifdef EDMLI_HANDLE_HIGH_SHIFT
+#define EDMLI_HANDLE_ADDRESS_MASK ((((uintptr_t)1 << EDMLI_HANDLE_HIGH_SHIFT) - 1) & ~(uintptr_t)EDMLI_HANDLE_LOW_MASK)
+static uintptr_t edmli_gen_bits(uint32_t gen)
 {
-    return (edmli_object *)((uintptr_t)handle & ~(uintptr_t)EDMLI_HANDLE_GEN_MASK);
+    return (gen & EDMLI_HANDLE_LOW_MASK) | ((uintptr_t)((gen >> 4) & 0xffffu) << EDMLI_HANDLE_HIGH_SHIFT);
+}
+#else
+#define EDMLI_HANDLE_ADDRESS_MASK (~(uintptr_t)EDMLI_HANDLE_LOW_MASK)
+static uintptr_t edmli_gen_bits(uint32_t gen) { return gen & EDMLI_HANDLE_LOW_MASK; }
+#endif
+
+void *edmli_object_handle(const edmli_object *o) { return (void *)((uintptr_t)o | edmli_gen_bits(o->gen)); }
+
+uintptr_t edmli_handle_address(const void *handle) { return (uintptr_t)handle & EDMLI_HANDLE_ADDRESS_MASK; }
+
+static edmli_object *edmli_object_at(const void *handle) { return (edmli_object *)edmli_handle_address(handle); }
+
+static bool edmli_handle_current(const edmli_object *o, const void *handle)
+{
+    return edmli_gen_bits(o->gen) == ((uintptr_t)handle & ~EDMLI_HANDLE_ADDRESS_MASK);
 }
 
 static const char *edmli_kind_name(edmli_object_kind kind)
@@ -294,8 +316,7 @@ edml_status edmli_object_check(edml_device *dev, const void *handle, edmli_objec
     if ((uintptr_t)o < lo || (uintptr_t)o >= hi || !edmli_object_plausible(o, kind) || o->device != dev)
         return edmli_fail(&dev->err, EDMLI_MSG_OBJECT_FOREIGN, name);
     if (o->state != EDMLI_OBJECT_LIVE) return edmli_fail(&dev->err, EDMLI_MSG_OBJECT_DESTROYED, name);
-    if ((o->gen & EDMLI_HANDLE_GEN_MASK) != ((uintptr_t)handle & EDMLI_HANDLE_GEN_MASK))
-        return edmli_fail(&dev->err, EDMLI_MSG_OBJECT_STALE, name);
+    if (!edmli_handle_current(o, handle)) return edmli_fail(&dev->err, EDMLI_MSG_OBJECT_STALE, name);
     *out = o;
     return EDML_STATUS_OK;
 }
@@ -318,7 +339,7 @@ void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind
     o->gpu_mark = gpu_mark;
     o->state = EDMLI_OBJECT_LIVE;
     o->kind = (uint32_t)kind;
-    o->gen = dev->next_gen++;
+    o->gen = atomic_fetch_add_explicit(&edmli_next_gen, 1u, memory_order_relaxed);
     o->device = dev;
     o->prev = dev->last_obj;
     o->arena_mark = mark;

@@ -73,9 +73,13 @@ edml_status edmli_check_same_rank(edmli_errbuf *e, const char *name, const edmli
 /* ---- objects and handles ----------------------------------------------------
  * Operators and GPU-buffer records live in the device arena above the device,
  * a stack: a released object's bytes come back when it is on top. Objects are
- * 16-byte aligned and a handle is the object's address plus the low 4 bits of
- * its generation (a per-device count), so that a handle to a destroyed object
- * whose place a newer object took is refused instead of naming the newer one. */
+ * 16-byte aligned; a handle is the object's address with its generation in
+ * the bits an address leaves free: the low 4, and on 64-bit targets bits 48
+ * to 63 as well (20 bits), so that a handle to a destroyed object whose place
+ * a newer object took is refused instead of naming the newer one.
+ * Generations come from one count for the process (every device's objects),
+ * so that a device created in the arena of a destroyed one does not reissue
+ * its handles. */
 typedef enum edmli_object_kind {
     EDMLI_OBJ_OPERATOR = 0x4f50u,    /* "OP" */
     EDMLI_OBJ_GPU_BUFFER = 0x4742u,  /* "GB" */
@@ -84,12 +88,18 @@ typedef enum edmli_object_kind {
 
 #define EDMLI_OBJECT_LIVE 0x4a424f45u /* "EOBJ" */
 #define EDMLI_OBJECT_DEAD 0x44414544u /* "DEAD": destroyed */
-#define EDMLI_HANDLE_GEN_MASK 15u
+#define EDMLI_HANDLE_LOW_MASK 15u
+#if UINTPTR_MAX > 0xffffffffu
+#define EDMLI_HANDLE_HIGH_SHIFT 48 /* addresses below 2^48: AArch64's and x86-64's user space, boards' RAM */
+#define EDMLI_HANDLE_GEN_BITS 20u
+#else
+#define EDMLI_HANDLE_GEN_BITS 4u
+#endif
 
 typedef struct edmli_object {
     uint32_t state; /* EDMLI_OBJECT_LIVE or EDMLI_OBJECT_DEAD */
     uint32_t kind;  /* edmli_object_kind */
-    uint32_t gen;   /* the handle carries gen & EDMLI_HANDLE_GEN_MASK */
+    uint32_t gen;   /* the handle carries its low EDMLI_HANDLE_GEN_BITS */
     edml_device *device;
     struct edmli_object *prev;
     size_t arena_mark; /* device-arena head before the object */
@@ -270,7 +280,6 @@ struct edml_device {
     edmli_arena arena;
     edmli_errbuf err;
     edmli_object *last_obj;
-    uint32_t next_gen;                                      /* generation of the next object */
     void *state[EDML_BACKEND_COUNT_];                       /* each backend's, in the arena, or NULL */
     char why[EDML_BACKEND_COUNT_][EDMLI_MESSAGE_BYTES / 2]; /* why one is not available */
 };
@@ -289,9 +298,11 @@ edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, edmli
  * `what` names it in messages (NULL: "the operator", "the GPU buffer"). */
 edml_status edmli_object_check(edml_device *dev, const void *handle, edmli_object_kind kind, edmli_object **out,
                                const char *what);
-/* An object's handle; pushes an object (with the next generation); releases
- * it (and pops what is released from the top). */
+/* An object's handle; pushes an object (with the process's next
+ * generation); releases it (and pops what is released from the top). */
 void *edmli_object_handle(const edmli_object *o);
+/* The address a handle (or any pointer) names, its generation bits cleared. */
+uintptr_t edmli_handle_address(const void *handle);
 #define EDMLI_NO_GPU_MARK UINT64_MAX
 void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind, size_t mark, uint64_t gpu_mark);
 void edmli_object_release(edml_device *dev, edmli_object *o);

@@ -16,6 +16,8 @@
 #define EDMLI_MSG_DEVICE_LIVE     \
     EDML_STATUS_INVALID_ARGUMENT, \
         "the arena holds a live device (created there and not destroyed): destroy it with edml_device_destroy() first"
+#define EDMLI_MSG_ARENA_ADDRESS \
+    EDML_STATUS_UNSUPPORTED, "the arena reaches above 2^%u: edml's handles keep a generation in the bits above it"
 #define EDMLI_MSG_ARENA_MISALIGNED EDML_STATUS_INVALID_ARGUMENT, "the arena must be aligned to 16 bytes"
 #define EDMLI_MSG_ARENA_TOO_SMALL EDML_STATUS_ARENA_TOO_SMALL, "%s needs %zu bytes of arena, %zu available: %zu missing"
 #define EDMLI_MSG_GPU_ARENA_TOO_SMALL \

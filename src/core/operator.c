@@ -261,8 +261,9 @@ static edml_status edmli_bind_host(const edml_device *dev, edmli_errbuf *e, cons
     uintptr_t start = base + (uintptr_t)b->Offset;
     if (b->SizeInBytes > UINTPTR_MAX - start) return edmli_fail(e, EDMLI_MSG_BIND_WRAP, name);
     const edmli_range arena = {(uintptr_t)dev->arena.base, dev->arena.size, false};
+    const edmli_range handle = {edmli_handle_address(b->Buffer), 1, false}; /* an edml handle given as memory */
     *r = (edmli_range){start, bytes, false};
-    if (edmli_overlap(r, &arena)) return edmli_fail(e, EDMLI_MSG_BIND_ARENA, name);
+    if (edmli_overlap(r, &arena) || edmli_overlap(&handle, &arena)) return edmli_fail(e, EDMLI_MSG_BIND_ARENA, name);
     if (start % align) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, align);
     return EDML_STATUS_OK;
 }
