@@ -488,6 +488,13 @@ typedef void (*edml_task_fn)(void *arg, uint32_t part, uint32_t worker);
  * }
  * @endcode
  * The shape is pthreadpool's, oneDNN's threadpool interface's and ggml's.
+ * The library checks what ran: a parallel-for that leaves a part out, runs
+ * one with a part or worker out of range, or runs two parts at once on one
+ * worker fails the execution with ::EDML_STATUS_BACKEND_FAILED and a message
+ * counting the parts run (a part run twice runs once). Reductions that
+ * combine their parts' results (ArgMin/ArgMax and TopK over few long rows)
+ * then write nothing; kernels whose parts write the outputs directly may
+ * leave them partly written.
  */
 typedef void (*edml_parallel_for_fn)(void *context, edml_task_fn task, void *arg, uint32_t parts);
 
@@ -806,17 +813,24 @@ typedef struct edml_pool edml_pool;
 
 /** Bytes a pool of `workers` (0: the board's cores) needs, with
  *  `stack_bytes` for each thread's stack (0: 128 KiB, or the system's
- *  minimum where larger); 0 when the pool cannot be built here. */
+ *  minimum where larger); 0 when the pool cannot be built here (PORT=none,
+ *  more than 64 workers, or sizes beyond the address space). */
 size_t edml_pool_size(uint32_t workers, size_t stack_bytes);
 
 /** Starts workers - 1 threads in `memory` (aligned to 64, of at least
- *  edml_pool_size() bytes). */
+ *  edml_pool_size() bytes). A refusal writes why into `memory` (a
+ *  NUL-terminated message cut to `bytes`, e.g. "edml_pool_create needs
+ *  2174976 bytes (edml_pool_size), 65536 given: 2109440 missing"), as there
+ *  is no device to keep it. */
 edml_status edml_pool_create(uint32_t workers, size_t stack_bytes, void *memory, size_t bytes, edml_pool **pool);
 
 /** The workers of a pool: edml_device_desc.workers. */
 uint32_t edml_pool_workers(const edml_pool *pool);
 
-/** The pool's parallel-for (an ::edml_parallel_for_fn; context: the pool). */
+/** The pool's parallel-for (an ::edml_parallel_for_fn; context: the pool).
+ *  A call made from inside one of the pool's own parts (a part that runs an
+ *  operator on a device of its own) runs its parts on the calling thread
+ *  instead of waiting for the pool. */
 void edml_pool_parallel_for(void *pool, edml_task_fn task, void *arg, uint32_t parts);
 
 /** Stops and joins the threads; the memory is the caller's again. */

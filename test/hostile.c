@@ -7,6 +7,8 @@
  * (make test installs Mesa). */
 #include "ops.h"
 
+#include <unistd.h>
+
 static char logged[1024];
 
 static void log_to(void *user, edml_status s, const char *msg)
@@ -202,8 +204,163 @@ static void check_stale_across_devices(void)
     ops_free(&mx);
 }
 
+/* ---- parallel-fors ------------------------------------------------------- */
+
+/* An ElementWiseIf of 4096 floats on NEON in many parts, checked. */
+typedef struct if_job {
+    float a[4096], b[4096], out[4096];
+    uint8_t cond[4096];
+    char message[400]; /* the execution's */
+} if_job;
+
+static edml_status if_run(edml_device *dev, if_job *j, bool *right)
+{
+    static const UINT sizes[1] = {4096};
+    EDML_BUFFER_TENSOR_DESC fb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 1, sizes, NULL, 0, 0},
+                            cb = {EDML_TENSOR_DATA_TYPE_UINT8, EDML_TENSOR_FLAG_NONE, 1, sizes, NULL, 0, 0};
+    EDML_TENSOR_DESC ft = {EDML_TENSOR_TYPE_BUFFER, &fb}, ct = {EDML_TENSOR_TYPE_BUFFER, &cb};
+    EDML_ELEMENT_WISE_IF_OPERATOR_DESC wi = {&ct, &ft, &ft, &ft};
+    const EDML_OPERATOR_DESC desc = {EDML_OPERATOR_ELEMENT_WISE_IF, &wi};
+    for (int i = 0; i < 4096; i++)
+        j->a[i] = (float)i, j->b[i] = -(float)i, j->cond[i] = (uint8_t)(i % 5 == 1), j->out[i] = 0.5f;
+    edml_operator *op = NULL;
+    EDML_BUFFER_BINDING in[3] = {{j->cond, 0, 4096}, {j->a, 0, sizeof j->a}, {j->b, 0, sizeof j->b}},
+                        o = {j->out, 0, sizeof j->out};
+    edml_status s = edml_operator_create(dev, &desc, EDML_BACKEND_NEON, &op);
+    if (!s) s = edml_operator_execute(op, in, 3, &o, 1, NULL);
+    snprintf(j->message, sizeof j->message, "%s", edml_device_last_error(dev));
+    if (op) edml_operator_destroy(op);
+    *right = true;
+    for (int i = 0; i < 4096; i++) *right = *right && j->out[i] == (j->cond[i] ? j->a[i] : j->b[i]);
+    return s;
+}
+
+static edml_status device_with(tl_device *d, edml_parallel_for_fn fn, void *ctx, uint32_t workers)
+{
+    d->size = edml_device_size() + (1 << 16);
+    if (posix_memalign(&d->arena, 16, d->size)) abort();
+    memset(d->arena, 0, d->size);
+    edml_device_desc dd = {0};
+    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
+    dd.parallel_for = fn;
+    dd.parallel_context = ctx;
+    dd.workers = workers;
+    dd.inject_faults = EDML_FAULT_SMALL_PARTS;
+    return edml_device_create(&dd, d->arena, d->size, &d->dev);
+}
+
+/* parallel-fors that break the contract */
+enum {
+    SKIP_ONE,
+    WORKER_OUT,
+    PART_OUT,
+    TWICE
+};
+static void bad_for(void *ctx, edml_task_fn task, void *arg, uint32_t parts)
+{
+    const int how = *(const int *)ctx;
+    for (uint32_t p = 0; p < parts; p++) {
+        if (how == SKIP_ONE && p == 1) continue;
+        task(arg, how == PART_OUT && p == 2 ? parts + 3 : p, how == WORKER_OUT && p == 1 ? 4 : p % 4);
+        if (how == TWICE) task(arg, p, p % 4);
+    }
+}
+
+static void check_bad_parallel_fors(void)
+{
+    static const char *const names[4] = {"skips a part", "gives a worker out of range", "gives a part out of range",
+                                         "runs every part twice"};
+    static if_job j;
+    for (int how = 0; how < 4; how++) {
+        tl_device d;
+        int ctx = how;
+        CHECK(device_with(&d, bad_for, &ctx, 4) == EDML_STATUS_OK, "device");
+        bool right;
+        edml_status s = if_run(d.dev, &j, &right);
+        if (how == TWICE)
+            CHECK(s == EDML_STATUS_OK && right, "a parallel-for that %s: %s '%s'", names[how], edml_status_string(s),
+                  j.message);
+        else
+            CHECK(s == EDML_STATUS_BACKEND_FAILED && strstr(j.message, "parallel_for ran"),
+                  "a parallel-for that %s: %s, %s, '%s'", names[how], edml_status_string(s), right ? "right" : "wrong",
+                  j.message);
+        tl_device_free(&d);
+    }
+}
+
+/* An application's work on edml's pool whose parts run operators, each on a
+ * device of its own that uses the same pool (once: a deadlock). */
+typedef struct nested_job {
+    tl_device dev[4];
+    if_job work[4];
+    edml_status status[4];
+    bool right[4];
+} nested_job;
+
+static void nested_part(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    nested_job *n = (nested_job *)arg;
+    n->status[part] = if_run(n->dev[part].dev, &n->work[part], &n->right[part]);
+}
+
+static void check_nested_pool(void)
+{
+    const size_t bytes = edml_pool_size(4, 0);
+    void *mem = NULL;
+    if (!bytes || posix_memalign(&mem, 64, bytes)) abort();
+    edml_pool *pool = NULL;
+    CHECK(edml_pool_create(4, 0, mem, bytes, &pool) == EDML_STATUS_OK, "pool: %s", (char *)mem);
+    static nested_job n;
+    for (int i = 0; i < 4; i++)
+        CHECK(device_with(&n.dev[i], edml_pool_parallel_for, pool, 4) == EDML_STATUS_OK, "device %d", i);
+    alarm(60); /* a deadlock ends the test */
+    edml_pool_parallel_for(pool, nested_part, &n, 4);
+    alarm(0);
+    for (int i = 0; i < 4; i++) {
+        CHECK(n.status[i] == EDML_STATUS_OK && n.right[i], "part %d's operator on the pool inside the pool: %s", i,
+              edml_status_string(n.status[i]));
+        tl_device_free(&n.dev[i]);
+    }
+    edml_pool_destroy(pool);
+    free(mem);
+}
+
+/* sizes that overflow, and the pool's refusals with their messages */
+static void check_pool_sizes(void)
+{
+    CHECK(edml_pool_size(4, SIZE_MAX) == 0, "stacks of SIZE_MAX: %zu", edml_pool_size(4, SIZE_MAX));
+    CHECK(edml_pool_size(4, SIZE_MAX / 3) == 0, "3 stacks of SIZE_MAX / 3: %zu", edml_pool_size(4, SIZE_MAX / 3));
+    CHECK(edml_pool_size(64, SIZE_MAX / 40) == 0, "63 stacks of SIZE_MAX / 40: %zu", edml_pool_size(64, SIZE_MAX / 40));
+    CHECK(edml_pool_size(65, 0) == 0, "65 workers");
+    static _Alignas(64) char mem[1 << 16];
+    edml_pool *pool = (edml_pool *)mem;
+    struct {
+        uint32_t workers;
+        size_t stack;
+        void *memory;
+        size_t bytes;
+        edml_status s;
+        const char *says;
+    } cases[] = {
+        {4, SIZE_MAX / 3, mem, sizeof mem, EDML_STATUS_INVALID_ARGUMENT, "do not fit the address space"},
+        {100, 0, mem, sizeof mem, EDML_STATUS_INVALID_ARGUMENT, "workers is 100, expected 0"},
+        {4, 0, mem + 8, sizeof mem - 8, EDML_STATUS_INVALID_ARGUMENT, "aligned to 64"},
+        {4, 0, mem, sizeof mem, EDML_STATUS_ARENA_TOO_SMALL, "missing"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        memset(mem, 0, sizeof mem);
+        edml_status s = edml_pool_create(cases[i].workers, cases[i].stack, cases[i].memory, cases[i].bytes, &pool);
+        CHECK(s == cases[i].s && !pool && strstr((const char *)cases[i].memory, cases[i].says), "case %zu: %s '%s'", i,
+              edml_status_string(s), (const char *)cases[i].memory);
+    }
+}
+
 int main(void)
 {
+    check_pool_sizes();
+    check_bad_parallel_fors();
+    check_nested_pool();
     check_stale_across_devices();
     check_gpu_settings();
     check_query_auto();

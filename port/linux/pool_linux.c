@@ -11,6 +11,9 @@
 #include "../edml_port.h"
 
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
@@ -69,11 +72,14 @@ static uint64_t edmli_now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* A thread's stack: the bytes asked for (0: the default), at least the
+ * system's minimum, in whole pages; 0 where that overflows. */
 static size_t edmli_pool_stack_bytes(size_t stack_bytes)
 {
     size_t s = stack_bytes ? stack_bytes : EDMLI_POOL_STACK;
     long min = sysconf(_SC_THREAD_STACK_MIN);
     if (min > 0 && s < (size_t)min) s = (size_t)min;
+    if (s > SIZE_MAX - (EDMLI_POOL_PAGE - 1)) return 0;
     return (s + EDMLI_POOL_PAGE - 1) & ~(size_t)(EDMLI_POOL_PAGE - 1);
 }
 
@@ -90,11 +96,14 @@ static size_t edmli_pool_stacks_at(uint32_t n)
     return (head + EDMLI_POOL_PAGE - 1) & ~(size_t)(EDMLI_POOL_PAGE - 1);
 }
 
+/* The bytes of a pool, every product and sum checked (0: they overflow). */
 size_t edml_pool_size(uint32_t workers, size_t stack_bytes)
 {
     if (workers > EDMLI_POOL_MAX) return 0;
     const uint32_t n = edmli_pool_count(workers);
-    return edmli_pool_stacks_at(n) + (n - 1) * edmli_pool_stack_bytes(stack_bytes) + EDMLI_POOL_PAGE;
+    const size_t stack = edmli_pool_stack_bytes(stack_bytes), head = edmli_pool_stacks_at(n) + EDMLI_POOL_PAGE;
+    if (!stack || (n > 1 && stack > (SIZE_MAX - head) / (n - 1))) return 0;
+    return head + (size_t)(n - 1) * stack;
 }
 
 /* Runs the parts of job `gen` that are left; returns when none is. */
@@ -147,15 +156,27 @@ static void *edmli_pool_thread(void *start)
     }
 }
 
+/* Whether the calling thread is one of the pool's threads. */
+static bool edmli_pool_own_thread(const edml_pool *p)
+{
+    const pthread_t self = pthread_self();
+    for (uint32_t i = 0; i < p->started; i++)
+        if (pthread_equal(self, p->threads[i])) return true;
+    return false;
+}
+
 void edml_pool_parallel_for(void *pool, edml_task_fn task, void *arg, uint32_t parts)
 {
     edml_pool *p = (edml_pool *)pool;
-    /* one part, one worker, or no pool (destroyed): on the calling thread */
-    if (parts <= 1 || !p || p->magic != EDMLI_POOL_MAGIC || p->workers == 1 || parts > EDMLI_POOL_MAX_PARTS) {
+    /* One part, one worker, no pool (destroyed), or a call from inside one
+     * of the pool's own parts (a part that runs an operator on a device of
+     * its own): on the calling thread. The call mutex checks errors, so the
+     * thread holding it (worker 0 of a call) is told instead of blocking. */
+    if (parts <= 1 || !p || p->magic != EDMLI_POOL_MAGIC || p->workers == 1 || parts > EDMLI_POOL_MAX_PARTS ||
+        edmli_pool_own_thread(p) || pthread_mutex_lock(&p->call) != 0) {
         for (uint32_t i = 0; i < parts; i++) task(arg, i, 0);
         return;
     }
-    pthread_mutex_lock(&p->call);
     p->task = task;
     p->arg = arg;
     p->gen = (p->gen + 1) & 0xffffffu;
@@ -213,26 +234,66 @@ static edml_status edmli_pool_start_threads(edml_pool *p, uint8_t *base, size_t 
     return EDML_STATUS_OK;
 }
 
+/* A refused edml_pool_create: why, in the caller's memory (edml.h). */
+static edml_status edmli_pool_refuse(void *memory, size_t bytes, edml_status s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (memory && bytes) vsnprintf((char *)memory, bytes, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* What makes a pool impossible, or 0. */
+static edml_status edmli_pool_check(uint32_t workers, size_t stack_bytes, void *memory, size_t bytes)
+{
+    if (workers > EDMLI_POOL_MAX)
+        return edmli_pool_refuse(memory, bytes, EDML_STATUS_INVALID_ARGUMENT,
+                                 "edml_pool_create: workers is %u, expected 0 (the board's cores) to %u", workers,
+                                 EDMLI_POOL_MAX);
+    const size_t need = edml_pool_size(workers, stack_bytes);
+    if (!need)
+        return edmli_pool_refuse(memory, bytes, EDML_STATUS_INVALID_ARGUMENT,
+                                 "edml_pool_create: %u workers with stacks of %zu bytes do not fit the address space",
+                                 edmli_pool_count(workers), stack_bytes);
+    if ((uintptr_t)memory % 64)
+        return edmli_pool_refuse(memory, bytes, EDML_STATUS_INVALID_ARGUMENT,
+                                 "edml_pool_create: memory must be aligned to 64 bytes");
+    if (bytes < need)
+        return edmli_pool_refuse(memory, bytes, EDML_STATUS_ARENA_TOO_SMALL,
+                                 "edml_pool_create needs %zu bytes (edml_pool_size), %zu given: %zu missing", need,
+                                 bytes, need - bytes);
+    return EDML_STATUS_OK;
+}
+
 edml_status edml_pool_create(uint32_t workers, size_t stack_bytes, void *memory, size_t bytes, edml_pool **pool)
 {
-    if (!pool || !memory) return EDML_STATUS_INVALID_ARGUMENT;
-    *pool = NULL;
-    if (workers > EDMLI_POOL_MAX || (uintptr_t)memory % 64) return EDML_STATUS_INVALID_ARGUMENT;
-    if (bytes < edml_pool_size(workers, stack_bytes)) return EDML_STATUS_ARENA_TOO_SMALL;
+    if (pool) *pool = NULL;
+    if (!pool || !memory)
+        return edmli_pool_refuse(memory, bytes, EDML_STATUS_INVALID_ARGUMENT, "edml_pool_create: %s is NULL",
+                                 pool ? "memory" : "pool");
+    edml_status s = edmli_pool_check(workers, stack_bytes, memory, bytes);
+    if (s) return s;
     edml_pool *p = (edml_pool *)memory;
     memset(p, 0, sizeof *p);
     p->workers = edmli_pool_count(workers);
     p->threads = (pthread_t *)(void *)(p + 1);
-    pthread_mutex_init(&p->call, NULL);
+    pthread_mutexattr_t checked;
+    pthread_mutexattr_init(&checked);
+    pthread_mutexattr_settype(&checked, PTHREAD_MUTEX_ERRORCHECK);
+    pthread_mutex_init(&p->call, &checked);
+    pthread_mutexattr_destroy(&checked);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->finish, NULL);
     atomic_init(&p->claim, EDMLI_CLAIM(0, 0, 0));
     p->magic = EDMLI_POOL_MAGIC;
-    edml_status s = edmli_pool_start_threads(p, (uint8_t *)memory, edmli_pool_stack_bytes(stack_bytes));
+    s = edmli_pool_start_threads(p, (uint8_t *)memory, edmli_pool_stack_bytes(stack_bytes));
     if (s) {
+        const uint32_t started = p->started;
         edmli_pool_stop(p);
-        return s;
+        return edmli_pool_refuse(memory, bytes, s, "edml_pool_create: thread %u of %u could not be started",
+                                 started + 1, p->workers - 1);
     }
     *pool = p;
     return EDML_STATUS_OK;

@@ -2,6 +2,8 @@
  * edml_device_desc.parallel_for). Every call says so. */
 #include "edml.h"
 
+#include <string.h>
+
 size_t edml_pool_size(uint32_t workers, size_t stack_bytes)
 {
     (void)workers;
@@ -13,8 +15,13 @@ edml_status edml_pool_create(uint32_t workers, size_t stack_bytes, void *memory,
 {
     (void)workers;
     (void)stack_bytes;
-    (void)memory;
-    (void)bytes;
+    static const char why[] = "edml_pool_create: this build (PORT=none) has no threads: give the device your RTOS's "
+                              "parallel-for (edml_device_desc.parallel_for)";
+    if (memory && bytes) {
+        const size_t n = bytes < sizeof why ? bytes - 1 : sizeof why - 1;
+        memcpy(memory, why, n);
+        ((char *)memory)[n] = '\0';
+    }
     if (pool) *pool = NULL;
     return EDML_STATUS_UNSUPPORTED;
 }

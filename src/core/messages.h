@@ -154,5 +154,10 @@
                                     "%u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range"
 #define EDMLI_MSG_INDEX_OOR_RESIDENT EDML_STATUS_INDEX_OUT_OF_RANGE, "IndicesTensor (in a GPU buffer): %s"
 #define EDMLI_MSG_BACKEND_FAILED EDML_STATUS_BACKEND_FAILED, "backend %s failed: %s"
+#define EDMLI_MSG_PARALLEL_SHORT                                                                \
+    EDML_STATUS_BACKEND_FAILED,                                                                 \
+        "edml_device_desc.parallel_for ran %u of the %u parts it was given (%u calls not run: " \
+        "a part or worker out of range, below %u workers, or a worker already busy): the "      \
+        "outputs may be partly written"
 
 #endif /* EDMLI_MESSAGES_H */

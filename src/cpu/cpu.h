@@ -26,8 +26,9 @@ uint32_t edmli_cpu_parts(const edml_operator *op, uint64_t units, uint64_t bytes
  * `align` of each other, every boundary a multiple of `align`. */
 void edmli_cpu_range(uint64_t units, uint32_t parts, uint32_t p, uint64_t align, uint64_t *begin, uint64_t *end);
 /* Runs task for parts [0, parts): through the device's parallel-for, or
- * (one part, or none given) on the calling thread, worker 0. */
-void edmli_cpu_parallel(const edmli_exec *ex, uint32_t parts, edml_task_fn task, void *arg);
+ * (one part, or none given) on the calling thread, worker 0. Fails
+ * (BACKEND_FAILED) where the parallel-for did not run every part once. */
+edml_status edmli_cpu_parallel(const edmli_exec *ex, uint32_t parts, edml_task_fn task, void *arg);
 
 /* ---- order keys ------------------------------------------------------------ */
 

@@ -171,7 +171,8 @@ edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, b
     for (uint32_t d = 0; d < g->slice_rank; d++) slice *= g->slice_sizes[d];
     j.parts = parallel ? edmli_cpu_parts(op, j.count, j.count * (2 * slice + g->tuple * op->inputs[1].elem_size)) : 1;
     memset(j.oor, 0, j.parts * sizeof j.oor[0]);
-    edmli_cpu_parallel(ex, j.parts, task ? task : edmli_cpu_gather_part, &j);
+    edml_status s = edmli_cpu_parallel(ex, j.parts, task ? task : edmli_cpu_gather_part, &j);
+    if (s) return s;
     /* the parts' clamped indices in part order: the first is the first part's */
     edmli_gather_oor all = {0};
     for (uint32_t p = 0; p < j.parts; p++) {

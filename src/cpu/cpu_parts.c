@@ -20,11 +20,60 @@ void edmli_cpu_range(uint64_t units, uint32_t parts, uint32_t p, uint64_t align,
     *end = b1 * align < units ? b1 * align : units;
 }
 
-void edmli_cpu_parallel(const edmli_exec *ex, uint32_t parts, edml_task_fn task, void *arg)
+/* One call of the caller's parallel-for, as its parts arrive: a part runs
+ * at most once, only with a part and worker in range and on a worker that
+ * no other part of the call holds at that moment; what ran is marked, so
+ * that a parallel-for that left parts out (a pool that could not start a
+ * thread, a scheduler shutting down) or broke those rules fails the call
+ * instead of leaving outputs unwritten under OK. */
+typedef struct edmli_parts_guard {
+    edml_task_fn task;
+    void *arg;
+    uint32_t parts, workers;
+    _Atomic uint64_t ran; /* a bit a part, set as it starts */
+    atomic_uint refused;  /* arrivals not run: out of range, or their worker busy */
+    atomic_uchar busy[EDMLI_MAX_WORKERS];
+} edmli_parts_guard;
+
+static void edmli_guarded_part(void *arg, uint32_t part, uint32_t worker)
 {
-    if (parts > 1 && ex->par.fn) {
-        ex->par.fn(ex->par.ctx, task, arg, parts);
+    edmli_parts_guard *g = (edmli_parts_guard *)arg;
+    if (part >= g->parts || worker >= g->workers) {
+        atomic_fetch_add_explicit(&g->refused, 1u, memory_order_relaxed);
         return;
     }
-    for (uint32_t p = 0; p < parts; p++) task(arg, p, 0);
+    const uint64_t bit = (uint64_t)1 << part;
+    if (atomic_fetch_or_explicit(&g->ran, bit, memory_order_acq_rel) & bit) return; /* run already: once is enough */
+    if (atomic_exchange_explicit(&g->busy[worker], 1, memory_order_acquire)) {
+        atomic_fetch_and_explicit(&g->ran, ~bit, memory_order_acq_rel); /* not run: its scratch is another's */
+        atomic_fetch_add_explicit(&g->refused, 1u, memory_order_relaxed);
+        return;
+    }
+    g->task(g->arg, part, worker);
+    atomic_store_explicit(&g->busy[worker], 0, memory_order_release);
+}
+
+static uint32_t edmli_popcount64(uint64_t v)
+{
+    uint32_t n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
+}
+
+edml_status edmli_cpu_parallel(const edmli_exec *ex, uint32_t parts, edml_task_fn task, void *arg)
+{
+    if (parts <= 1 || !ex->par.fn || parts > 64u) {
+        for (uint32_t p = 0; p < parts; p++) task(arg, p, 0);
+        return EDML_STATUS_OK;
+    }
+    edmli_parts_guard g = {.task = task, .arg = arg, .parts = parts, .workers = ex->par.workers};
+    atomic_init(&g.ran, 0u);
+    atomic_init(&g.refused, 0u);
+    for (uint32_t w = 0; w < EDMLI_MAX_WORKERS; w++) atomic_init(&g.busy[w], 0);
+    ex->par.fn(ex->par.ctx, edmli_guarded_part, &g, parts);
+    const uint64_t ran = atomic_load_explicit(&g.ran, memory_order_acquire);
+    const uint64_t all = parts == 64u ? UINT64_MAX : ((uint64_t)1 << parts) - 1u;
+    if (ran == all) return EDML_STATUS_OK;
+    return edmli_fail(ex->err, EDMLI_MSG_PARALLEL_SHORT, edmli_popcount64(ran), parts,
+                      atomic_load_explicit(&g.refused, memory_order_relaxed), ex->par.workers);
 }

@@ -706,8 +706,8 @@ static void edmli_neon_red_within(void *arg, uint32_t part, uint32_t worker)
 
 /* Few units, long reductions: each unit's reduction in parts, combined on
  * this thread in part order. */
-static void edmli_neon_red_split(const edml_operator *op, const edmli_exec *ex, edmli_neon_red_job *j,
-                                 uint64_t unit_bytes)
+static edml_status edmli_neon_red_split(const edml_operator *op, const edmli_exec *ex, edmli_neon_red_job *j,
+                                        uint64_t unit_bytes)
 {
     edmli_neon_red r = *j->r;
     const uint64_t blocks = j->sets > 1 ? j->sets : (r.run + 3) / 4;
@@ -715,7 +715,8 @@ static void edmli_neon_red_split(const edml_operator *op, const edmli_exec *ex, 
     j->partial = (edmli_neon_best *)(void *)ex->scratch;
     for (uint64_t u = 0, g = 0; u < j->units; u++) {
         j->unit = u;
-        edmli_cpu_parallel(ex, j->parts, edmli_neon_red_within, j);
+        edml_status s = edmli_cpu_parallel(ex, j->parts, edmli_neon_red_within, j);
+        if (s) return s;
         edmli_neon_best best[EDMLI_NEON_GROUP];
         const uint64_t left = j->cols - g * EDMLI_NEON_GROUP;
         const uint32_t n = !j->vertical ? 1 : left < EDMLI_NEON_GROUP ? (uint32_t)left : EDMLI_NEON_GROUP;
@@ -729,6 +730,7 @@ static void edmli_neon_red_split(const edml_operator *op, const edmli_exec *ex, 
         edmli_neon_red_store(j, &r, g, best, n);
         if (++g == j->groups) g = 0, edmli_odo_next(&r.outer);
     }
+    return EDML_STATUS_OK;
 }
 
 uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op)
@@ -764,9 +766,6 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
     const uint64_t bytes = ti->elem_count * ti->elem_size;
     j.parts = edmli_cpu_parts(op, j.units, bytes);
     r.keys = j.parts < edmli_cpu_parts(op, UINT64_MAX, bytes);
-    if (r.keys)
-        edmli_neon_red_split(op, ex, &j, bytes / j.units);
-    else
-        edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);
-    return EDML_STATUS_OK;
+    if (r.keys) return edmli_neon_red_split(op, ex, &j, bytes / j.units);
+    return edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);
 }

@@ -261,6 +261,5 @@ edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec 
     edmli_elementwise_if_outer(op, &j.outer);
     j.elements = edmli_odo_count(&j.outer) * j.n;
     j.parts = edmli_cpu_parts(op, j.elements, j.elements * (3u * es + 1u));
-    edmli_cpu_parallel(ex, j.parts, edmli_neon_if_part, &j);
-    return EDML_STATUS_OK;
+    return edmli_cpu_parallel(ex, j.parts, edmli_neon_if_part, &j);
 }

@@ -858,11 +858,12 @@ static void edmli_neon_topk_range(void *arg, uint32_t part, uint32_t worker)
 
 /* Few long packed rows: each in `sub` ranges at once, then on this thread
  * each row's best k merged, sorted and written. */
-static void edmli_neon_topk_split(edmli_neon_topk_job *j)
+static edml_status edmli_neon_topk_split(edmli_neon_topk_job *j)
 {
     const uint32_t k = j->op->plan.topk.k;
     j->parts = (uint32_t)j->units * j->sub;
-    edmli_cpu_parallel(j->ex, j->parts, edmli_neon_topk_range, j);
+    edml_status s = edmli_cpu_parallel(j->ex, j->parts, edmli_neon_topk_range, j);
+    if (s) return s; /* nothing written: the rows are written below */
     edmli_odo o = j->rows;
     for (uint32_t r = 0; r < j->units; r++, edmli_odo_next(&o)) {
         uint64_t *best = edmli_neon_topk_slot(j, r * j->sub);
@@ -873,6 +874,7 @@ static void edmli_neon_topk_split(edmli_neon_topk_job *j)
         edmli_neon_drain(best, k);
         edmli_neon_topk_write(j->op, best, j->ex->in[0] + o.off[0], j->ex->out[0] + o.off[1], j->ex->out[1] + o.off[2]);
     }
+    return EDML_STATUS_OK;
 }
 
 /* Ways to split each of `rows` rows so that `parts` are busy: none (1)
@@ -914,11 +916,7 @@ edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
     const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, ti->elem_count * ti->elem_size);
     j.units = rows * j.groups;
     j.sub = j.mode == EDMLI_NEON_TOPK_PACKED ? edmli_neon_topk_sub(p, rows, most) : 1;
-    if (j.sub > 1) {
-        edmli_neon_topk_split(&j);
-        return EDML_STATUS_OK;
-    }
+    if (j.sub > 1) return edmli_neon_topk_split(&j);
     j.parts = j.units < most ? (uint32_t)j.units : most;
-    edmli_cpu_parallel(ex, j.parts, edmli_neon_topk_units, &j);
-    return EDML_STATUS_OK;
+    return edmli_cpu_parallel(ex, j.parts, edmli_neon_topk_units, &j);
 }
