@@ -112,6 +112,9 @@ static void check_gpu_settings(void)
               strstr(edml_device_last_error(d.dev), "driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE") &&
               strstr(edml_device_last_error(d.dev), "cannot help"),
           "%s", edml_device_last_error(d.dev));
+    CHECK(edml_gpu_buffer_create(d.dev, 0, &b) == EDML_STATUS_INVALID_ARGUMENT && !b &&
+              strstr(edml_device_last_error(d.dev), "bytes is 0"),
+          "a GPU buffer of 0 bytes: '%s'", edml_device_last_error(d.dev));
     samples_right(d.dev, "GPU arena cut to the driver's limit");
     staged_right(d.dev, "GPU arena cut to the driver's limit");
     tl_device_free(&d);

@@ -810,9 +810,34 @@ static void test_gather_points(void)
     free(mem), free(in), free(ix), free(out[0]), free(out[1]);
 }
 
+/* A 12 GiB tensor can never be bound on a 32-bit target: refused when the
+ * operator is queried or created there (once only at execute), with the
+ * member named; fine on 64-bit ones. */
+static void test_tensor_address_space(void)
+{
+    static const UINT sizes[2] = {3, 1u << 30};
+    EDML_BUFFER_TENSOR_DESC fb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, sizes, NULL, 0, 0},
+                            cb = {EDML_TENSOR_DATA_TYPE_UINT8, EDML_TENSOR_FLAG_NONE, 2, sizes, NULL, 0, 0};
+    EDML_TENSOR_DESC ft = {EDML_TENSOR_TYPE_BUFFER, &fb}, ct = {EDML_TENSOR_TYPE_BUFFER, &cb};
+    EDML_ELEMENT_WISE_IF_OPERATOR_DESC wi = {&ct, &ft, &ft, &ft};
+    const EDML_OPERATOR_DESC desc = {EDML_OPERATOR_ELEMENT_WISE_IF, &wi};
+    tl_device d;
+    CHECK(tl_device_make(&d, 1 << 16, EDML_BACKEND_BIT(EDML_BACKEND_REF)) == EDML_STATUS_OK, "device");
+    edml_operator_sizes sz;
+    edml_status s = edml_operator_query(d.dev, &desc, EDML_BACKEND_REF, &sz);
+    if (sizeof(size_t) == 4)
+        CHECK(s == EDML_STATUS_UNSUPPORTED && strstr(edml_device_last_error(d.dev), "ATensor.TotalTensorSizeInBytes") &&
+                  strstr(edml_device_last_error(d.dev), "could never be bound"),
+              "12 GiB on 32 bits: %s '%s'", edml_status_string(s), edml_device_last_error(d.dev));
+    else
+        CHECK(s == EDML_STATUS_OK, "12 GiB on 64 bits: %s", edml_device_last_error(d.dev));
+    tl_device_free(&d);
+}
+
 int unit_main(void);
 int unit_main(void)
 {
+    test_tensor_address_space();
     test_gather_points();
     test_argreduce_ties();
     test_topk_every_value();

@@ -52,8 +52,10 @@ edml_status edml_gpu_buffer_create(edml_device *dev, UINT64 bytes, edml_gpu_buff
     if (s) return s;
     if (!out)
         s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "buffer");
+    else if (*out = NULL, !bytes)
+        s = edmli_fail(&dev->err, EDMLI_MSG_GPU_BUFFER_EMPTY);
     else
-        *out = NULL, s = edmli_gpu_create(dev, bytes, out);
+        s = edmli_gpu_create(dev, bytes, out);
     edmli_device_leave(dev, s, true);
     return s;
 }

@@ -143,6 +143,10 @@
         "binding of %s: Offset %llu + TotalTensorSizeInBytes %llu does not fit the GPU buffer of %llu bytes"
 #define EDMLI_MSG_GPU_RANGE \
     EDML_STATUS_INVALID_ARGUMENT, "%s of %llu bytes at %llu is outside the GPU buffer of %llu bytes"
+#define EDMLI_MSG_GPU_BUFFER_EMPTY EDML_STATUS_INVALID_ARGUMENT, "bytes is 0, expected at least 1"
+#define EDMLI_MSG_TENSOR_ADDRESS_SPACE \
+    EDML_STATUS_UNSUPPORTED,           \
+        "%s.TotalTensorSizeInBytes is %llu, more than a %u-bit address space holds: it could never be bound"
 #define EDMLI_MSG_GPU_COPY_ALIGN EDML_STATUS_INVALID_ARGUMENT, "a copy's offsets and size must be multiples of 4"
 
 /* data */

@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* The validation of each kind. */
@@ -110,6 +111,20 @@ static edml_status edmli_place(edml_device *dev, edml_backend backend, edml_oper
     return EDML_STATUS_OK;
 }
 
+/* A tensor larger than this target's address space can never be bound. */
+static edml_status edmli_check_address_space(edmli_errbuf *e, const edml_operator *op)
+{
+    for (uint32_t i = 0; i < op->input_count + op->output_count; i++) {
+        const bool in = i < op->input_count;
+        const edmli_tensor *t = in ? &op->inputs[i] : &op->outputs[i - op->input_count];
+        if (t->total_bytes > SIZE_MAX)
+            return edmli_fail(e, EDMLI_MSG_TENSOR_ADDRESS_SPACE,
+                              in ? op->input_names[i] : op->output_names[i - op->input_count],
+                              (unsigned long long)t->total_bytes, (unsigned)(sizeof(size_t) * 8));
+    }
+    return EDML_STATUS_OK;
+}
+
 /* Plans into `op` and fills `sizes`; shared by query and create. */
 static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
                                  edml_operator *op, edml_operator_sizes *sizes)
@@ -119,6 +134,7 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     if ((unsigned)backend >= EDML_BACKEND_COUNT_) return edmli_fail(e, EDMLI_MSG_BACKEND_UNKNOWN, (unsigned)backend);
     edml_status s = edmli_plan(e, desc, op);
     if (s) return s;
+    if ((s = edmli_check_address_space(e, op))) return s;
     op->obj.device = dev;
     op->workers = dev->par.workers;
     if ((s = edmli_place(dev, backend, op))) return s;
