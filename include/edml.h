@@ -51,7 +51,8 @@
  * nothing. An application may therefore make its own context current
  * between edml calls at will.
  * edml_calc_buffer_tensor_size(), edml_data_type_size(),
- * edml_status_string(), edml_status_message(), edml_backend_name(),
+ * edml_status_string(), edml_status_message(), edml_error_without_device()
+ * (the calling thread's), edml_backend_name(),
  * edml_version() and edml_board_builtin() are thread-safe;
  * edml_device_last_error(), edml_device_backends() and
  * edml_device_gles_info() read the device without holding it: call them
@@ -81,7 +82,8 @@
  * newer object only if exactly a multiple of 2^20 (2^4) objects were created
  * in the process between the two. Calls given a NULL or unrecognisable
  * handle can reach no device: they return their status and leave every
- * device's message as it was (edml_status_message() says what it means).
+ * device's message as it was; edml_error_without_device() says what was
+ * wrong.
  *
  * @section gpu The GPU
  *
@@ -395,9 +397,14 @@ typedef enum edml_status {
 
 /** A constant name for the status, e.g. "EDML_STATUS_ARENA_TOO_SMALL". */
 const char *edml_status_string(edml_status status);
-/** A constant sentence saying what the status means, for calls that reach no
- *  device to keep a message (e.g. "the device is in use by another thread"). */
+/** A constant sentence saying what the status means in general. */
 const char *edml_status_message(edml_status status);
+/** The message of the calling thread's last call that reached no device to
+ *  keep one: a NULL or unrecognisable handle, a device held by another
+ *  thread (::EDML_STATUS_BUSY), e.g. "the operator is NULL"; "" before any.
+ *  Such a call leaves every device's edml_device_last_error() as it was.
+ *  (With PORT=none, one for the whole program.) */
+const char *edml_error_without_device(void);
 /**@}*/
 
 /** @name Backends and boards */

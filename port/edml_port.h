@@ -194,4 +194,10 @@ void edmli_port_gl_close(edmli_port_gl *p);
 /* CPU cores online (1 where the port cannot tell). */
 uint32_t edmli_port_cpu_count(void);
 
+/* The calling thread's message of its last call that reached no device (a
+ * constant string): one pointer a thread where the port has threads (TLS),
+ * one in all without an OS. */
+void edmli_port_set_unrouted(const char *message);
+const char *edmli_port_unrouted(void);
+
 #endif

@@ -359,8 +359,44 @@ static void check_pool_sizes(void)
     }
 }
 
+/* Calls that reach no device say why through edml_error_without_device(),
+ * leaving the device's message (an earlier call's) as it was. */
+static void check_messages_without_device(void)
+{
+    ops_case c;
+    ops_make_type(&c, EDML_OPERATOR_ARGMIN);
+    tl_device d;
+    CHECK(tl_device_make(&d, 1 << 16, EDML_BACKEND_BIT(EDML_BACKEND_REF)) == EDML_STATUS_OK, "device");
+    edml_operator *op = NULL;
+    CHECK(edml_operator_create(d.dev, NULL, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_ARGUMENT, "NULL desc");
+    const char *earlier = edml_device_last_error(d.dev);
+    CHECK(ops_execute(&c, NULL, NULL) == EDML_STATUS_INVALID_ARGUMENT &&
+              !strcmp(edml_error_without_device(), "the operator is NULL"),
+          "a NULL operator: '%s'", edml_error_without_device());
+    CHECK(!strcmp(edml_device_last_error(d.dev), earlier), "the device's message changed: '%s'",
+          edml_device_last_error(d.dev));
+    CHECK(edml_gpu_buffer_destroy(NULL) == EDML_STATUS_INVALID_ARGUMENT &&
+              !strcmp(edml_error_without_device(), "the GPU buffer is NULL"),
+          "a NULL GPU buffer: '%s'", edml_error_without_device());
+    CHECK(edml_command_list_submit(NULL) == EDML_STATUS_INVALID_ARGUMENT &&
+              !strcmp(edml_error_without_device(), "the command list is NULL"),
+          "a NULL command list: '%s'", edml_error_without_device());
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_OK, "create");
+    edml_device *gone = d.dev;
+    CHECK(edml_device_destroy(gone) == EDML_STATUS_OK, "destroy");
+    CHECK(ops_execute(&c, op, NULL) == EDML_STATUS_INVALID_DEVICE && strstr(edml_error_without_device(), "destroyed"),
+          "an operator of a destroyed device: '%s'", edml_error_without_device());
+    CHECK(edml_device_arena_stats(gone, NULL) == EDML_STATUS_INVALID_DEVICE &&
+              strstr(edml_error_without_device(), "the device was destroyed"),
+          "a destroyed device: '%s'", edml_error_without_device());
+    d.dev = NULL;
+    tl_device_free(&d);
+    ops_free(&c);
+}
+
 int main(void)
 {
+    check_messages_without_device();
     check_pool_sizes();
     check_bad_parallel_fors();
     check_nested_pool();

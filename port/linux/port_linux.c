@@ -449,3 +449,10 @@ uint32_t edmli_port_cpu_count(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : n > 1024 ? 1024u : (uint32_t)n;
 }
+
+/* One constant string a thread: a pointer, no buffer. */
+static _Thread_local const char *edmli_unrouted;
+
+void edmli_port_set_unrouted(const char *message) { edmli_unrouted = message; }
+
+const char *edmli_port_unrouted(void) { return edmli_unrouted ? edmli_unrouted : ""; }

@@ -32,3 +32,11 @@ void edmli_port_gl_release(edmli_port_gl *p) { (void)p; }
 void edmli_port_gl_close(edmli_port_gl *p) { (void)p; }
 
 uint32_t edmli_port_cpu_count(void) { return 1; }
+
+/* Without an OS one pointer serves (a constant string: a race gives another
+ * call's whole message, never a torn one). */
+static const char *volatile edmli_unrouted;
+
+void edmli_port_set_unrouted(const char *message) { edmli_unrouted = message; }
+
+const char *edmli_port_unrouted(void) { return edmli_unrouted ? edmli_unrouted : ""; }

@@ -246,14 +246,25 @@ edml_backend edmli_buffer_backend(void)
 
 static bool edmli_device_valid(const edml_device *dev) { return dev->magic == EDMLI_DEVICE_MAGIC && dev->self == dev; }
 
+/* A call that reaches no device to keep its message: the thread's. */
+static edml_status edmli_unrouted(edml_status s, const char *message)
+{
+    edmli_port_set_unrouted(message);
+    return s;
+}
+
 edml_status edmli_device_enter(edml_device *dev)
 {
-    if (!dev) return EDML_STATUS_INVALID_ARGUMENT;
-    if (!edmli_device_valid(dev)) return EDML_STATUS_INVALID_DEVICE;
-    if (atomic_exchange_explicit(&dev->busy, 1u, memory_order_acquire)) return EDML_STATUS_BUSY;
+    if (!dev) return edmli_unrouted(EDML_STATUS_INVALID_ARGUMENT, "the device is NULL");
+    if (!edmli_device_valid(dev))
+        return edmli_unrouted(EDML_STATUS_INVALID_DEVICE, "the device was destroyed or is not an edml device");
+    if (atomic_exchange_explicit(&dev->busy, 1u, memory_order_acquire))
+        return edmli_unrouted(EDML_STATUS_BUSY,
+                              "the device is held by another thread's call: nothing was done (retry, or give each "
+                              "thread its own device)");
     if (!edmli_device_valid(dev)) { /* destroyed while this call waited to look */
         atomic_store_explicit(&dev->busy, 0u, memory_order_release);
-        return EDML_STATUS_INVALID_DEVICE;
+        return edmli_unrouted(EDML_STATUS_INVALID_DEVICE, "the device was destroyed during the call");
     }
     dev->err.text[0] = '\0';
     return EDML_STATUS_OK;
@@ -321,11 +332,27 @@ edml_status edmli_object_check(edml_device *dev, const void *handle, edmli_objec
     return EDML_STATUS_OK;
 }
 
+/* The messages of handles that name no device, by kind. */
+static const char *edmli_handle_message(edmli_object_kind kind, bool null)
+{
+    switch (kind) {
+    case EDMLI_OBJ_OPERATOR:
+        return null ? "the operator is NULL" : "the operator is not an edml operator (or its device was destroyed)";
+    case EDMLI_OBJ_GPU_BUFFER:
+        return null ? "the GPU buffer is NULL"
+                    : "the GPU buffer is not an edml GPU buffer (or its device was destroyed)";
+    default:
+        return null ? "the command list is NULL"
+                    : "the command list is not an edml command list (or its device was destroyed)";
+    }
+}
+
 edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, edmli_object **out)
 {
-    if (!handle) return EDML_STATUS_INVALID_ARGUMENT;
+    if (!handle) return edmli_unrouted(EDML_STATUS_INVALID_ARGUMENT, edmli_handle_message(kind, true));
     const edmli_object *o = edmli_object_at(handle);
-    if (!edmli_object_plausible(o, kind)) return EDML_STATUS_INVALID_DEVICE; /* no device to tell */
+    if (!edmli_object_plausible(o, kind)) /* no device to tell */
+        return edmli_unrouted(EDML_STATUS_INVALID_DEVICE, edmli_handle_message(kind, false));
     edml_device *dev = o->device;
     edml_status s = edmli_device_enter(dev);
     if (s) return s;

@@ -1,5 +1,6 @@
 /* Status names, the message formatter and the error buffer of a device. */
 #include "internal.h"
+#include "edml_port.h"
 
 #define EDMLI_STR2(x) #x
 #define EDMLI_STR(x) EDMLI_STR2(x)
@@ -49,6 +50,8 @@ const char *edml_status_message(edml_status status)
     if ((unsigned)status >= EDML_STATUS_COUNT_) return "not an edml_status";
     return edmli_status_defs[status].meaning;
 }
+
+const char *edml_error_without_device(void) { return edmli_port_unrouted(); }
 
 typedef struct edmli_out {
     char *dst;
