@@ -541,6 +541,14 @@ typedef struct edml_device_desc {
     /** Threads parallel_for runs parts on at once (1 to 64); 0: the board's
      *  edml_board.cores. Only with parallel_for. */
     uint32_t workers;
+    /** 0: an execution given no temporary binding takes its scratch from the
+     *  free top of the device arena, and fails (::EDML_STATUS_ARENA_TOO_SMALL)
+     *  if that is short. 1: each operator keeps its own scratch in the arena
+     *  from its creation (edml_operator_query()'s persistent_bytes then
+     *  include temporary_bytes), so that an operator that was created never
+     *  fails an execution for memory: firmware knows at start-up whether its
+     *  operators fit. */
+    uint32_t reserve_scratch;
 } edml_device_desc;
 
 /** @name Fault injection (tests): each makes the GLES backend fail as a real
@@ -638,7 +646,8 @@ typedef struct edml_operator edml_operator;
 
 /** What an operator needs: arena bytes to create it and scratch bytes to run it. */
 typedef struct edml_operator_sizes {
-    size_t persistent_bytes; /**< device-arena bytes edml_operator_create() takes */
+    size_t persistent_bytes; /**< device-arena bytes edml_operator_create() takes (with
+                                  edml_device_desc.reserve_scratch, temporary_bytes included) */
     size_t temporary_bytes;  /**< scratch bytes each edml_operator_execute() takes */
     /** GPU-arena bytes edml_operator_create() keeps (GLES: the kernels'
      *  parameters, uploaded once), from the same end as GPU buffers */

@@ -394,8 +394,71 @@ static void check_messages_without_device(void)
     ops_free(&c);
 }
 
+/* A full sort of 2000 floats on the reference backend (about 16 KiB of
+ * scratch), run with no temporary binding: OK and sorted. */
+static edml_status sort_2000(edml_device *dev, edml_operator *op, bool *right)
+{
+    static float in[2000], val[2000];
+    static uint32_t idx[2000];
+    for (int i = 0; i < 2000; i++) in[i] = (float)((i * 7919) % 2003);
+    EDML_BUFFER_BINDING bi = {in, 0, sizeof in}, bo[2] = {{val, 0, sizeof val}, {idx, 0, sizeof idx}};
+    edml_status s = edml_operator_execute(op, &bi, 1, bo, 2, NULL);
+    *right = true;
+    for (int i = 0; i < 2000; i++)
+        *right = *right && idx[i] < 2000 && val[i] == in[idx[i]] && (i == 0 || val[i] <= val[i - 1]);
+    (void)dev;
+    return s;
+}
+
+/* With reserve_scratch an operator that does not fit fails at creation;
+ * one that was created runs with the device arena full (without it, the
+ * same executions fail for memory). */
+static void check_reserved_scratch(uint32_t reserve)
+{
+    static const UINT sizes[2] = {1, 2000};
+    EDML_BUFFER_TENSOR_DESC fb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, sizes, NULL, 0, 0},
+                            ib = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, sizes, NULL, 0, 0};
+    EDML_TENSOR_DESC ft = {EDML_TENSOR_TYPE_BUFFER, &fb}, it = {EDML_TENSOR_TYPE_BUFFER, &ib};
+    EDML_TOP_K1_OPERATOR_DESC tk = {&ft, &ft, &it, 1, 2000, EDML_AXIS_DIRECTION_DECREASING};
+    const EDML_OPERATOR_DESC desc = {EDML_OPERATOR_TOP_K1, &tk};
+    edml_device_desc dd = {0};
+    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF);
+    dd.reserve_scratch = reserve;
+    tl_device d;
+    d.size = edml_device_size() + (1 << 16);
+    if (posix_memalign(&d.arena, 16, d.size)) abort();
+    memset(d.arena, 0, d.size);
+    CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_OK, "device");
+    edml_operator_sizes sz;
+    CHECK(edml_operator_query(d.dev, &desc, EDML_BACKEND_REF, &sz) == EDML_STATUS_OK && sz.temporary_bytes >= 16000 &&
+              (sz.persistent_bytes > sz.temporary_bytes) == (reserve != 0),
+          "query: %zu persistent, %zu temporary", sz.persistent_bytes, sz.temporary_bytes);
+    edml_operator *op[8] = {0};
+    int n = 0;
+    edml_status s = EDML_STATUS_OK;
+    while (n < 8 && (s = edml_operator_create(d.dev, &desc, EDML_BACKEND_REF, &op[n])) == EDML_STATUS_OK) n++;
+    CHECK(n > 0 && (!reserve || (n < 8 && s == EDML_STATUS_ARENA_TOO_SMALL)), "%d created, then %s", n,
+          edml_status_string(s));
+    edml_command_list *fill;
+    while (edml_command_list_create(d.dev, 1, &fill) == EDML_STATUS_OK) {} /* the arena full */
+    int ran = 0;
+    for (int i = 0; i < n; i++) {
+        bool right = false;
+        ran += sort_2000(d.dev, op[i], &right) == EDML_STATUS_OK && right;
+    }
+    if (reserve)
+        CHECK(ran == n, "reserve_scratch: %d of %d created operators ran in a full arena: %s", ran, n,
+              edml_device_last_error(d.dev));
+    else
+        CHECK(ran == 0 && strstr(edml_device_last_error(d.dev), "scratch"),
+              "without reserve_scratch %d of %d ran in a full arena: '%s'", ran, n, edml_device_last_error(d.dev));
+    tl_device_free(&d);
+}
+
 int main(void)
 {
+    check_reserved_scratch(0);
+    check_reserved_scratch(1);
     check_messages_without_device();
     check_pool_sizes();
     check_bad_parallel_fors();

@@ -133,7 +133,8 @@ struct edml_operator {
      * the backend's GPU arena */
     uint32_t backend_bytes;
     uint64_t backend_gpu_bytes;
-    uint32_t workers; /* the device's when created: scratch is sized for them */
+    uint32_t workers;   /* the device's when created: scratch is sized for them */
+    size_t own_scratch; /* with edml_device_desc.reserve_scratch: where its scratch starts (bytes after op), or 0 */
     union {
 #define EDMLI_PLAN_FIELD(KIND, name) edmli_##name##_plan name;
         EDMLI_OPS(EDMLI_PLAN_FIELD)

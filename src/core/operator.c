@@ -145,6 +145,15 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
                           (unsigned long long)op->temp_bytes, (unsigned)(sizeof(size_t) * 8));
     sizes->persistent_bytes =
         edmli_align_up(sizeof(edml_operator), EDMLI_ALIGN) + edmli_align_up(op->backend_bytes, EDMLI_ALIGN);
+    if (dev->desc.reserve_scratch && op->temp_bytes) {
+        const size_t own = edmli_align_up((size_t)op->temp_bytes, EDMLI_ALIGN);
+        if (own > SIZE_MAX - sizes->persistent_bytes)
+            return edmli_fail(e, EDMLI_MSG_SCRATCH_ADDRESS_SPACE, edmli_op_name(op->type),
+                              edml_backend_name(op->backend), (unsigned long long)op->temp_bytes,
+                              (unsigned)(sizeof(size_t) * 8));
+        op->own_scratch = sizes->persistent_bytes;
+        sizes->persistent_bytes += own;
+    }
     sizes->gpu_persistent_bytes = op->backend_gpu_bytes;
     sizes->temporary_bytes = (size_t)op->temp_bytes;
     sizes->backend = op->backend;
@@ -367,6 +376,10 @@ static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, con
     const char *name = "the temporary buffer";
     *from_arena = false;
     if (!op->temp_bytes) return EDML_STATUS_OK;
+    if (!temporary && op->own_scratch) { /* kept since its creation */
+        ex->scratch = (uint8_t *)(uintptr_t)op + op->own_scratch;
+        return EDML_STATUS_OK;
+    }
     if (!temporary) {
         void *p;
         edml_status s = edmli_arena_scratch(&dev->arena, e, (size_t)op->temp_bytes, &p);
