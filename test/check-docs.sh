@@ -1,5 +1,5 @@
 #!/bin/sh
-# The README's C example, the header's and examples/topk.c say the same: the
+# The README's C example (its first C block), the header's and examples/topk.c say the same: the
 # README's statements (comments and spaces aside) are the header's, and each
 # declaration among them is in examples/topk.c. `make help` lists the
 # README's targets. The README's table of operators names every operator of
@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 norm() { sed -e 's|/\*[^*]*\*/||g' -e 's|//.*||' -e 's/[[:space:]]//g' | grep -v '^$'; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed -n '/^```c$/,/^```$/p' README.md | sed '1d;$d' | grep -v '^#include' | norm >"$tmp/readme"
+# the README's first C block is the example
+awk '/^```c$/ && !on {on = 1; next} on && /^```$/ {exit} on {print}' README.md | grep -v '^#include' | norm >"$tmp/readme"
 sed -n '/@section example/,/@endcode/p' include/edml.h | sed '1,2d;$d' | sed 's/^ \*//' | norm >"$tmp/header"
 norm <examples/topk.c >"$tmp/example"
 fail=0
