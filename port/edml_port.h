@@ -81,6 +81,7 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_GL_ALREADY_SIGNALED 0x911A
 #define EDMLI_GL_CONDITION_SATISFIED 0x911C
 #define EDMLI_GL_TIMEOUT_EXPIRED 0x911B
+#define EDMLI_GL_TIMEOUT_IGNORED UINT64_MAX
 
 /* The GLES 3.1 functions edml calls, loaded at run time. */
 #define EDMLI_GL_FUNCTIONS(X)                                                                                       \
@@ -118,6 +119,7 @@ typedef struct edmli_gl_sync *GLsync_;
     X(GLsync_, glFenceSync, (GLenum_ condition, GLbitfield_ flags))                                                 \
     X(GLenum_, glClientWaitSync, (GLsync_ sync, GLbitfield_ flags, uint64_t timeout))                               \
     X(void, glDeleteSync, (GLsync_ sync))                                                                           \
+    X(void, glWaitSync, (GLsync_ sync, GLbitfield_ flags, uint64_t timeout))                                        \
     X(void, glFlush, (void))                                                                                        \
     X(void, glCopyBufferSubData,                                                                                    \
       (GLenum_ readTarget, GLenum_ writeTarget, GLintptr_ readOffset, GLintptr_ writeOffset, GLsizeiptr_ size))

@@ -187,6 +187,14 @@ typedef struct edmli_gles {
     /* a flushed batch: its fence, and its ticket for the outcome */
     bool pending;
     void *pending_fence;
+    /* per-thread contexts: a call that left GL work it did not wait for
+     * (the parameters baked at creation, a failed call's uploads) ends with
+     * a fence, which a call on another context waits for on the GPU
+     * (glWaitSync) before it runs: GLES 3.2's rule for objects shared
+     * between contexts (a flush alone orders nothing across contexts) */
+    bool unwaited;
+    void *handoff;
+    uint64_t handoff_key;
     edmli_batch_ticket *ticket;
 } edmli_gles;
 

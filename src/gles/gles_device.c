@@ -215,6 +215,8 @@ void edmli_gles_close(edmli_gles *g)
     edmli_gl *gl = &g->port.gl;
     if (edmli_port_gl_make_current(&g->port)) {
         if (g->pending_fence) gl->glDeleteSync((GLsync_)g->pending_fence); /* a list's, never waited for */
+        if (g->handoff) gl->glDeleteSync((GLsync_)g->handoff);
+        g->handoff = NULL;
         g->pending = false, g->pending_fence = NULL, g->ticket = NULL;
         for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
             if (g->prog[id]) gl->glDeleteProgram(g->prog[id]);
@@ -282,6 +284,8 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     edmli_gles_status_open(g);
     g->one_thread = dev->desc.gles_one_thread != 0;
     g->batching = false;
+    g->unwaited = false;
+    g->handoff = NULL;
     g->pending = false;
     g->pending_fence = NULL;
     g->ticket = NULL;

@@ -61,6 +61,7 @@ void edmli_gles_status_reset(edmli_gles *g, uint32_t slots)
 {
     edmli_gl *gl = &g->port.gl;
     const intptr_t at = EDMLI_GLES_STATUS_SLOTS * sizeof edmli_gles_status_init; /* the initial values */
+    g->unwaited = true; /* another context's call waits for it (edmli_gles_release) */
     gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
     gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->status_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);

@@ -47,6 +47,9 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     if (!edmli_gles_make_current(g)) return edmli_gles_fail(r, "eglMakeCurrent failed");
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    g->unwaited = true;
+    if (g->handoff && g->handoff_key != g->port.context_key) /* another context's work first */
+        gl->glWaitSync((GLsync_)g->handoff, 0, EDMLI_GL_TIMEOUT_IGNORED);
     if (g->state_key != g->port.context_key) { /* another context ran the last call: its state is its own */
         gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, g->arena_buf);
         g->used_prog = g->params_bound_buf = 0;
@@ -65,6 +68,23 @@ edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edml
     return s;
 }
 
+/* The end of a call on one of several contexts: a fence after what it
+ * left unwaited (kept for the other contexts' calls), flushed. */
+static void edmli_gles_hand_off(edmli_gles *g)
+{
+    edmli_gl *gl = &g->port.gl;
+    if (g->unwaited) {
+        GLsync_ fence = gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        if (fence) {
+            if (g->handoff) gl->glDeleteSync((GLsync_)g->handoff);
+            g->handoff = fence;
+            g->handoff_key = g->port.context_key;
+        }
+        g->unwaited = false;
+    }
+    gl->glFlush();
+}
+
 /* After a call: a context that was current on the thread before it (the
  * application's, another device's) is current again. Else the device's
  * stays current where one thread makes every call or where each thread
@@ -77,7 +97,7 @@ void edmli_gles_release(edmli_gles *g)
 {
     if (g->batching) return;
     const bool per_thread = edmli_port_gl_per_thread(&g->port);
-    if (per_thread && !g->one_thread) g->port.gl.glFlush();
+    if (per_thread && !g->one_thread) edmli_gles_hand_off(g);
     if (per_thread || g->one_thread)
         edmli_port_gl_end_call(&g->port);
     else
@@ -105,6 +125,7 @@ edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uin
 void edmli_gles_write(edmli_gles *g, uint64_t offset, const void *host, uint64_t bytes)
 {
     edmli_gl *gl = &g->port.gl;
+    g->unwaited = true; /* until a fence of this call is waited for */
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
     gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, host);
 }
@@ -521,6 +542,7 @@ static edml_status edmli_gles_wait(edmli_gles_run *r)
     if (!fence) return edmli_gles_fail(r, "glFenceSync failed");
     const unsigned w = edmli_gles_client_wait(r->g, fence, EDMLI_GLES_FENCE_TIMEOUT_NS);
     gl->glDeleteSync(fence);
+    if (w == EDMLI_GL_ALREADY_SIGNALED || w == EDMLI_GL_CONDITION_SATISFIED) r->g->unwaited = false;
     return edmli_gles_fence_outcome(r, w);
 }
 
