@@ -211,17 +211,19 @@ FUZZ := build/fuzz
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 .PHONY: fuzz fuzz-build fuzz-lib
 fuzz-build: fuzz-lib
-	@$(MAKE) --no-print-directory $(FUZZ)/fuzz_ops $(FUZZ)/fuzz_case
+	@$(MAKE) --no-print-directory $(FUZZ)/fuzz_ops $(FUZZ)/fuzz_case $(FUZZ)/fuzz_api
 fuzz-lib:
 	@$(MAKE) --no-print-directory BOARD=host CC=clang BUILD=$(FUZZ)/lib CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" lib
 $(FUZZ)/fuzz_ops: test/fuzz_ops.c $(FUZZ)/lib/libedml.a
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/lib/libedml.a -lm -ldl
+$(FUZZ)/fuzz_api: test/fuzz_api.c $(FUZZ)/lib/libedml.a
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/lib/libedml.a -lm -ldl -lpthread
 $(FUZZ)/fuzz_case: test/fuzz_case.c tools/case.c $(FUZZ)/lib/libedml.a
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Itools $(FUZZ_FLAGS) -o $@ test/fuzz_case.c tools/case.c $(FUZZ)/lib/libedml.a -lm -ldl
 fuzz: setup fuzz-build
-	@for t in ops case; do mkdir -p $(FUZZ)/corpus/$$t; \
+	@for t in ops case api; do mkdir -p $(FUZZ)/corpus/$$t; \
 	  echo "fuzz_$$t for $(FUZZ_SECONDS) s"; \
-	  $(FUZZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -artifact_prefix=$(FUZZ)/ -print_final_stats=1 $(FUZZ)/corpus/$$t test/fuzz/$$t || exit 1; done
+	  $(FUZZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=30 -artifact_prefix=$(FUZZ)/ -print_final_stats=1 $(FUZZ)/corpus/$$t test/fuzz/$$t || exit 1; done
 
 # Soak: random create/execute/destroy cycles per backend; the arena must give
 # back every byte and its high-water mark stay that of the largest cycle.

@@ -137,6 +137,10 @@ host_deep() {
         step "fuzz_$t for 60 s" build/fuzz/fuzz_$t -max_total_time=60 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/$t
         rm -rf "$c"
     done
+    c=$(mktemp -d)
+    step "fuzz_api for 60 s: sequences of public calls over two devices (lifetimes, stale and foreign handles, GPU buffers, command lists with hazards) against the reference" \
+        build/fuzz/fuzz_api -max_total_time=60 -max_len=4096 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/api
+    rm -rf "$c"
     # builds apart from the ARM lane's directories
     step "Buildroot and Yocto variables honoured: CC, AR, CFLAGS, LDFLAGS (on the command line, in the environment, CC with flags), DESTDIR, PREFIX (rpi4)" sh test/check-build-vars.sh rpi4
     step "installed edml found by CMake (find_package, edml::edml) and pkg-config: host" sh test/check-consumer.sh host
