@@ -85,6 +85,44 @@
  * device's message as it was; edml_error_without_device() says what was
  * wrong.
  *
+ * @section stack Stack
+ *
+ * The most stack each call takes on the calling thread, in bytes, for the
+ * firmware builds (PORT=none, gcc -O2) of AArch64 (rpi4) and ARMv7
+ * (rpi4-armhf): the deepest chain of frames through the call graph, from
+ * GCC's own stack-usage figures (tools/stack-depth.sh; `make test` checks
+ * that no call exceeds this table). Add the frames of your log callback
+ * and parallel-for, which edml calls; with PORT=linux, GLES calls also
+ * run the GL driver's code. "(a-part-on-a-worker)" is what a worker thread
+ * of a parallel-for needs for one part, besides its own frames. Calls
+ * not listed take under 256 bytes.
+ *
+ *   call                                 AArch64  ARMv7
+ *   edml_command_list_submit                8448   7936
+ *   edml_command_list_wait                  7936   7424
+ *   edml_command_list_destroy               7936   7424
+ *   edml_command_list_record                7424   6912
+ *   edml_operator_execute                   7424   6912
+ *   (a-part-on-a-worker)                    3328   3072
+ *   edml_operator_create                    2560   2304
+ *   edml_operator_query                     2560   2304
+ *   edml_pool_parallel_for                  1536   1280
+ *   edml_device_create                      1536   1280
+ *   edml_gpu_buffer_copy                     768    512
+ *   edml_gpu_buffer_write                    768    512
+ *   edml_gpu_buffer_read                     768    512
+ *   edml_operator_get_binding_properties     768    512
+ *   edml_operator_destroy                    768    512
+ *   edml_operator_backend                    768    512
+ *   edml_gpu_buffer_destroy                  768    512
+ *   edml_command_list_reset                  768    512
+ *   edml_command_list_count                  768    512
+ *   edml_gpu_buffer_create                   512    512
+ *   edml_device_gles_info                    512    512
+ *   edml_device_backend_info                 512    512
+ *   edml_command_list_create                 512    512
+ *   edml_device_arena_stats                  512    256
+ *
  * @section gpu The GPU
  *
  * With the GLES backend built in (PORT=linux), edml_device_create() loads

@@ -9,8 +9,9 @@
 
 #include <string.h>
 
-/* Elements converted to keys at a time (a stack array of this many keys). */
-#define EDMLI_CPU_CHUNK 256u
+/* Elements converted to keys at a time (a stack array of this many keys:
+ * 512 bytes of the reference kernels' frames). */
+#define EDMLI_CPU_CHUNK 64u
 
 /* ---- parts: the work cut for the device's parallel-for ------------------------ */
 
@@ -99,8 +100,11 @@ typedef struct edmli_gather_job {
     edmli_odo positions;
     uint64_t count;
     uint32_t parts;
-    edmli_gather_oor oor[EDMLI_MAX_WORKERS];
+    edmli_gather_oor *oor; /* a part's each: in scratch with several parts (edmli_gather_temp_bytes), else `one` */
+    edmli_gather_oor one;
 } edmli_gather_job;
+/* Scratch of a GatherND whose parts each count their clamped indices. */
+uint64_t edmli_gather_temp_bytes(const edml_operator *op);
 /* Part `part`'s index positions [pos, end): clamps, counts the clamped
  * indices in j->oor[part] and copies the slices. */
 void edmli_cpu_gather_range(edmli_gather_job *j, uint32_t part, uint64_t pos, uint64_t end);

@@ -738,14 +738,11 @@ uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op)
     return op->workers > 1 ? (uint64_t)op->workers * EDMLI_NEON_GROUP * sizeof(edmli_neon_best) : 0;
 }
 
-edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
+/* The NEON kernel proper (its own frame, apart from the reference's). */
+__attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edml_operator *op, const edmli_exec *ex)
 {
     const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
     const uint32_t last_dim = ti->rank - 1;
-    if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4 ||
-        op->plan.argreduce.reduce_count > UINT32_MAX ||
-        (ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && !edmli_neon_fp_keeps_nan()))
-        return edmli_ref_argreduce(op, ex);
     const bool horizontal = (op->plan.argreduce.axis_mask >> last_dim) & 1;
     edmli_neon_red r;
     edmli_neon_red_init(&r, op, horizontal);
@@ -768,4 +765,17 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
     r.keys = j.parts < edmli_cpu_parts(op, UINT64_MAX, bytes);
     if (r.keys) return edmli_neon_red_split(op, ex, &j, bytes / j.units);
     return edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);
+}
+
+/* The reference where NEON has no kernel: either one's frame, not both
+ * (a firmware thread's stack holds the larger). */
+edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
+{
+    const edmli_tensor *ti = &op->inputs[0];
+    const uint32_t last_dim = ti->rank - 1;
+    if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4 ||
+        op->plan.argreduce.reduce_count > UINT32_MAX ||
+        (ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && !edmli_neon_fp_keeps_nan()))
+        return edmli_ref_argreduce(op, ex);
+    return edmli_neon_argreduce_keys(op, ex);
 }

@@ -5,6 +5,7 @@ static uint64_t edmli_neon_temp_bytes(const edml_operator *op)
 {
     if (op->kind == EDMLI_OP_TOPK) return edmli_neon_topk_temp_bytes(op);
     if (op->kind == EDMLI_OP_ARGREDUCE) return edmli_neon_argreduce_temp_bytes(op);
+    if (op->kind == EDMLI_OP_GATHER_ND) return edmli_gather_temp_bytes(op);
     return 0;
 }
 

@@ -893,12 +893,11 @@ uint64_t edmli_neon_topk_temp_bytes(const edml_operator *op)
     return (uint64_t)(op->workers ? op->workers : 1) * edmli_neon_topk_slot_words(op) * 8u;
 }
 
-edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
+/* The NEON kernel proper (its own frame, apart from the reference's). */
+__attribute__((noinline)) static edml_status edmli_neon_topk_keys(const edml_operator *op, const edmli_exec *ex)
 {
     const edmli_topk_plan *p = &op->plan.topk;
     const edmli_tensor *ti = &op->inputs[0], *tv = &op->outputs[0], *tx = &op->outputs[1];
-    if (!edmli_neon_key32(ti->dtype) || (edmli_dtype_is_float(ti->dtype) && !edmli_neon_fp_keeps_nan()))
-        return edmli_ref_topk(op, ex);
     const uint32_t last = ti->rank - 1, elem[3] = {ti->elem_size, tv->elem_size, tx->elem_size};
     edmli_neon_topk_job j = {.op = op, .ex = ex, .mode = edmli_neon_topk_mode_of(op), .cols = ti->sizes[last]};
     const bool columns = j.mode == EDMLI_NEON_TOPK_COLUMNS;
@@ -919,4 +918,12 @@ edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
     if (j.sub > 1) return edmli_neon_topk_split(&j);
     j.parts = j.units < most ? (uint32_t)j.units : most;
     return edmli_cpu_parallel(ex, j.parts, edmli_neon_topk_units, &j);
+}
+
+/* The reference where NEON has no kernel: either one's frame, not both. */
+edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
+{
+    const EDML_TENSOR_DATA_TYPE t = op->inputs[0].dtype;
+    if (!edmli_neon_key32(t) || (edmli_dtype_is_float(t) && !edmli_neon_fp_keeps_nan())) return edmli_ref_topk(op, ex);
+    return edmli_neon_topk_keys(op, ex);
 }
