@@ -620,6 +620,16 @@ typedef struct edml_device_desc {
  *  GPU without it, so that tests reach the path that copies GatherND's
  *  status words back from the GPU arena. */
 #define EDML_FAULT_NO_BUFFER_STORAGE 0x400u
+/** Not a fault: the GLES backend takes the limits its driver reports no
+ *  higher than GLES 3.1's minimums (128 invocations and 128 a workgroup's
+ *  x size, 16 KiB of shared memory, storage blocks of 128 MiB, offsets
+ *  aligned to 256 bytes), so that tests on a desktop GPU meet a small
+ *  GPU's limits. */
+#define EDML_FAULT_LIMITS_GLES31 0x800u
+/** Not a fault: the same with the limits Mesa's V3D driver (Raspberry Pi 4
+ *  and 5) reports: 256 invocations a workgroup, 16 KiB of shared memory,
+ *  storage blocks of 128 MiB, uniform offsets aligned to 256 bytes. */
+#define EDML_FAULT_LIMITS_V3D 0x1000u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),

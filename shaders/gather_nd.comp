@@ -84,9 +84,19 @@ void main() {
         uint es = prm_data_elem_size, per = prm_slice_elements * es / 16u, tps = (per + VEC_RUN - 1u) / VEC_RUN;
         uint slice = u / tps, t = u - slice * tps;
         uint src = (prm_data_offset + slice_index(slice, t == 0u) * es) >> 4, dst = (prm_result_t_offset >> 4) + slice * per;
-        uvec4 v[VEC_RUN];
-        for (uint i = 0u; i < VEC_RUN && t + i * tps < per; i++) v[i] = m4[src + t + i * tps];
-        for (uint i = 0u; i < VEC_RUN && t + i * tps < per; i++) m4[dst + t + i * tps] = v[i];
+        // four guarded loads, then four guarded stores (VEC_RUN is 4): no
+        // local array filled and drained by data-dependent loops, which
+        // Mesa's V3D compiler spills and retries for minutes. The first
+        // vector always exists (t < tps <= per).
+        bool has1 = t + tps < per, has2 = t + 2u * tps < per, has3 = t + 3u * tps < per;
+        uvec4 v0 = m4[src + t], v1 = uvec4(0u), v2 = uvec4(0u), v3 = uvec4(0u);
+        if (has1) v1 = m4[src + t + tps];
+        if (has2) v2 = m4[src + t + 2u * tps];
+        if (has3) v3 = m4[src + t + 3u * tps];
+        m4[dst + t] = v0;
+        if (has1) m4[dst + t + tps] = v1;
+        if (has2) m4[dst + t + 2u * tps] = v2;
+        if (has3) m4[dst + t + 3u * tps] = v3;
         return;
     }
     write_output(prm_result_at, u, prm_result_dense != 0u);

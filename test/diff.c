@@ -374,8 +374,11 @@ static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int n
     }
     edml_status s = create_and_run(dev, be, desc, ins, nin, outs, nout);
     if (s == EDML_STATUS_BACKEND_UNAVAILABLE && be == EDML_BACKEND_GLES &&
-        strstr(edml_device_last_error(dev), "bytes of GPU arena")) {
-        /* larger than the device's GPU arena, refused with its numbers as it must be: checked on ref instead */
+        (strstr(edml_device_last_error(dev), "bytes of GPU arena") ||
+         ((tl_inject_faults & (EDML_FAULT_LIMITS_V3D | EDML_FAULT_LIMITS_GLES31)) &&
+          strstr(edml_device_last_error(dev), "holds in shared memory")))) {
+        /* larger than the device's GPU arena, or (with a small GPU's limits) a K its shared memory cannot
+         * hold, refused with its numbers as it must be: checked on ref instead */
         if (!g_ref.dev && tl_device_make(&g_ref, edml_device_size() + (1 << 20), EDML_BACKEND_BIT(EDML_BACKEND_REF)))
             abort();
         above_gpu_arena++;
@@ -677,6 +680,9 @@ static bool gather_tensors(tl_rng *r, gather_shape *g, tl_tensor *in, tl_tensor 
     ix->dtype = xt[tl_below(r, 4)];
     const UINT in0 = n - g->in_dc, ix0 = n - g->ix_dc;
     for (UINT i = 0; i < n; i++) in->sizes[i] = i < in0 ? 1 : 1 + tl_below(r, 4), ix->sizes[i] = 1;
+    /* now and then a long last slice dim: slices of many 16-byte vectors
+     * (the GPU kernel copies four an invocation), every remainder */
+    if (g->in_dc - B - T > 0 && tl_below(r, 3) == 0) in->sizes[n - 1] = 5 + tl_below(r, 36);
     for (UINT b = 0; b < B; b++) ix->sizes[ix0 + b] = in->sizes[in0 + b];
     for (UINT p = 0; p < P; p++) ix->sizes[ix0 + B + p] = 1 + tl_below(r, 4);
     ix->sizes[n - 1] = T;
@@ -841,6 +847,8 @@ int diff_main(int argc, char **argv)
             through_list = true;
         else if (!strcmp(argv[i], "--small-dispatches"))
             tl_inject_faults |= EDML_FAULT_SMALL_DISPATCHES;
+        else if (!strcmp(argv[i], "--limits") && i + 1 < argc) /* a small GPU's limits: v3d or gles31 */
+            tl_inject_faults |= !strcmp(argv[++i], "v3d") ? EDML_FAULT_LIMITS_V3D : EDML_FAULT_LIMITS_GLES31;
         else if (!strcmp(argv[i], "--reorder")) /* with --command-list: kernels no barrier orders run backwards */
             tl_inject_faults |= EDML_FAULT_REORDER;
         else if (!strcmp(argv[i], "--one-thread")) /* the GL context kept current, as edml-bench's */
@@ -853,7 +861,8 @@ int diff_main(int argc, char **argv)
             tl_board = &board;
         } else {
             fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
-                            "[--small-dispatches] [--small-parts] [--workgroup N] [--parallel MODE] [--workers N] "
+                            "[--small-dispatches] [--limits v3d|gles31] [--small-parts] [--workgroup N] [--parallel "
+                            "MODE] [--workers N] "
                             "[--command-list [--reorder]] [--one-thread] [--op topk|argmin|gather_nd|if] "
                             "[--verbose]\n");
             return 2;
@@ -917,7 +926,8 @@ int diff_main(int argc, char **argv)
         printf(" (parallel-for %s, %u workers: %llu calls)", tl_par.mode, tl_par.workers,
                (unsigned long long)tl_par.calls);
     if (ran_on_ref) printf(" (%d of operators %s has no kernel for ran on ref)", ran_on_ref, backend_arg);
-    if (above_gpu_arena) printf(" (%d above the GPU arena, refused with their numbers, ran on ref)", above_gpu_arena);
+    if (above_gpu_arena)
+        printf(" (%d beyond the GPU arena or shared memory, refused with their numbers, ran on ref)", above_gpu_arena);
     printf("\n");
     ran_on_ref = above_gpu_arena = 0;
     return failed ? 1 : 0;

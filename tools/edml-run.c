@@ -8,7 +8,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts]\n"
-               "                [--command-list [--reorder]] FILE...\n"
+               "                [--command-list [--reorder]] [--limits v3d|gles31] FILE...\n"
                "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
@@ -23,6 +23,8 @@ static void usage(FILE *f)
                "               the verdicts are those of one execute per case\n"
                "  --reorder    (GLES, tests) run the list's kernels that no barrier separates\n"
                "               backwards, as a GPU may: a barrier left out changes results\n"
+               "  --limits L   (GLES, tests) take the GPU's limits no higher than Mesa's V3D\n"
+               "               (v3d: the Raspberry Pi's) or GLES 3.1's minimums (gles31)\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
 }
 
@@ -182,6 +184,29 @@ static int run_as_list(char **paths, int n, edml_backend backend, uint32_t threa
     return malformed ? 2 : failed ? 1 : 0;
 }
 
+static bool parse_threads(const char *arg, uint32_t *threads)
+{
+    char *end;
+    unsigned long n = strtoul(arg, &end, 10);
+    if (*end || n < 1 || n > 64) {
+        fprintf(stderr, "edml-run: --threads takes 1 to 64, not '%s'\n", arg);
+        return false;
+    }
+    *threads = (uint32_t)n;
+    return true;
+}
+
+/* --limits: a small GPU's limits for the GLES backend (tests) */
+static bool parse_limits(const char *l, uint32_t *faults)
+{
+    if (strcmp(l, "v3d") && strcmp(l, "gles31")) {
+        fprintf(stderr, "edml-run: --limits takes v3d or gles31, not '%s'\n", l);
+        return false;
+    }
+    *faults |= !strcmp(l, "v3d") ? EDML_FAULT_LIMITS_V3D : EDML_FAULT_LIMITS_GLES31;
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     bool check = false, as_list = false;
@@ -207,19 +232,15 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else if (strcmp(a, "--threads") == 0 && first + 1 < argc) {
-            char *end;
-            unsigned long n = strtoul(argv[++first], &end, 10);
-            if (*end || n < 1 || n > 64) {
-                fprintf(stderr, "edml-run: --threads takes 1 to 64, not '%s'\n", argv[first]);
-                return 2;
-            }
-            threads = (uint32_t)n;
+            if (!parse_threads(argv[++first], &threads)) return 2;
         } else if (strcmp(a, "--small-parts") == 0) {
             faults |= EDML_FAULT_SMALL_PARTS;
         } else if (strcmp(a, "--command-list") == 0) {
             as_list = true;
         } else if (strcmp(a, "--reorder") == 0) {
             faults |= EDML_FAULT_REORDER;
+        } else if (strcmp(a, "--limits") == 0 && first + 1 < argc) {
+            if (!parse_limits(argv[++first], &faults)) return 2;
         } else if (strcmp(a, "--") == 0) {
             first++;
             break;

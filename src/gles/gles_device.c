@@ -106,20 +106,51 @@ edml_status edmli_gles_arena_short(const edmli_gles *g, edmli_errbuf *e, const c
                       (unsigned long long)(need - have), g->arena_bound);
 }
 
+/* The limits a kernel depends on, as the driver reports them. */
+typedef struct edmli_gles_limit_set {
+    int inv, size_x, shared, ssbo, blocks, align, groups, ubo, ubo_align;
+} edmli_gles_limit_set;
+
+/* A smaller GPU's limits, for tests (EDML_FAULT_LIMITS_*): each value of
+ * the driver's taken no higher (alignments no lower) than the profile's. */
+static void edmli_gles_clamp_limits(edmli_gles_limit_set *l, uint32_t faults)
+{
+    static const edmli_gles_limit_set gles31 = {128, 128, 16384, 1 << 27, 4, 256, 65535, 16384, 256};
+    static const edmli_gles_limit_set v3d = {256, 256, 16384, 1 << 27, 16, 16, 65535, 16384, 256};
+    const edmli_gles_limit_set *p = faults & EDML_FAULT_LIMITS_GLES31 ? &gles31
+                                    : faults & EDML_FAULT_LIMITS_V3D  ? &v3d
+                                                                      : NULL;
+    if (!p) return;
+    int *v = &l->inv;
+    const int *q = &p->inv;
+    for (int i = 0; i < (int)(sizeof *l / sizeof(int)); i++) {
+        const bool alignment = &v[i] == &l->align || &v[i] == &l->ubo_align;
+        if (alignment ? v[i] < q[i] : v[i] > q[i]) v[i] = q[i];
+    }
+}
+
 /* Limits of this GPU (false with the reason where one is below GLES 3.1's
  * minimum), and the board's preference. */
 static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, size_t cap)
 {
     edmli_gl *gl = &g->port.gl;
-    int inv = 0, shared = 0, ssbo = 0, blocks = 0, align = 0, groups = 0, ubo = 0, ubo_align = 0;
-    gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &inv);
-    gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared);
-    gl->glGetIntegerv(EDMLI_GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &ssbo);
-    gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
-    gl->glGetIntegerv(EDMLI_GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
-    gl->glGetIntegeri_v(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
-    gl->glGetIntegerv(EDMLI_GL_MAX_UNIFORM_BLOCK_SIZE, &ubo);
-    gl->glGetIntegerv(EDMLI_GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &ubo_align);
+    edmli_gles_limit_set l = {0};
+    gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &l.inv);
+    gl->glGetIntegeri_v(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &l.size_x);
+    gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &l.shared);
+    gl->glGetIntegerv(EDMLI_GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &l.ssbo);
+    gl->glGetIntegerv(EDMLI_GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &l.blocks);
+    gl->glGetIntegerv(EDMLI_GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &l.align);
+    gl->glGetIntegeri_v(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &l.groups);
+    gl->glGetIntegerv(EDMLI_GL_MAX_UNIFORM_BLOCK_SIZE, &l.ubo);
+    gl->glGetIntegerv(EDMLI_GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &l.ubo_align);
+    edmli_gles_clamp_limits(&l, g->faults);
+    if (g->faults & (EDML_FAULT_LIMITS_GLES31 | EDML_FAULT_LIMITS_V3D))
+        edmli_gles_note(g, g->faults & EDML_FAULT_LIMITS_GLES31 ? "limits taken as GLES 3.1's minimums (a test's)"
+                                                                : "limits taken as V3D's (a test's)");
+    /* a workgroup is at most the invocations and the x size the driver allows */
+    const int inv = l.size_x > 0 && l.size_x < l.inv ? l.size_x : l.inv, shared = l.shared, ssbo = l.ssbo,
+              blocks = l.blocks, align = l.align, groups = l.groups, ubo = l.ubo, ubo_align = l.ubo_align;
     const char *renderer = (const char *)gl->glGetString(EDMLI_GL_RENDERER);
     edmli_format(g->renderer, sizeof g->renderer, "%s", renderer ? renderer : "unknown");
     if (blocks < 3 || inv < 128 || shared < 16384 || ubo < (int)EDMLI_GLES_PARAM_BYTES) {

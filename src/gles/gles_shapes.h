@@ -36,7 +36,7 @@
  * VEC_RUN vectors of one slice (its index tuple read once for all of them),
  * neighbouring invocations neighbouring vectors in each round, every load
  * before the first store. */
-#define EDMLI_GLES_VEC_RUN 4u
+#define EDMLI_GLES_VEC_RUN 4u /* gather_nd.comp writes its four loads and stores out */
 
 /* ArgMin/ArgMax along the packed last axis: sets of ROW_SET_GROUPS x LOCAL
  * elements or more take a group of threads (argreduce_partial), cut into
