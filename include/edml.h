@@ -630,6 +630,11 @@ typedef struct edml_device_desc {
  *  and 5) reports: 256 invocations a workgroup, 16 KiB of shared memory,
  *  storage blocks of 128 MiB, uniform offsets aligned to 256 bytes. */
 #define EDML_FAULT_LIMITS_V3D 0x1000u
+/** Not a fault: the driver's compiler is taken to report, through
+ *  GL_KHR_debug as Mesa's V3D, Panfrost and freedreno do, that TopK's
+ *  per-invocation kernel spilled registers (7:9 spills:fills), so that
+ *  tests reach AUTO's refusal to put such kernels on the GPU. */
+#define EDML_FAULT_SPILLED 0x2000u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),

@@ -130,6 +130,12 @@ typedef struct edmli_gl_sync *GLsync_;
  * uses glBufferStorageEXT; the rest serve edml-bench --gpu-time: timer
  * queries (GL_EXT_disjoint_timer_query), and the textures of its bare
  * gather through a buffer texture (GL_EXT_texture_buffer). */
+/* GL_KHR_debug's message callback (a driver's compiler statistics). */
+typedef void (*edmli_gl_debug_fn)(GLenum_ source, GLenum_ type, GLuint_ id, GLenum_ severity, GLsizei_ length,
+                                  const char *message, const void *user);
+#define EDMLI_GL_DEBUG_OUTPUT 0x92E0
+#define EDMLI_GL_DEBUG_OUTPUT_SYNCHRONOUS 0x8242
+
 #define EDMLI_GL_OPTIONAL_FUNCTIONS(X)                                                                   \
     X(void, glBufferStorageEXT, (GLenum_ target, GLsizeiptr_ size, const void *data, GLbitfield_ flags)) \
     X(void, glGenQueriesEXT, (GLsizei_ n, GLuint_ * ids))                                                \
@@ -142,7 +148,11 @@ typedef struct edmli_gl_sync *GLsync_;
     X(void, glBindTexture, (GLenum_ target, GLuint_ texture))                                            \
     X(void, glActiveTexture, (GLenum_ texture))                                                          \
     X(void, glTexBufferRangeEXT,                                                                         \
-      (GLenum_ target, GLenum_ internalformat, GLuint_ buffer, GLintptr_ offset, GLsizeiptr_ size))
+      (GLenum_ target, GLenum_ internalformat, GLuint_ buffer, GLintptr_ offset, GLsizeiptr_ size))      \
+    X(void, glEnable, (GLenum_ cap))                                                                     \
+    X(void, glDisable, (GLenum_ cap))                                                                    \
+    X(void, glDebugMessageCallback, (edmli_gl_debug_fn callback, const void *user))                      \
+    X(void, glDebugMessageCallbackKHR, (edmli_gl_debug_fn callback, const void *user))
 
 typedef struct edmli_gl {
 #define EDMLI_GL_FN(ret, name, params) ret(*name) params;

@@ -455,8 +455,57 @@ static void check_reserved_scratch(uint32_t reserve)
     tl_device_free(&d);
 }
 
+/* A kernel the driver's compiler said spilled (EDML_FAULT_SPILLED: TopK's
+ * per-invocation one) is kept off the GPU for AUTO, with the reason logged
+ * and in edml_device_gles_info; named, GLES still runs it, right; operators
+ * that do not dispatch it still go to the GPU. */
+static void check_spilled_kernels(void)
+{
+    static const UINT in_sizes[2] = {512, 64}, out_sizes[2] = {512, 4}, red[1] = {1}, one[2] = {512, 1};
+    EDML_BUFFER_TENSOR_DESC ib = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, in_sizes, NULL, 0, 0},
+                            vb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, out_sizes, NULL, 0, 0},
+                            xb = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, out_sizes, NULL, 0, 0},
+                            ab = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, one, NULL, 0, 0};
+    EDML_TENSOR_DESC it = {EDML_TENSOR_TYPE_BUFFER, &ib}, vt = {EDML_TENSOR_TYPE_BUFFER, &vb},
+                     xt = {EDML_TENSOR_TYPE_BUFFER, &xb}, at = {EDML_TENSOR_TYPE_BUFFER, &ab};
+    EDML_TOP_K1_OPERATOR_DESC tk = {&it, &vt, &xt, 1, 4, EDML_AXIS_DIRECTION_DECREASING}; /* 512 rows of 64, K 4 */
+    EDML_ARGMAX_OPERATOR_DESC am = {&it, &at, 1, red, EDML_AXIS_DIRECTION_INCREASING};
+    const EDML_OPERATOR_DESC tkd = {EDML_OPERATOR_TOP_K1, &tk}, amd = {EDML_OPERATOR_ARGMAX, &am};
+    edml_board board = *edml_board_builtin();
+    board.gpu_min_elements = board.gpu_min_elements_copy = board.gpu_topk_min_row = 0;
+    board.gpu_software_ok = 1;
+    for (int spilled = 0; spilled < 2; spilled++) {
+        tl_device d;
+        d.size = edml_device_size() + (1 << 16);
+        if (posix_memalign(&d.arena, 16, d.size)) abort();
+        memset(d.arena, 0, d.size);
+        edml_device_desc dd = {0};
+        dd.board = &board;
+        dd.log = log_to;
+        dd.inject_faults = spilled ? EDML_FAULT_SPILLED : 0;
+        CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_OK, "device");
+        char info[400];
+        edml_device_gles_info(d.dev, info, sizeof info);
+        CHECK(!spilled == !strstr(info, "spilled: topk_thread 7:9"), "%s", info);
+        edml_operator_sizes sz;
+        logged[0] = '\0';
+        CHECK(edml_operator_query(d.dev, &tkd, EDML_BACKEND_AUTO, &sz) == EDML_STATUS_OK &&
+                  (sz.backend == EDML_BACKEND_GLES) == !spilled &&
+                  (!spilled || strstr(logged, "topk_thread spilled registers")),
+              "TopK on many short rows, AUTO: %s, '%s'", edml_backend_name(sz.backend), logged);
+        CHECK(edml_operator_query(d.dev, &amd, EDML_BACKEND_AUTO, &sz) == EDML_STATUS_OK &&
+                  sz.backend == EDML_BACKEND_GLES,
+              "ArgMax, AUTO: %s", edml_backend_name(sz.backend));
+        CHECK(edml_operator_query(d.dev, &tkd, EDML_BACKEND_GLES, &sz) == EDML_STATUS_OK &&
+                  sz.backend == EDML_BACKEND_GLES,
+              "TopK named GLES: %s", edml_device_last_error(d.dev));
+        tl_device_free(&d);
+    }
+}
+
 int main(void)
 {
+    check_spilled_kernels();
     check_reserved_scratch(0);
     check_reserved_scratch(1);
     check_messages_without_device();

@@ -87,6 +87,7 @@ static edml_status edmli_place(edml_device *dev, edml_backend backend, edml_oper
 {
     edmli_errbuf *e = &dev->err;
     edml_backend b = backend;
+    op->requested = backend; /* a backend's plan may decline only AUTO's choice */
     if (b == EDML_BACKEND_AUTO)
         b = edmli_choose(dev, op);
     else if (!(dev->backends & EDML_BACKEND_BIT(b)))

@@ -148,6 +148,10 @@ typedef struct edmli_gles {
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT],
         loc_bind_step[EDMLI_GLES_PROG_COUNT];
     uint64_t prog_ctx[EDMLI_GLES_PROG_COUNT]; /* the context (key) that set each program's uniforms last */
+    /* what the driver's compiler said of each program through GL_KHR_debug
+     * (Mesa's "S:F spills:fills"; -1: nothing), and of the one being built */
+    int32_t spills[EDMLI_GLES_PROG_COUNT], fills[EDMLI_GLES_PROG_COUNT];
+    int32_t stat_spills, stat_fills;
     /* what that context set u_base and u_count to, and within one call or
      * batch the program in use and the parameter range at binding 0 (GL
      * calls that would change nothing are left out: each costs the CPU time
@@ -218,6 +222,13 @@ uint32_t edmli_gles_prog_local(const edmli_gles *g, edmli_gles_prog prog);
 
 /* Opens GL, compiles every program, creates the GPU arena. false: `why`. */
 bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
+/* Its first part: the context and the limits, no program (tools/gpu-compile.c). */
+bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
+/* Compiles and links program id as the device would (false: why), with
+ * what the driver's compiler reports of it (spills, fills). */
+bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap);
+/* The programs (bits of edmli_gles_prog) an operator's executions dispatch. */
+uint32_t edmli_gles_programs_of(const edml_operator *op);
 void edmli_gles_close(edmli_gles *g);
 
 /* GPU-arena bytes a submission copies to the host once it is complete. */
@@ -272,6 +283,8 @@ edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edml
 void edmli_gles_bake_size(edml_operator *op, const edmli_gles *g);
 edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op);
 edmli_gles_baked *edmli_gles_baked_of(const edml_operator *op);
+/* Baking: program prog is dispatched (edmli_gles_programs_of). */
+void edmli_gles_bake_program(edmli_gles_run *r, edmli_gles_prog prog);
 void edmli_gles_bake_record(edmli_gles_run *r, const void *words, uint32_t bytes);
 void edmli_gles_bake_zeros(edmli_gles_run *r, uint64_t bytes);
 /* The GPU-arena offset of the operator's baked block with these words (the

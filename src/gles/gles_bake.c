@@ -22,6 +22,7 @@ struct edmli_gles_bake {
     uint32_t hash[EDMLI_GLES_BAKED_MAX], hash_bytes[EDMLI_GLES_BAKED_MAX];
     uint32_t copy_cap; /* baking: what sizing counted, never exceeded */
     uint64_t gpu_cap;
+    uint32_t programs; /* the programs dispatched (bits of edmli_gles_prog) */
 };
 
 static const edmli_kernel_fn edmli_gles_kernel_of[EDMLI_OP_KIND_COUNT] = {
@@ -103,6 +104,14 @@ static edml_status edmli_gles_bake_runs(const edml_operator *op, edmli_gles_bake
         g->bake = NULL;
     }
     return s;
+}
+
+void edmli_gles_bake_program(edmli_gles_run *r, edmli_gles_prog prog) { r->g->bake->programs |= 1u << prog; }
+
+uint32_t edmli_gles_programs_of(const edml_operator *op)
+{
+    edmli_gles_bake k = {.align = EDMLI_GLES_STATE(op)->param_align};
+    return edmli_gles_bake_runs(op, &k) ? 0u : k.programs;
 }
 
 void edmli_gles_bake_size(edml_operator *op, const edmli_gles *g)

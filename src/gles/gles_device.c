@@ -29,7 +29,76 @@ static bool edmli_gles_built(edmli_gl *gl, unsigned obj, bool program, const cha
     return false;
 }
 
-static bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
+static bool edmli_gles_build(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap);
+
+/* A number ending just before `end` in `text` (-1: none). */
+static int32_t edmli_gles_number_before(const char *text, const char *end)
+{
+    const char *p = end;
+    while (p > text && p[-1] >= '0' && p[-1] <= '9') p--;
+    if (p == end || end - p > 9) return -1;
+    int32_t v = 0;
+    for (; p < end; p++) v = v * 10 + (*p - '0');
+    return v;
+}
+
+/* What a driver's compiler says of the program being built, through
+ * GL_KHR_debug: Mesa's V3D, Panfrost and freedreno end their statistics
+ * with "S:F spills:fills". */
+static void edmli_gles_take_stats(edmli_gles *g, const char *message)
+{
+    const char *at = strstr(message, " spills:fills");
+    if (!at) return;
+    const int32_t fills = edmli_gles_number_before(message, at);
+    const char *colon = at;
+    while (colon > message && colon[-1] != ':') colon--;
+    if (fills < 0 || colon <= message) return;
+    const int32_t spills = edmli_gles_number_before(message, colon - 1);
+    if (spills < 0) return;
+    g->stat_spills = spills > g->stat_spills ? spills : g->stat_spills; /* the worst of its variants */
+    g->stat_fills = fills > g->stat_fills ? fills : g->stat_fills;
+}
+
+static void edmli_gles_debug_message(GLenum_ source, GLenum_ type, GLuint_ id, GLenum_ severity, GLsizei_ length,
+                                     const char *message, const void *user)
+{
+    (void)source, (void)type, (void)id, (void)severity, (void)length;
+    if (message) edmli_gles_take_stats((edmli_gles *)(uintptr_t)user, message);
+}
+
+/* Listens to the driver's messages while a program is built (on), or stops. */
+static void edmli_gles_listen(edmli_gles *g, bool on)
+{
+    edmli_gl *gl = &g->port.gl;
+    void (*set)(edmli_gl_debug_fn, const void *) =
+        gl->glDebugMessageCallback ? gl->glDebugMessageCallback : gl->glDebugMessageCallbackKHR;
+    if (!set || !gl->glEnable || !gl->glDisable) return;
+    if (on) {
+        gl->glEnable(EDMLI_GL_DEBUG_OUTPUT);
+        gl->glEnable(EDMLI_GL_DEBUG_OUTPUT_SYNCHRONOUS); /* on this thread, during the calls */
+        set(edmli_gles_debug_message, g);
+    } else {
+        set(NULL, NULL);
+        gl->glDisable(EDMLI_GL_DEBUG_OUTPUT);
+    }
+    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+}
+
+bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
+{
+    g->stat_spills = g->stat_fills = -1;
+    edmli_gles_listen(g, true);
+    const bool ok = edmli_gles_build(g, id, why, cap);
+    edmli_gles_listen(g, false);
+    if (id == EDMLI_GLES_PROG_TOPK_THREAD && (g->faults & EDML_FAULT_SPILLED))
+        edmli_gles_take_stats(
+            g, "COMPUTE shader: 900 inst, 1 threads, 0 loops, 8 uniforms, 64 max-temps, 7:9 spills:fills");
+    g->spills[id] = g->stat_spills;
+    g->fills[id] = g->stat_fills;
+    return ok;
+}
+
+static bool edmli_gles_build(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
 {
     edmli_gl *gl = &g->port.gl;
     char prelude[EDMLI_GLES_PRELUDE_BYTES];
@@ -189,7 +258,7 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
     return true;
 }
 
-bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
+bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
 {
     memset(g, 0, sizeof *g);
     g->faults = faults;
@@ -198,12 +267,17 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     if (!edmli_port_gl_open(&g->port, port_faults, why, cap)) return false;
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
-
     if (!edmli_gles_limits(g, dev, why, cap)) {
         edmli_port_gl_close(&g->port);
         return false;
     }
+    return true;
+}
 
+bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
+{
+    if (!edmli_gles_open_context(g, dev, faults, why, cap)) return false;
+    edmli_gl *gl = &g->port.gl;
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
         if (!edmli_gles_compile(g, (edmli_gles_prog)id, why, cap)) {
             edmli_gles_close(g);
@@ -356,12 +430,17 @@ const char *edmli_gles_device_info(const edml_device *dev, const void *state, ch
 {
     (void)dev;
     const edmli_gles *g = (const edmli_gles *)state;
+    char spilled[160] = "";
+    for (int id = 0, n = 0; id < EDMLI_GLES_PROG_COUNT; id++)
+        if (g->spills[id] > 0)
+            n += (int)edmli_format(spilled + n, sizeof spilled - (size_t)n, "%s%s %d:%d",
+                                   n ? ", " : "; spilled: ", edmli_gles_src_name[id], g->spills[id], g->fills[id]);
     edmli_format(buf, cap,
                  "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena, GatherND's "
-                 "status %s%s%s",
+                 "status %s%s%s%s",
                  g->renderer, g->port.display_kind, g->port.context_kind, g->local,
                  (unsigned long long)(g->arena_bytes >> 20),
                  g->status_map ? "read through a persistent mapping" : "copied back (no GL_EXT_buffer_storage)",
-                 g->adjusted[0] ? "; adjusted: " : "", g->adjusted);
+                 g->adjusted[0] ? "; adjusted: " : "", g->adjusted, spilled);
     return buf;
 }

@@ -381,6 +381,7 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
         words[g->bind_word[prog][j]] = j;
     }
     if (g->bake) {
+        edmli_gles_bake_program(r, prog);
         edmli_gles_bake_record(r, words, (uint32_t)bytes);
         return;
     }
