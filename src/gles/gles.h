@@ -122,7 +122,11 @@ extern const uint32_t edmli_gles_status_init[4];
 typedef struct edmli_gles {
     edmli_port_gl port;
     uint32_t faults;
-    bool one_thread;   /* keep the context current between calls */
+    bool one_thread; /* keep the context current between calls */
+    /* TopK's per-invocation lists (topk_thread.comp: 16 keys and indices in
+     * registers) built and used: not on V3D, whose compiler spills 918
+     * registers and takes minutes over them (docs/gpu.md) */
+    bool thread_topk;
     uint32_t local;    /* invocations per workgroup */
     uint32_t sort_max; /* longest row the bitonic sort takes; largest K */
     uint32_t max_groups_x;
@@ -152,6 +156,7 @@ typedef struct edmli_gles {
      * (Mesa's "S:F spills:fills"; -1: nothing), and of the one being built */
     int32_t spills[EDMLI_GLES_PROG_COUNT], fills[EDMLI_GLES_PROG_COUNT];
     int32_t stat_spills, stat_fills;
+    char stat_text[240]; /* the last statistics message (tools/gpu-compile.c prints it) */
     /* what that context set u_base and u_count to, and within one call or
      * batch the program in use and the parameter range at binding 0 (GL
      * calls that would change nothing are left out: each costs the CPU time
@@ -224,6 +229,8 @@ uint32_t edmli_gles_prog_local(const edmli_gles *g, edmli_gles_prog prog);
 bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
 /* Its first part: the context and the limits, no program (tools/gpu-compile.c). */
 bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
+/* Whether the device builds program id (some do not fit some GPUs). */
+bool edmli_gles_builds(const edmli_gles *g, edmli_gles_prog id);
 /* Compiles and links program id as the device would (false: why), with
  * what the driver's compiler reports of it (spills, fills). */
 bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap);

@@ -47,6 +47,7 @@ static int32_t edmli_gles_number_before(const char *text, const char *end)
  * with "S:F spills:fills". */
 static void edmli_gles_take_stats(edmli_gles *g, const char *message)
 {
+    if (strstr(message, " shader: ")) edmli_format(g->stat_text, sizeof g->stat_text, "%s", message);
     const char *at = strstr(message, " spills:fills");
     if (!at) return;
     const int32_t fills = edmli_gles_number_before(message, at);
@@ -87,6 +88,7 @@ static void edmli_gles_listen(edmli_gles *g, bool on)
 bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
 {
     g->stat_spills = g->stat_fills = -1;
+    g->stat_text[0] = '\0';
     edmli_gles_listen(g, true);
     const bool ok = edmli_gles_build(g, id, why, cap);
     edmli_gles_listen(g, false);
@@ -232,7 +234,9 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
     /* the board's workgroup, else 256 invocations on V3D (16-lane QPUs) and
      * 1024 elsewhere; a power of two from 128 (GLES 3.1's minimum) within
      * the GPU's limit */
-    uint32_t want = dev->board.gpu_workgroup ? dev->board.gpu_workgroup : strstr(g->renderer, "V3D") ? 256u : 1024u;
+    const bool v3d = strstr(g->renderer, "V3D") || (g->faults & EDML_FAULT_LIMITS_V3D);
+    g->thread_topk = !v3d;
+    uint32_t want = dev->board.gpu_workgroup ? dev->board.gpu_workgroup : v3d ? 256u : 1024u;
     g->local = 128u;
     while (g->local * 2 <= (uint32_t)inv && g->local * 2 <= want) g->local *= 2;
     if (dev->board.gpu_workgroup && g->local != dev->board.gpu_workgroup) {
@@ -258,6 +262,11 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
     return true;
 }
 
+bool edmli_gles_builds(const edmli_gles *g, edmli_gles_prog id)
+{
+    return id != EDMLI_GLES_PROG_TOPK_THREAD || g->thread_topk;
+}
+
 bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
 {
     memset(g, 0, sizeof *g);
@@ -279,7 +288,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     if (!edmli_gles_open_context(g, dev, faults, why, cap)) return false;
     edmli_gl *gl = &g->port.gl;
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
-        if (!edmli_gles_compile(g, (edmli_gles_prog)id, why, cap)) {
+        if (edmli_gles_builds(g, (edmli_gles_prog)id) && !edmli_gles_compile(g, (edmli_gles_prog)id, why, cap)) {
             edmli_gles_close(g);
             return false;
         }
