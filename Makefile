@@ -68,7 +68,7 @@ LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)
 LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.h boards/$(BOARD)/caps.h
 
-TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude)
+TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude $(BUILD)/gpu-compile)
 TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile \
          $(BUILD)/examples/topk $(BUILD)/examples/command_list
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
@@ -115,6 +115,10 @@ $(BUILD)/edml-demo: $(BUILD)/tools/edml-demo.o $(LIB)
 
 # The GLSL prelude of a kernel, as the GLES backend writes it (test/check-shaders.sh).
 $(BUILD)/gles-prelude: tools/gles-prelude.c $(LIB) $(HEADERS)
+	$(CC) $(LIB_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
+
+# Every program compiled as a device would, one at a time (toolchain/gpu-targets).
+$(BUILD)/gpu-compile: tools/gpu-compile.c $(LIB) $(HEADERS)
 	$(CC) $(LIB_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
 $(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(LIB)
@@ -245,6 +249,13 @@ demo:
 	@$(MAKE) --no-print-directory BOARD=host all
 	@sh tools/demo.sh
 
+# The boards' GPU compilers without the boards (toolchain/gpu-targets): Mesa
+# built once from Debian's source with its no-op DRM shims, every program
+# compiled as a device would; the table in docs/gpu.md.
+.PHONY: gpu-targets
+gpu-targets:
+	@sh toolchain/gpu-targets
+
 .PHONY: bench bench-insns
 bench-insns: setup
 	@BOARD=$(if $(filter host,$(BOARD)),rpi4,$(BOARD)) sh tools/bench-insns.sh
@@ -288,6 +299,7 @@ help:
 	@echo "  baremetal     AArch64 without an OS ($(BAREMETAL_BOARD)'s library, PORT=none): examples/baremetal and the test image"
 	@echo "  test-baremetal  both under qemu-system-aarch64 -M virt (toolchain/run-baremetal); part of make test"
 	@echo "  install       edml.h, libedml.a, edml.pc and lib/cmake/edml under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
+	@echo "  gpu-targets   every GLES program compiled by the boards' GPU compilers (Mesa's shims): docs/gpu.md"
 	@echo "  fuzz          the libFuzzer targets, FUZZ_SECONDS each (default 600)"
 	@echo "  soak          SOAK_CYCLES create/execute/destroy cycles per backend (default 100000)"
 	@echo "  setup         installs missing Debian packages (toolchain/setup-host)"

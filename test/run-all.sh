@@ -38,6 +38,7 @@ host_suite() {
     step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
     step "misuse: stale and foreign handles, live arenas, re-entry, bindings, messages, GPU arena" $H/test/misuse
     step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
+    step "docs/gpu.md's table of the boards' GPU compilers (make gpu-targets) names today's shader sources" sh test/check-gpu-table.sh
     step "GLES faults injected: fallback and statuses" $H/test/faults
     step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
     step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-thread
