@@ -310,11 +310,19 @@ static const char *edmli_kind_name(edmli_object_kind kind)
     }
 }
 
-/* A plausible object of `kind` (live or destroyed), read without trusting it further. */
+static uintptr_t edmli_object_check_word(const edmli_object *o)
+{
+    return ((uintptr_t)o->device ^ (uintptr_t)o ^ (uintptr_t)o->kind * (uintptr_t)0x9E3779B97F4A7C15ull) +
+           (uintptr_t)o->gen * (uintptr_t)0xC2B2AE3D27D4EB4Full;
+}
+
+/* A plausible object of `kind` (live or destroyed), read without trusting it
+ * further: its header whole and written for this address, its device below it. */
 static bool edmli_object_plausible(const edmli_object *o, edmli_object_kind kind)
 {
     return (o->state == EDMLI_OBJECT_LIVE || o->state == EDMLI_OBJECT_DEAD) && o->kind == (uint32_t)kind && o->device &&
-           (uintptr_t)o->device < (uintptr_t)o;
+           (uintptr_t)o->device < (uintptr_t)o && (uintptr_t)o->device % EDMLI_ALIGN == 0 &&
+           o->check == edmli_object_check_word(o);
 }
 
 edml_status edmli_object_check(edml_device *dev, const void *handle, edmli_object_kind kind, edmli_object **out,
@@ -368,6 +376,7 @@ void edmli_object_push(edml_device *dev, edmli_object *o, edmli_object_kind kind
     o->kind = (uint32_t)kind;
     o->gen = atomic_fetch_add_explicit(&edmli_next_gen, 1u, memory_order_relaxed);
     o->device = dev;
+    o->check = edmli_object_check_word(o);
     o->prev = dev->last_obj;
     o->arena_mark = mark;
     dev->last_obj = o;

@@ -101,6 +101,11 @@ typedef struct edmli_object {
     uint32_t kind;  /* edmli_object_kind */
     uint32_t gen;   /* the handle carries its low EDMLI_HANDLE_GEN_BITS */
     edml_device *device;
+    /* the header's own check: device, generation and address mixed, so that
+     * a handle into memory a newer object reused (a header partly
+     * overwritten, or no header) is not taken for an object, and its
+     * "device" never followed */
+    uintptr_t check;
     struct edmli_object *prev;
     size_t arena_mark; /* device-arena head before the object */
     uint64_t gpu_mark; /* GPU-arena persistent bytes before it, or EDMLI_NO_GPU_MARK: it holds none */
@@ -110,6 +115,7 @@ struct edml_gpu_buffer {
     edmli_object obj;
     uint64_t gpu_offset; /* in the GPU arena */
     uint64_t bytes;
+    bool mapped; /* edml_gpu_buffer_map() */
 };
 
 /* Bytes a backend may keep per operator, derived once at creation. */
@@ -188,6 +194,9 @@ typedef struct edmli_buffer_hooks {
     void (*release_to)(void *state, uint64_t mark);
     edml_status (*io)(edml_device *dev, void *state, uint64_t offset, void *host, uint64_t bytes, bool write);
     edml_status (*copy)(edml_device *dev, void *state, uint64_t dst, uint64_t src, uint64_t bytes);
+    /* the CPU's view of [offset, offset + bytes), the GPU's work on it done; its end */
+    edml_status (*map)(edml_device *dev, void *state, uint64_t offset, uint64_t bytes, void **data);
+    edml_status (*unmap)(edml_device *dev, void *state);
 } edmli_buffer_hooks;
 
 /* Where a flushed batch's outcome goes (in its command list): its status
