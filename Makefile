@@ -69,7 +69,7 @@ LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.h boards/$(BOARD)/caps.h
 
 TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude $(BUILD)/gpu-compile)
-TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile \
+TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped \
          $(BUILD)/examples/topk $(BUILD)/examples/command_list
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 

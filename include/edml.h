@@ -108,13 +108,15 @@
  *   edml_operator_query                     2560   2304
  *   edml_pool_parallel_for                  1536   1280
  *   edml_device_create                      1536   1280
+ *   edml_gpu_buffer_map                     1024    768
+ *   edml_gpu_buffer_unmap                   1024    768
+ *   edml_gpu_buffer_destroy                 1024    768
  *   edml_gpu_buffer_copy                     768    512
  *   edml_gpu_buffer_write                    768    512
  *   edml_gpu_buffer_read                     768    512
  *   edml_operator_get_binding_properties     768    512
  *   edml_operator_destroy                    768    512
  *   edml_operator_backend                    768    512
- *   edml_gpu_buffer_destroy                  768    512
  *   edml_command_list_reset                  768    512
  *   edml_command_list_count                  768    512
  *   edml_gpu_buffer_create                   512    512
@@ -587,6 +589,12 @@ typedef struct edml_device_desc {
      *  fails an execution for memory: firmware knows at start-up whether its
      *  operators fit. */
     uint32_t reserve_scratch;
+    /** 1: the GPU arena is mapped once, persistently and coherently, where
+     *  the driver has GL_EXT_buffer_storage, so that edml_gpu_buffer_map()
+     *  costs no call and operators run while buffers are mapped (zero-copy
+     *  on boards whose GPU shares the CPU's memory). 0: not (desktop GPUs
+     *  keep an unmapped buffer in their own memory). */
+    uint32_t gpu_arena_mapped;
 } edml_device_desc;
 
 /** @name Fault injection (tests): each makes the GLES backend fail as a real
@@ -801,6 +809,29 @@ edml_status edml_gpu_buffer_destroy(edml_gpu_buffer *buffer);
 edml_status edml_gpu_buffer_write(edml_gpu_buffer *buffer, UINT64 offset, const void *data, UINT64 bytes);
 /** Copies the buffer into host memory. */
 edml_status edml_gpu_buffer_read(edml_gpu_buffer *buffer, UINT64 offset, void *data, UINT64 bytes);
+/**
+ * The CPU's view of `bytes` of the buffer from `offset`, in *data: a
+ * camera frame written straight into a GPU buffer, a result read where the
+ * kernel wrote it. The device's GPU work is complete when it returns (a
+ * submitted command list included), so the mapping shows every write made
+ * before. With edml_device_desc.gpu_arena_mapped (and GL_EXT_buffer_storage,
+ * which Mesa's V3D, Panfrost, freedreno and llvmpipe and NVIDIA's driver
+ * have) the whole GPU arena is mapped once, persistently and coherently:
+ * this returns a pointer into that mapping, operators may run while it is
+ * held, each call's GPU writes are visible in it when the call returns and
+ * the CPU's writes to it are seen by the next call; leave the range alone
+ * while a submitted command list that binds it has not been waited for.
+ * On boards whose GPU shares DRAM with the CPU (every Raspberry Pi, Mali,
+ * Adreno and Jetson board) that is zero-copy. Without it, the range is
+ * mapped with glMapBufferRange and the device's other GPU calls fail with
+ * ::EDML_STATUS_BUSY until edml_gpu_buffer_unmap(). One mapping a buffer at
+ * a time.
+ */
+edml_status edml_gpu_buffer_map(edml_gpu_buffer *buffer, UINT64 offset, UINT64 bytes, void **data);
+/** Ends a mapping: the pointer is no longer to be used (with the
+ *  persistent mapping it still points into the arena, but edml may reuse
+ *  it once the buffer is destroyed). Destroying a mapped buffer unmaps it. */
+edml_status edml_gpu_buffer_unmap(edml_gpu_buffer *buffer);
 /** A compute-shader copy between buffers (offsets and size multiples of 4). */
 edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_gpu_buffer *src, UINT64 src_offset,
                                  UINT64 bytes);

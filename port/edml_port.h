@@ -67,6 +67,7 @@ typedef struct edmli_gl_sync *GLsync_;
 /* GL_EXT_buffer_storage */
 #define EDMLI_GL_MAP_PERSISTENT_BIT 0x0040
 #define EDMLI_GL_MAP_COHERENT_BIT 0x0080
+#define EDMLI_GL_DYNAMIC_STORAGE_BIT 0x0100
 #define EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT 0x00004000
 /* GL_EXT_disjoint_timer_query */
 #define EDMLI_GL_TIMESTAMP 0x8E28

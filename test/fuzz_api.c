@@ -275,6 +275,7 @@ static void dev_create(world *w, reader *r)
     const uint32_t order_seed = take(r, 0), workers = 1 + take(r, 8);
     if (!d->live) d->order = order, d->order_seed = order_seed, d->workers = workers; /* a live one's stay */
     if (order) dd.parallel_for = odd_order_for, dd.parallel_context = d, dd.workers = workers;
+    dd.gpu_arena_mapped = (order_seed >> 3) & 1; /* no byte of its own: the corpus keeps its meaning */
     edml_device *dev = NULL;
     const edml_status s = edml_device_create(&dd, d->arena, d->size, &dev);
     if (d->live) {

@@ -326,6 +326,8 @@ int main(int argc, char **argv)
             dd.gles_one_thread = 1;
         else if (!strcmp(argv[i], "--no-buffer-storage")) /* GatherND's status words copied back */
             dd.inject_faults |= EDML_FAULT_NO_BUFFER_STORAGE;
+        else if (!strcmp(argv[i], "--arena-mapped")) /* the GPU arena mapped persistently */
+            dd.gpu_arena_mapped = 1;
     CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_OK, "device");
     char info[300];
     if (!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {

@@ -43,6 +43,8 @@ host_suite() {
     step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
     step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-thread
     step "hostile review: odd and oversized GPU arenas, adjusted settings, AUTO's sizes, stale handles across devices, pool sizes, nested and failing parallel-fors, messages" $H/test/hostile
+    step "GPU buffers, the GPU arena mapped persistently (gpu_arena_mapped)" $H/test/gpu --arena-mapped
+    step "mapped GPU buffers: inputs and outputs through the CPU's view, persistent and range by range" $H/test/mapped
     step "GL contexts: two devices and the application's context on one thread, both context modes" $H/test/glcontext
     step "GPU buffers, GatherND's status words copied back (as without GL_EXT_buffer_storage)" $H/test/gpu --no-buffer-storage
     for b in ref neon gles auto; do

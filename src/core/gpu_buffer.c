@@ -74,6 +74,12 @@ edml_status edml_gpu_buffer_destroy(edml_gpu_buffer *handle)
     edml_status s = edmli_gpu_enter(handle, &b);
     if (s) return s;
     edml_device *dev = b->obj.device;
+    if (b->mapped) { /* unmapped with it */
+        void *state = NULL;
+        const edmli_buffer_hooks *hooks = edmli_buffers(dev, &state, &s);
+        if (!s) s = hooks->unmap(dev, state);
+        b->mapped = false;
+    }
     edmli_object_release(dev, &b->obj);
     edmli_device_leave(dev, s, true);
     return s;
@@ -131,6 +137,44 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst_handle, UINT64 dst_offset,
     void *state = NULL;
     const edmli_buffer_hooks *hooks = s ? NULL : edmli_buffers(dev, &state, &s);
     if (!s) s = hooks->copy(dev, state, dst->gpu_offset + dst_offset, src->gpu_offset + src_offset, bytes);
+    edmli_device_leave(dev, s, true);
+    return s;
+}
+
+edml_status edml_gpu_buffer_map(edml_gpu_buffer *handle, UINT64 offset, UINT64 bytes, void **data)
+{
+    edml_gpu_buffer *b;
+    edml_status s = edmli_gpu_enter(handle, &b);
+    if (s) return s;
+    edml_device *dev = b->obj.device;
+    if (!data)
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "data");
+    else if (*data = NULL, b->mapped)
+        s = edmli_fail(&dev->err, EDMLI_MSG_GPU_MAP_TWICE);
+    else
+        s = edmli_gpu_range(b, offset, bytes, "a mapping");
+    void *state = NULL;
+    const edmli_buffer_hooks *hooks = s ? NULL : edmli_buffers(dev, &state, &s);
+    if (!s) s = hooks->map(dev, state, b->gpu_offset + offset, bytes, data);
+    if (!s) b->mapped = true;
+    edmli_device_leave(dev, s, true);
+    return s;
+}
+
+edml_status edml_gpu_buffer_unmap(edml_gpu_buffer *handle)
+{
+    edml_gpu_buffer *b;
+    edml_status s = edmli_gpu_enter(handle, &b);
+    if (s) return s;
+    edml_device *dev = b->obj.device;
+    void *state = NULL;
+    const edmli_buffer_hooks *hooks = NULL;
+    if (!b->mapped)
+        s = edmli_fail(&dev->err, EDMLI_MSG_GPU_NOT_MAPPED);
+    else
+        hooks = edmli_buffers(dev, &state, &s);
+    if (!s) s = hooks->unmap(dev, state);
+    if (hooks) b->mapped = false;
     edmli_device_leave(dev, s, true);
     return s;
 }

@@ -147,6 +147,11 @@
 #define EDMLI_MSG_TENSOR_ADDRESS_SPACE \
     EDML_STATUS_UNSUPPORTED,           \
         "%s.TotalTensorSizeInBytes is %llu, more than a %u-bit address space holds: it could never be bound"
+#define EDMLI_MSG_GPU_MAPPED                                                                                         \
+    EDML_STATUS_BUSY, "a GPU buffer of this device is mapped, and without a persistent mapping the GPU may not run " \
+                      "while it is: edml_gpu_buffer_unmap() it first (or set edml_device_desc.gpu_arena_mapped)"
+#define EDMLI_MSG_GPU_MAP_TWICE EDML_STATUS_INVALID_ARGUMENT, "the GPU buffer is mapped already"
+#define EDMLI_MSG_GPU_NOT_MAPPED EDML_STATUS_INVALID_ARGUMENT, "the GPU buffer is not mapped"
 #define EDMLI_MSG_GPU_COPY_ALIGN EDML_STATUS_INVALID_ARGUMENT, "a copy's offsets and size must be multiples of 4"
 
 /* data */

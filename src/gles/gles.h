@@ -127,6 +127,11 @@ typedef struct edmli_gles {
      * registers) built and used: not on V3D, whose compiler spills 918
      * registers and takes minutes over them (docs/gpu.md) */
     bool thread_topk;
+    /* edml_device_desc.gpu_arena_mapped: the arena's persistent, coherent
+     * mapping (NULL: none); else whether a range of it is mapped now (GL
+     * then allows no dispatch on it: the device's GPU calls wait) */
+    uint8_t *arena_map;
+    bool mapped_plain;
     uint32_t local;    /* invocations per workgroup */
     uint32_t sort_max; /* longest row the bitonic sort takes; largest K */
     uint32_t max_groups_x;

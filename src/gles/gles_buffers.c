@@ -70,7 +70,50 @@ static edml_status edmli_gles_buffer_copy(edml_device *dev, void *state, uint64_
     return s;
 }
 
+/* A persistently mapped arena: the GPU's work done (a submitted list's
+ * included), a pointer into the mapping. Else a range mapped for reading
+ * and writing, GL's own wait first. */
+static edml_status edmli_gles_buffer_map(edml_device *dev, void *state, uint64_t offset, uint64_t bytes, void **data)
+{
+    edmli_gles *g = (edmli_gles *)state;
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, g, &dev->err);
+    if (!s && g->arena_map) {
+        s = edmli_gles_finish(&r); /* a fence: what ran before is complete and visible */
+        *data = g->arena_map + offset;
+    } else if (!s) {
+        edmli_gl *gl = &g->port.gl;
+        gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
+        *data = gl->glMapBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes,
+                                     EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT);
+        if (!*data) s = edmli_gles_fail(&r, "glMapBufferRange of a GPU buffer failed");
+        g->mapped_plain = *data != NULL;
+    }
+    edmli_gles_release(g);
+    return s;
+}
+
+static edml_status edmli_gles_buffer_unmap(edml_device *dev, void *state)
+{
+    edmli_gles *g = (edmli_gles *)state;
+    if (!g->mapped_plain) return EDML_STATUS_OK; /* a persistent mapping stays */
+    g->mapped_plain = false;
+    edmli_gles_run r;
+    edml_status s = edmli_gles_begin(&r, g, &dev->err);
+    if (!s) {
+        edmli_gl *gl = &g->port.gl;
+        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
+        if (!gl->glUnmapBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER))
+            s = edmli_gles_fail(&r, "glUnmapBuffer: the mapped data was lost (the driver says it is undefined)");
+    }
+    edmli_gles_release(g);
+    return s;
+}
+
 const edmli_buffer_hooks edmli_gles_buffers = {
+    .map = edmli_gles_buffer_map,
+    .unmap = edmli_gles_buffer_unmap,
     .reserve = edmli_gles_buffer_reserve,
     .mark = edmli_gles_buffer_mark,
     .release_to = edmli_gles_buffer_release_to,

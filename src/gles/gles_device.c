@@ -283,6 +283,28 @@ bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t fau
     return true;
 }
 
+/* The GPU arena's buffer; with `mapped` and GL_EXT_buffer_storage, of
+ * immutable storage mapped once, persistently and coherently, for
+ * edml_gpu_buffer_map() (else created as any buffer and mapped a range at
+ * a time). */
+static void edmli_gles_arena_create(edmli_gles *g, bool mapped)
+{
+    edmli_gl *gl = &g->port.gl;
+    const char *ext = (const char *)gl->glGetString(EDMLI_GL_EXTENSIONS);
+    gl->glGenBuffers(1, &g->arena_buf);
+    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
+    if (!mapped || !gl->glBufferStorageEXT || !ext || !strstr(ext, "GL_EXT_buffer_storage") ||
+        (g->faults & EDML_FAULT_NO_BUFFER_STORAGE)) {
+        gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, NULL, EDMLI_GL_DYNAMIC_COPY);
+        return;
+    }
+    const unsigned bits =
+        EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
+    gl->glBufferStorageEXT(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, NULL,
+                           bits | EDMLI_GL_DYNAMIC_STORAGE_BIT);
+    g->arena_map = (uint8_t *)gl->glMapBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, (intptr_t)g->arena_bytes, bits);
+}
+
 bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
 {
     if (!edmli_gles_open_context(g, dev, faults, why, cap)) return false;
@@ -298,9 +320,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     /* The arena is never mapped, so that drivers keep it in GPU memory (NVIDIA
      * moves a buffer mapped for reading to system memory); downloads copy
      * through a small buffer that is. */
-    gl->glGenBuffers(1, &g->arena_buf);
-    gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
-    gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, NULL, EDMLI_GL_DYNAMIC_COPY);
+    edmli_gles_arena_create(g, dev->desc.gpu_arena_mapped != 0);
     gl->glGenBuffers(1, &g->readback_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)EDMLI_GLES_READBACK_BYTES, NULL, EDMLI_GL_STREAM_READ);
@@ -334,7 +354,7 @@ void edmli_gles_close(edmli_gles *g)
         g->pending = false, g->pending_fence = NULL, g->ticket = NULL;
         for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
             if (g->prog[id]) gl->glDeleteProgram(g->prog[id]);
-        if (g->arena_buf) gl->glDeleteBuffers(1, &g->arena_buf);
+        if (g->arena_buf) gl->glDeleteBuffers(1, &g->arena_buf); /* unmapped with it */
         if (g->params_buf) gl->glDeleteBuffers(1, &g->params_buf);
         if (g->readback_buf) gl->glDeleteBuffers(1, &g->readback_buf);
         if (g->status_buf) gl->glDeleteBuffers(1, &g->status_buf); /* unmapped with it */
@@ -343,6 +363,8 @@ void edmli_gles_close(edmli_gles *g)
     memset(g->prog, 0, sizeof g->prog);
     g->arena_buf = g->params_buf = g->readback_buf = g->status_buf = 0;
     g->status_map = NULL;
+    g->arena_map = NULL;
+    g->mapped_plain = false;
 }
 
 /* GatherND's status buffer (gles.h), mapped once persistently and coherently
@@ -445,10 +467,10 @@ const char *edmli_gles_device_info(const edml_device *dev, const void *state, ch
             n += (int)edmli_format(spilled + n, sizeof spilled - (size_t)n, "%s%s %d:%d",
                                    n ? ", " : "; spilled: ", edmli_gles_src_name[id], g->spills[id], g->fills[id]);
     edmli_format(buf, cap,
-                 "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena, GatherND's "
-                 "status %s%s%s%s",
+                 "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena%s, "
+                 "GatherND's status %s%s%s%s",
                  g->renderer, g->port.display_kind, g->port.context_kind, g->local,
-                 (unsigned long long)(g->arena_bytes >> 20),
+                 (unsigned long long)(g->arena_bytes >> 20), g->arena_map ? " (mapped persistently)" : "",
                  g->status_map ? "read through a persistent mapping" : "copied back (no GL_EXT_buffer_storage)",
                  g->adjusted[0] ? "; adjusted: " : "", g->adjusted, spilled);
     return buf;

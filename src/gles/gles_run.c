@@ -36,6 +36,8 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     }
     r->baked = NULL;
     r->unbaked = false;
+    if (g->mapped_plain) /* GL runs nothing on a buffer mapped without persistence */
+        return edmli_fail(err, EDMLI_MSG_GPU_MAPPED);
     if (g->pending) (void)edmli_gles_complete_pending(g, UINT64_MAX); /* its outcome goes to its ticket */
     r->g = g;
     r->err = err;
@@ -531,7 +533,7 @@ static GLsync_ edmli_gles_fence(edmli_gles_run *r)
     edmli_gl *gl = &r->g->port.gl;
     edmli_gles_replay(r->g);
     gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
-                        (r->g->status_map ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
+                        (r->g->status_map || r->g->arena_map ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
     r->staged = edmli_gles_stage_fetches(r);
     return gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 }
