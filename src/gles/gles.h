@@ -162,6 +162,7 @@ typedef struct edmli_gles {
     int32_t spills[EDMLI_GLES_PROG_COUNT], fills[EDMLI_GLES_PROG_COUNT];
     int32_t stat_spills, stat_fills;
     char stat_text[240]; /* the last statistics message (tools/gpu-compile.c prints it) */
+    uint32_t dispatched; /* programs dispatched once (bits): their first dispatch is listened to */
     /* what that context set u_base and u_count to, and within one call or
      * batch the program in use and the parameter range at binding 0 (GL
      * calls that would change nothing are left out: each costs the CPU time
@@ -234,6 +235,9 @@ uint32_t edmli_gles_prog_local(const edmli_gles *g, edmli_gles_prog prog);
 bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
 /* Its first part: the context and the limits, no program (tools/gpu-compile.c). */
 bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap);
+/* Listens to the driver's compiler while program id is built or first
+ * dispatched (on), then keeps the worst spills it reported (off). */
+void edmli_gles_listen(edmli_gles *g, edmli_gles_prog id, bool on);
 /* Whether the device builds program id (some do not fit some GPUs). */
 bool edmli_gles_builds(const edmli_gles *g, edmli_gles_prog id);
 /* Compiles and links program id as the device would (false: why), with

@@ -67,12 +67,13 @@ static void edmli_gles_debug_message(GLenum_ source, GLenum_ type, GLuint_ id, G
     if (message) edmli_gles_take_stats((edmli_gles *)(uintptr_t)user, message);
 }
 
-/* Listens to the driver's messages while a program is built (on), or stops. */
-static void edmli_gles_listen(edmli_gles *g, bool on)
+void edmli_gles_listen(edmli_gles *g, edmli_gles_prog id, bool on)
 {
     edmli_gl *gl = &g->port.gl;
     void (*set)(edmli_gl_debug_fn, const void *) =
         gl->glDebugMessageCallback ? gl->glDebugMessageCallback : gl->glDebugMessageCallbackKHR;
+    if (on) g->stat_spills = g->stat_fills = -1, g->stat_text[0] = '\0';
+    if (!on && g->stat_spills > g->spills[id]) g->spills[id] = g->stat_spills, g->fills[id] = g->stat_fills;
     if (!set || !gl->glEnable || !gl->glDisable) return;
     if (on) {
         gl->glEnable(EDMLI_GL_DEBUG_OUTPUT);
@@ -87,16 +88,13 @@ static void edmli_gles_listen(edmli_gles *g, bool on)
 
 bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
 {
-    g->stat_spills = g->stat_fills = -1;
-    g->stat_text[0] = '\0';
-    edmli_gles_listen(g, true);
+    g->spills[id] = g->fills[id] = -1;
+    edmli_gles_listen(g, id, true);
     const bool ok = edmli_gles_build(g, id, why, cap);
-    edmli_gles_listen(g, false);
     if (id == EDMLI_GLES_PROG_TOPK_THREAD && (g->faults & EDML_FAULT_SPILLED))
         edmli_gles_take_stats(
             g, "COMPUTE shader: 900 inst, 1 threads, 0 loops, 8 uniforms, 64 max-temps, 7:9 spills:fills");
-    g->spills[id] = g->stat_spills;
-    g->fills[id] = g->stat_fills;
+    edmli_gles_listen(g, id, false);
     return ok;
 }
 

@@ -292,6 +292,8 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
 {
     edmli_gl *gl = &g->port.gl;
     const bool stale = edmli_gles_use(g, prog);
+    const bool first = !(g->dispatched >> prog & 1u); /* V3D compiles a program here, not at its link */
+    if (first) edmli_gles_listen(g, prog, true);
     edmli_gles_set_words(g, g->loc_bind[prog], NULL, bind, g->bind_count[prog], stale);
     if (step) edmli_gles_set_words(g, g->loc_bind_step[prog], NULL, step, g->bind_count[prog], true); /* rare */
     /* short dispatches: each covers at most a bounded amount of work */
@@ -307,6 +309,7 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
         edmli_gles_set_words(g, g->loc_count[prog], &g->set_count[prog], &n, 1, stale && base == 0);
         gl->glDispatchCompute(x, y, layers);
     }
+    if (first) edmli_gles_listen(g, prog, false), g->dispatched |= 1u << prog;
 }
 
 /* How many of the deferred dispatches at d, d + dir, ... (n of them; dir 1,
