@@ -67,13 +67,18 @@ void main() {
         // rows begin + 4 G b + t + k G, k < 4; past the end, the chunk's
         // last row again (a duplicate never changes the result)
         uvec4 r = min(uvec4(begin + 4u * G * b + t) + uvec4(0u, 1u, 2u, 3u) * G, uvec4(end - 1u));
-        uvec4 v0 = m4[a + ((r.x * st) >> 2)], v1 = m4[a + ((r.y * st) >> 2)], v2 = m4[a + ((r.z * st) >> 2)],
-              v3 = m4[a + ((r.w * st) >> 2)];
-        uvec4 k0 = key4(dt, invert, v0), k1 = key4(dt, invert, v1), k2 = key4(dt, invert, v2),
-              k3 = key4(dt, invert, v3);
-        uvec4 tp = max(max(k0, k1), max(k2, k3));
-        uvec4 ix = better_idx(better_idx(pick(k0, tp, r.x, last), pick(k1, tp, r.y, last), last),
-                              better_idx(pick(k2, tp, r.z, last), pick(k3, tp, r.w, last), last), last);
+        // two pairs of rows, each folded before the next is keyed: fewer
+        // values live at once (V3D's compiler spilled the four at once)
+        uvec4 k0 = key4(dt, invert, m4[a + ((r.x * st) >> 2)]), k1 = key4(dt, invert, m4[a + ((r.y * st) >> 2)]);
+        uvec4 t01 = max(k0, k1);
+        uvec4 i01 = better_idx(pick(k0, t01, r.x, last), pick(k1, t01, r.y, last), last);
+        uvec4 k2 = key4(dt, invert, m4[a + ((r.z * st) >> 2)]), k3 = key4(dt, invert, m4[a + ((r.w * st) >> 2)]);
+        uvec4 t23 = max(k2, k3);
+        uvec4 i23 = better_idx(pick(k2, t23, r.z, last), pick(k3, t23, r.w, last), last);
+        uvec4 tp = max(t01, t23);
+        // the pairs' candidates: a pair's best rows hold tp where its best is tp
+        uvec4 none = uvec4(last ? 0u : NONE);
+        uvec4 ix = better_idx(mix(none, i01, equal(t01, tp)), mix(none, i23, equal(t23, tp)), last);
         // later batches hold later rows
         bvec4 w = b == 0u ? bvec4(true) : last ? greaterThanEqual(tp, top) : greaterThan(tp, top);
         top = mix(top, tp, w);
