@@ -17,18 +17,25 @@ static void log_to(void *user, edml_status s, const char *msg)
     if (s == EDML_STATUS_OK) snprintf(logged, sizeof logged, "%s", msg);
 }
 
-/* a device of `gpu_bytes` of GPU arena, its board given (NULL: built in) */
-static bool gpu_device(tl_device *d, uint64_t gpu_bytes, const edml_board *board)
+/* a device as `dd` says, in an arena of its own (64 KiB after the device) */
+static edml_status make_device(tl_device *d, const edml_device_desc *dd)
 {
     d->size = edml_device_size() + (1 << 16);
     if (posix_memalign(&d->arena, 16, d->size)) abort();
     memset(d->arena, 0, d->size);
+    d->dev = NULL;
+    return edml_device_create(dd, d->arena, d->size, &d->dev);
+}
+
+/* a device of `gpu_bytes` of GPU arena, its board given (NULL: built in) */
+static bool gpu_device(tl_device *d, uint64_t gpu_bytes, const edml_board *board)
+{
     edml_device_desc dd = {0};
     dd.gpu_arena_bytes = gpu_bytes;
     dd.board = board;
     dd.log = log_to;
     logged[0] = '\0';
-    return edml_device_create(&dd, d->arena, d->size, &d->dev) == EDML_STATUS_OK &&
+    return make_device(d, &dd) == EDML_STATUS_OK &&
            (edml_device_backends(d->dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
 }
 
@@ -240,16 +247,13 @@ static edml_status if_run(edml_device *dev, if_job *j, bool *right)
 
 static edml_status device_with(tl_device *d, edml_parallel_for_fn fn, void *ctx, uint32_t workers)
 {
-    d->size = edml_device_size() + (1 << 16);
-    if (posix_memalign(&d->arena, 16, d->size)) abort();
-    memset(d->arena, 0, d->size);
     edml_device_desc dd = {0};
     dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
     dd.parallel_for = fn;
     dd.parallel_context = ctx;
     dd.workers = workers;
     dd.inject_faults = EDML_FAULT_SMALL_PARTS;
-    return edml_device_create(&dd, d->arena, d->size, &d->dev);
+    return make_device(d, &dd);
 }
 
 /* parallel-fors that break the contract */
@@ -425,10 +429,7 @@ static void check_reserved_scratch(uint32_t reserve)
     dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF);
     dd.reserve_scratch = reserve;
     tl_device d;
-    d.size = edml_device_size() + (1 << 16);
-    if (posix_memalign(&d.arena, 16, d.size)) abort();
-    memset(d.arena, 0, d.size);
-    CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_OK, "device");
+    CHECK(make_device(&d, &dd) == EDML_STATUS_OK, "device");
     edml_operator_sizes sz;
     CHECK(edml_operator_query(d.dev, &desc, EDML_BACKEND_REF, &sz) == EDML_STATUS_OK && sz.temporary_bytes >= 16000 &&
               (sz.persistent_bytes > sz.temporary_bytes) == (reserve != 0),
@@ -476,14 +477,11 @@ static void check_spilled_kernels(void)
     board.gpu_software_ok = 1;
     for (int spilled = 0; spilled < 2; spilled++) {
         tl_device d;
-        d.size = edml_device_size() + (1 << 16);
-        if (posix_memalign(&d.arena, 16, d.size)) abort();
-        memset(d.arena, 0, d.size);
         edml_device_desc dd = {0};
         dd.board = &board;
         dd.log = log_to;
         dd.inject_faults = spilled ? EDML_FAULT_SPILLED : 0;
-        CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_OK, "device");
+        CHECK(make_device(&d, &dd) == EDML_STATUS_OK, "device");
         char info[400];
         edml_device_gles_info(d.dev, info, sizeof info);
         CHECK(!spilled == !strstr(info, "spilled: topk_thread 7:9"), "%s", info);

@@ -243,8 +243,6 @@ bool edmli_gles_builds(const edmli_gles *g, edmli_gles_prog id);
 /* Compiles and links program id as the device would (false: why), with
  * what the driver's compiler reports of it (spills, fills). */
 bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap);
-/* The programs (bits of edmli_gles_prog) an operator's executions dispatch. */
-uint32_t edmli_gles_programs_of(const edml_operator *op);
 void edmli_gles_close(edmli_gles *g);
 
 /* GPU-arena bytes a submission copies to the host once it is complete. */
@@ -296,10 +294,10 @@ edml_status edmli_gles_begin_op(edmli_gles_run *r, const edml_operator *op, edml
  * backend_gpu_bytes), the blocks at creation (the bake hook), a run's
  * record of one block, and an execution's binding of a baked one (false:
  * not baked). */
-void edmli_gles_bake_size(edml_operator *op, const edmli_gles *g);
+uint32_t edmli_gles_bake_size(edml_operator *op, const edmli_gles *g); /* the programs it dispatches (bits) */
 edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op);
 edmli_gles_baked *edmli_gles_baked_of(const edml_operator *op);
-/* Baking: program prog is dispatched (edmli_gles_programs_of). */
+/* Baking: program prog is dispatched (edmli_gles_bake_size counts them). */
 void edmli_gles_bake_program(edmli_gles_run *r, edmli_gles_prog prog);
 void edmli_gles_bake_record(edmli_gles_run *r, const void *words, uint32_t bytes);
 void edmli_gles_bake_zeros(edmli_gles_run *r, uint64_t bytes);

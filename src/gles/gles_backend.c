@@ -30,9 +30,8 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles
  * this GPU, as its compiler said (then said in buf): AUTO keeps it on the
  * CPU, where it runs faster than a kernel whose every spill is a memory
  * access (Mesa's V3D makes each one a TMU round trip). */
-static bool edmli_gles_spilled(const edmli_gles *g, const edml_operator *op, char *buf, size_t cap)
+static bool edmli_gles_spilled(const edmli_gles *g, uint32_t programs, char *buf, size_t cap)
 {
-    const uint32_t programs = edmli_gles_programs_of(op);
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
         if ((programs >> id & 1u) && g->spills[id] > 0) {
             edmli_format(buf, cap,
@@ -64,8 +63,8 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
     }
     if (op->kind == EDMLI_OP_ARGREDUCE) edmli_gles_plan_argreduce(op, g, plan);
     plan->stage_bytes = edmli_gles_stage_bytes(op, plan);
-    edmli_gles_bake_size(op, g);
-    if (op->requested == EDML_BACKEND_AUTO && edmli_gles_spilled(g, op, buf, cap)) return buf;
+    const uint32_t programs = edmli_gles_bake_size(op, g);
+    if (op->requested == EDML_BACKEND_AUTO && edmli_gles_spilled(g, programs, buf, cap)) return buf;
     const uint64_t have = g->arena_bytes - g->persistent,
                    need = edmli_add_sat(plan->stage_bytes, op->backend_gpu_bytes);
     if (need > have) {

@@ -108,21 +108,17 @@ static edml_status edmli_gles_bake_runs(const edml_operator *op, edmli_gles_bake
 
 void edmli_gles_bake_program(edmli_gles_run *r, edmli_gles_prog prog) { r->g->bake->programs |= 1u << prog; }
 
-uint32_t edmli_gles_programs_of(const edml_operator *op)
-{
-    edmli_gles_bake k = {.align = EDMLI_GLES_STATE(op)->param_align};
-    return edmli_gles_bake_runs(op, &k) ? 0u : k.programs;
-}
-
-void edmli_gles_bake_size(edml_operator *op, const edmli_gles *g)
+uint32_t edmli_gles_bake_size(edml_operator *op, const edmli_gles *g)
 {
     edmli_gles_bake k = {.align = g->param_align};
     op->backend_bytes = 0;
     op->backend_gpu_bytes = 0;
-    if (edmli_gles_bake_runs(op, &k) || !k.count) return;
+    if (edmli_gles_bake_runs(op, &k)) return 0;
+    if (!k.count) return k.programs;
     op->backend_bytes = (uint32_t)(sizeof(edmli_gles_baked) + k.copy_bytes);
     /* room to align the first block; the zeros after the blocks */
     op->backend_gpu_bytes = k.gpu_bytes + g->param_align + 16 + edmli_align16(k.zero_bytes);
+    return k.programs;
 }
 
 edmli_gles_baked *edmli_gles_baked_of(const edml_operator *op)
