@@ -70,7 +70,7 @@ HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.
 
 TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude $(BUILD)/gpu-compile)
 TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped \
-         $(BUILD)/examples/topk $(BUILD)/examples/command_list
+         $(BUILD)/examples/topk $(BUILD)/examples/command_list $(if $(filter 1,$(WITH_GLES)),$(BUILD)/test/kat)
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
 .PHONY: all lib tools tests test demo install clean help setup
@@ -123,6 +123,11 @@ $(BUILD)/gpu-compile: tools/gpu-compile.c $(LIB) $(HEADERS)
 
 $(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
+
+# The GLES backend's known-answer tests and program cache, from inside (its headers).
+$(BUILD)/test/kat: test/kat.c test/testlib.h $(LIB) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) -Itest $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
 # The tests, each with the operators' samples (test/ops.h) built in.
 TEST_DEPS := test/testlib.h test/ops.h test/image.h tools/case.h tools/case.c $(BUILD)/gen/samples.c $(LIB)

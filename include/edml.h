@@ -124,6 +124,7 @@
  *   edml_device_backend_info                 512    512
  *   edml_command_list_create                 512    512
  *   edml_device_arena_stats                  512    256
+ *   edml_device_program_cache_used           512    256
  *
  * @section gpu The GPU
  *
@@ -595,6 +596,17 @@ typedef struct edml_device_desc {
      *  on boards whose GPU shares the CPU's memory). 0: not (desktop GPUs
      *  keep an unmapped buffer in their own memory). */
     uint32_t gpu_arena_mapped;
+    /** Memory that keeps the GLES programs the driver compiled, as its
+     *  binaries (GLES 3.0's glGetProgramBinary), from one start to the
+     *  next: give what was saved last time (or anything, the first time),
+     *  and save edml_device_program_cache_used() bytes of it after the
+     *  operators were created. A cache written by another driver or edml
+     *  version, or damaged, is emptied and filled again; a binary the
+     *  driver refuses is compiled from source. NULL: programs are compiled
+     *  at each start (when an operator first needs them). A few hundred
+     *  KiB hold every program on Mesa's drivers. */
+    void *program_cache;
+    size_t program_cache_bytes; /**< bytes of program_cache */
 } edml_device_desc;
 
 /** @name Fault injection (tests): each makes the GLES backend fail as a real
@@ -643,6 +655,19 @@ typedef struct edml_device_desc {
  *  per-invocation kernel spilled registers (7:9 spills:fills), so that
  *  tests reach AUTO's refusal to put such kernels on the GPU. */
 #define EDML_FAULT_SPILLED 0x2000u
+/** GatherND's kernel is never dispatched, as Mesa's V3D skips a kernel
+ *  whose registers it could not allocate (it prints "Expect corruption"
+ *  and raises no GL error): its known-answer test must take it off. */
+#define EDML_FAULT_SKIPPED_DISPATCH 0x4000u
+/** Not a fault: the driver is taken to build programs in its own threads
+ *  (GL_KHR_parallel_shader_compile) and to say "not yet" to each program's
+ *  first three polls, so that tests reach AUTO operators that run on the
+ *  CPU until their kernels are ready. */
+#define EDML_FAULT_SLOW_COMPILE 0x8000u
+/** Not a fault: programs are used without their known-answer tests, for a
+ *  driver whose dispatches do nothing (Mesa's no-op DRM shims, with which
+ *  make gpu-targets runs the test vectors through the boards' compilers). */
+#define EDML_FAULT_UNCHECKED 0x10000u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),
@@ -671,6 +696,13 @@ edml_status edml_device_destroy(edml_device *device);
  *  do not free a context still current on a thread that ended. A context
  *  not the device's is left as it is. Without GLES it does nothing. */
 edml_status edml_device_release_thread(edml_device *device);
+
+/** Bytes at the start of edml_device_desc.program_cache that hold
+ *  programs now (0 without a cache or GLES): what to save for the next
+ *  start. The programs an operator needs are in it once the operator was
+ *  created (or, where the driver compiles in its own threads, once its
+ *  first execution ran on the GPU). */
+edml_status edml_device_program_cache_used(edml_device *device, size_t *bytes);
 
 /** The message of the device's last call, "" when it succeeded. */
 const char *edml_device_last_error(const edml_device *device);

@@ -136,6 +136,12 @@ typedef void (*edmli_gl_debug_fn)(GLenum_ source, GLenum_ type, GLuint_ id, GLen
                                   const char *message, const void *user);
 #define EDMLI_GL_DEBUG_OUTPUT 0x92E0
 #define EDMLI_GL_DEBUG_OUTPUT_SYNCHRONOUS 0x8242
+/* GL_KHR_parallel_shader_compile; GLES 3.0's program binaries */
+#define EDMLI_GL_COMPLETION_STATUS 0x91B1
+#define EDMLI_GL_PROGRAM_BINARY_LENGTH 0x8741
+#define EDMLI_GL_PROGRAM_BINARY_RETRIEVABLE_HINT 0x8257
+#define EDMLI_GL_NUM_PROGRAM_BINARY_FORMATS 0x87FE
+#define EDMLI_GL_VERSION 0x1F02
 
 #define EDMLI_GL_OPTIONAL_FUNCTIONS(X)                                                                   \
     X(void, glBufferStorageEXT, (GLenum_ target, GLsizeiptr_ size, const void *data, GLbitfield_ flags)) \
@@ -153,7 +159,12 @@ typedef void (*edmli_gl_debug_fn)(GLenum_ source, GLenum_ type, GLuint_ id, GLen
     X(void, glEnable, (GLenum_ cap))                                                                     \
     X(void, glDisable, (GLenum_ cap))                                                                    \
     X(void, glDebugMessageCallback, (edmli_gl_debug_fn callback, const void *user))                      \
-    X(void, glDebugMessageCallbackKHR, (edmli_gl_debug_fn callback, const void *user))
+    X(void, glDebugMessageCallbackKHR, (edmli_gl_debug_fn callback, const void *user))                   \
+    X(void, glMaxShaderCompilerThreadsKHR, (GLuint_ count))                                              \
+    X(void, glProgramParameteri, (GLuint_ program, GLenum_ pname, GLint_ value))                         \
+    X(void, glGetProgramBinary,                                                                          \
+      (GLuint_ program, GLsizei_ bufSize, GLsizei_ * length, GLenum_ * binaryFormat, void *binary))      \
+    X(void, glProgramBinary, (GLuint_ program, GLenum_ binaryFormat, const void *binary, GLsizei_ length))
 
 typedef struct edmli_gl {
 #define EDMLI_GL_FN(ret, name, params) ret(*name) params;

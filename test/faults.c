@@ -46,7 +46,6 @@ static void check_init_faults(const edml_board *board, bool have_gles)
     } init_faults[] = {
         {EDML_FAULT_NO_GL, "libEGL.so.1 not loaded"},
         {EDML_FAULT_CONTEXT, "no GLES 3.1 context"},
-        {EDML_FAULT_SHADER_COMPILE, "does not compile"},
         {EDML_FAULT_OUT_OF_MEMORY, "GL_OUT_OF_MEMORY"},
     };
     char info[300];
@@ -133,6 +132,77 @@ static void check_fence_timeout(const edml_board *board, ops_case *c)
     tl_device_free(&d);
 }
 
+/* Faults of one kernel, met when an operator first needs it (programs are
+ * built then, and checked once on a known answer): a kernel that does not
+ * compile, and GatherND's kernel skipped by the driver (as V3D does with
+ * one it could not allocate registers for). The device keeps GLES; an
+ * operator that needs the kernel is refused by name and runs on the CPU
+ * with AUTO (said once), with a right answer; the others still run on it. */
+static void check_kernel_faults(const edml_board *board)
+{
+    static const struct {
+        uint32_t fault;
+        const char *says;
+    } faults[] = {
+        {EDML_FAULT_SHADER_COMPILE, "does not compile"},
+        {EDML_FAULT_SKIPPED_DISPATCH, "came back wrong: the driver did not run it as written"},
+    };
+    char info[600];
+    for (size_t f = 0; f < sizeof faults / sizeof *faults; f++)
+        for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
+            ops_case c;
+            ops_make_on(&c, which, EDML_BACKEND_GLES);
+            tl_device d;
+            CHECK(make_device(&d, faults[f].fault, board) == EDML_STATUS_OK, "device");
+            CHECK(edml_device_backends(d.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES), "GLES with a kernel's fault");
+            const bool hit = faults[f].fault == EDML_FAULT_SHADER_COMPILE || strstr(c.name, "GATHER_ND");
+            edml_operator *named, *autop;
+            edml_status s = edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &named);
+            CHECK(hit ? s == EDML_STATUS_BACKEND_UNAVAILABLE && strstr(edml_device_last_error(d.dev), faults[f].says)
+                      : s == EDML_STATUS_OK,
+                  "%s by name, fault 0x%x: %s %s", c.name, faults[f].fault, edml_status_string(s),
+                  edml_device_last_error(d.dev));
+            logs = 0, last_log[0] = '\0';
+            CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &autop) == EDML_STATUS_OK &&
+                      (edml_operator_backend(autop) == EDML_BACKEND_GLES) == !hit,
+                  "%s AUTO, fault 0x%x: %s", c.name, faults[f].fault, edml_backend_name(edml_operator_backend(autop)));
+            CHECK(!hit || (logs == 1 && strstr(last_log, faults[f].says)), "%s: log %s", c.name, last_log);
+            ops_reset_outputs(&c);
+            CHECK(ops_execute(&c, autop, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "%s AUTO result", c.name);
+            edml_device_gles_info(d.dev, info, sizeof info);
+            CHECK(!hit || strstr(info, faults[f].says), "%s: info %s", c.name, info);
+            tl_device_free(&d);
+            ops_free(&c);
+        }
+}
+
+/* A driver that builds programs in its own threads and has not finished:
+ * an AUTO operator placed on the GPU runs on the CPU until its kernels are
+ * built (said once), right each time; then on the GPU (its kernels then
+ * checked). */
+static void check_slow_compile(const edml_board *board, ops_case *c)
+{
+    tl_device d;
+    char info[600];
+    CHECK(make_device(&d, EDML_FAULT_SLOW_COMPILE, board) == EDML_STATUS_OK, "device");
+    edml_device_gles_info(d.dev, info, sizeof info);
+    CHECK(strstr(info, "kernels checked: 0 of") && strstr(info, "built in the driver's threads"), "%s", info);
+    edml_operator *op;
+    logs = 0, last_log[0] = '\0';
+    CHECK(edml_operator_create(d.dev, &c->desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK &&
+              edml_operator_backend(op) == EDML_BACKEND_GLES,
+          "%s: AUTO placed on the GPU while its kernels are built", c->name);
+    for (int i = 0; i < 6; i++) {
+        ops_reset_outputs(c);
+        CHECK(ops_execute(c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(c), "%s: execution %d", c->name, i);
+    }
+    CHECK(logs == 1 && strstr(last_log, "until its GPU kernels are built"), "%s: %d lines, %s", c->name, logs,
+          last_log);
+    edml_device_gles_info(d.dev, info, sizeof info);
+    CHECK(!strstr(info, "kernels checked: 0 of"), "%s: its kernels were checked: %s", c->name, info);
+    tl_device_free(&d);
+}
+
 /* GLES's own limits: TopK with K above what the kernel holds */
 static void check_gles_limits(const edml_board *board)
 {
@@ -177,8 +247,10 @@ int main(void)
             ops_case c;
             ops_make_on(&c, which, EDML_BACKEND_GLES);
             check_fence_timeout(&board, &c);
+            check_slow_compile(&board, &c);
             ops_free(&c);
         }
+        check_kernel_faults(&board);
         check_gles_limits(&board);
     }
     return tl_summary("faults");

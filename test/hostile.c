@@ -482,15 +482,15 @@ static void check_spilled_kernels(void)
         dd.log = log_to;
         dd.inject_faults = spilled ? EDML_FAULT_SPILLED : 0;
         CHECK(make_device(&d, &dd) == EDML_STATUS_OK, "device");
-        char info[400];
-        edml_device_gles_info(d.dev, info, sizeof info);
-        CHECK(!spilled == !strstr(info, "spilled: topk_thread 7:9"), "%s", info);
+        char info[600];
         edml_operator_sizes sz;
         logged[0] = '\0';
         CHECK(edml_operator_query(d.dev, &tkd, EDML_BACKEND_AUTO, &sz) == EDML_STATUS_OK &&
                   (sz.backend == EDML_BACKEND_GLES) == !spilled &&
                   (!spilled || strstr(logged, "topk_thread spilled registers")),
               "TopK on many short rows, AUTO: %s, '%s'", edml_backend_name(sz.backend), logged);
+        edml_device_gles_info(d.dev, info, sizeof info);
+        CHECK(!spilled == !strstr(info, "spilled: topk_thread 7:9"), "%s", info);
         CHECK(edml_operator_query(d.dev, &amd, EDML_BACKEND_AUTO, &sz) == EDML_STATUS_OK &&
                   sz.backend == EDML_BACKEND_GLES,
               "ArgMax, AUTO: %s", edml_backend_name(sz.backend));

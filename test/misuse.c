@@ -203,7 +203,7 @@ static void temporary_binding_checks(void)
  * clamped indices are reported every call and logged once per operator. */
 static void messages(void)
 {
-    static _Alignas(16) uint8_t arena[1 << 14];
+    static _Alignas(16) uint8_t arena[1 << 17];
     char err[200] = "";
     edml_device_desc dd = {0};
     dd.error_buffer = err;

@@ -40,6 +40,7 @@ host_suite() {
     step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
     step "docs/gpu.md's table of the boards' GPU compilers (make gpu-targets) names today's shader sources" sh test/check-gpu-table.sh
     step "GLES faults injected: fallback and statuses" $H/test/faults
+    step "GLES known-answer tests: every program dispatched by one at each GPU's limits, GatherND's skipped dispatch caught; the program cache" $H/test/kat
     step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
     step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-thread
     step "hostile review: odd and oversized GPU arenas, adjusted settings, AUTO's sizes, stale handles across devices, pool sizes, nested and failing parallel-fors, messages" $H/test/hostile

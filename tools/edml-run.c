@@ -8,7 +8,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts]\n"
-               "                [--command-list [--reorder]] [--limits v3d|gles31] FILE...\n"
+               "                [--command-list [--reorder]] [--limits v3d|gles31] [--unchecked] FILE...\n"
                "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
@@ -25,6 +25,8 @@ static void usage(FILE *f)
                "               backwards, as a GPU may: a barrier left out changes results\n"
                "  --limits L   (GLES, tests) take the GPU's limits no higher than Mesa's V3D\n"
                "               (v3d: the Raspberry Pi's) or GLES 3.1's minimums (gles31)\n"
+               "  --unchecked  (GLES, tests) use the kernels without their known-answer tests\n"
+               "               (a driver whose dispatches do nothing: Mesa's no-op DRM shims)\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
 }
 
@@ -239,6 +241,8 @@ int main(int argc, char **argv)
             as_list = true;
         } else if (strcmp(a, "--reorder") == 0) {
             faults |= EDML_FAULT_REORDER;
+        } else if (strcmp(a, "--unchecked") == 0) {
+            faults |= EDML_FAULT_UNCHECKED;
         } else if (strcmp(a, "--limits") == 0 && first + 1 < argc) {
             if (!parse_limits(argv[++first], &faults)) return 2;
         } else if (strcmp(a, "--") == 0) {

@@ -14,7 +14,7 @@ facts=$b/calls.txt
     grep -n 'par\.fn(' src/*/*.c | awk -F: '{print "parts " $1 ":" $2}'
     grep -h -e 'edmli_cpu_parallel(' -e 'edmli_cpu_gather_nd(op, ex, true' src/*/*.c | grep -o 'edmli_[a-z0-9_]*' |
         grep -v -e '^edmli_cpu_parallel$' -e '^edmli_cpu_gather_nd$' | sort -u | sed 's/^/task /'
-    for h in kernels temp_bytes plan bake wants state_bytes open close info release_thread reserve mark release_to io \
+    for h in kernels temp_bytes plan bake ready wants state_bytes open close info release_thread cache_used reserve mark release_to io \
         copy batch_begin batch_takes batch_flush batch_complete batch_clamped; do
         pat="->$h(" && [ $h = kernels ] && pat="->kernels["
         grep -n -F -e "$pat" src/core/*.c src/backends.c | awk -F: -v h=$h '{print "hook " $1 ":" $2 " " h}'

@@ -190,6 +190,22 @@ edml_status edml_device_release_thread(edml_device *dev)
     return s;
 }
 
+edml_status edml_device_program_cache_used(edml_device *dev, size_t *bytes)
+{
+    edml_status s = edmli_device_enter(dev);
+    if (s) return s;
+    if (!bytes) {
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "bytes");
+    } else {
+        *bytes = 0;
+        for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+            if (dev->state[b] && (dev->backends & EDML_BACKEND_BIT(b)) && edmli_backends[b]->cache_used)
+                *bytes += edmli_backends[b]->cache_used(dev->state[b]);
+    }
+    edmli_device_leave(dev, s, true);
+    return s;
+}
+
 const char *edml_device_last_error(const edml_device *dev)
 {
     if (!dev) return "device is NULL";

@@ -128,6 +128,7 @@ struct edml_operator {
     edml_backend backend;
     edml_backend requested; /* what the caller asked for (AUTO allows falling back) */
     bool index_oor_logged;  /* clamped indices are logged once per operator */
+    bool later_logged;      /* so is running on the CPU until its kernels are built */
     uint32_t input_count, output_count;
     edmli_tensor inputs[EDMLI_MAX_INPUTS];
     edmli_tensor outputs[EDMLI_MAX_OUTPUTS];
@@ -212,6 +213,14 @@ typedef struct edmli_batch_ticket {
     uint32_t clamped_entry, clamped_status[2];
 } edmli_batch_ticket;
 
+/* Whether a backend's kernels for an operator can run: now, later (still
+ * being built), or never (the reason given). */
+typedef enum edmli_readiness {
+    EDMLI_READY,
+    EDMLI_LATER,
+    EDMLI_NEVER
+} edmli_readiness;
+
 typedef struct edmli_backend {
     bool on_cpu; /* runs on the calling CPU: the backends of last resort */
     /* a kernel per operator kind; NULL: the backend lacks that operator */
@@ -223,6 +232,10 @@ typedef struct edmli_backend {
     /* once op is in the device arena: fills what the plan sized
      * (op->backend_bytes after it, op->backend_gpu_bytes of GPU arena) */
     edml_status (*bake)(edml_device *dev, edml_operator *op);
+    /* before an execution (NULL: always ready): whether its kernels can run
+     * now; without `wait`, LATER while they are still being built (AUTO then
+     * runs this call on the CPU) */
+    edmli_readiness (*ready)(edml_operator *op, bool wait, char *why, size_t cap);
     /* AUTO: whether this backend (not on the CPU) should take the operator */
     bool (*wants)(const edml_device *dev, const edml_operator *op);
     /* its state on a device: bytes (in the device arena), open (false: not
@@ -231,6 +244,8 @@ typedef struct edmli_backend {
     bool (*open)(edml_device *dev, void *state, char *why, size_t cap);
     void (*close)(edml_device *dev, void *state);
     const char *(*info)(const edml_device *dev, const void *state, char *buf, size_t cap);
+    /* bytes of edml_device_desc.program_cache that hold programs */
+    size_t (*cache_used)(const void *state);
     /* lets go of what the calling thread keeps current (a GL context) */
     void (*release_thread)(void *state);
     const edmli_buffer_hooks *buffers;
@@ -325,6 +340,8 @@ edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind);
  * (unless check_only) run; edml_operator_execute's body (entry
  * EDMLI_NO_ENTRY), and a command list's entry's at record (check_only) and
  * at submit. */
+/* Validates desc and plans op (its kind's plan; no backend, no device). */
+edml_status edmli_operator_plan(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
 edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                const EDML_BUFFER_BINDING *outputs, UINT outputCount,
                                const EDML_BUFFER_BINDING *temporary, bool check_only, uint32_t entry);

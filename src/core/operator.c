@@ -33,7 +33,7 @@ static edml_status edmli_plan_tensors(edmli_errbuf *e, const edml_operator_schem
     return EDML_STATUS_OK;
 }
 
-static edml_status edmli_plan(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
+edml_status edmli_operator_plan(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op)
 {
     memset(op, 0, sizeof *op);
     op->type = desc->Type;
@@ -133,7 +133,7 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     edmli_errbuf *e = &dev->err;
     if (!desc) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "desc");
     if ((unsigned)backend >= EDML_BACKEND_COUNT_) return edmli_fail(e, EDMLI_MSG_BACKEND_UNKNOWN, (unsigned)backend);
-    edml_status s = edmli_plan(e, desc, op);
+    edml_status s = edmli_operator_plan(e, desc, op);
     if (s) return s;
     if ((s = edmli_check_address_space(e, op))) return s;
     op->obj.device = dev;
@@ -421,6 +421,44 @@ static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edm
     return edmli_backends[cpu]->kernels[op->kind](op, ex);
 }
 
+/* Whether the operator's backend can run it now: an AUTO operator whose
+ * kernels are still being built runs this call on the CPU (*cpu; said once);
+ * one whose kernels can never run (a known-answer test failed) moves to the
+ * CPU for good, said; with `wait` (a named backend, GPU-resident tensors, a
+ * command list) the build is waited for, and a failure is the status. */
+static edml_status edmli_settle(edml_operator *op, const edmli_exec *ex, bool wait, bool *cpu)
+{
+    edml_device *dev = op->obj.device;
+    const edmli_backend *be = edmli_backends[op->backend];
+    *cpu = false;
+    if (!be->ready || !(dev->backends & EDML_BACKEND_BIT(op->backend))) return EDML_STATUS_OK;
+    char why[EDMLI_MESSAGE_BYTES / 2], msg[EDMLI_MESSAGE_BYTES];
+    const edmli_readiness r = be->ready(op, wait || op->requested != EDML_BACKEND_AUTO, why, sizeof why);
+    if (r == EDMLI_READY) return EDML_STATUS_OK;
+    const edml_backend cpu_be = edmli_cpu_backend(dev, op->kind);
+    if (r == EDMLI_NEVER && (wait || op->requested != EDML_BACKEND_AUTO))
+        return edmli_fail(ex->err, EDMLI_MSG_BACKEND_FAILED, edml_backend_name(op->backend), why);
+    if (r == EDMLI_LATER && op->later_logged) {
+        *cpu = true;
+        return EDML_STATUS_OK;
+    }
+    edmli_format(msg, sizeof msg, "%s runs on %s %s: %s", edmli_op_name(op->type), edml_backend_name(cpu_be),
+                 r == EDMLI_LATER ? "until its GPU kernels are built" : "from now on", why);
+    if (ex->err->log) ex->err->log(ex->err->log_user, EDML_STATUS_OK, msg);
+    if (r == EDMLI_NEVER) op->backend = cpu_be;
+    op->later_logged = true;
+    *cpu = r == EDMLI_LATER;
+    return EDML_STATUS_OK;
+}
+
+static bool edmli_resident(const edml_operator *op, const edmli_exec *ex)
+{
+    bool resident = false;
+    for (uint32_t i = 0; i < op->input_count; i++) resident |= ex->in_gpu[i] != EDMLI_HOST;
+    for (uint32_t o = 0; o < op->output_count; o++) resident |= ex->out_gpu[o] != EDMLI_HOST;
+    return resident;
+}
+
 /* Runs the kernel. A failure of a backend off the CPU (a GL error, a fence
  * that timed out) on an operator created with AUTO takes that backend off
  * the device for good, with the reason logged, and the operator reruns on
@@ -436,13 +474,15 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
                               dev->why[op->backend]);
         op->backend = edmli_cpu_backend(dev, op->kind);
     }
-    bool resident = false;
-    for (uint32_t i = 0; i < op->input_count; i++) resident |= ex->in_gpu[i] != EDMLI_HOST;
-    for (uint32_t o = 0; o < op->output_count; o++) resident |= ex->out_gpu[o] != EDMLI_HOST;
+    const bool resident = edmli_resident(op, ex);
+    bool cpu_now = false;
+    edml_status s = edmli_settle(op, ex, resident || ex->entry != EDMLI_NO_ENTRY, &cpu_now);
+    if (s) return s;
+    if (cpu_now) return edmli_backends[edmli_cpu_backend(dev, op->kind)]->kernels[op->kind](op, ex);
     if (resident && op->backend != edmli_buffer_backend())
         return edmli_fail(ex->err, EDMLI_MSG_BIND_GPU_CPU, "a tensor", edml_backend_name(op->backend));
     const edmli_backend *be = edmli_backends[op->backend];
-    edml_status s = be->kernels[op->kind](op, ex);
+    s = be->kernels[op->kind](op, ex);
     if (be->on_cpu || (s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL)) return s;
     const bool failed = s == EDML_STATUS_BACKEND_FAILED; /* else its own memory ran out */
     if (failed) {
@@ -477,6 +517,8 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
         s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
     if (!s) s = edmli_bind_all(op, e, inputs, outputs, in_r, out_r, &ex);
     if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch);
+    bool cpu_now;
+    if (!s && check_only) s = edmli_settle(op, &ex, true, &cpu_now); /* a list's entries are ready when it runs */
     if (!s && !check_only) s = edmli_run(op, &ex);
     if (arena_scratch) edmli_arena_release_scratch(&dev->arena);
     return s;

@@ -81,7 +81,13 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
 bool edmli_gles_is_binding(const char *name);
 /* The word indices of a program's bindings in its struct, in order; returns their count. */
 uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_BINDS]);
-#define EDMLI_GLES_PRELUDE_BYTES 8192u /* on the stack while compiling, at device creation */
+#define EDMLI_GLES_PRELUDE_BYTES 8192u /* the device's, while a program is compiled */
+#define EDMLI_GLES_WHY_BYTES 200u
+#define EDMLI_GLES_SLOW_POLLS 3u /* EDML_FAULT_SLOW_COMPILE: "not yet" to each program's first polls */
+/* The known-answer tests' host memory: their inputs, both answers, the
+ * reference's scratch (the largest test: an ArgMax over 4 workgroups of
+ * 32-bit elements) */
+#define EDMLI_GLES_CHECK_BYTES (24u << 10)
 
 /* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
 extern const char edmli_gles_src_common[];
@@ -154,6 +160,30 @@ typedef struct edmli_gles {
     uint64_t arena_bytes;
     uint64_t persistent; /* GPU arena bytes held by edml_gpu_buffers, from the low end */
     unsigned prog[EDMLI_GLES_PROG_COUNT];
+    /* each program's life (edmli_gles_prog_state): built when an operator
+     * first needs it (device creation builds none, or starts all in the
+     * driver's threads where it has GL_KHR_parallel_shader_compile:
+     * `parallel`), then checked once on a known answer; its shader while
+     * it is built; why it failed; the polls EDML_FAULT_SLOW_COMPILE has
+     * answered "not yet" */
+    uint8_t prog_state[EDMLI_GLES_PROG_COUNT];
+    unsigned shader[EDMLI_GLES_PROG_COUNT];
+    char prog_why[EDMLI_GLES_PROG_COUNT][EDMLI_GLES_WHY_BYTES];
+    bool parallel;
+    uint8_t slow_polls[EDMLI_GLES_PROG_COUNT];
+    uint32_t cache_key_of[EDMLI_GLES_PROG_COUNT]; /* the hash of its sources, as it was started */
+    char prelude[EDMLI_GLES_PRELUDE_BYTES];       /* the one being compiled (GL copies it) */
+    /* edml_device_desc.program_cache: programs the driver gave as binaries,
+     * kept in the caller's memory across boots (gles_cache.c) */
+    uint8_t *cache;
+    size_t cache_bytes;
+    uint32_t cache_key;    /* the driver's (renderer and version) and edml's */
+    uint32_t cache_loaded; /* programs loaded from it (bits) */
+    /* the known-answer tests' operator, and their tensors (gles_ready.c) */
+    bool checking;
+    uint32_t check_seen; /* programs a test dispatched (bits) */
+    edml_operator check_op;
+    _Alignas(16) uint8_t check_mem[EDMLI_GLES_CHECK_BYTES];
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT],
         loc_bind_step[EDMLI_GLES_PROG_COUNT];
     uint64_t prog_ctx[EDMLI_GLES_PROG_COUNT]; /* the context (key) that set each program's uniforms last */
@@ -240,9 +270,54 @@ bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t fau
 void edmli_gles_listen(edmli_gles *g, edmli_gles_prog id, bool on);
 /* Whether the device builds program id (some do not fit some GPUs). */
 bool edmli_gles_builds(const edmli_gles *g, edmli_gles_prog id);
+
+/* A program's life (gles_build.c): NONE; STARTED, compiling (perhaps in
+ * the driver's threads); BUILT; CHECKED on its known answer (gles_ready.c);
+ * FAILED (g->prog_why says why). The context is current for each call. */
+typedef enum edmli_gles_prog_state {
+    EDMLI_GLES_PROG_NONE,
+    EDMLI_GLES_PROG_STARTED,
+    EDMLI_GLES_PROG_BUILT,
+    EDMLI_GLES_PROG_CHECKED,
+    EDMLI_GLES_PROG_FAILED
+} edmli_gles_prog_state;
+/* NONE -> STARTED (or BUILT from the program cache, or FAILED). */
+void edmli_gles_build_start(edmli_gles *g, edmli_gles_prog id);
+/* Whether a STARTED program's build is complete (without waiting for it). */
+bool edmli_gles_build_done(edmli_gles *g, edmli_gles_prog id);
+/* STARTED -> BUILT or FAILED, waiting for the driver where it must. */
+void edmli_gles_build_end(edmli_gles *g, edmli_gles_prog id);
 /* Compiles and links program id as the device would (false: why), with
  * what the driver's compiler reports of it (spills, fills). */
 bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap);
+
+/* The program cache (gles_cache.c): opened at device creation (a cache of
+ * another driver, or none yet, is emptied); a program looked up (true:
+ * loaded and linked from its binary) and kept after a build from source. */
+void edmli_gles_cache_open(edmli_gles *g, void *mem, size_t bytes);
+bool edmli_gles_cache_load(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash);
+void edmli_gles_cache_keep(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash);
+size_t edmli_gles_cache_used(const edmli_gles *g);
+uint32_t edmli_gles_hash(uint32_t h, const char *text);
+
+/* Programs made ready for use (gles_ready.c): each built, then checked
+ * once on a known answer against the reference (a driver that skipped its
+ * dispatch, or ran it wrong, takes it off with the reason). LATER: still
+ * compiling in the driver's threads (only without `wait`); NEVER: why in
+ * `why`. The device's context is made current and let go. */
+edmli_readiness edmli_gles_ready(edmli_gles *g, edml_device *dev, uint32_t programs, bool wait, char *why, size_t cap);
+/* Whether every program given is CHECKED (READY may leave one BUILT where
+ * its test could not run: no room in the GPU arena, a GPU failure that the
+ * operator's execution then meets itself; it is tested at its next use). */
+bool edmli_gles_checked(const edmli_gles *g, uint32_t programs);
+/* The known-answer tests: their count; the programs test i dispatched
+ * on this device (0: it did not run), for tests. */
+uint32_t edmli_gles_check_count(void);
+uint32_t edmli_gles_check_programs(edmli_gles *g, edml_device *dev, uint32_t i);
+/* Derives an operator's GLES plan (gles_plan.c); or says why this GPU
+ * cannot run it; `programs` gets the programs it dispatches (bits). */
+const char *edmli_gles_derive(const edml_device *dev, edml_operator *op, uint32_t *programs, char *buf, size_t cap);
+
 void edmli_gles_close(edmli_gles *g);
 
 /* GPU-arena bytes a submission copies to the host once it is complete. */
@@ -368,6 +443,8 @@ void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units
 EDMLI_GLES_PROGRAMS(EDMLI_GLES_RUN_FN)
 #undef EDMLI_GLES_RUN_FN
 void edmli_gles_barrier(edmli_gles_run *r);
+/* One copy dispatch of `bytes` within the GPU arena. */
+void edmli_gles_copy_dispatch(edmli_gles_run *r, uint64_t dst, uint64_t src, uint64_t bytes);
 /* Copies GPU-arena bytes to the host when the submission is complete. */
 void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes);
 /* Ends the submission: one fence, waited for with a timeout; GL errors;
@@ -431,6 +508,8 @@ typedef struct edmli_gles_plan {
     uint32_t topk_rows_per_group; /* topk_select's rows a workgroup (short rows side by side) */
     bool reduce_vec_layout;
     edmli_gles_reduce_shape reduce[2];
+    uint32_t programs; /* what it dispatches (bits) */
+    bool waiting;      /* placed while they were still being built (AUTO) */
 } edmli_gles_plan;
 _Static_assert(sizeof(edmli_gles_plan) <= EDMLI_BACKEND_PLAN_BYTES, "the GLES plan fits an operator's backend plan");
 #define EDMLI_GLES_PLAN(op) ((const edmli_gles_plan *)(const void *)(op)->backend_plan)

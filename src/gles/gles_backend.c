@@ -4,28 +4,6 @@
 
 #include <string.h>
 
-/* GPU-arena bytes one execution stages (ArgMin/ArgMax scratch: the larger
- * of the two kernels the run-time alignment can pick). */
-static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles_plan *plan)
-{
-    uint64_t b = 0;
-    for (uint32_t i = 0; i < op->input_count; i++) b = edmli_add_sat(b, edmli_align16(op->inputs[i].total_bytes));
-    for (uint32_t o = 0; o < op->output_count; o++) b = edmli_add_sat(b, edmli_align16(op->outputs[o].total_bytes));
-    if (op->kind == EDMLI_OP_TOPK) {
-        const uint64_t rows = op->inputs[0].elem_count / op->plan.topk.axis_size, chunks = plan->topk_chunks;
-        const uint64_t lists = rows * op->plan.topk.k * 12;
-        b = edmli_add_sat(b, edmli_align16(rows * op->plan.topk.k * 4));
-        if (chunks > 1) b = edmli_add_sat(b, edmli_align16(lists * chunks));
-    } else if (op->kind == EDMLI_OP_ARGREDUCE) {
-        uint64_t ac, vc, a = edmli_gles_reduce_scratch(op, &plan->reduce[0], &ac);
-        uint64_t v = edmli_gles_reduce_scratch(op, &plan->reduce[1], &vc);
-        b = edmli_add_sat(b, a + ac > v + vc ? a + ac : v + vc);
-    } else if (op->kind == EDMLI_OP_GATHER_ND) {
-        b = edmli_add_sat(b, 16);
-    }
-    return b;
-}
-
 /* Whether a kernel the operator dispatches spilled registers to memory on
  * this GPU, as its compiler said (then said in buf): AUTO keeps it on the
  * CPU, where it runs faster than a kernel whose every spill is a memory
@@ -42,37 +20,37 @@ static bool edmli_gles_spilled(const edmli_gles *g, uint32_t programs, char *buf
     return false;
 }
 
-/* Derives the operator's plan (kernel shapes, staging) once, at creation;
- * or says why this GPU cannot run it: K above what TopK's kernel holds, more
- * staging than the GPU arena has free. */
+/* The plan hook: the operator's plan derived, then its programs made
+ * ready (built, and checked once on a known answer). AUTO does not wait
+ * for programs the driver still builds in its threads: the operator is
+ * placed here and its executions run on the CPU until they are ready. */
 static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op, char *buf, size_t cap)
 {
-    const edmli_gles *g = (const edmli_gles *)dev->state[EDML_BACKEND_GLES];
+    uint32_t programs = 0;
+    const char *no = edmli_gles_derive(dev, op, &programs, buf, cap);
+    if (no) return no;
+    edmli_gles *g = (edmli_gles *)dev->state[EDML_BACKEND_GLES];
     edmli_gles_plan *plan = (edmli_gles_plan *)(void *)op->backend_plan;
-    memset(plan, 0, sizeof *plan);
-    if (op->kind == EDMLI_OP_TOPK && op->plan.topk.k > g->sort_max) {
-        edmli_format(buf, cap, "K = %u is above the %u this GPU's TopK kernel holds in shared memory", op->plan.topk.k,
-                     g->sort_max);
-        return buf;
-    }
-    if (op->kind == EDMLI_OP_TOPK) {
-        plan->topk_chunks = g->thread_topk ? edmli_gles_topk_chunks(op) : 0; /* else rank or select */
-        plan->topk_small = edmli_gles_topk_is_small(op, g);
-        plan->topk_rank = edmli_gles_topk_by_rank(op, plan);
-        plan->topk_rows_per_group = edmli_gles_topk_rows_per_group(g, op->plan.topk.axis_size);
-    }
-    if (op->kind == EDMLI_OP_ARGREDUCE) edmli_gles_plan_argreduce(op, g, plan);
-    plan->stage_bytes = edmli_gles_stage_bytes(op, plan);
-    const uint32_t programs = edmli_gles_bake_size(op, g);
-    if (op->requested == EDML_BACKEND_AUTO && edmli_gles_spilled(g, programs, buf, cap)) return buf;
-    const uint64_t have = g->arena_bytes - g->persistent,
-                   need = edmli_add_sat(plan->stage_bytes, op->backend_gpu_bytes);
-    if (need > have) {
-        edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (%s)", (unsigned long long)need,
-                     (unsigned long long)have, g->arena_bound);
-        return buf;
-    }
-    return NULL;
+    plan->programs = programs;
+    const bool wait = op->requested != EDML_BACKEND_AUTO;
+    const edmli_readiness r = edmli_gles_ready(g, op->obj.device, programs, wait, buf, cap);
+    if (r == EDMLI_NEVER) return buf;
+    plan->waiting = r == EDMLI_LATER || !edmli_gles_checked(g, programs);
+    return op->requested == EDML_BACKEND_AUTO && edmli_gles_spilled(g, programs, buf, cap) ? buf : NULL;
+}
+
+/* The ready hook: an operator placed while its programs were still being
+ * built (AUTO) asks again before each execution until they are. */
+static edmli_readiness edmli_gles_op_ready(edml_operator *op, bool wait, char *why, size_t cap)
+{
+    edmli_gles_plan *plan = (edmli_gles_plan *)(void *)op->backend_plan;
+    if (!plan->waiting) return EDMLI_READY;
+    edmli_gles *g = EDMLI_GLES_STATE(op);
+    const edmli_readiness r = edmli_gles_ready(g, op->obj.device, plan->programs, wait, why, cap);
+    if (r == EDMLI_READY && op->requested == EDML_BACKEND_AUTO && edmli_gles_spilled(g, plan->programs, why, cap))
+        return EDMLI_NEVER;
+    plan->waiting = r == EDMLI_LATER || (r == EDMLI_READY && !edmli_gles_checked(g, plan->programs));
+    return r;
 }
 
 /* AUTO: the GPU for work above the board's thresholds (a submission costs
@@ -111,6 +89,8 @@ EDMLI_GLES_RELEASING(edmli_gles_gather_nd)
 EDMLI_GLES_RELEASING(edmli_gles_argreduce)
 EDMLI_GLES_RELEASING(edmli_gles_elementwise_if)
 
+static size_t edmli_gles_cache_used_hook(const void *state) { return edmli_gles_cache_used((const edmli_gles *)state); }
+
 static edml_status edmli_gles_hook_batch_begin(void *state, edmli_errbuf *err)
 {
     return edmli_gles_batch_begin((edmli_gles *)state, err);
@@ -136,6 +116,7 @@ const edmli_backend edmli_gles_backend = {
     .batch_clamped = edmli_gles_gather_clamped,
     .on_cpu = false,
     .plan = edmli_gles_plan_op,
+    .ready = edmli_gles_op_ready,
     .bake = edmli_gles_bake_op,
     .wants = edmli_gles_wants,
     .state_bytes = edmli_gles_state_bytes,
@@ -143,6 +124,7 @@ const edmli_backend edmli_gles_backend = {
     .close = edmli_gles_device_close,
     .info = edmli_gles_device_info,
     .release_thread = edmli_gles_release_thread,
+    .cache_used = edmli_gles_cache_used_hook,
     .buffers = &edmli_gles_buffers,
     .kernels =
         {

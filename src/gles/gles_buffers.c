@@ -39,16 +39,12 @@ static edml_status edmli_gles_buffer_io(edml_device *dev, void *state, uint64_t 
     return s;
 }
 
-/* One copy dispatch of `bytes` (16-byte vectors where everything is 16-aligned). */
-static void edmli_gles_copy_dispatch(edmli_gles_run *r, uint64_t dst, uint64_t src, uint64_t bytes)
-{
-    const edmli_copy_prm prm = {(uint32_t)src, (uint32_t)dst, ((src | dst | bytes) & 15) == 0};
-    edmli_gles_run_copy(r, &prm, (uint32_t)(bytes / (prm.vectors ? 16 : 4)), false);
-}
-
 static edml_status edmli_gles_buffer_copy(edml_device *dev, void *state, uint64_t dst, uint64_t src, uint64_t bytes)
 {
     edmli_gles *g = (edmli_gles *)state;
+    char why[EDMLI_MESSAGE_BYTES / 2];
+    if (edmli_gles_ready(g, dev, 1u << EDMLI_GLES_PROG_COPY, true, why, sizeof why) != EDMLI_READY)
+        return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_FAILED, "gles", why);
     edmli_gles_run r;
     edml_status s = edmli_gles_begin(&r, g, &dev->err);
     if (!s && dst < src + bytes && src < dst + bytes && dst != src) {

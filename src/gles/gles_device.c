@@ -1,139 +1,8 @@
-/* The GLES backend's device: context, limits, every program compiled at
- * initialisation, the one GPU arena buffer. */
+/* The GLES backend's device: context, limits, the programs' start, the
+ * one GPU arena buffer. */
 #include "gles.h"
 
 #include <string.h>
-
-/* A driver's info log on one line. */
-static void edmli_gles_clean_log(char *log, int n, size_t cap)
-{
-    size_t len = n > 0 && (size_t)n < cap ? (size_t)n : cap - 1;
-    log[len] = '\0';
-    for (char *c = log; *c; c++)
-        if (*c == '\n' || *c == '\r') *c = ' ';
-    while (len && log[len - 1] == ' ') log[--len] = '\0';
-}
-
-/* Whether a shader compiled (or a program linked); else the driver's log in `why`. */
-static bool edmli_gles_built(edmli_gl *gl, unsigned obj, bool program, const char *fmt, const char *name, char *why,
-                             size_t cap)
-{
-    int ok = 0, n = 0;
-    char log[160];
-    (program ? gl->glGetProgramiv : gl->glGetShaderiv)(obj, program ? EDMLI_GL_LINK_STATUS : EDMLI_GL_COMPILE_STATUS,
-                                                       &ok);
-    if (ok) return true;
-    (program ? gl->glGetProgramInfoLog : gl->glGetShaderInfoLog)(obj, (int)sizeof log, &n, log);
-    edmli_gles_clean_log(log, n, sizeof log);
-    edmli_format(why, cap, fmt, name, log);
-    return false;
-}
-
-static bool edmli_gles_build(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap);
-
-/* A number ending just before `end` in `text` (-1: none). */
-static int32_t edmli_gles_number_before(const char *text, const char *end)
-{
-    const char *p = end;
-    while (p > text && p[-1] >= '0' && p[-1] <= '9') p--;
-    if (p == end || end - p > 9) return -1;
-    int32_t v = 0;
-    for (; p < end; p++) v = v * 10 + (*p - '0');
-    return v;
-}
-
-/* What a driver's compiler says of the program being built, through
- * GL_KHR_debug: Mesa's V3D, Panfrost and freedreno end their statistics
- * with "S:F spills:fills". */
-static void edmli_gles_take_stats(edmli_gles *g, const char *message)
-{
-    if (strstr(message, " shader: ")) edmli_format(g->stat_text, sizeof g->stat_text, "%s", message);
-    const char *at = strstr(message, " spills:fills");
-    if (!at) return;
-    const int32_t fills = edmli_gles_number_before(message, at);
-    const char *colon = at;
-    while (colon > message && colon[-1] != ':') colon--;
-    if (fills < 0 || colon <= message) return;
-    const int32_t spills = edmli_gles_number_before(message, colon - 1);
-    if (spills < 0) return;
-    g->stat_spills = spills > g->stat_spills ? spills : g->stat_spills; /* the worst of its variants */
-    g->stat_fills = fills > g->stat_fills ? fills : g->stat_fills;
-}
-
-static void edmli_gles_debug_message(GLenum_ source, GLenum_ type, GLuint_ id, GLenum_ severity, GLsizei_ length,
-                                     const char *message, const void *user)
-{
-    (void)source, (void)type, (void)id, (void)severity, (void)length;
-    if (message) edmli_gles_take_stats((edmli_gles *)(uintptr_t)user, message);
-}
-
-void edmli_gles_listen(edmli_gles *g, edmli_gles_prog id, bool on)
-{
-    edmli_gl *gl = &g->port.gl;
-    void (*set)(edmli_gl_debug_fn, const void *) =
-        gl->glDebugMessageCallback ? gl->glDebugMessageCallback : gl->glDebugMessageCallbackKHR;
-    if (on) g->stat_spills = g->stat_fills = -1, g->stat_text[0] = '\0';
-    if (!on && g->stat_spills > g->spills[id]) g->spills[id] = g->stat_spills, g->fills[id] = g->stat_fills;
-    if (!set || !gl->glEnable || !gl->glDisable) return;
-    if (on) {
-        gl->glEnable(EDMLI_GL_DEBUG_OUTPUT);
-        gl->glEnable(EDMLI_GL_DEBUG_OUTPUT_SYNCHRONOUS); /* on this thread, during the calls */
-        set(edmli_gles_debug_message, g);
-    } else {
-        set(NULL, NULL);
-        gl->glDisable(EDMLI_GL_DEBUG_OUTPUT);
-    }
-    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
-}
-
-bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
-{
-    g->spills[id] = g->fills[id] = -1;
-    edmli_gles_listen(g, id, true);
-    const bool ok = edmli_gles_build(g, id, why, cap);
-    if (id == EDMLI_GLES_PROG_TOPK_THREAD && (g->faults & EDML_FAULT_SPILLED))
-        edmli_gles_take_stats(
-            g, "COMPUTE shader: 900 inst, 1 threads, 0 loops, 8 uniforms, 64 max-temps, 7:9 spills:fills");
-    edmli_gles_listen(g, id, false);
-    return ok;
-}
-
-static bool edmli_gles_build(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap)
-{
-    edmli_gl *gl = &g->port.gl;
-    char prelude[EDMLI_GLES_PRELUDE_BYTES];
-    if (edmli_gles_prelude(id, edmli_gles_prog_local(g, id), g->sort_max, prelude, sizeof prelude) >= sizeof prelude) {
-        edmli_format(why, cap, "the prelude of program %s is longer than %u bytes", edmli_gles_src_name[id],
-                     EDMLI_GLES_PRELUDE_BYTES);
-        return false;
-    }
-    const unsigned libs = edmli_gles_src_libs[id];
-    const char *src[5] = {prelude, edmli_gles_src_common, libs & EDMLI_GLES_LIBS_OUT ? edmli_gles_src_output : "",
-                          libs & EDMLI_GLES_LIBS_TOPK ? edmli_gles_src_topk : "", edmli_gles_src[id]};
-    if (g->faults & EDML_FAULT_SHADER_COMPILE) src[4] = "void main() { this does not compile; }\n";
-    unsigned sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER);
-    gl->glShaderSource(sh, 5, src, NULL);
-    gl->glCompileShader(sh);
-    if (!edmli_gles_built(gl, sh, false, "kernel %s does not compile: %s", edmli_gles_src_name[id], why, cap)) {
-        gl->glDeleteShader(sh);
-        return false;
-    }
-    unsigned prog = gl->glCreateProgram();
-    gl->glAttachShader(prog, sh);
-    gl->glLinkProgram(prog);
-    gl->glDeleteShader(sh);
-    if (!edmli_gles_built(gl, prog, true, "program %s does not link: %s", edmli_gles_src_name[id], why, cap)) {
-        gl->glDeleteProgram(prog);
-        return false;
-    }
-    g->prog[id] = prog;
-    g->loc_base[id] = gl->glGetUniformLocation(prog, "u_base");
-    g->loc_count[id] = gl->glGetUniformLocation(prog, "u_count");
-    g->loc_bind[id] = gl->glGetUniformLocation(prog, "u_bind");
-    g->loc_bind_step[id] = gl->glGetUniformLocation(prog, "u_bind_step");
-    g->bind_count[id] = edmli_gles_binding_words(id, g->bind_word[id]);
-    return true;
-}
 
 /* Says that a setting was changed, and why (edml_device_gles_info, the log). */
 static void edmli_gles_note(edmli_gles *g, const char *what)
@@ -303,15 +172,30 @@ static void edmli_gles_arena_create(edmli_gles *g, bool mapped)
     g->arena_map = (uint8_t *)gl->glMapBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, (intptr_t)g->arena_bytes, bits);
 }
 
+/* Programs are built when an operator first needs them, so that creating a
+ * device never waits on the driver's compiler (V3D took minutes over some
+ * kernels). Where the driver builds in its own threads
+ * (GL_KHR_parallel_shader_compile), every program is started now: its
+ * build goes on while the application runs. */
+static void edmli_gles_programs_open(edmli_gles *g, const edml_device *dev)
+{
+    edmli_gl *gl = &g->port.gl;
+    const char *ext = (const char *)gl->glGetString(EDMLI_GL_EXTENSIONS);
+    edmli_gles_cache_open(g, dev->desc.program_cache, dev->desc.program_cache_bytes);
+    g->parallel = (ext && strstr(ext, "GL_KHR_parallel_shader_compile") && gl->glMaxShaderCompilerThreadsKHR) ||
+                  (g->faults & EDML_FAULT_SLOW_COMPILE);
+    if (!g->parallel) return;
+    if (gl->glMaxShaderCompilerThreadsKHR) gl->glMaxShaderCompilerThreadsKHR(0xFFFFFFFFu); /* the driver's choice */
+    for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
+        if (edmli_gles_builds(g, (edmli_gles_prog)id)) edmli_gles_build_start(g, (edmli_gles_prog)id);
+    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+}
+
 bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
 {
     if (!edmli_gles_open_context(g, dev, faults, why, cap)) return false;
     edmli_gl *gl = &g->port.gl;
-    for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
-        if (edmli_gles_builds(g, (edmli_gles_prog)id) && !edmli_gles_compile(g, (edmli_gles_prog)id, why, cap)) {
-            edmli_gles_close(g);
-            return false;
-        }
+    edmli_gles_programs_open(g, dev);
 
     /* The GPU arena: one buffer for every tensor and scratch area. */
     edmli_gles_arena_size(g, dev->desc.gpu_arena_bytes ? dev->desc.gpu_arena_bytes : EDMLI_GLES_DEFAULT_ARENA_BYTES);
@@ -350,8 +234,10 @@ void edmli_gles_close(edmli_gles *g)
         if (g->handoff) gl->glDeleteSync((GLsync_)g->handoff);
         g->handoff = NULL;
         g->pending = false, g->pending_fence = NULL, g->ticket = NULL;
-        for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
+        for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++) {
             if (g->prog[id]) gl->glDeleteProgram(g->prog[id]);
+            if (g->shader[id]) gl->glDeleteShader(g->shader[id]);
+        }
         if (g->arena_buf) gl->glDeleteBuffers(1, &g->arena_buf); /* unmapped with it */
         if (g->params_buf) gl->glDeleteBuffers(1, &g->params_buf);
         if (g->readback_buf) gl->glDeleteBuffers(1, &g->readback_buf);
@@ -359,6 +245,8 @@ void edmli_gles_close(edmli_gles *g)
     }
     edmli_port_gl_close(&g->port);
     memset(g->prog, 0, sizeof g->prog);
+    memset(g->shader, 0, sizeof g->shader);
+    memset(g->prog_state, 0, sizeof g->prog_state);
     g->arena_buf = g->params_buf = g->readback_buf = g->status_buf = 0;
     g->status_map = NULL;
     g->arena_map = NULL;
@@ -459,17 +347,24 @@ const char *edmli_gles_device_info(const edml_device *dev, const void *state, ch
 {
     (void)dev;
     const edmli_gles *g = (const edmli_gles *)state;
-    char spilled[160] = "";
-    for (int id = 0, n = 0; id < EDMLI_GLES_PROG_COUNT; id++)
+    char spilled[160] = "", off[EDMLI_GLES_WHY_BYTES + 16] = "";
+    unsigned checked = 0, built = 0;
+    for (int id = 0, n = 0; id < EDMLI_GLES_PROG_COUNT; id++) {
         if (g->spills[id] > 0)
             n += (int)edmli_format(spilled + n, sizeof spilled - (size_t)n, "%s%s %d:%d",
                                    n ? ", " : "; spilled: ", edmli_gles_src_name[id], g->spills[id], g->fills[id]);
+        checked += g->prog_state[id] == EDMLI_GLES_PROG_CHECKED;
+        built += edmli_gles_builds(g, (edmli_gles_prog)id);
+        if (g->prog_state[id] == EDMLI_GLES_PROG_FAILED && !off[0])
+            edmli_format(off, sizeof off, "; off: %s", g->prog_why[id]);
+    }
     edmli_format(buf, cap,
                  "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena%s, "
-                 "GatherND's status %s%s%s%s",
+                 "GatherND's status %s, kernels checked: %u of %u%s%s%s%s%s",
                  g->renderer, g->port.display_kind, g->port.context_kind, g->local,
                  (unsigned long long)(g->arena_bytes >> 20), g->arena_map ? " (mapped persistently)" : "",
                  g->status_map ? "read through a persistent mapping" : "copied back (no GL_EXT_buffer_storage)",
-                 g->adjusted[0] ? "; adjusted: " : "", g->adjusted, spilled);
+                 checked, built, g->parallel ? " (built in the driver's threads)" : "",
+                 g->adjusted[0] ? "; adjusted: " : "", g->adjusted, spilled, off);
     return buf;
 }
