@@ -118,8 +118,8 @@ $(BUILD)/gles-prelude: tools/gles-prelude.c $(LIB) $(HEADERS)
 	$(CC) $(LIB_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
 # Every program compiled as a device would, one at a time (toolchain/gpu-targets).
-$(BUILD)/gpu-compile: tools/gpu-compile.c $(LIB) $(HEADERS)
-	$(CC) $(LIB_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
+$(BUILD)/gpu-compile: tools/gpu-compile.c tools/case.c tools/case.h $(LIB) $(HEADERS)
+	$(CC) $(LIB_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools $(LDFLAGS) -o $@ $< tools/case.c $(LIB) $(TOOL_LIBS)
 
 $(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)

@@ -650,6 +650,17 @@ typedef struct edml_device_desc {
  *  and 5) reports: 256 invocations a workgroup, 16 KiB of shared memory,
  *  storage blocks of 128 MiB, uniform offsets aligned to 256 bytes. */
 #define EDML_FAULT_LIMITS_V3D 0x1000u
+/** Not a fault: the same with the limits Mesa's Panfrost reports for a
+ *  Bifrost or Valhall Mali (G52, G57, G610): 256 invocations and 256 a
+ *  workgroup's x size, 32 KiB of shared memory, 16 storage blocks. */
+#define EDML_FAULT_LIMITS_MALI 0x20000u
+/** Not a fault: the same with the limits Mesa's freedreno reports for an
+ *  Adreno 6xx: 1024 invocations, 32 KiB of shared memory, storage and
+ *  uniform offsets aligned to 64 bytes. */
+#define EDML_FAULT_LIMITS_ADRENO 0x40000u
+/** Every limits profile above. */
+#define EDML_FAULT_LIMITS_ANY \
+    (EDML_FAULT_LIMITS_GLES31 | EDML_FAULT_LIMITS_V3D | EDML_FAULT_LIMITS_MALI | EDML_FAULT_LIMITS_ADRENO)
 /** Not a fault: the driver's compiler is taken to report, through
  *  GL_KHR_debug as Mesa's V3D, Panfrost and freedreno do, that TopK's
  *  per-invocation kernel spilled registers (7:9 spills:fills), so that

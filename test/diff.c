@@ -9,6 +9,7 @@
  * values and extreme integers. Output buffers start filled with a pattern and
  * are compared whole, byte for byte, so a write outside the addressed
  * elements fails too. */
+#include "case.h"
 #include "testlib.h"
 #include "../src/gles/gles_shapes.h" /* the GPU kernels' thresholds the generators aim at */
 
@@ -375,7 +376,7 @@ static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int n
     edml_status s = create_and_run(dev, be, desc, ins, nin, outs, nout);
     if (s == EDML_STATUS_BACKEND_UNAVAILABLE && be == EDML_BACKEND_GLES &&
         (strstr(edml_device_last_error(dev), "bytes of GPU arena") ||
-         ((tl_inject_faults & (EDML_FAULT_LIMITS_V3D | EDML_FAULT_LIMITS_GLES31)) &&
+         ((tl_inject_faults & EDML_FAULT_LIMITS_ANY) &&
           strstr(edml_device_last_error(dev), "holds in shared memory")))) {
         /* larger than the device's GPU arena, or (with a small GPU's limits) a K its shared memory cannot
          * hold, refused with its numbers as it must be: checked on ref instead */
@@ -847,8 +848,8 @@ int diff_main(int argc, char **argv)
             through_list = true;
         else if (!strcmp(argv[i], "--small-dispatches"))
             tl_inject_faults |= EDML_FAULT_SMALL_DISPATCHES;
-        else if (!strcmp(argv[i], "--limits") && i + 1 < argc) /* a small GPU's limits: v3d or gles31 */
-            tl_inject_faults |= !strcmp(argv[++i], "v3d") ? EDML_FAULT_LIMITS_V3D : EDML_FAULT_LIMITS_GLES31;
+        else if (!strcmp(argv[i], "--limits") && i + 1 < argc && case_limits_fault(argv[i + 1])) /* a small GPU's */
+            tl_inject_faults |= case_limits_fault(argv[++i]);
         else if (!strcmp(argv[i], "--reorder")) /* with --command-list: kernels no barrier orders run backwards */
             tl_inject_faults |= EDML_FAULT_REORDER;
         else if (!strcmp(argv[i], "--one-thread")) /* the GL context kept current, as edml-bench's */
@@ -860,11 +861,12 @@ int diff_main(int argc, char **argv)
             board.gpu_workgroup = (uint32_t)atoi(argv[++i]);
             tl_board = &board;
         } else {
-            fprintf(stderr, "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
-                            "[--small-dispatches] [--limits v3d|gles31] [--small-parts] [--workgroup N] [--parallel "
-                            "MODE] [--workers N] "
-                            "[--command-list [--reorder]] [--one-thread] [--op topk|argmin|gather_nd|if] "
-                            "[--verbose]\n");
+            fprintf(stderr,
+                    "usage: diff [--backend ref|neon|gles|auto] [--seed N] [--iters N] [--soak] "
+                    "[--small-dispatches] [--limits " CASE_LIMITS_NAMES "] [--small-parts] [--workgroup N] [--parallel "
+                    "MODE] [--workers N] "
+                    "[--command-list [--reorder]] [--one-thread] [--op topk|argmin|gather_nd|if] "
+                    "[--verbose]\n");
             return 2;
         }
     }

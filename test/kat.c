@@ -115,6 +115,8 @@ int main(void)
     edml_device_destroy(probe);
     check_coverage(arena, size, 0, "this GPU's limits");
     check_coverage(arena, size, EDML_FAULT_LIMITS_V3D, "V3D's limits");
+    check_coverage(arena, size, EDML_FAULT_LIMITS_MALI, "a Mali's limits");
+    check_coverage(arena, size, EDML_FAULT_LIMITS_ADRENO, "an Adreno's limits");
     check_coverage(arena, size, EDML_FAULT_LIMITS_GLES31, "GLES 3.1's minimums");
     check_skipped(arena, size);
     check_cache(arena, size);

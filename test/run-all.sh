@@ -61,7 +61,7 @@ host_suite() {
         sh -c '$1 --scale 0.001 --iters 10 && $1 --topk 300,64,20 --iters 10 && $1 --gpu-time --scale 0.001 --workload if_bcast' sh $H/edml-bench
     step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 500 --small-dispatches
     step "differential test gles, 256-invocation workgroups (the Raspberry Pi's V3D shape)" $H/test/diff --backend gles --seed 19 --iters 800 --workgroup 256
-    for l in v3d gles31; do
+    for l in v3d mali adreno gles31; do
         step "vectors on gles under a small GPU's limits ($l)" env EDML_RUN_ARGS="--limits $l" sh test/run-cases.sh $H/edml-run gles
         step "differential test gles under a small GPU's limits ($l)" $H/test/diff --backend gles --seed 53 --iters 400 --limits $l
     done

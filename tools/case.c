@@ -1178,3 +1178,17 @@ bool case_check(edml_case *c, edml_device *dev, edml_backend backend, case_resul
     }
     return case_compare(c, r, why, cap);
 }
+
+uint32_t case_limits_fault(const char *name)
+{
+    static const struct {
+        const char *name;
+        uint32_t fault;
+    } profiles[] = {{"v3d", EDML_FAULT_LIMITS_V3D},
+                    {"mali", EDML_FAULT_LIMITS_MALI},
+                    {"adreno", EDML_FAULT_LIMITS_ADRENO},
+                    {"gles31", EDML_FAULT_LIMITS_GLES31}};
+    for (size_t i = 0; i < sizeof profiles / sizeof *profiles; i++)
+        if (!strcmp(name, profiles[i].name)) return profiles[i].fault;
+    return 0;
+}

@@ -99,6 +99,10 @@ bool case_compare(const edml_case *c, const case_result *r, char *msg, size_t ca
  * a backend may leave operators out (edml_operator_backends()); a case of
  * one it lacks is skipped on it, and said so, never passed. */
 bool case_backend_has(const edml_case *c, edml_backend backend);
+/* --limits NAME (v3d, mali, adreno, gles31): the EDML_FAULT_LIMITS_* bit
+ * that takes a small GPU's limits (tests); 0 for another name. */
+uint32_t case_limits_fault(const char *name);
+#define CASE_LIMITS_NAMES "v3d|mali|adreno|gles31"
 
 /* Runs a case on a backend and judges it as edml-run --check does: outputs
  * equal the expected data; an `Expect: error` case fails with an error (with

@@ -8,7 +8,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts]\n"
-               "                [--command-list [--reorder]] [--limits v3d|gles31] [--unchecked] FILE...\n"
+               "                [--command-list [--reorder]] [--limits " CASE_LIMITS_NAMES "] [--unchecked] FILE...\n"
                "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
@@ -24,7 +24,8 @@ static void usage(FILE *f)
                "  --reorder    (GLES, tests) run the list's kernels that no barrier separates\n"
                "               backwards, as a GPU may: a barrier left out changes results\n"
                "  --limits L   (GLES, tests) take the GPU's limits no higher than Mesa's V3D\n"
-               "               (v3d: the Raspberry Pi's) or GLES 3.1's minimums (gles31)\n"
+               "               (v3d: the Raspberry Pi's), Panfrost's Mali (mali), freedreno's\n"
+               "               Adreno 6xx (adreno) or GLES 3.1's minimums (gles31)\n"
                "  --unchecked  (GLES, tests) use the kernels without their known-answer tests\n"
                "               (a driver whose dispatches do nothing: Mesa's no-op DRM shims)\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
@@ -201,12 +202,10 @@ static bool parse_threads(const char *arg, uint32_t *threads)
 /* --limits: a small GPU's limits for the GLES backend (tests) */
 static bool parse_limits(const char *l, uint32_t *faults)
 {
-    if (strcmp(l, "v3d") && strcmp(l, "gles31")) {
-        fprintf(stderr, "edml-run: --limits takes v3d or gles31, not '%s'\n", l);
-        return false;
-    }
-    *faults |= !strcmp(l, "v3d") ? EDML_FAULT_LIMITS_V3D : EDML_FAULT_LIMITS_GLES31;
-    return true;
+    const uint32_t f = case_limits_fault(l);
+    if (!f) fprintf(stderr, "edml-run: --limits takes " CASE_LIMITS_NAMES ", not '%s'\n", l);
+    *faults |= f;
+    return f != 0;
 }
 
 int main(int argc, char **argv)

@@ -4,12 +4,13 @@
  * run on a GPU compiler without the GPU (Mesa's drm-shim drivers print
  * each program's statistics themselves).
  *   gpu-compile --list                the programs, one a line
- *   gpu-compile PROGRAM [--limits v3d|gles31]
+ *   gpu-compile PROGRAM [--limits v3d|mali|adreno|gles31]
  *                                     one program: "PROGRAM ok SECONDS LOCAL"
  *                                     or "PROGRAM error SECONDS: why", or
  *                                     "PROGRAM unused 0" where a device on
  *                                     that GPU does not build it */
 #define _POSIX_C_SOURCE 200809L
+#include "case.h"
 #include "gles/gles.h"
 
 #include <stdio.h>
@@ -31,9 +32,9 @@ int main(int argc, char **argv)
     }
     uint32_t faults = 0;
     if (argc == 4 && !strcmp(argv[2], "--limits"))
-        faults = !strcmp(argv[3], "v3d") ? EDML_FAULT_LIMITS_V3D : EDML_FAULT_LIMITS_GLES31;
+        faults = case_limits_fault(argv[3]);
     else if (argc != 2) {
-        fprintf(stderr, "usage: gpu-compile PROGRAM [--limits v3d|gles31] | --list\n");
+        fprintf(stderr, "usage: gpu-compile PROGRAM [--limits " CASE_LIMITS_NAMES "] | --list\n");
         return 2;
     }
     int id = -1;

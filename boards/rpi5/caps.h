@@ -4,9 +4,14 @@
 #define EDML_BOARD_HAS_NEON 1
 #define EDML_BOARD_HAS_FP16_ARITH 1
 #define EDML_BOARD_HAS_GPU 1
-/* AUTO thresholds: estimates until measured on the board (edml-bench --crossover) */
+/* AUTO thresholds (edml-bench --crossover measures them on a board). Every
+ * kernel fits V3D 7.1 (docs/gpu.md's table: no spill, each compiled in
+ * under 1 s); QPU code is published at 4.1 GB/s copying on a Pi 5, below
+ * the four A76 cores' copy, so AUTO gives it no copy-like work (never) and
+ * reductions from 2M elements a worker; TopK rows under 65536 stay on the
+ * CPU (topk_select: 4,947 instructions, 2 threads). */
 #define EDML_BOARD_GPU_MIN_ELEMENTS 2097152
-#define EDML_BOARD_GPU_MIN_ELEMENTS_COPY 2097152
+#define EDML_BOARD_GPU_MIN_ELEMENTS_COPY 4294967295u /* never */
 #define EDML_BOARD_GPU_SOFTWARE_OK 0 /* AUTO never picks a software GPU (llvmpipe): measured slower than the CPU */
 #define EDML_BOARD_GPU_TOPK_MIN_ROW 65536
 #define EDML_BOARD_GPU_WORKGROUP 256 /* V3D: 16-lane QPUs, 256 invocations a workgroup */

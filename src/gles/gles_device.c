@@ -50,20 +50,33 @@ typedef struct edmli_gles_limit_set {
 } edmli_gles_limit_set;
 
 /* A smaller GPU's limits, for tests (EDML_FAULT_LIMITS_*): each value of
- * the driver's taken no higher (alignments no lower) than the profile's. */
-static void edmli_gles_clamp_limits(edmli_gles_limit_set *l, uint32_t faults)
+ * the driver's taken no higher (alignments no lower) than the profile's,
+ * as Mesa 22.3's drivers report them (src/gallium/drivers). */
+static const struct edmli_gles_limit_profile {
+    uint32_t fault;
+    const char *name;
+    edmli_gles_limit_set l;
+} edmli_gles_profiles[] = {
+    {EDML_FAULT_LIMITS_GLES31, "GLES 3.1's minimums", {128, 128, 16384, 1 << 27, 4, 256, 65535, 16384, 256}},
+    {EDML_FAULT_LIMITS_V3D, "V3D's", {256, 256, 16384, 1 << 27, 16, 16, 65535, 16384, 256}},
+    {EDML_FAULT_LIMITS_MALI, "a Bifrost or Valhall Mali's", {256, 256, 32768, 1 << 27, 16, 4, 65535, 16384, 16}},
+    {EDML_FAULT_LIMITS_ADRENO, "an Adreno 6xx's", {1024, 1024, 32768, 1 << 27, 24, 64, 65535, 16384, 64}},
+};
+
+static void edmli_gles_clamp_limits(edmli_gles *g, edmli_gles_limit_set *l)
 {
-    static const edmli_gles_limit_set gles31 = {128, 128, 16384, 1 << 27, 4, 256, 65535, 16384, 256};
-    static const edmli_gles_limit_set v3d = {256, 256, 16384, 1 << 27, 16, 16, 65535, 16384, 256};
-    const edmli_gles_limit_set *p = faults & EDML_FAULT_LIMITS_GLES31 ? &gles31
-                                    : faults & EDML_FAULT_LIMITS_V3D  ? &v3d
-                                                                      : NULL;
-    if (!p) return;
-    int *v = &l->inv;
-    const int *q = &p->inv;
-    for (int i = 0; i < (int)(sizeof *l / sizeof(int)); i++) {
-        const bool alignment = &v[i] == &l->align || &v[i] == &l->ubo_align;
-        if (alignment ? v[i] < q[i] : v[i] > q[i]) v[i] = q[i];
+    for (size_t k = 0; k < sizeof edmli_gles_profiles / sizeof *edmli_gles_profiles; k++) {
+        if (!(g->faults & edmli_gles_profiles[k].fault)) continue;
+        int *v = &l->inv;
+        const int *q = &edmli_gles_profiles[k].l.inv;
+        for (int i = 0; i < (int)(sizeof *l / sizeof(int)); i++) {
+            const bool alignment = &v[i] == &l->align || &v[i] == &l->ubo_align;
+            if (alignment ? v[i] < q[i] : v[i] > q[i]) v[i] = q[i];
+        }
+        char note[80];
+        edmli_format(note, sizeof note, "limits taken as %s (a test's)", edmli_gles_profiles[k].name);
+        edmli_gles_note(g, note);
+        return;
     }
 }
 
@@ -82,10 +95,7 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
     gl->glGetIntegeri_v(EDMLI_GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &l.groups);
     gl->glGetIntegerv(EDMLI_GL_MAX_UNIFORM_BLOCK_SIZE, &l.ubo);
     gl->glGetIntegerv(EDMLI_GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &l.ubo_align);
-    edmli_gles_clamp_limits(&l, g->faults);
-    if (g->faults & (EDML_FAULT_LIMITS_GLES31 | EDML_FAULT_LIMITS_V3D))
-        edmli_gles_note(g, g->faults & EDML_FAULT_LIMITS_GLES31 ? "limits taken as GLES 3.1's minimums (a test's)"
-                                                                : "limits taken as V3D's (a test's)");
+    edmli_gles_clamp_limits(g, &l);
     /* a workgroup is at most the invocations and the x size the driver allows */
     const int inv = l.size_x > 0 && l.size_x < l.inv ? l.size_x : l.inv, shared = l.shared, ssbo = l.ssbo,
               blocks = l.blocks, align = l.align, groups = l.groups, ubo = l.ubo, ubo_align = l.ubo_align;
