@@ -103,7 +103,7 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/tools/%.o: tools/%.c tools/case.h include/edml.h
+$(BUILD)/tools/%.o: tools/%.c tools/case.h tools/bench/bench.h include/edml.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -c $< -o $@
 
@@ -121,7 +121,7 @@ $(BUILD)/gles-prelude: tools/gles-prelude.c $(LIB) $(HEADERS)
 $(BUILD)/gpu-compile: tools/gpu-compile.c tools/case.c tools/case.h $(LIB) $(HEADERS)
 	$(CC) $(LIB_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools $(LDFLAGS) -o $@ $< tools/case.c $(LIB) $(TOOL_LIBS)
 
-$(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(LIB)
+$(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(BUILD)/tools/bench/mapped.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
 
 # The GLES backend's known-answer tests and program cache, from inside (its headers).

@@ -663,7 +663,7 @@ typedef struct edml_device_desc {
     (EDML_FAULT_LIMITS_GLES31 | EDML_FAULT_LIMITS_V3D | EDML_FAULT_LIMITS_MALI | EDML_FAULT_LIMITS_ADRENO)
 /** Not a fault: the driver's compiler is taken to report, through
  *  GL_KHR_debug as Mesa's V3D, Panfrost and freedreno do, that TopK's
- *  per-invocation kernel spilled registers (7:9 spills:fills), so that
+ *  per-invocation kernels spilled registers (7:9 spills:fills), so that
  *  tests reach AUTO's refusal to put such kernels on the GPU. */
 #define EDML_FAULT_SPILLED 0x2000u
 /** GatherND's kernel is never dispatched, as Mesa's V3D skips a kernel

@@ -1,9 +1,9 @@
-// TopK, selection with a small K (at most 16) along a strided axis, or a
+// TopK, selection with a small K (at most 16; topk_thread_8: at most 8) along a strided axis, or a
 // packed one of short rows: one invocation per (row, chunk of the row),
 // neighbouring invocations on neighbouring rows (so neighbouring elements
-// along a strided axis), each keeping the best 16 it has seen, best first
+// along a strided axis), each keeping the best W (16) it has seen, best first
 // (the larger key, then the smaller index), in registers: elements come in
-// blocks of 16 (loaded together), sorted by a bitonic network and merged
+// blocks of W (loaded together), sorted by a bitonic network and merged
 // into the list by another, so that no invocation waits on another's
 // branch and no array is indexed by a variable (one that is goes to memory
 // on some GPUs). With one chunk the first pass writes the winners directly.
@@ -18,10 +18,21 @@
 // NONE, which every element beats.
 EDMLI_PARAMS(edmli_topk_prm);
 
-uvec2 g_key[16], b_key[16];   // the list, best first; the block
-uint g_idx[16], b_idx[16];
-shared uvec2 s_key[LOCAL / 2u * 16u];   // the fold's lists handed over, 16 places each
-shared uint s_idx[LOCAL / 2u * 16u];
+// W places a list: 16, or 8 in the specialization topk_thread_8 (K <= 8),
+// whose lists and networks take half the registers (V3D and Mali hold
+// them without spilling)
+#if SPECIALIZED_PP
+#define W 8u
+#define EACHW(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#else
+#define W 16u
+#define EACHW(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+#endif
+
+uvec2 g_key[W], b_key[W];   // the list, best first; the block
+uint g_idx[W], b_idx[W];
+shared uvec2 s_key[LOCAL / 2u * W];   // the fold's lists handed over, W places each
+shared uint s_idx[LOCAL / 2u * W];
 
 bool better(uvec2 a, uint ia, uvec2 b, uint ib) { return key_gt(a, b) || (key_eq(a, b) && ia < ib); }
 // the better of places a and b of the block into a
@@ -32,10 +43,17 @@ void ce(inout uvec2 ka, inout uint ia, inout uvec2 kb, inout uint ib) {
     }
 }
 #define CE(a, b) ce(b_key[a], b_idx[a], b_key[b], b_idx[b]);
-#define EACH16(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
 
-// the block sorted, best first (bitonic: 10 stages of 8)
+// the block sorted, best first (bitonic: 10 stages of 8; 6 of 4 for W = 8)
 void sort_block() {
+#if SPECIALIZED_PP
+    CE(0, 1) CE(3, 2) CE(4, 5) CE(7, 6)
+    CE(0, 2) CE(1, 3) CE(6, 4) CE(7, 5)
+    CE(0, 1) CE(2, 3) CE(5, 4) CE(7, 6)
+    CE(0, 4) CE(1, 5) CE(2, 6) CE(3, 7)
+    CE(0, 2) CE(1, 3) CE(4, 6) CE(5, 7)
+    CE(0, 1) CE(2, 3) CE(4, 5) CE(6, 7)
+#else
     CE(0, 1) CE(3, 2) CE(4, 5) CE(7, 6) CE(8, 9) CE(11, 10) CE(12, 13) CE(15, 14)
     CE(0, 2) CE(1, 3) CE(6, 4) CE(7, 5) CE(8, 10) CE(9, 11) CE(14, 12) CE(15, 13)
     CE(0, 1) CE(2, 3) CE(5, 4) CE(7, 6) CE(8, 9) CE(10, 11) CE(13, 12) CE(15, 14)
@@ -46,30 +64,36 @@ void sort_block() {
     CE(0, 4) CE(1, 5) CE(2, 6) CE(3, 7) CE(8, 12) CE(9, 13) CE(10, 14) CE(11, 15)
     CE(0, 2) CE(1, 3) CE(4, 6) CE(5, 7) CE(8, 10) CE(9, 11) CE(12, 14) CE(13, 15)
     CE(0, 1) CE(2, 3) CE(4, 5) CE(6, 7) CE(8, 9) CE(10, 11) CE(12, 13) CE(14, 15)
+#endif
 }
 
-// the list becomes the best 16 of the list and the sorted block: place j
-// takes the better of list j and block 15 - j (a bitonic sequence holding
-// the best 16), sorted by a bitonic merge (4 stages of 8)
-#define TAKE(j) if (better(b_key[15 - j], b_idx[15 - j], g_key[j], g_idx[j])) { g_key[j] = b_key[15 - j]; g_idx[j] = b_idx[15 - j]; }
+// the list becomes the best W of the list and the sorted block: place j
+// takes the better of list j and block W - 1 - j (a bitonic sequence
+// holding the best W), sorted by a bitonic merge (log2 W stages)
+#define TAKE(j) if (better(b_key[W - 1u - uint(j)], b_idx[W - 1u - uint(j)], g_key[j], g_idx[j])) { g_key[j] = b_key[W - 1u - uint(j)]; g_idx[j] = b_idx[W - 1u - uint(j)]; }
 #define BACK(j) b_key[j] = g_key[j]; b_idx[j] = g_idx[j];
-void merge_block() {
-    EACH16(TAKE)
-    EACH16(BACK)
-    CE(0, 8) CE(1, 9) CE(2, 10) CE(3, 11) CE(4, 12) CE(5, 13) CE(6, 14) CE(7, 15)
-    CE(0, 4) CE(1, 5) CE(2, 6) CE(3, 7) CE(8, 12) CE(9, 13) CE(10, 14) CE(11, 15)
-    CE(0, 2) CE(1, 3) CE(4, 6) CE(5, 7) CE(8, 10) CE(9, 11) CE(12, 14) CE(13, 15)
-    CE(0, 1) CE(2, 3) CE(4, 5) CE(6, 7) CE(8, 9) CE(10, 11) CE(12, 13) CE(14, 15)
 #define KEEP(j) g_key[j] = b_key[j]; g_idx[j] = b_idx[j];
-    EACH16(KEEP)
+void merge_block() {
+    EACHW(TAKE)
+    EACHW(BACK)
+#if !SPECIALIZED_PP
+    CE(0, 8) CE(1, 9) CE(2, 10) CE(3, 11) CE(4, 12) CE(5, 13) CE(6, 14) CE(7, 15)
+    CE(8, 12) CE(9, 13) CE(10, 14) CE(11, 15)
+    CE(8, 10) CE(9, 11) CE(12, 14) CE(13, 15)
+    CE(8, 9) CE(10, 11) CE(12, 13) CE(14, 15)
+#endif
+    CE(0, 4) CE(1, 5) CE(2, 6) CE(3, 7)
+    CE(0, 2) CE(1, 3) CE(4, 6) CE(5, 7)
+    CE(0, 1) CE(2, 3) CE(4, 5) CE(6, 7)
+    EACHW(KEEP)
 }
 
 #define EMPTY(j) g_key[j] = uvec2(0u); g_idx[j] = NONE;
-// elements i0 .. i0 + 15 of the row (those before `end`) as the block
+// elements i0 .. i0 + W - 1 of the row (those before `end`) as the block
 #define LOAD(j) b_key[j] = i0 + uint(j) < end ? topk_key(base, i0 + uint(j)) : uvec2(0u); b_idx[j] = i0 + uint(j) < end ? i0 + uint(j) : NONE;
 void offer_elements(uint base, uint begin, uint end) {
-    for (uint i0 = begin; i0 < end; i0 += 16u) {
-        EACH16(LOAD)
+    for (uint i0 = begin; i0 < end; i0 += W) {
+        EACHW(LOAD)
         sort_block();
         merge_block();
     }
@@ -78,16 +102,16 @@ void offer_elements(uint base, uint begin, uint end) {
 // list `c` (n entries, sorted) of planes at word `w0`, as the block
 #define LIST(j) b_key[j] = uint(j) < n ? uvec2(m[w + uint(j) * 3u * rows], m[w + uint(j) * 3u * rows + rows]) : uvec2(0u); b_idx[j] = uint(j) < n ? m[w + uint(j) * 3u * rows + 2u * rows] : NONE;
 void offer_list(uint w, uint n, uint rows) {
-    EACH16(LIST)
+    EACHW(LIST)
     merge_block();
 }
 
 // the list's first K entries to slot `slot` of shared memory; the block from it
-#define PUT(j) if (uint(j) < K) { s_key[slot * 16u + uint(j)] = g_key[j]; s_idx[slot * 16u + uint(j)] = g_idx[j]; }
-#define GET(j) b_key[j] = uint(j) < K ? s_key[slot * 16u + uint(j)] : uvec2(0u); b_idx[j] = uint(j) < K ? s_idx[slot * 16u + uint(j)] : NONE;
-void put_list(uint slot, uint K) { EACH16(PUT) }
+#define PUT(j) if (uint(j) < K) { s_key[slot * W + uint(j)] = g_key[j]; s_idx[slot * W + uint(j)] = g_idx[j]; }
+#define GET(j) b_key[j] = uint(j) < K ? s_key[slot * W + uint(j)] : uvec2(0u); b_idx[j] = uint(j) < K ? s_idx[slot * W + uint(j)] : NONE;
+void put_list(uint slot, uint K) { EACHW(PUT) }
 void merge_shared(uint slot, uint K) {
-    EACH16(GET)
+    EACHW(GET)
     merge_block();
 }
 
@@ -95,9 +119,9 @@ void merge_shared(uint slot, uint K) {
 #define ENTRY(j) if (uint(j) < K) { m[w + uint(j) * 3u * rows] = g_key[j].x; m[w + uint(j) * 3u * rows + rows] = g_key[j].y; m[w + uint(j) * 3u * rows + 2u * rows] = g_idx[j]; }
 void write_winners(uint row, uint K) {
     uint w = (prm_winners_offset >> 2) + row * K;
-    EACH16(WINNER)
+    EACHW(WINNER)
 }
-void write_list(uint w, uint K, uint rows) { EACH16(ENTRY) }
+void write_list(uint w, uint K, uint rows) { EACHW(ENTRY) }
 
 // The fold: a workgroup a row (every invocation reaches each barrier).
 void fold(uint row, uint rows, uint K) {
@@ -115,7 +139,7 @@ void fold(uint row, uint rows, uint K) {
 
 void main() {
     uint rows = prm_rows, K = prm_k;
-    EACH16(EMPTY)
+    EACHW(EMPTY)
     if (prm_fold_pass != 0u) {
         uint row = group_id();
         if (row != NONE) fold(row, rows, K);   // the same for the whole workgroup

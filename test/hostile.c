@@ -487,10 +487,10 @@ static void check_spilled_kernels(void)
         logged[0] = '\0';
         CHECK(edml_operator_query(d.dev, &tkd, EDML_BACKEND_AUTO, &sz) == EDML_STATUS_OK &&
                   (sz.backend == EDML_BACKEND_GLES) == !spilled &&
-                  (!spilled || strstr(logged, "topk_thread spilled registers")),
+                  (!spilled || strstr(logged, "topk_thread_8 spilled registers")),
               "TopK on many short rows, AUTO: %s, '%s'", edml_backend_name(sz.backend), logged);
         edml_device_gles_info(d.dev, info, sizeof info);
-        CHECK(!spilled == !strstr(info, "spilled: topk_thread 7:9"), "%s", info);
+        CHECK(!spilled == !strstr(info, "spilled: topk_thread_8 7:9"), "%s", info);
         CHECK(edml_operator_query(d.dev, &amd, EDML_BACKEND_AUTO, &sz) == EDML_STATUS_OK &&
                   sz.backend == EDML_BACKEND_GLES,
               "ArgMax, AUTO: %s", edml_backend_name(sz.backend));

@@ -41,6 +41,7 @@
  * --any-thread creates it as a multi-threaded application would (0: a
  * context per calling thread, kept current). */
 #define _POSIX_C_SOURCE 200809L
+#include "bench/bench.h"
 #include "edml.h"
 #include "../port/edml_port.h" /* --gpu-floor: bare GL through the port */
 
@@ -487,11 +488,12 @@ typedef struct options {
     bool gpu_floor; /* --gpu-floor: gl_floor and gl_copy, bare GL */
     bool pipeline;  /* --pipeline: make demo's four steps, one by one and as a command list */
     bool gpu_time;  /* --gpu-time: each GLES call split by the GPU's clock */
+    bool mapped;    /* --mapped: host memory, GPU buffers and mapped ones (tools/bench/mapped.c) */
 } options;
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false};
+    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -519,6 +521,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->pipeline = true;
         else if (!strcmp(argv[i], "--gpu-time"))
             o->gpu_time = true;
+        else if (!strcmp(argv[i], "--mapped"))
+            o->mapped = true;
         else if (!strcmp(argv[i], "--topk") && i + 1 < argc) {
             topk_rows[3] = 1;
             int got = sscanf(argv[++i], "%u,%u,%u,%u", &topk_rows[0], &topk_rows[1], &topk_rows[2], &topk_rows[3]);
@@ -536,10 +540,11 @@ static int parse_args(int argc, char **argv, options *o)
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
         } else {
-            fprintf(stderr,
-                    "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
-                    "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
-                    "[--gpu-time] [--pipeline] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list]\n");
+            fprintf(
+                stderr,
+                "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
+                "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
+                "[--gpu-time] [--pipeline] [--mapped] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list]\n");
             return 2;
         }
     }
@@ -2109,6 +2114,7 @@ int main(int argc, char **argv)
     if (o.chain) return chain(&o, o.chain);
     if (o.pipeline) return pipeline();
     if (o.gpu_time) return gpu_time(&o);
+    if (o.mapped) return bench_mapped(o.json, iters);
     if (o.sweep) return sweep(&o);
     bench_device bd;
     if (!bench_device_open(&bd, bench_threads, 0)) return 1;

@@ -20,7 +20,7 @@ edml_status edmli_arena_alloc(edmli_arena *a, edmli_errbuf *e, const char *what,
     return EDML_STATUS_OK;
 }
 
-edml_status edmli_arena_scratch(edmli_arena *a, edmli_errbuf *e, size_t bytes, void **out)
+edml_status edmli_arena_scratch(edmli_arena *a, edmli_errbuf *e, const char *what, size_t bytes, void **out)
 {
     /* scratch starts 16-aligned below the top of the arena */
     size_t top = a->size & ~(size_t)(EDMLI_ALIGN - 1);
@@ -28,7 +28,7 @@ edml_status edmli_arena_scratch(edmli_arena *a, edmli_errbuf *e, size_t bytes, v
     size_t head = a->head;
     size_t have = top > head ? (top - head) & ~(size_t)(EDMLI_ALIGN - 1) : 0;
     if (rounded > have || rounded < bytes)
-        return edmli_fail(e, EDMLI_MSG_ARENA_TOO_SMALL, "scratch of edml_operator_execute", bytes, have, bytes - have);
+        return edmli_fail(e, EDMLI_MSG_ARENA_TOO_SMALL, what, bytes, have, bytes - have);
     a->scratch = a->size - (top - rounded);
     *out = a->base + (top - rounded);
     edmli_arena_note(a);

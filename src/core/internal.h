@@ -51,6 +51,13 @@ typedef struct edmli_errbuf {
 #else
 #define EDMLI_PRINTF(f, a)
 #endif
+/* A function kept out of its callers, so that its frame (message buffers
+ * of a rare path) is not on their deepest path (edml.h's stack table). */
+#if defined(__GNUC__)
+#define EDMLI_NOINLINE __attribute__((noinline))
+#else
+#define EDMLI_NOINLINE
+#endif
 
 /* Formats a message of messages.h (edmli_fail(e, EDMLI_MSG_X, ...): its
  * status and format) into the device's buffer and returns the status; the
@@ -287,7 +294,7 @@ typedef struct edmli_arena {
 /* Persistent bytes from the low end, aligned to 16. */
 edml_status edmli_arena_alloc(edmli_arena *a, edmli_errbuf *e, const char *what, size_t bytes, void **out);
 /* Scratch from the high end; released with edmli_arena_release_scratch. */
-edml_status edmli_arena_scratch(edmli_arena *a, edmli_errbuf *e, size_t bytes, void **out);
+edml_status edmli_arena_scratch(edmli_arena *a, edmli_errbuf *e, const char *what, size_t bytes, void **out);
 void edmli_arena_release_scratch(edmli_arena *a);
 
 /* ---- devices -------------------------------------------------------------- */

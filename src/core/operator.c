@@ -383,7 +383,8 @@ static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, con
     }
     if (!temporary) {
         void *p;
-        edml_status s = edmli_arena_scratch(&dev->arena, e, (size_t)op->temp_bytes, &p);
+        edml_status s =
+            edmli_arena_scratch(&dev->arena, e, "scratch of edml_operator_execute", (size_t)op->temp_bytes, &p);
         ex->scratch = (uint8_t *)p;
         *from_arena = s == EDML_STATUS_OK;
         return s;
@@ -426,7 +427,7 @@ static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edm
  * one whose kernels can never run (a known-answer test failed) moves to the
  * CPU for good, said; with `wait` (a named backend, GPU-resident tensors, a
  * command list) the build is waited for, and a failure is the status. */
-static edml_status edmli_settle(edml_operator *op, const edmli_exec *ex, bool wait, bool *cpu)
+static EDMLI_NOINLINE edml_status edmli_settle(edml_operator *op, const edmli_exec *ex, bool wait, bool *cpu)
 {
     edml_device *dev = op->obj.device;
     const edmli_backend *be = edmli_backends[op->backend];
@@ -465,7 +466,7 @@ static bool edmli_resident(const edml_operator *op, const edmli_exec *ex)
  * the CPU; its own memory running out (the GPU arena full) moves this call
  * only. An operator that asked for the backend by name fails with the status
  * instead. Such a backend writes no output when it fails. */
-static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
+static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool cpu_now)
 {
     edml_device *dev = op->obj.device;
     if (!(dev->backends & EDML_BACKEND_BIT(op->backend))) { /* lost since creation */
@@ -475,10 +476,8 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex)
         op->backend = edmli_cpu_backend(dev, op->kind);
     }
     const bool resident = edmli_resident(op, ex);
-    bool cpu_now = false;
-    edml_status s = edmli_settle(op, ex, resident || ex->entry != EDMLI_NO_ENTRY, &cpu_now);
-    if (s) return s;
     if (cpu_now) return edmli_backends[edmli_cpu_backend(dev, op->kind)]->kernels[op->kind](op, ex);
+    edml_status s;
     if (resident && op->backend != edmli_buffer_backend())
         return edmli_fail(ex->err, EDMLI_MSG_BIND_GPU_CPU, "a tensor", edml_backend_name(op->backend));
     const edmli_backend *be = edmli_backends[op->backend];
@@ -516,10 +515,12 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
     else if (!outputs)
         s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
     if (!s) s = edmli_bind_all(op, e, inputs, outputs, in_r, out_r, &ex);
+    /* ready before the scratch is taken (a GPU kernel's first check takes its own); a list's entries
+     * are made ready as they are recorded */
+    bool cpu_now = false;
+    if (!s) s = edmli_settle(op, &ex, check_only || edmli_resident(op, &ex) || entry != EDMLI_NO_ENTRY, &cpu_now);
     if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch);
-    bool cpu_now;
-    if (!s && check_only) s = edmli_settle(op, &ex, true, &cpu_now); /* a list's entries are ready when it runs */
-    if (!s && !check_only) s = edmli_run(op, &ex);
+    if (!s && !check_only) s = edmli_run(op, &ex, cpu_now);
     if (arena_scratch) edmli_arena_release_scratch(&dev->arena);
     return s;
 }

@@ -49,6 +49,7 @@ _Static_assert(sizeof(edmli_tensor_prm) == 80 && sizeof(edmli_output_prm) == 124
     X(ARGREDUCE_COLS, argreduce_cols, , OUT, argreduce, DEVICE)               \
     X(TOPK_SELECT, topk_select, , TOPK, topk, DEVICE)                         \
     X(TOPK_THREAD, topk_thread, , TOPK, topk, FOLD)                           \
+    X(TOPK_THREAD_8, topk_thread, _8, TOPK, topk, FOLD)                       \
     X(TOPK_RANK, topk_rank, , TOPK, topk, ALONE)                              \
     X(TOPK_SMALL, topk_small, , OUT_TOPK, topk_small, DEVICE)                 \
     X(TOPK_OUT, topk_out, , OUT, topk_out, ALONE)                             \
@@ -81,13 +82,14 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
 bool edmli_gles_is_binding(const char *name);
 /* The word indices of a program's bindings in its struct, in order; returns their count. */
 uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_BINDS]);
-#define EDMLI_GLES_PRELUDE_BYTES 8192u /* the device's, while a program is compiled */
-#define EDMLI_GLES_WHY_BYTES 200u
+#define EDMLI_GLES_PRELUDE_BYTES 8192u /* on the stack while a program is compiled */
+#define EDMLI_GLES_WHY_BYTES 160u
 #define EDMLI_GLES_SLOW_POLLS 3u /* EDML_FAULT_SLOW_COMPILE: "not yet" to each program's first polls */
-/* The known-answer tests' host memory: their inputs, both answers, the
- * reference's scratch (the largest test: an ArgMax over 4 workgroups of
- * 32-bit elements) */
-#define EDMLI_GLES_CHECK_BYTES (24u << 10)
+/* The known-answer tests' host memory, from the free top of the device
+ * arena while they run: their operator, inputs, both answers, the
+ * reference's scratch (the largest: TopK's 8 of 256 rows of 16, two
+ * answers of 10 KB) */
+#define EDMLI_GLES_CHECK_BYTES (28u << 10)
 
 /* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
 extern const char edmli_gles_src_common[];
@@ -129,10 +131,12 @@ typedef struct edmli_gles {
     edmli_port_gl port;
     uint32_t faults;
     bool one_thread; /* keep the context current between calls */
-    /* TopK's per-invocation lists (topk_thread.comp: 16 keys and indices in
-     * registers) built and used: not on V3D, whose compiler spills 918
-     * registers and takes minutes over them (docs/gpu.md) */
-    bool thread_topk;
+    /* the longest of TopK's per-invocation lists (topk_thread.comp, keys and
+     * indices in registers) built and used: 16 (topk_thread and
+     * topk_thread_8); 8 on Mali, whose compilers spill 170-190 registers
+     * over lists of 16 (none over 8 on the G52); 0 on V3D, which spills over
+     * both (918 registers for 16, in minutes; 165-250 for 8): docs/gpu.md */
+    uint32_t thread_lists;
     /* edml_device_desc.gpu_arena_mapped: the arena's persistent, coherent
      * mapping (NULL: none); else whether a range of it is mapped now (GL
      * then allows no dispatch on it: the device's GPU calls wait) */
@@ -168,22 +172,21 @@ typedef struct edmli_gles {
      * answered "not yet" */
     uint8_t prog_state[EDMLI_GLES_PROG_COUNT];
     unsigned shader[EDMLI_GLES_PROG_COUNT];
-    char prog_why[EDMLI_GLES_PROG_COUNT][EDMLI_GLES_WHY_BYTES];
+    uint8_t fail_first; /* the first program that failed (EDMLI_GLES_NO_FAILURE: none), and why */
+    char fail_text[EDMLI_GLES_WHY_BYTES];
     bool parallel;
     uint8_t slow_polls[EDMLI_GLES_PROG_COUNT];
     uint32_t cache_key_of[EDMLI_GLES_PROG_COUNT]; /* the hash of its sources, as it was started */
-    char prelude[EDMLI_GLES_PRELUDE_BYTES];       /* the one being compiled (GL copies it) */
     /* edml_device_desc.program_cache: programs the driver gave as binaries,
      * kept in the caller's memory across boots (gles_cache.c) */
     uint8_t *cache;
     size_t cache_bytes;
     uint32_t cache_key;    /* the driver's (renderer and version) and edml's */
     uint32_t cache_loaded; /* programs loaded from it (bits) */
-    /* the known-answer tests' operator, and their tensors (gles_ready.c) */
+    /* while the known-answer tests run (gles_ready.c), and the programs a
+     * test dispatched (bits) */
     bool checking;
-    uint32_t check_seen; /* programs a test dispatched (bits) */
-    edml_operator check_op;
-    _Alignas(16) uint8_t check_mem[EDMLI_GLES_CHECK_BYTES];
+    uint32_t check_seen;
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT],
         loc_bind_step[EDMLI_GLES_PROG_COUNT];
     uint64_t prog_ctx[EDMLI_GLES_PROG_COUNT]; /* the context (key) that set each program's uniforms last */
@@ -273,7 +276,7 @@ bool edmli_gles_builds(const edmli_gles *g, edmli_gles_prog id);
 
 /* A program's life (gles_build.c): NONE; STARTED, compiling (perhaps in
  * the driver's threads); BUILT; CHECKED on its known answer (gles_ready.c);
- * FAILED (g->prog_why says why). The context is current for each call. */
+ * FAILED (edmli_gles_why says why). The context is current for each call. */
 typedef enum edmli_gles_prog_state {
     EDMLI_GLES_PROG_NONE,
     EDMLI_GLES_PROG_STARTED,
@@ -281,6 +284,11 @@ typedef enum edmli_gles_prog_state {
     EDMLI_GLES_PROG_CHECKED,
     EDMLI_GLES_PROG_FAILED
 } edmli_gles_prog_state;
+#define EDMLI_GLES_NO_FAILURE 0xFFu
+/* Program id FAILED, why; and why a FAILED program did (the first one's
+ * whole reason, the others' with it). */
+void edmli_gles_failed(edmli_gles *g, edmli_gles_prog id, const char *why);
+void edmli_gles_why(const edmli_gles *g, edmli_gles_prog id, char *buf, size_t cap);
 /* NONE -> STARTED (or BUILT from the program cache, or FAILED). */
 void edmli_gles_build_start(edmli_gles *g, edmli_gles_prog id);
 /* Whether a STARTED program's build is complete (without waiting for it). */

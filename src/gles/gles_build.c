@@ -98,18 +98,20 @@ static void edmli_gles_take_program(edmli_gles *g, edmli_gles_prog id)
     g->prog_state[id] = EDMLI_GLES_PROG_BUILT;
 }
 
-/* The sources of program id: its prelude (in g->prelude), the libraries it
+/* The sources of program id: its prelude (in `prelude`), the libraries it
  * takes, the kernel; their hash (the program cache's key). false: why. */
-static bool edmli_gles_sources(edmli_gles *g, edmli_gles_prog id, const char *src[5], uint32_t *hash)
+static bool edmli_gles_sources(edmli_gles *g, edmli_gles_prog id, char *prelude, const char *src[5], uint32_t *hash)
 {
-    if (edmli_gles_prelude(id, edmli_gles_prog_local(g, id), g->sort_max, g->prelude, sizeof g->prelude) >=
-        sizeof g->prelude) {
-        edmli_format(g->prog_why[id], sizeof g->prog_why[id], "the prelude of program %s is longer than %u bytes",
-                     edmli_gles_src_name[id], EDMLI_GLES_PRELUDE_BYTES);
+    if (edmli_gles_prelude(id, edmli_gles_prog_local(g, id), g->sort_max, prelude, EDMLI_GLES_PRELUDE_BYTES) >=
+        EDMLI_GLES_PRELUDE_BYTES) {
+        char why[EDMLI_GLES_WHY_BYTES];
+        edmli_format(why, sizeof why, "the prelude of program %s is longer than %u bytes", edmli_gles_src_name[id],
+                     EDMLI_GLES_PRELUDE_BYTES);
+        edmli_gles_failed(g, id, why);
         return false;
     }
     const unsigned libs = edmli_gles_src_libs[id];
-    src[0] = g->prelude, src[1] = edmli_gles_src_common;
+    src[0] = prelude, src[1] = edmli_gles_src_common;
     src[2] = libs & EDMLI_GLES_LIBS_OUT ? edmli_gles_src_output : "";
     src[3] = libs & EDMLI_GLES_LIBS_TOPK ? edmli_gles_src_topk : "";
     src[4] = edmli_gles_src[id];
@@ -123,10 +125,10 @@ void edmli_gles_build_start(edmli_gles *g, edmli_gles_prog id)
 {
     edmli_gl *gl = &g->port.gl;
     const char *src[5];
+    char prelude[EDMLI_GLES_PRELUDE_BYTES]; /* GL copies it */
     uint32_t hash;
     g->spills[id] = g->fills[id] = -1;
-    g->prog_state[id] = EDMLI_GLES_PROG_FAILED;
-    if (!edmli_gles_sources(g, id, src, &hash)) return;
+    if (!edmli_gles_sources(g, id, prelude, src, &hash)) return;
     if (edmli_gles_cache_load(g, id, hash)) {
         g->cache_loaded |= 1u << id;
         edmli_gles_take_program(g, id);
@@ -162,13 +164,13 @@ void edmli_gles_build_end(edmli_gles *g, edmli_gles_prog id)
 {
     if (g->prog_state[id] != EDMLI_GLES_PROG_STARTED) return;
     edmli_gl *gl = &g->port.gl;
-    char *why = g->prog_why[id];
+    char why[EDMLI_GLES_WHY_BYTES];
     const char *name = edmli_gles_src_name[id];
     edmli_gles_listen(g, id, true); /* a driver that built in its threads may say it now */
     const bool ok =
         edmli_gles_built(gl, g->shader[id], false, "kernel %s does not compile: %s", name, why, EDMLI_GLES_WHY_BYTES) &&
         edmli_gles_built(gl, g->prog[id], true, "program %s does not link: %s", name, why, EDMLI_GLES_WHY_BYTES);
-    if (id == EDMLI_GLES_PROG_TOPK_THREAD && (g->faults & EDML_FAULT_SPILLED))
+    if ((id == EDMLI_GLES_PROG_TOPK_THREAD || id == EDMLI_GLES_PROG_TOPK_THREAD_8) && (g->faults & EDML_FAULT_SPILLED))
         edmli_gles_take_stats(
             g, "COMPUTE shader: 900 inst, 1 threads, 0 loops, 8 uniforms, 64 max-temps, 7:9 spills:fills");
     edmli_gles_listen(g, id, false);
@@ -177,7 +179,7 @@ void edmli_gles_build_end(edmli_gles *g, edmli_gles_prog id)
     if (!ok) {
         gl->glDeleteProgram(g->prog[id]);
         g->prog[id] = 0;
-        g->prog_state[id] = EDMLI_GLES_PROG_FAILED;
+        edmli_gles_failed(g, id, why);
         return;
     }
     edmli_gles_take_program(g, id);
@@ -188,8 +190,24 @@ bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap
 {
     edmli_gles_build_start(g, id);
     edmli_gles_build_end(g, id);
-    if (g->prog_state[id] == EDMLI_GLES_PROG_FAILED) edmli_format(why, cap, "%s", g->prog_why[id]);
+    if (g->prog_state[id] == EDMLI_GLES_PROG_FAILED) edmli_gles_why(g, id, why, cap);
     return g->prog_state[id] != EDMLI_GLES_PROG_FAILED;
+}
+
+void edmli_gles_failed(edmli_gles *g, edmli_gles_prog id, const char *why)
+{
+    g->prog_state[id] = EDMLI_GLES_PROG_FAILED;
+    if (g->fail_first != EDMLI_GLES_NO_FAILURE) return;
+    g->fail_first = (uint8_t)id;
+    edmli_format(g->fail_text, sizeof g->fail_text, "%s", why);
+}
+
+void edmli_gles_why(const edmli_gles *g, edmli_gles_prog id, char *buf, size_t cap)
+{
+    if (g->fail_first == (uint8_t)id)
+        edmli_format(buf, cap, "%s", g->fail_text);
+    else
+        edmli_format(buf, cap, "kernel %s failed too (the first to fail: %s)", edmli_gles_src_name[id], g->fail_text);
 }
 
 uint32_t edmli_gles_hash(uint32_t h, const char *text)

@@ -112,7 +112,8 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
      * 1024 elsewhere; a power of two from 128 (GLES 3.1's minimum) within
      * the GPU's limit */
     const bool v3d = strstr(g->renderer, "V3D") || (g->faults & EDML_FAULT_LIMITS_V3D);
-    g->thread_topk = !v3d;
+    const bool mali = strstr(g->renderer, "Mali") || (g->faults & EDML_FAULT_LIMITS_MALI);
+    g->thread_lists = v3d ? 0u : mali ? EDMLI_GLES_TOPK_THREAD_8_MAX_K : EDMLI_GLES_TOPK_THREAD_MAX_K;
     uint32_t want = dev->board.gpu_workgroup ? dev->board.gpu_workgroup : v3d ? 256u : 1024u;
     g->local = 128u;
     while (g->local * 2 <= (uint32_t)inv && g->local * 2 <= want) g->local *= 2;
@@ -141,12 +142,15 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
 
 bool edmli_gles_builds(const edmli_gles *g, edmli_gles_prog id)
 {
-    return id != EDMLI_GLES_PROG_TOPK_THREAD || g->thread_topk;
+    if (id == EDMLI_GLES_PROG_TOPK_THREAD) return g->thread_lists >= EDMLI_GLES_TOPK_THREAD_MAX_K;
+    if (id == EDMLI_GLES_PROG_TOPK_THREAD_8) return g->thread_lists >= EDMLI_GLES_TOPK_THREAD_8_MAX_K;
+    return true;
 }
 
 bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
 {
     memset(g, 0, sizeof *g);
+    g->fail_first = EDMLI_GLES_NO_FAILURE;
     g->faults = faults;
     uint32_t port_faults =
         (faults & EDML_FAULT_NO_GL ? EDMLI_FAULT_NO_GL : 0) | (faults & EDML_FAULT_CONTEXT ? EDMLI_FAULT_CONTEXT : 0);
@@ -366,7 +370,7 @@ const char *edmli_gles_device_info(const edml_device *dev, const void *state, ch
         checked += g->prog_state[id] == EDMLI_GLES_PROG_CHECKED;
         built += edmli_gles_builds(g, (edmli_gles_prog)id);
         if (g->prog_state[id] == EDMLI_GLES_PROG_FAILED && !off[0])
-            edmli_format(off, sizeof off, "; off: %s", g->prog_why[id]);
+            edmli_format(off, sizeof off, "; off: %s", g->fail_text);
     }
     edmli_format(buf, cap,
                  "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena%s, "

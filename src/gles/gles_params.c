@@ -146,6 +146,8 @@ size_t edmli_gles_prelude(edmli_gles_prog prog, uint32_t local, uint32_t sort_ma
     edmli_text_add(&t, "#define %s%s %uu\n", "VEC_RUN", "", EDMLI_GLES_VEC_RUN, 0);
     edmli_text_add(&t, "const bool SPECIALIZED = %s%s;\n", edmli_gles_src_specialized[prog] ? "true" : "false", "", 0,
                    0);
+    /* the same for the preprocessor, where a specialization differs in layout (topk_thread_8's lists) */
+    edmli_text_add(&t, "%s%s#define SPECIALIZED_PP %u\n", "", "", edmli_gles_src_specialized[prog], 0);
     /* EDMLI_PARAMS(name) compiles only where name is this kernel's struct */
     edmli_text_add(&t, "#define %s%s 1u\n#define EDMLI_PARAMS(T) const uint edmli_params_named = T\n",
                    edmli_prm_of[prog].type, "", 0, 0);

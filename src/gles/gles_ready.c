@@ -32,7 +32,8 @@ static const edmli_gles_kat edmli_gles_kats[] = {
     {EDML_OPERATOR_TOP_K1, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, 40, 3},          /* topk_small */
     {EDML_OPERATOR_TOP_K1, EDML_TENSOR_DATA_TYPE_FLOAT32, 4, 20, 5},          /* topk_rank, topk_out */
     {EDML_OPERATOR_TOP_K1, EDML_TENSOR_DATA_TYPE_FLOAT32, 2, 200, 4},         /* topk_select */
-    {EDML_OPERATOR_TOP_K1, EDML_TENSOR_DATA_TYPE_UINT8, 256, 4, 2},           /* topk_thread */
+    {EDML_OPERATOR_TOP_K1, EDML_TENSOR_DATA_TYPE_UINT8, 256, 16, 8},          /* topk_thread_8 */
+    {EDML_OPERATOR_TOP_K1, EDML_TENSOR_DATA_TYPE_UINT8, 256, 10, 9},          /* topk_thread */
 };
 #define EDMLI_GLES_KATS (uint32_t)(sizeof edmli_gles_kats / sizeof *edmli_gles_kats)
 
@@ -124,35 +125,40 @@ static edml_status edmli_gles_kat_kernel(const edml_operator *op, const edmli_ex
     }
 }
 
-/* Lays out a test's tensors in check_mem: inputs, the GPU's outputs, the
+/* The tests' memory (EDMLI_GLES_CHECK_BYTES from the device arena's top):
+ * the operator, then its tensors. */
+#define EDMLI_GLES_KAT_OP ((sizeof(edml_operator) + 15u) & ~(size_t)15u)
+#define EDMLI_GLES_KAT_TENSORS (EDMLI_GLES_CHECK_BYTES - EDMLI_GLES_KAT_OP)
+
+/* Lays out a test's tensors at m: inputs, the GPU's outputs, the
  * reference's, its scratch. false: they do not fit (a test of this table
- * always does: test/unit checks it). */
-static bool edmli_gles_kat_layout(edmli_gles *g, const edml_operator *op, edmli_exec *gpu, edmli_exec *ref)
+ * always does: test/kat checks it). */
+static bool edmli_gles_kat_layout(uint8_t *m, const edml_operator *op, edmli_exec *gpu, edmli_exec *ref)
 {
     const edmli_backend *rb = edmli_backends[EDML_BACKEND_REF];
     uint64_t at = 0;
-    uint8_t *m = g->check_mem;
     for (uint32_t i = 0; i < op->input_count; at += edmli_align16(op->inputs[i++].total_bytes))
-        gpu->in[i] = ref->in[i] = m + (at < EDMLI_GLES_CHECK_BYTES ? at : 0);
+        gpu->in[i] = ref->in[i] = m + (at < EDMLI_GLES_KAT_TENSORS ? at : 0);
     for (uint32_t k = 0; k < 2; k++)
         for (uint32_t o = 0; o < op->output_count; at += edmli_align16(op->outputs[o++].total_bytes))
-            (k ? ref : gpu)->out[o] = m + (at < EDMLI_GLES_CHECK_BYTES ? at : 0);
-    ref->scratch = m + (at < EDMLI_GLES_CHECK_BYTES ? at : 0);
+            (k ? ref : gpu)->out[o] = m + (at < EDMLI_GLES_KAT_TENSORS ? at : 0);
+    ref->scratch = m + (at < EDMLI_GLES_KAT_TENSORS ? at : 0);
     at += rb->temp_bytes ? rb->temp_bytes(op) : 0;
-    if (at > EDMLI_GLES_CHECK_BYTES) return false;
+    if (at > EDMLI_GLES_KAT_TENSORS) return false;
     memset(m, 0, (size_t)at);
     for (uint32_t i = 0; i < EDMLI_MAX_INPUTS; i++) gpu->in_gpu[i] = ref->in_gpu[i] = EDMLI_HOST;
     for (uint32_t o = 0; o < EDMLI_MAX_OUTPUTS; o++) gpu->out_gpu[o] = ref->out_gpu[o] = EDMLI_HOST;
     return true;
 }
 
-/* Plans test k on this device (in g->check_op): the programs it dispatches,
- * 0 where the GPU cannot run it or the tensors do not fit. */
-static uint32_t edmli_gles_kat_plan(edmli_gles *g, edml_device *dev, const edmli_gles_kat *k, edmli_errbuf *err)
+/* Plans test k on this device (its operator at mem): the programs it
+ * dispatches, 0 where the GPU cannot run it. */
+static uint32_t edmli_gles_kat_plan(edmli_gles *g, edml_device *dev, const edmli_gles_kat *k, uint8_t *mem,
+                                    edmli_errbuf *err)
 {
     edmli_gles_kat_desc d;
     edmli_gles_kat_make(k, k->cols ? k->cols : 4 * g->local, &d);
-    edml_operator *op = &g->check_op;
+    edml_operator *op = (edml_operator *)(void *)mem;
     if (edmli_operator_plan(err, &d.desc, op)) return 0;
     op->obj.device = dev;
     op->workers = 1;
@@ -167,9 +173,9 @@ static uint32_t edmli_gles_kat_plan(edmli_gles *g, edml_device *dev, const edmli
 /* Runs test k (planned) on the GPU and on the reference: whether the
  * answers are equal; `ran` gets the programs dispatched (0: it could not
  * run, for want of GPU arena). */
-static bool edmli_gles_kat_run(edmli_gles *g, uint32_t *ran, char *why, size_t cap)
+static bool edmli_gles_kat_run(edmli_gles *g, uint8_t *mem, uint32_t *ran, char *why, size_t cap)
 {
-    const edml_operator *op = &g->check_op;
+    const edml_operator *op = (const edml_operator *)(const void *)mem;
     edmli_errbuf err = {{0}, NULL, NULL};
     edmli_exec gpu, ref;
     memset(&gpu, 0, sizeof gpu), memset(&ref, 0, sizeof ref);
@@ -177,8 +183,8 @@ static bool edmli_gles_kat_run(edmli_gles *g, uint32_t *ran, char *why, size_t c
     gpu.par.workers = ref.par.workers = 1;
     gpu.entry = ref.entry = EDMLI_NO_ENTRY;
     *ran = 0;
-    if (!edmli_gles_kat_layout(g, op, &gpu, &ref)) return true;
-    edmli_gles_kat_fill(op, g->check_mem);
+    if (!edmli_gles_kat_layout(mem + EDMLI_GLES_KAT_OP, op, &gpu, &ref)) return true;
+    edmli_gles_kat_fill(op, mem + EDMLI_GLES_KAT_OP);
     g->check_seen = 0;
     const edml_status s = edmli_gles_kat_kernel(op, &gpu);
     if (s) return true; /* not run (GPU arena), or the GPU failed: executions meet that themselves */
@@ -198,12 +204,12 @@ static bool edmli_gles_kat_run(edmli_gles *g, uint32_t *ran, char *why, size_t c
 }
 
 /* The GPU-buffer copy's test: 96 bytes through the free top of the GPU arena. */
-static bool edmli_gles_kat_copy(edmli_gles *g, uint32_t *ran, char *why, size_t cap)
+static bool edmli_gles_kat_copy(edmli_gles *g, uint8_t *mem, uint32_t *ran, char *why, size_t cap)
 {
     edmli_errbuf err = {{0}, NULL, NULL};
     edmli_gles_run r;
     uint32_t src = 0, dst = 0;
-    uint8_t *want = g->check_mem, *got = g->check_mem + 128;
+    uint8_t *want = mem, *got = mem + 128;
     for (uint32_t i = 0; i < 96; i++) want[i] = (uint8_t)(i * 37u + 11u), got[i] = 0;
     *ran = 0;
     edml_status s = edmli_gles_begin(&r, g, &err);
@@ -238,7 +244,7 @@ static bool edmli_gles_build_all(edmli_gles *g, uint32_t programs)
 }
 
 /* Test i: the programs it checked, each marked CHECKED, or FAILED with why. */
-static void edmli_gles_check_one(edmli_gles *g, edml_device *dev, uint32_t i, uint32_t unchecked)
+static void edmli_gles_check_one(edmli_gles *g, edml_device *dev, uint8_t *mem, uint32_t i, uint32_t unchecked)
 {
     edmli_errbuf err = {{0}, NULL, NULL};
     char why[EDMLI_GLES_WHY_BYTES];
@@ -246,27 +252,39 @@ static void edmli_gles_check_one(edmli_gles *g, edml_device *dev, uint32_t i, ui
     bool ok;
     if (i == EDMLI_GLES_KATS) {
         if (!(unchecked >> EDMLI_GLES_PROG_COPY & 1u)) return;
-        ok = edmli_gles_kat_copy(g, &ran, why, sizeof why);
+        ok = edmli_gles_kat_copy(g, mem, &ran, why, sizeof why);
     } else {
-        const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], &err);
+        const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], mem, &err);
         if (!(programs & unchecked) || !edmli_gles_build_all(g, programs)) return;
-        ok = edmli_gles_kat_run(g, &ran, why, sizeof why);
+        ok = edmli_gles_kat_run(g, mem, &ran, why, sizeof why);
     }
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++) {
         if (!(ran >> id & 1u) || g->prog_state[id] != EDMLI_GLES_PROG_BUILT) continue;
-        g->prog_state[id] = ok ? EDMLI_GLES_PROG_CHECKED : EDMLI_GLES_PROG_FAILED;
-        if (!ok) edmli_format(g->prog_why[id], sizeof g->prog_why[id], "kernel %s: %s", edmli_gles_src_name[id], why);
+        char text[EDMLI_GLES_WHY_BYTES];
+        edmli_format(text, sizeof text, "kernel %s: %s", edmli_gles_src_name[id], why);
+        if (!ok)
+            edmli_gles_failed(g, (edmli_gles_prog)id, text);
+        else
+            g->prog_state[id] = EDMLI_GLES_PROG_CHECKED;
     }
 }
 
-/* Checks the BUILT programs among `programs` on their known answers. */
-static void edmli_gles_check(edmli_gles *g, edml_device *dev, uint32_t programs)
+/* Checks the BUILT programs among `programs` on their known answers, in
+ * memory from the free top of the device arena (false: too little, why
+ * in `why`; the programs stay unchecked, so unused). */
+static bool edmli_gles_check(edmli_gles *g, edml_device *dev, uint32_t programs, char *why, size_t cap)
 {
     if (g->faults & EDML_FAULT_UNCHECKED) {
         for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
             if ((programs >> id & 1u) && g->prog_state[id] == EDMLI_GLES_PROG_BUILT)
                 g->prog_state[id] = EDMLI_GLES_PROG_CHECKED;
-        return;
+        return true;
+    }
+    edmli_errbuf err = {{0}, NULL, NULL};
+    void *mem;
+    if (edmli_arena_scratch(&dev->arena, &err, "the GPU kernels' known-answer tests", EDMLI_GLES_CHECK_BYTES, &mem)) {
+        edmli_format(why, cap, "%s", err.text);
+        return false;
     }
     g->checking = true;
     for (uint32_t i = 0; i <= EDMLI_GLES_KATS; i++) {
@@ -274,9 +292,11 @@ static void edmli_gles_check(edmli_gles *g, edml_device *dev, uint32_t programs)
         for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
             if ((programs >> id & 1u) && g->prog_state[id] == EDMLI_GLES_PROG_BUILT) unchecked |= 1u << id;
         if (!unchecked) break;
-        edmli_gles_check_one(g, dev, i, unchecked);
+        edmli_gles_check_one(g, dev, (uint8_t *)mem, i, unchecked);
     }
     g->checking = false;
+    edmli_arena_release_scratch(&dev->arena);
+    return true;
 }
 
 /* The programs' readiness once started: LATER while one still compiles
@@ -289,7 +309,7 @@ static edmli_readiness edmli_gles_built_now(edmli_gles *g, uint32_t programs, bo
         if (programs >> id & 1u) {
             edmli_gles_build_end(g, (edmli_gles_prog)id);
             if (g->prog_state[id] == EDMLI_GLES_PROG_FAILED) {
-                edmli_format(why, cap, "%s", g->prog_why[id]);
+                edmli_gles_why(g, (edmli_gles_prog)id, why, cap);
                 return EDMLI_NEVER;
             }
         }
@@ -315,10 +335,10 @@ edmli_readiness edmli_gles_ready(edmli_gles *g, edml_device *dev, uint32_t progr
             edmli_gles_build_start(g, (edmli_gles_prog)id);
     edmli_readiness r = edmli_gles_built_now(g, programs, wait, why, cap);
     if (r == EDMLI_READY && !g->checking && !g->batching) { /* a list's batch: checked at a later use */
-        edmli_gles_check(g, dev, programs);
+        if (!edmli_gles_check(g, dev, programs, why, cap)) r = EDMLI_NEVER;
         for (int id = 0; id < EDMLI_GLES_PROG_COUNT && r == EDMLI_READY; id++)
             if ((programs >> id & 1u) && g->prog_state[id] == EDMLI_GLES_PROG_FAILED) {
-                edmli_format(why, cap, "%s", g->prog_why[id]);
+                edmli_gles_why(g, (edmli_gles_prog)id, why, cap);
                 r = EDMLI_NEVER;
             }
     }
@@ -333,16 +353,23 @@ uint32_t edmli_gles_check_programs(edmli_gles *g, edml_device *dev, uint32_t i)
     edmli_errbuf err = {{0}, NULL, NULL};
     char why[EDMLI_GLES_WHY_BYTES];
     uint32_t ran = 0;
-    if (!edmli_port_gl_make_current(&g->port)) return 0;
-    g->checking = true;
-    if (i == EDMLI_GLES_KATS) {
-        if (edmli_gles_build_all(g, 1u << EDMLI_GLES_PROG_COPY) && !edmli_gles_kat_copy(g, &ran, why, sizeof why))
-            ran = 0;
-    } else if (i < EDMLI_GLES_KATS) {
-        const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], &err);
-        if (programs && edmli_gles_build_all(g, programs) && !edmli_gles_kat_run(g, &ran, why, sizeof why)) ran = 0;
+    void *p;
+    if (edmli_arena_scratch(&dev->arena, &err, "known-answer tests", EDMLI_GLES_CHECK_BYTES, &p)) return 0;
+    uint8_t *mem = (uint8_t *)p;
+    if (edmli_port_gl_make_current(&g->port)) {
+        g->checking = true;
+        if (i == EDMLI_GLES_KATS) {
+            if (edmli_gles_build_all(g, 1u << EDMLI_GLES_PROG_COPY) &&
+                !edmli_gles_kat_copy(g, mem, &ran, why, sizeof why))
+                ran = 0;
+        } else if (i < EDMLI_GLES_KATS) {
+            const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], mem, &err);
+            if (programs && edmli_gles_build_all(g, programs) && !edmli_gles_kat_run(g, mem, &ran, why, sizeof why))
+                ran = 0;
+        }
+        g->checking = false;
+        edmli_gles_release(g);
     }
-    g->checking = false;
-    edmli_gles_release(g);
+    edmli_arena_release_scratch(&dev->arena);
     return ran;
 }

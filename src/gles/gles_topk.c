@@ -86,11 +86,13 @@ static edml_status edmli_gles_topk_threads(edmli_gles_run *r, edmli_topk_prm *pr
     prm->chunks = chunks;
     prm->chunk_elements = (prm->axis_size + chunks - 1) / chunks;
     prm->lists_offset = off_lists;
-    edmli_gles_run_topk_thread(r, prm, rows * chunks, false);
+    /* lists of 8 where K allows: half the registers (no spill on V3D and Mali) */
+    const bool eight = prm->k <= EDMLI_GLES_TOPK_THREAD_8_MAX_K;
+    (eight ? edmli_gles_run_topk_thread_8 : edmli_gles_run_topk_thread)(r, prm, rows * chunks, false);
     if (chunks > 1) {
         prm->fold_pass = 1;
         edmli_gles_barrier(r);
-        edmli_gles_run_topk_thread(r, prm, rows, true);
+        (eight ? edmli_gles_run_topk_thread_8 : edmli_gles_run_topk_thread)(r, prm, rows, true);
     }
     return EDML_STATUS_OK;
 }
