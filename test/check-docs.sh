@@ -5,7 +5,8 @@
 # README's targets. The README's table of operators names every operator of
 # the library's schema and the backends with a kernel for it
 # (edml-run --list-operators). Nothing cites a path outside
-# the project (../shared and the like): a clone holds all it refers to.
+# the project (../shared and the like): a clone holds all it refers to; and
+# nothing speaks of how the project was developed.
 set -u
 cd "$(dirname "$0")/.."
 norm() { sed -e 's|/\*[^*]*\*/||g' -e 's|//.*||' -e 's/[[:space:]]//g' | grep -v '^$'; }
@@ -42,6 +43,15 @@ if [ "$readme_ops" != "$schema_ops" ]; then
     echo "$readme_ops" | sed 's/^/  /'
     echo "the library's (edml-run --list-operators):"
     echo "$schema_ops" | sed 's/^/  /'
+    fail=1
+fi
+# the project speaks of itself only: nothing tells how it was developed
+# (the words of a development setup, issue numbers)
+words=$(git grep -n -I -i -E -e '\bsessions?\b' -e '\bleases?\b' -e 'device tool' -e '\.devrun' -e 'issue #?[0-9]+' \
+    -e 'development machine' -- . ':!test/check-docs.sh' 2>/dev/null)
+if [ -n "$words" ]; then
+    echo "$words"
+    echo "the lines above speak of how the project was developed, not of the project"
     fail=1
 fi
 # paths outside the project

@@ -5,8 +5,8 @@
 #define EDML_BOARD_HAS_NEON 1
 #define EDML_BOARD_HAS_FP16_ARITH 0
 #define EDML_BOARD_HAS_GPU 1
-/* AUTO thresholds, measured by `edml-bench` on the NVIDIA H100 machine of
- * the device tool (README, performance): the GPU wins host-to-host from
+/* AUTO thresholds, measured by `edml-bench` on an NVIDIA H100 (GLES 3.2
+ * through EGL, docs/performance.md): the GPU wins host-to-host from
  * about 200k elements for reductions; copy-like work is bound by PCIe
  * transfers and stays on the CPU. A software GPU (llvmpipe) is never chosen. */
 #define EDML_BOARD_GPU_MIN_ELEMENTS 200000
