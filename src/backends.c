@@ -38,11 +38,6 @@ const char *edmli_backend_title(edml_backend b)
     return (unsigned)b < EDML_BACKEND_COUNT_ ? titles[b] : "?";
 }
 
-const char *edml_device_gles_info(const edml_device *device, char *buf, size_t cap)
-{
-    return edml_device_backend_info(device, EDML_BACKEND_GLES, buf, cap);
-}
-
 uint32_t edml_operator_backends(EDML_OPERATOR_TYPE type)
 {
     edmli_op_kind kind;

@@ -95,6 +95,7 @@ host_suite() {
     step "README, edml.h, examples/topk.c, make help and the schema agree; no path outside the project" sh test/check-docs.sh
     step "clang-format: the tree as .clang-format says" sh test/check-format.sh
     step "function length: library 80 lines, tests and tools 120" sh test/check-functions.sh
+    step "no circles: the library's files depend on each other one way (nm of the host build)" sh test/check-cycles.sh
     for b in ref neon gles; do
         n=2000; [ $b = gles ] && n=300
         step "soak: $n cycles on $b, arena given back" $H/test/diff --soak --backend $b --iters $n --seed 21

@@ -70,6 +70,11 @@ const char *edml_device_backend_info(const edml_device *dev, edml_backend b, cha
     return buf;
 }
 
+const char *edml_device_gles_info(const edml_device *device, char *buf, size_t cap)
+{
+    return edml_device_backend_info(device, EDML_BACKEND_GLES, buf, cap);
+}
+
 /* A failed edml_device_create: its message goes to the descriptor's buffer
  * and to the log, as there is no device to keep it. */
 static edml_status edmli_create_failed(const edml_device_desc *dd, const edmli_errbuf *e, edml_status s)

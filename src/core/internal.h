@@ -274,6 +274,10 @@ typedef struct edmli_backend {
     edml_status (*batch_clamped)(const edml_operator *op, const edmli_exec *ex, const uint32_t status[2]);
 } edmli_backend;
 
+/* The reference backend's table (src/ref/ref_backend.c): the oracle, which
+ * a backend may run itself (the GLES known-answer tests). */
+extern const edmli_backend edmli_ref_backend;
+
 /* The backends of this build by edml_backend, NULL where not built
  * (src/backends.c); and why one is not built. */
 extern const edmli_backend *const edmli_backends[EDML_BACKEND_COUNT_];

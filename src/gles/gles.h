@@ -349,7 +349,24 @@ typedef struct edmli_gles_baked {
     edmli_gles_block block[EDMLI_GLES_BAKED_MAX];
     uint32_t zero_offset, zero_bytes; /* zeros an execution copies (ArgMin's chunk counters) */
 } edmli_gles_baked;
-typedef struct edmli_gles_bake edmli_gles_bake;
+/* Where a kernel run records its blocks instead of dispatching (gles_bake.c
+ * sizes and fills it; gles_baked.c records into it). */
+typedef struct edmli_gles_bake {
+    edmli_gles_baked *into; /* NULL: sizing only */
+    uint32_t count, copy_bytes;
+    uint64_t gpu_bytes, gpu_base;
+    uint32_t align;      /* of a block's GPU offset (a binding's) */
+    uint64_t zero_bytes; /* the most zeros a run asked for */
+    /* sizing: each block's hash and size, so that a block both runs make
+     * (most are: the layouts differ only where a kernel has a 16-byte path)
+     * is counted once, as baking keeps it once */
+    uint32_t hash[EDMLI_GLES_BAKED_MAX], hash_bytes[EDMLI_GLES_BAKED_MAX];
+    uint32_t copy_cap; /* baking: what sizing counted, never exceeded */
+    uint64_t gpu_cap;
+    uint32_t programs; /* the programs dispatched (bits of edmli_gles_prog) */
+} edmli_gles_bake;
+/* The host copies of an operator's blocks, after its record. */
+const uint8_t *edmli_gles_copies(const edmli_gles_baked *b);
 
 /* One execution: staging in the GPU arena's free top, parameter slots, the
  * host copies to make at the end. */
@@ -543,5 +560,7 @@ edml_status edmli_gles_gather_clamped(const edml_operator *op, const edmli_exec 
 void edmli_gles_status_reset(edmli_gles *g, uint32_t slots);
 edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex);
+/* The four above by operator kind (gles_kernels.c). */
+extern const edmli_kernel_fn edmli_gles_kernel_of[EDMLI_OP_KIND_COUNT];
 
 #endif

@@ -209,9 +209,3 @@ void edmli_gles_why(const edmli_gles *g, edmli_gles_prog id, char *buf, size_t c
     else
         edmli_format(buf, cap, "kernel %s failed too (the first to fail: %s)", edmli_gles_src_name[id], g->fail_text);
 }
-
-uint32_t edmli_gles_hash(uint32_t h, const char *text)
-{
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) h = (h ^ *p) * 16777619u; /* FNV-1a */
-    return h;
-}

@@ -123,3 +123,9 @@ size_t edmli_gles_cache_used(const edmli_gles *g)
     memcpy(&h, g->cache, sizeof h);
     return h.used;
 }
+
+uint32_t edmli_gles_hash(uint32_t h, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) h = (h ^ *p) * 16777619u; /* FNV-1a */
+    return h;
+}

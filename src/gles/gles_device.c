@@ -267,6 +267,20 @@ void edmli_gles_close(edmli_gles *g)
     g->mapped_plain = false;
 }
 
+const uint32_t edmli_gles_status_init[4] = {0, 0xffffffffu, 0, 0};
+
+void edmli_gles_status_reset(edmli_gles *g, uint32_t slots)
+{
+    edmli_gl *gl = &g->port.gl;
+    const intptr_t at = EDMLI_GLES_STATUS_SLOTS * sizeof edmli_gles_status_init; /* the initial values */
+    g->unwaited = true; /* another context's call waits for it (edmli_gles_release) */
+    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->status_buf);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);
+    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, at, 0,
+                            (intptr_t)(slots * sizeof edmli_gles_status_init));
+}
+
 /* GatherND's status buffer (gles.h), mapped once persistently and coherently
  * where the driver has GL_EXT_buffer_storage: no copy and no mapping a call
  * (3-4 us of a call on NVIDIA's driver). Else, or if it fails, none. */

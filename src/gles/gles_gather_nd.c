@@ -34,8 +34,6 @@ static void edmli_gles_gather_walk(const edml_operator *op, edmli_gather_nd_prm 
     prm->vectors = vec;
 }
 
-const uint32_t edmli_gles_status_init[4] = {0, 0xffffffffu, 0, 0};
-
 /* The status words (count of clamped coordinates, the first): binding 2 is
  * the device's mapped status buffer (slot 0, or in a command list's batch
  * the next free slot, noted with its entry), or the GPU arena with the
@@ -55,18 +53,6 @@ static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t entry, u
         return EDML_STATUS_OK;
     }
     return edmli_gles_place_words(r, edmli_gles_status_init, sizeof edmli_gles_status_init, offset, kept);
-}
-
-void edmli_gles_status_reset(edmli_gles *g, uint32_t slots)
-{
-    edmli_gl *gl = &g->port.gl;
-    const intptr_t at = EDMLI_GLES_STATUS_SLOTS * sizeof edmli_gles_status_init; /* the initial values */
-    g->unwaited = true; /* another context's call waits for it (edmli_gles_release) */
-    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
-    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->status_buf);
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);
-    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, at, 0,
-                            (intptr_t)(slots * sizeof edmli_gles_status_init));
 }
 
 /* After the call: the status words read (through the mapping, or fetched),

@@ -115,16 +115,6 @@ static void edmli_gles_kat_fill(const edml_operator *op, uint8_t *m)
     }
 }
 
-static edml_status edmli_gles_kat_kernel(const edml_operator *op, const edmli_exec *ex)
-{
-    switch (op->kind) {
-    case EDMLI_OP_ELEMENTWISE_IF: return edmli_gles_elementwise_if(op, ex);
-    case EDMLI_OP_GATHER_ND: return edmli_gles_gather_nd(op, ex);
-    case EDMLI_OP_ARGREDUCE: return edmli_gles_argreduce(op, ex);
-    default: return edmli_gles_topk(op, ex);
-    }
-}
-
 /* The tests' memory (EDMLI_GLES_CHECK_BYTES from the device arena's top):
  * the operator, then its tensors. */
 #define EDMLI_GLES_KAT_OP ((sizeof(edml_operator) + 15u) & ~(size_t)15u)
@@ -135,7 +125,7 @@ static edml_status edmli_gles_kat_kernel(const edml_operator *op, const edmli_ex
  * always does: test/kat checks it). */
 static bool edmli_gles_kat_layout(uint8_t *m, const edml_operator *op, edmli_exec *gpu, edmli_exec *ref)
 {
-    const edmli_backend *rb = edmli_backends[EDML_BACKEND_REF];
+    const edmli_backend *rb = (&edmli_ref_backend);
     uint64_t at = 0;
     for (uint32_t i = 0; i < op->input_count; at += edmli_align16(op->inputs[i++].total_bytes))
         gpu->in[i] = ref->in[i] = m + (at < EDMLI_GLES_KAT_TENSORS ? at : 0);
@@ -186,10 +176,10 @@ static bool edmli_gles_kat_run(edmli_gles *g, uint8_t *mem, uint32_t *ran, char 
     if (!edmli_gles_kat_layout(mem + EDMLI_GLES_KAT_OP, op, &gpu, &ref)) return true;
     edmli_gles_kat_fill(op, mem + EDMLI_GLES_KAT_OP);
     g->check_seen = 0;
-    const edml_status s = edmli_gles_kat_kernel(op, &gpu);
+    const edml_status s = edmli_gles_kernel_of[op->kind](op, &gpu);
     if (s) return true; /* not run (GPU arena), or the GPU failed: executions meet that themselves */
     *ran = g->check_seen;
-    if (edmli_backends[EDML_BACKEND_REF]->kernels[op->kind](op, &ref) != EDML_STATUS_OK) {
+    if ((&edmli_ref_backend)->kernels[op->kind](op, &ref) != EDML_STATUS_OK) {
         *ran = 0;
         return true;
     }
