@@ -72,7 +72,8 @@
  * @section handles Handles
  *
  * A destroyed operator, GPU buffer or command list is refused
- * (::EDML_STATUS_INVALID_DEVICE with a message on its device), also when a
+ * (::EDML_STATUS_INVALID_HANDLE with a message on its device naming the
+ * argument, e.g. "the operator op was destroyed"), also when a
  * newer object has taken its place in the arena, and also after its device
  * was destroyed and a new one created in the same arena: a handle carries
  * its object's generation, from one count for every device of the process,
@@ -430,9 +431,11 @@ typedef enum edml_status {
     EDML_STATUS_INDEX_OUT_OF_RANGE,  /**< GatherND read a clamped index; the output is written */
     EDML_STATUS_BACKEND_UNAVAILABLE, /**< the backend asked for is not built, allowed or working */
     EDML_STATUS_BACKEND_FAILED,      /**< the backend failed while running (e.g. a GL error) */
-    EDML_STATUS_INVALID_DEVICE,      /**< the device, operator or GPU buffer was destroyed or is not edml's */
+    EDML_STATUS_INVALID_DEVICE,      /**< the device was destroyed or is not edml's */
     EDML_STATUS_BUSY,                /**< another thread's call holds the device; nothing was done */
     EDML_STATUS_TIMEOUT,             /**< a command list's wait ran out of time; it is still running */
+    EDML_STATUS_INVALID_HANDLE,      /**< an operator, GPU buffer or command list handle (the message names the
+                                          argument) was destroyed, is stale, another device's or not edml's */
     EDML_STATUS_COUNT_
 } edml_status;
 

@@ -109,7 +109,7 @@ static void check_misuse_and_copies(edml_device *dev, uint64_t gpu_bytes)
           edml_device_last_error(dev));
     CHECK(edml_gpu_buffer_write(big, 0, &byte, 1) == EDML_STATUS_OK, "write to it");
     edml_gpu_buffer_destroy(big);
-    CHECK(edml_gpu_buffer_write(big, 0, &byte, 1) == EDML_STATUS_INVALID_DEVICE, "destroyed buffer");
+    CHECK(edml_gpu_buffer_write(big, 0, &byte, 1) == EDML_STATUS_INVALID_HANDLE, "destroyed buffer");
     ops_free(&c);
 }
 

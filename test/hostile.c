@@ -189,10 +189,10 @@ static void check_stale_across_devices(void)
     CHECK((uintptr_t)old >> 4 != (uintptr_t)now >> 4 || old != now, "the same handle twice");
     ops_reset_outputs(&mn);
     edml_status s = ops_execute(&mn, old, NULL);
-    CHECK(s == EDML_STATUS_INVALID_DEVICE && strstr(edml_device_last_error(d.dev), "stale") &&
+    CHECK(s == EDML_STATUS_INVALID_HANDLE && strstr(edml_device_last_error(d.dev), "stale") &&
               ops_outputs_untouched(&mn),
           "device 1's operator on device 2: %s '%s'", edml_status_string(s), edml_device_last_error(d.dev));
-    CHECK(edml_operator_destroy(old) == EDML_STATUS_INVALID_DEVICE, "device 1's operator destroyed on device 2");
+    CHECK(edml_operator_destroy(old) == EDML_STATUS_INVALID_HANDLE, "device 1's operator destroyed on device 2");
     ops_reset_outputs(&mx);
     CHECK(ops_execute(&mx, now, NULL) == EDML_STATUS_OK && ops_outputs_match(&mx), "device 2's operator: %s",
           edml_device_last_error(d.dev));
@@ -204,7 +204,7 @@ static void check_stale_across_devices(void)
     for (int i = 0; i < 40; i++) {
         CHECK(edml_operator_create(d.dev, &mx.desc, EDML_BACKEND_REF, &now) == EDML_STATUS_OK, "ArgMax %d", i);
         ops_reset_outputs(&mn);
-        taken += ops_execute(&mn, first, NULL) != EDML_STATUS_INVALID_DEVICE || !ops_outputs_untouched(&mn);
+        taken += ops_execute(&mn, first, NULL) != EDML_STATUS_INVALID_HANDLE || !ops_outputs_untouched(&mn);
         edml_operator_destroy(now);
     }
     CHECK(taken == 0 || sizeof(void *) < 8, "a stale handle was taken for %d of 40 newer operators in its place",
@@ -375,15 +375,15 @@ static void check_messages_without_device(void)
     CHECK(edml_operator_create(d.dev, NULL, EDML_BACKEND_REF, &op) == EDML_STATUS_INVALID_ARGUMENT, "NULL desc");
     const char *earlier = edml_device_last_error(d.dev);
     CHECK(ops_execute(&c, NULL, NULL) == EDML_STATUS_INVALID_ARGUMENT &&
-              !strcmp(edml_error_without_device(), "the operator is NULL"),
+              !strcmp(edml_error_without_device(), "the operator (op) is NULL"),
           "a NULL operator: '%s'", edml_error_without_device());
     CHECK(!strcmp(edml_device_last_error(d.dev), earlier), "the device's message changed: '%s'",
           edml_device_last_error(d.dev));
     CHECK(edml_gpu_buffer_destroy(NULL) == EDML_STATUS_INVALID_ARGUMENT &&
-              !strcmp(edml_error_without_device(), "the GPU buffer is NULL"),
+              !strcmp(edml_error_without_device(), "the GPU buffer (buffer) is NULL"),
           "a NULL GPU buffer: '%s'", edml_error_without_device());
     CHECK(edml_command_list_submit(NULL) == EDML_STATUS_INVALID_ARGUMENT &&
-              !strcmp(edml_error_without_device(), "the command list is NULL"),
+              !strcmp(edml_error_without_device(), "the command list (list) is NULL"),
           "a NULL command list: '%s'", edml_error_without_device());
     CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_OK, "create");
     edml_device *gone = d.dev;

@@ -123,7 +123,7 @@ static void device_on_a_live_arena(void)
     CHECK(edml_device_create(&dd, d.arena, d.size, &again) == EDML_STATUS_OK, "a device after the first: '%s'", err);
     ops_reset_outputs(&c);
     edml_status s = ops_execute(&c, op, NULL);
-    CHECK(s == EDML_STATUS_INVALID_DEVICE && strstr(edml_device_last_error(again), "the operator was destroyed") &&
+    CHECK(s == EDML_STATUS_INVALID_HANDLE && strstr(edml_device_last_error(again), "the operator (op) was destroyed") &&
               ops_outputs_untouched(&c),
           "the first device's operator: %s '%s'", edml_status_string(s), edml_device_last_error(again));
     d.dev = again;
@@ -146,14 +146,15 @@ static void stale_operator_handles(void)
     CHECK(edml_operator_create(d.dev, &mx.desc, EDML_BACKEND_REF, &argmax) == EDML_STATUS_OK, "argmax");
     ops_reset_outputs(&mn);
     edml_status s = ops_execute(&mn, argmin, NULL);
-    CHECK(s == EDML_STATUS_INVALID_DEVICE && strstr(MSG(d), "the operator was destroyed: its handle is stale"),
+    CHECK(s == EDML_STATUS_INVALID_HANDLE && strstr(MSG(d), "the operator (op) was destroyed: its handle is stale"),
           "stale argmin: %s '%s'", edml_status_string(s), MSG(d));
     CHECK(ops_outputs_untouched(&mn), "a stale handle wrote an output");
-    CHECK(edml_operator_destroy(argmin) == EDML_STATUS_INVALID_DEVICE && strstr(MSG(d), "stale"),
+    CHECK(edml_operator_destroy(argmin) == EDML_STATUS_INVALID_HANDLE && strstr(MSG(d), "stale"),
           "double destroy: '%s'", MSG(d));
     CHECK(ops_execute(&mx, argmax, NULL) == EDML_STATUS_OK && ops_outputs_match(&mx), "argmax still right");
     CHECK(edml_operator_destroy(argmax) == EDML_STATUS_OK, "destroy argmax");
-    CHECK(edml_operator_destroy(argmax) == EDML_STATUS_INVALID_DEVICE && !strcmp(MSG(d), "the operator was destroyed"),
+    CHECK(edml_operator_destroy(argmax) == EDML_STATUS_INVALID_HANDLE &&
+              !strcmp(MSG(d), "the operator (op) was destroyed"),
           "double destroy on top: '%s'", MSG(d));
     CHECK(edml_operator_destroy(NULL) == EDML_STATUS_INVALID_ARGUMENT, "NULL");
     tl_device_free(&d);
@@ -306,10 +307,10 @@ static void gpu_buffer_handles(void)
     /* a newer buffer in a's place: a's handle is stale, not the newer buffer */
     CHECK(edml_gpu_buffer_create(d.dev, c.in[1].total, &b) == EDML_STATUS_OK, "buffer b");
     CHECK(edml_gpu_buffer_write(b, 0, c.in[1].buf, c.in[1].total) == EDML_STATUS_OK, "write b");
-    CHECK(edml_gpu_buffer_write(a, 0, c.in[2].buf, c.in[1].total) == EDML_STATUS_INVALID_DEVICE &&
-              strstr(MSG(d), "the GPU buffer was destroyed: its handle is stale"),
+    CHECK(edml_gpu_buffer_write(a, 0, c.in[2].buf, c.in[1].total) == EDML_STATUS_INVALID_HANDLE &&
+              strstr(MSG(d), "the GPU buffer (buffer) was destroyed: its handle is stale"),
           "write through a stale handle: '%s'", MSG(d));
-    CHECK(edml_gpu_buffer_destroy(a) == EDML_STATUS_INVALID_DEVICE && strstr(MSG(d), "stale"), "double destroy: '%s'",
+    CHECK(edml_gpu_buffer_destroy(a) == EDML_STATUS_INVALID_HANDLE && strstr(MSG(d), "stale"), "double destroy: '%s'",
           MSG(d));
     uint8_t back[16];
     CHECK(edml_gpu_buffer_read(b, 0, back, sizeof back) == EDML_STATUS_OK && !strcmp(MSG(d), ""),
@@ -328,7 +329,7 @@ static void gpu_buffer_handles(void)
               strstr(MSG(d), "the GPU buffer bound to ATensor is not one of this device's") &&
               ops_outputs_untouched(&c),
           "foreign binding: '%s'", MSG(d));
-    CHECK(edml_gpu_buffer_copy(b, 0, f, 0, 16) == EDML_STATUS_INVALID_DEVICE &&
+    CHECK(edml_gpu_buffer_copy(b, 0, f, 0, 16) == EDML_STATUS_INVALID_HANDLE &&
               strstr(MSG(d), "not one of this device's"),
           "foreign copy: '%s'", MSG(d));
     tl_device_free(&d);
@@ -544,7 +545,7 @@ static void command_list_misuse(void)
     CHECK(edml_command_list_record(l, ot, ti, 1, to, 1, NULL) == EDML_STATUS_INVALID_BINDING &&
               strstr(MSG(d), "outputCount is 1, expected 2") && edml_command_list_count(l) == 0,
           "wrong count: %s", MSG(d));
-    CHECK(edml_command_list_record(l, foreign, fi, 3, fo, 1, NULL) == EDML_STATUS_INVALID_DEVICE &&
+    CHECK(edml_command_list_record(l, foreign, fi, 3, fo, 1, NULL) == EDML_STATUS_INVALID_HANDLE &&
               strstr(MSG(d), "not one of this device's") && edml_command_list_count(l) == 0,
           "another device's operator: %s", MSG(d));
     CHECK(edml_command_list_wait(l, 0) == EDML_STATUS_INVALID_ARGUMENT && strstr(MSG(d), "not submitted"),
@@ -577,13 +578,13 @@ static void command_list_misuse(void)
     ops_reset_outputs(&g);
     ops_reset_outputs(&t);
     CHECK(edml_command_list_submit(l) == EDML_STATUS_OK &&
-              edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_INVALID_DEVICE &&
+              edml_command_list_wait(l, UINT64_MAX) == EDML_STATUS_INVALID_HANDLE &&
               strstr(MSG(d), "command list entry 1 of 2 (an operator): its operator was destroyed"),
           "destroyed operator: %s", MSG(d));
     bool untouched = true;
     for (uint64_t i = 0; i < t.out[0].total; i++) untouched &= t.out[0].buf[i] == OPS_SENTINEL;
     CHECK(ops_outputs_match(&g) && untouched, "entry 0 written, entry 1 not");
-    CHECK(edml_command_list_destroy(l) == EDML_STATUS_OK && edml_command_list_destroy(l) == EDML_STATUS_INVALID_DEVICE,
+    CHECK(edml_command_list_destroy(l) == EDML_STATUS_OK && edml_command_list_destroy(l) == EDML_STATUS_INVALID_HANDLE,
           "destroy twice: %s", MSG(d));
     edml_operator_destroy(og);
     ops_free(&g), ops_free(&t), ops_free(&f);

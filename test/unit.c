@@ -182,7 +182,7 @@ static void test_lifecycle(void)
     CHECK(edml_operator_destroy(a) == EDML_STATUS_OK, "destroy a");
     edml_device_arena_stats(d.dev, &st);
     CHECK(st.persistent == with_both, "a is not on top: nothing comes back yet");
-    CHECK(ops_execute(&c, a, NULL) == EDML_STATUS_INVALID_DEVICE, "a used after destroy");
+    CHECK(ops_execute(&c, a, NULL) == EDML_STATUS_INVALID_HANDLE, "a used after destroy");
     CHECK(edml_operator_destroy(b) == EDML_STATUS_OK, "destroy b");
     edml_device_arena_stats(d.dev, &st);
     CHECK(st.persistent == st0.persistent, "all back: %zu vs %zu", st.persistent, st0.persistent);

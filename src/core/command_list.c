@@ -87,7 +87,7 @@ edml_status edml_command_list_create(edml_device *dev, UINT capacity, edml_comma
 static edml_status edmli_list_enter(edml_command_list *handle, edml_command_list **l)
 {
     edmli_object *o;
-    edml_status s = edmli_object_enter(handle, EDMLI_OBJ_COMMAND_LIST, &o);
+    edml_status s = edmli_object_enter(handle, EDMLI_OBJ_COMMAND_LIST, NULL, &o);
     *l = s ? NULL : (edml_command_list *)o;
     return s;
 }
@@ -107,7 +107,7 @@ static edml_status edmli_list_record(edml_command_list *l, edml_operator *handle
     edmli_object *o;
     edml_status s = edmli_list_idle(l, "edml_command_list_record");
     if (!s && l->count == l->capacity) s = edmli_fail(&dev->err, EDMLI_MSG_LIST_FULL, l->capacity);
-    if (!s) s = edmli_object_check(dev, handle, EDMLI_OBJ_OPERATOR, &o, "the operator");
+    if (!s) s = edmli_object_check(dev, handle, EDMLI_OBJ_OPERATOR, &o, "the operator (op)");
     if (s) return s;
     edml_operator *op = (edml_operator *)o;
     s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, true, l->count);

@@ -325,9 +325,9 @@ static bool edmli_handle_current(const edmli_object *o, const void *handle)
 static const char *edmli_kind_name(edmli_object_kind kind)
 {
     switch (kind) {
-    case EDMLI_OBJ_OPERATOR: return "the operator";
-    case EDMLI_OBJ_GPU_BUFFER: return "the GPU buffer";
-    default: return "the command list";
+    case EDMLI_OBJ_OPERATOR: return "the operator (op)";
+    case EDMLI_OBJ_GPU_BUFFER: return "the GPU buffer (buffer)";
+    default: return "the command list (list)";
     }
 }
 
@@ -366,26 +366,27 @@ static const char *edmli_handle_message(edmli_object_kind kind, bool null)
 {
     switch (kind) {
     case EDMLI_OBJ_OPERATOR:
-        return null ? "the operator is NULL" : "the operator is not an edml operator (or its device was destroyed)";
+        return null ? "the operator (op) is NULL"
+                    : "the operator (op) is not an edml operator (or its device was destroyed)";
     case EDMLI_OBJ_GPU_BUFFER:
-        return null ? "the GPU buffer is NULL"
-                    : "the GPU buffer is not an edml GPU buffer (or its device was destroyed)";
+        return null ? "the GPU buffer (buffer) is NULL"
+                    : "the GPU buffer (buffer) is not an edml GPU buffer (or its device was destroyed)";
     default:
-        return null ? "the command list is NULL"
-                    : "the command list is not an edml command list (or its device was destroyed)";
+        return null ? "the command list (list) is NULL"
+                    : "the command list (list) is not an edml command list (or its device was destroyed)";
     }
 }
 
-edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, edmli_object **out)
+edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, const char *what, edmli_object **out)
 {
     if (!handle) return edmli_unrouted(EDML_STATUS_INVALID_ARGUMENT, edmli_handle_message(kind, true));
     const edmli_object *o = edmli_object_at(handle);
     if (!edmli_object_plausible(o, kind)) /* no device to tell */
-        return edmli_unrouted(EDML_STATUS_INVALID_DEVICE, edmli_handle_message(kind, false));
+        return edmli_unrouted(EDML_STATUS_INVALID_HANDLE, edmli_handle_message(kind, false));
     edml_device *dev = o->device;
     edml_status s = edmli_device_enter(dev);
     if (s) return s;
-    s = edmli_object_check(dev, handle, kind, out, NULL);
+    s = edmli_object_check(dev, handle, kind, out, what);
     if (s) edmli_device_leave(dev, s, true);
     return s;
 }

@@ -60,10 +60,10 @@ edml_status edml_gpu_buffer_create(edml_device *dev, UINT64 bytes, edml_gpu_buff
     return s;
 }
 
-static edml_status edmli_gpu_enter(edml_gpu_buffer *handle, edml_gpu_buffer **b)
+static edml_status edmli_gpu_enter(edml_gpu_buffer *handle, const char *what, edml_gpu_buffer **b)
 {
     edmli_object *o;
-    edml_status s = edmli_object_enter(handle, EDMLI_OBJ_GPU_BUFFER, &o);
+    edml_status s = edmli_object_enter(handle, EDMLI_OBJ_GPU_BUFFER, what, &o);
     *b = s ? NULL : (edml_gpu_buffer *)o;
     return s;
 }
@@ -71,7 +71,7 @@ static edml_status edmli_gpu_enter(edml_gpu_buffer *handle, edml_gpu_buffer **b)
 edml_status edml_gpu_buffer_destroy(edml_gpu_buffer *handle)
 {
     edml_gpu_buffer *b;
-    edml_status s = edmli_gpu_enter(handle, &b);
+    edml_status s = edmli_gpu_enter(handle, NULL, &b);
     if (s) return s;
     edml_device *dev = b->obj.device;
     if (b->mapped) { /* unmapped with it */
@@ -97,7 +97,7 @@ static edml_status edmli_gpu_range(edml_gpu_buffer *b, UINT64 offset, UINT64 byt
 static edml_status edmli_gpu_io(edml_gpu_buffer *handle, UINT64 offset, void *data, UINT64 bytes, bool write)
 {
     edml_gpu_buffer *b;
-    edml_status s = edmli_gpu_enter(handle, &b);
+    edml_status s = edmli_gpu_enter(handle, NULL, &b);
     if (s) return s;
     edml_device *dev = b->obj.device;
     if (!data)
@@ -125,11 +125,11 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst_handle, UINT64 dst_offset,
                                  UINT64 src_offset, UINT64 bytes)
 {
     edml_gpu_buffer *dst;
-    edml_status s = edmli_gpu_enter(dst_handle, &dst);
+    edml_status s = edmli_gpu_enter(dst_handle, "the destination GPU buffer (dst)", &dst);
     if (s) return s;
     edml_device *dev = dst->obj.device;
     edmli_object *o = NULL;
-    s = edmli_object_check(dev, src_handle, EDMLI_OBJ_GPU_BUFFER, &o, "the source GPU buffer");
+    s = edmli_object_check(dev, src_handle, EDMLI_OBJ_GPU_BUFFER, &o, "the source GPU buffer (src)");
     edml_gpu_buffer *src = (edml_gpu_buffer *)o;
     if (!s && (dst_offset | src_offset | bytes) % 4) s = edmli_fail(&dev->err, EDMLI_MSG_GPU_COPY_ALIGN);
     if (!s) s = edmli_gpu_range(dst, dst_offset, bytes, "a copy");
@@ -144,7 +144,7 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst_handle, UINT64 dst_offset,
 edml_status edml_gpu_buffer_map(edml_gpu_buffer *handle, UINT64 offset, UINT64 bytes, void **data)
 {
     edml_gpu_buffer *b;
-    edml_status s = edmli_gpu_enter(handle, &b);
+    edml_status s = edmli_gpu_enter(handle, NULL, &b);
     if (s) return s;
     edml_device *dev = b->obj.device;
     if (!data)
@@ -164,7 +164,7 @@ edml_status edml_gpu_buffer_map(edml_gpu_buffer *handle, UINT64 offset, UINT64 b
 edml_status edml_gpu_buffer_unmap(edml_gpu_buffer *handle)
 {
     edml_gpu_buffer *b;
-    edml_status s = edmli_gpu_enter(handle, &b);
+    edml_status s = edmli_gpu_enter(handle, NULL, &b);
     if (s) return s;
     edml_device *dev = b->obj.device;
     void *state = NULL;

@@ -329,7 +329,7 @@ void edmli_device_leave(edml_device *dev, edml_status s, bool log);
 
 /* The object a handle names, its device entered; a destroyed or stale
  * handle fails with a message on its device where that is still live. */
-edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, edmli_object **out);
+edml_status edmli_object_enter(const void *handle, edmli_object_kind kind, const char *what, edmli_object **out);
 /* The object a handle names on an entered device (e.g. a second buffer);
  * `what` names it in messages (NULL: "the operator", "the GPU buffer"). */
 edml_status edmli_object_check(edml_device *dev, const void *handle, edmli_object_kind kind, edmli_object **out,

@@ -8,11 +8,11 @@
 
 /* arguments and objects */
 #define EDMLI_MSG_NULL_ARGUMENT EDML_STATUS_INVALID_ARGUMENT, "%s is NULL"
-#define EDMLI_MSG_OBJECT_DESTROYED EDML_STATUS_INVALID_DEVICE, "%s was destroyed"
+#define EDMLI_MSG_OBJECT_DESTROYED EDML_STATUS_INVALID_HANDLE, "%s was destroyed"
 #define EDMLI_MSG_OBJECT_STALE \
-    EDML_STATUS_INVALID_DEVICE, "%s was destroyed: its handle is stale (a newer object took its place in the arena)"
+    EDML_STATUS_INVALID_HANDLE, "%s was destroyed: its handle is stale (a newer object took its place in the arena)"
 #define EDMLI_MSG_OBJECT_FOREIGN \
-    EDML_STATUS_INVALID_DEVICE, "%s is not one of this device's (another device's, or not an edml handle)"
+    EDML_STATUS_INVALID_HANDLE, "%s is not one of this device's (another device's, or not an edml handle)"
 #define EDMLI_MSG_DEVICE_LIVE     \
     EDML_STATUS_INVALID_ARGUMENT, \
         "the arena holds a live device (created there and not destroyed): destroy it with edml_device_destroy() first"

@@ -181,7 +181,7 @@ edml_status edml_operator_create(edml_device *dev, const EDML_OPERATOR_DESC *des
 static edml_status edmli_op_enter(const edml_operator *handle, edml_operator **op)
 {
     edmli_object *o;
-    edml_status s = edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, &o);
+    edml_status s = edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, NULL, &o);
     *op = s ? NULL : (edml_operator *)o;
     return s;
 }

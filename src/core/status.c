@@ -21,9 +21,10 @@ const char *edml_version(void)
     X(INDEX_OUT_OF_RANGE, "GatherND clamped an index that was out of range; the output is written")            \
     X(BACKEND_UNAVAILABLE, "the backend asked for is not built, allowed or working")                           \
     X(BACKEND_FAILED, "the backend failed while running (e.g. a GL error); the outputs are untouched")         \
-    X(INVALID_DEVICE, "the device, operator or GPU buffer was destroyed or is not edml's")                     \
+    X(INVALID_DEVICE, "the device was destroyed or is not an edml device")                                     \
     X(BUSY, "the device is in use by another thread's call (one call at a time per device); nothing was done") \
-    X(TIMEOUT, "the wait ran out of time; the command list is still running: wait again")
+    X(TIMEOUT, "the wait ran out of time; the command list is still running: wait again")                      \
+    X(INVALID_HANDLE, "an operator, GPU buffer or command list handle was destroyed, is stale or not this device's")
 
 typedef struct edmli_status_def {
     const char *name, *meaning;
