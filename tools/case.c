@@ -444,6 +444,25 @@ static int parse_uint_list(lexer *lx, UINT *vals, UINT max, UINT *count, const c
     return 0;
 }
 
+/* Bytes a tensor's elements span, as edml_calc_buffer_tensor_size() counts
+ * them (rounded up to 4), for any rank: Sizes {} is a scalar (one element,
+ * NumPy's rank 0) and more than 8 dimensions are laid out too, so that a
+ * case can give their data and the library refuse them. 0: too large. */
+static uint64_t case_span_bytes(const case_tensor *t)
+{
+    if (t->rank >= 1 && t->rank <= EDML_TENSOR_DIMENSION_COUNT_MAX)
+        return edml_calc_buffer_tensor_size(t->dtype, t->rank, t->sizes, t->has_strides ? t->strides : NULL);
+    uint64_t last = 0, packed = 1;
+    for (UINT i = t->rank; i-- > 0;) {
+        const uint64_t stride = t->has_strides ? t->strides[i] : packed;
+        if (stride > ((uint64_t)1 << 40) || t->sizes[i] - 1ull > ((uint64_t)1 << 40) / (stride ? stride : 1)) return 0;
+        last += (t->sizes[i] - 1ull) * stride;
+        packed *= t->sizes[i];
+        if (last > ((uint64_t)1 << 40) || packed > ((uint64_t)1 << 40)) return 0;
+    }
+    return ((last + 1) * edml_data_type_size(t->dtype) + 3) & ~(uint64_t)3;
+}
+
 /* Reads a nested bracket list of numbers into t->data. */
 static int parse_data(lexer *lx, case_tensor *t)
 {
@@ -451,7 +470,7 @@ static int parse_data(lexer *lx, case_tensor *t)
     uint64_t want = t->has_strides ? t->total_bytes / es : case_element_count(t);
     /* room for every addressed element even when TotalTensorSizeInBytes is
      * (wrongly) smaller: the library must be the one to reject that */
-    uint64_t calc = edml_calc_buffer_tensor_size(t->dtype, t->rank, t->sizes, t->has_strides ? t->strides : NULL);
+    uint64_t calc = case_span_bytes(t);
     t->data = calloc(1, (size_t)(t->total_bytes > calc ? t->total_bytes : calc));
     if (!t->data) return fail(lx, lx->tline, "out of memory");
     int start = lx->tline;
@@ -541,17 +560,11 @@ static int parse_tensor(lexer *lx, case_tensor *t)
     if (!has_type) return fail(lx, t->line, "%s has no DataType", t->name);
     if (t->has_strides && nstrides != t->rank)
         return fail(lx, t->line, "Strides has %u values, Sizes %u", nstrides, t->rank);
-    if (t->rank == 0 || t->rank > EDML_TENSOR_DIMENSION_COUNT_MAX) {
-        /* no tensor of DirectML's: the library refuses it; no data can be laid out */
-        if (is_punct(lx, '[') || is_punct(lx, '{'))
-            return fail(lx, t->line, "%s has %u dimensions: it cannot hold data", t->name, t->rank);
-        t->total_bytes = 4; /* a placeholder buffer; the descriptor keeps what the file says */
-        t->data = calloc(1, 4);
-        return t->data ? 0 : fail(lx, t->line, "out of memory");
-    }
     for (UINT i = 0; i < t->rank; i++)
         if (t->sizes[i] == 0) return fail(lx, t->line, "%s.Sizes[%u] is 0", t->name, i);
-    uint64_t calc = edml_calc_buffer_tensor_size(t->dtype, t->rank, t->sizes, t->has_strides ? t->strides : NULL);
+    /* a scalar (Sizes {}) and more than 8 dimensions are laid out as well:
+     * the descriptor keeps what the file says, and the library refuses it */
+    uint64_t calc = case_span_bytes(t);
     if (calc == 0) return fail(lx, t->line, "%s is too large", t->name);
     t->total_bytes = t->has_total ? t->buffer.TotalTensorSizeInBytes : calc;
     /* the buffer holds both (see parse_data); 1 GiB at most, far above any
@@ -561,6 +574,10 @@ static int parse_tensor(lexer *lx, case_tensor *t)
         return fail(lx, t->line, "%s's buffer of %" PRIu64 " bytes is larger than this tool handles (1 GiB)", t->name,
                     buffer);
     if (is_punct(lx, '[') || is_punct(lx, '{')) return parse_data(lx, t);
+    if (t->rank == 0 || t->rank > EDML_TENSOR_DIMENSION_COUNT_MAX) { /* no data given: a buffer all the same */
+        t->data = calloc(1, (size_t)buffer);
+        if (!t->data) return fail(lx, t->line, "out of memory");
+    }
     return 0;
 }
 
