@@ -188,20 +188,29 @@ static void edmli_gles_arena_create(edmli_gles *g, bool mapped)
 
 /* Programs are built when an operator first needs them, so that creating a
  * device never waits on the driver's compiler (V3D took minutes over some
- * kernels). Where the driver builds in its own threads
- * (GL_KHR_parallel_shader_compile), every program is started now: its
- * build goes on while the application runs. */
+ * kernels). Where the driver builds in its own threads, every program is
+ * started now and its build goes on while the application runs. Mesa
+ * offers GL_KHR_parallel_shader_compile on every driver, but V3D and
+ * llvmpipe compile while glLinkProgram returns: a first program started
+ * (elementwise_if, small) that is complete when its link returns says so,
+ * and the others are then left to their first use. */
 static void edmli_gles_programs_open(edmli_gles *g, const edml_device *dev)
 {
     edmli_gl *gl = &g->port.gl;
     const char *ext = (const char *)gl->glGetString(EDMLI_GL_EXTENSIONS);
     edmli_gles_cache_open(g, dev->desc.program_cache, dev->desc.program_cache_bytes);
-    g->parallel = (ext && strstr(ext, "GL_KHR_parallel_shader_compile") && gl->glMaxShaderCompilerThreadsKHR) ||
-                  (g->faults & EDML_FAULT_SLOW_COMPILE);
+    const bool slow = (g->faults & EDML_FAULT_SLOW_COMPILE) != 0;
+    g->parallel = (ext && strstr(ext, "GL_KHR_parallel_shader_compile") && gl->glMaxShaderCompilerThreadsKHR) || slow;
     if (!g->parallel) return;
     if (gl->glMaxShaderCompilerThreadsKHR) gl->glMaxShaderCompilerThreadsKHR(0xFFFFFFFFu); /* the driver's choice */
-    for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
-        if (edmli_gles_builds(g, (edmli_gles_prog)id)) edmli_gles_build_start(g, (edmli_gles_prog)id);
+    const edmli_gles_prog probe = EDMLI_GLES_PROG_ELEMENTWISE_IF;
+    edmli_gles_build_start(g, probe);
+    int done = 0;
+    if (g->prog_state[probe] == EDMLI_GLES_PROG_STARTED)
+        gl->glGetProgramiv(g->prog[probe], EDMLI_GL_COMPLETION_STATUS, &done);
+    g->parallel = slow || (g->prog_state[probe] == EDMLI_GLES_PROG_STARTED && !done);
+    for (int id = 0; id < EDMLI_GLES_PROG_COUNT && g->parallel; id++)
+        if (id != probe && edmli_gles_builds(g, (edmli_gles_prog)id)) edmli_gles_build_start(g, (edmli_gles_prog)id);
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
 }
 
