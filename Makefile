@@ -73,7 +73,7 @@ TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/tes
          $(BUILD)/examples/topk $(BUILD)/examples/command_list $(if $(filter 1,$(WITH_GLES)),$(BUILD)/test/kat)
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
-.PHONY: all lib tools tests test demo install clean help setup
+.PHONY: all lib tools tests test test-quick demo install clean help setup
 all: $(LIB) $(TOOLS)
 lib: $(LIB)
 tools: $(TOOLS)
@@ -249,6 +249,11 @@ setup:
 test: setup
 	@sh test/run-all.sh
 
+# The host's suite alone (no sanitizers, fuzzers, ARM images, boards or bare
+# metal): a few minutes, for the edit-build-test loop; make test before a commit.
+test-quick: setup
+	@EDML_TEST_QUICK=1 sh test/run-all.sh
+
 demo:
 	@sh toolchain/setup-host demo
 	@$(MAKE) --no-print-directory BOARD=host all
@@ -287,6 +292,7 @@ install: $(LIB)
 	p=$$(echo | $(CC) $(BOARD_CFLAGS) $(CFLAGS) -dM -E -x c - | sed -n 's/^#define __SIZEOF_POINTER__ //p'); \
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@VERSION_MAJOR@|$(call version_part,MAJOR)|' -e "s|@SIZEOF_VOID_P@|$$p|" \
 	    cmake/edmlConfigVersion.cmake.in > $(CMAKE_DIR)/edmlConfigVersion.cmake
+	install -m 644 toolchain/aarch64-linux-gnu.cmake toolchain/arm-linux-gnueabihf.cmake $(CMAKE_DIR)/
 
 clean:
 	rm -rf build
@@ -296,6 +302,7 @@ help:
 	@echo "targets:"
 	@echo "  all           the library and the tools in $(BUILD)/ (the default)"
 	@echo "  test          every test, installing what it lacks; ends with N passed, N failed"
+	@echo "  test-quick    the host's suite alone (builds, unit, misuse, GLES, vectors, differential): minutes"
 	@echo "  demo          a detector's post-processing on every backend, then the DirectML pages' examples"
 	@echo "  bench         edml-bench: every workload on every backend, JSON in $(BUILD)/bench.json"
 	@echo "  bench-insns   instructions per element under qemu-aarch64 (rpi4), reference against NEON"
@@ -303,7 +310,7 @@ help:
 	@echo "  test-image-gl the same, dynamically linked, with the GLES backend"
 	@echo "  baremetal     AArch64 without an OS ($(BAREMETAL_BOARD)'s library, PORT=none): examples/baremetal and the test image"
 	@echo "  test-baremetal  both under qemu-system-aarch64 -M virt (toolchain/run-baremetal); part of make test"
-	@echo "  install       edml.h, libedml.a, edml.pc and lib/cmake/edml under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
+	@echo "  install       edml.h, libedml.a, edml.pc and lib/cmake/edml (with the CMake toolchain files) under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
 	@echo "  gpu-targets   every GLES program compiled by the boards' GPU compilers (Mesa's shims): docs/gpu.md"
 	@echo "  fuzz          the libFuzzer targets, FUZZ_SECONDS each (default 600)"
 	@echo "  soak          SOAK_CYCLES create/execute/destroy cycles per backend (default 100000)"

@@ -180,12 +180,13 @@ arm_suite() {
     step "PORT=none and PORT=linux build and install apart (rpi4)" sh test/check-build-config.sh rpi4
     step "installed edml found by CMake (toolchain file) and pkg-config (sysroot): rpi4 PORT=none under qemu, rpi4 PORT=linux linked" sh test/check-consumer.sh rpi4:none rpi4:linux
     step "bare metal (make test-baremetal): AArch64 under qemu-system, no OS: start-up, MMU, vectors; the example; every vector on ref and NEON, differential, unit, misuse" make -j"$J" test-baremetal
+    step "bare metal: examples/baremetal built out of the tree by its own Makefile against an installed edml (rpi4, PORT=none), run under qemu-system" sh test/check-baremetal-app.sh
     step "bare metal, rpi5's library (Cortex-A76) under qemu -cpu max: every vector on ref and NEON, differential, unit, misuse" \
         sh -c 'make -j"$1" baremetal BAREMETAL_BOARD=rpi5 && EDML_BAREMETAL_CPU=max toolchain/run-baremetal build/baremetal-rpi5/edml-test.elf --backend ref --backend neon --iters 300 --seed 12 | tee /dev/stderr | tail -n 1 | grep -qx "1[5-9][0-9] passed, 0 failed"' sh "$J"
     # the GL path as AArch64 code: arm64 Mesa (llvmpipe) under qemu-aarch64
     if [ "$(uname -m)" = x86_64 ]; then
         step "build rpi4 GL test image" make -j"$J" BOARD=rpi4 test-image-gl
-        step "rpi4 GL test image under qemu (gles, arm64 Mesa)" env EDML_QEMU_SYSROOT=/ toolchain/run rpi4 build/rpi4/edml-test-gl --backend gles --iters 100 --seed 13
+        step "rpi4 GL test image under qemu (gles, arm64 Mesa)" toolchain/run rpi4 build/rpi4/edml-test-gl --backend gles --iters 100 --seed 13
     fi
 }
 
