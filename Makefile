@@ -256,7 +256,8 @@ test-quick: setup
 
 demo:
 	@sh toolchain/setup-host demo
-	@$(MAKE) --no-print-directory BOARD=host all
+	@echo "building edml and its tools (build/host/) ..."
+	@mkdir -p build && $(MAKE) -s --no-print-directory BOARD=host all >build/demo-build.log 2>&1 || { cat build/demo-build.log; exit 1; }
 	@sh tools/demo.sh
 
 # The boards' GPU compilers without the boards (toolchain/gpu-targets): Mesa

@@ -517,8 +517,6 @@ typedef struct edml_device edml_device;
  *  ::EDML_STATUS_OK: a setting the device adjusted at creation. */
 typedef void (*edml_log_fn)(void *user, edml_status status, const char *message);
 
-/** How to create a device. Zero in any field means its default, and a NULL
- *  descriptor is the same as one of zeros. */
 /** One part of an operator's work, run by a parallel-for: `part` is in
  *  [0, parts); `worker` (below edml_device_desc.workers) is the worker that
  *  runs it, different for parts that run at the same time. */
@@ -549,6 +547,8 @@ typedef void (*edml_task_fn)(void *arg, uint32_t part, uint32_t worker);
  */
 typedef void (*edml_parallel_for_fn)(void *context, edml_task_fn task, void *arg, uint32_t parts);
 
+/** How to create a device. Zero in any field means its default, and a NULL
+ *  descriptor is the same as one of zeros. */
 typedef struct edml_device_desc {
     const edml_board *board; /**< NULL: edml_board_builtin() */
     uint32_t backends;       /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */

@@ -22,6 +22,7 @@
 #define N 25200u
 #define C 85u
 #define KEEP 100u
+#define RUNS 11 /* timed runs of each backend, after one that warms it up: the medians are shown */
 
 static double now_ms(void)
 {
@@ -177,6 +178,42 @@ static bool run(edml_device *dev, edml_backend backend, const float *pred, resul
     return s == EDML_STATUS_OK;
 }
 
+static int cmp_ms(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The backend's pipeline run RUNS times after a warm-up: r holds the last
+ * run's results and each step's and the list's median time. */
+static bool timed(edml_device *dev, edml_backend be, const float *pred, result *r)
+{
+    double t[5][RUNS];
+    if (!run(dev, be, pred, r)) return false;
+    for (int k = 0; k < RUNS; k++) {
+        if (!run(dev, be, pred, r)) return false;
+        for (int i = 0; i < 4; i++) t[i][k] = r->step_ms[i];
+        t[4][k] = r->list_ms;
+    }
+    for (int i = 0; i < 5; i++) qsort(t[i], RUNS, sizeof t[i][0], cmp_ms);
+    for (int i = 0; i < 4; i++) r->step_ms[i] = t[i][RUNS / 2];
+    r->list_ms = t[4][RUNS / 2];
+    return true;
+}
+
+/* What the table's words mean. */
+static void legend(void)
+{
+    printf("\nEach time is the median of %d runs after a warm-up. A step's backend in parentheses is where it ran\n"
+           "(auto picks per step). \"total\" adds the four steps executed one by one; \"as a list\" is the same four\n"
+           "recorded into one command list and submitted once (one fence for the GPU), detections checked too.\n",
+           RUNS);
+#if defined(__x86_64__) || defined(__i386__)
+    printf("On this x86 CPU \"neon\" is SIMDe's portable translation of the NEON kernels (on ARM boards they are\n"
+           "native: make bench-insns counts their instructions), so its times here say little about a board.\n");
+#endif
+}
+
 int main(void)
 {
     float *pred = malloc(sizeof(float) * N * C);
@@ -208,11 +245,10 @@ int main(void)
         edml_backend be = b == EDML_BACKEND_COUNT_ ? EDML_BACKEND_AUTO : (edml_backend)b;
         if (be != EDML_BACKEND_AUTO && !(edml_device_backends(dev) & EDML_BACKEND_BIT(be))) continue;
         result *r = &res[nres];
-        if (!run(dev, be, pred, r)) {
+        if (!timed(dev, be, pred, r)) {
             same = false;
             continue;
         }
-        run(dev, be, pred, r); /* the second run is timed warm */
         double total = 0;
         printf("%-8s", edml_backend_name(be));
         for (int i = 0; i < 4; i++) {
@@ -244,6 +280,7 @@ int main(void)
                    r->score[k], r->box[k][0], r->box[k][1], r->box[k][2], r->box[k][3]);
     }
     printf("detections identical on every backend: %s\n", same ? "yes" : "NO");
+    legend();
     edml_device_destroy(dev);
     free(arena);
     free(pred);
