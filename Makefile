@@ -121,7 +121,8 @@ $(BUILD)/gles-prelude: tools/gles-prelude.c $(LIB) $(HEADERS)
 $(BUILD)/gpu-compile: tools/gpu-compile.c tools/case.c tools/case.h $(LIB) $(HEADERS)
 	$(CC) $(LIB_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools $(LDFLAGS) -o $@ $< tools/case.c $(LIB) $(TOOL_LIBS)
 
-$(BUILD)/edml-bench: $(BUILD)/tools/edml-bench.o $(BUILD)/tools/bench/mapped.o $(LIB)
+BENCH_OBJ := $(patsubst tools/%.c,$(BUILD)/tools/%.o,$(wildcard tools/bench/*.c))
+$(BUILD)/edml-bench: $(BENCH_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
 
 # The GLES backend's known-answer tests and program cache, from inside (its headers).

@@ -118,29 +118,9 @@ def run(name, threads, iters):
 
 
 def table(rows, edml_json):
-    edml, copy = {}, {}
-    for r in json.load(open(edml_json))["results"]:
-        if r.get("available") and r.get("mode") == "sweep":
-            edml[(r["workload"], r["threads"])] = r["median_ms"]
-            copy[(r["workload"], r["threads"])] = r["ratio_to_copy"]
-    ths = sorted({t for _, t in rows})
-    head = ["workload", "edml 1 thread"] + [f"edml {t}t" for t in ths if t != 1] + [f"ORT {t}t" for t in ths] + \
-        [f"ORT/edml {t}t" for t in ths] + [f"edml % of {t}t copy" for t in ths if t != 1] + ["edml 16t/1t"]
-    print("| " + " | ".join(head) + " |")
-    print("|" + " --- |" * len(head))
-    for w in WORKLOADS:
-        if (w, ths[0]) not in rows:
-            continue
-        e = [edml.get((w, t)) for t in ths]
-        o = [rows[(w, t)] for t in ths]
-        cells = [w, f"{edml.get((w, 1), float('nan')):.3f} ms"]
-        cells += [f"{x:.3f}" if x else "-" for t, x in zip(ths, e) if t != 1]
-        cells += [f"{x:.3f}" for x in o]
-        cells += [f"{oo / ee:.2f}x" if ee else "-" for oo, ee in zip(o, e)]
-        cells += [f"{100 * copy[(w, t)]:.0f}%" if (w, t) in copy else "-" for t in ths if t != 1]
-        e1, e16 = edml.get((w, 1)), edml.get((w, 16))
-        cells.append(f"{e1 / e16:.2f}x" if e1 and e16 else "-")
-        print("| " + " | ".join(cells) + " |")
+    """The side-by-side table, as tools/perf_table.py makes it from the JSON files."""
+    from perf_table import sweep_table
+    sweep_table(json.load(open(edml_json))["results"], rows)
 
 
 def main():

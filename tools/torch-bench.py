@@ -1,6 +1,6 @@
 # The PyTorch CUDA yardstick of every docs/bench.md workload, data resident
 # on the GPU, a torch.cuda.synchronize() after each call (as edml's fence):
-#   python3 tools/torch-bench.py [--iters N] [--evict | --kernels]
+#   python3 tools/torch-bench.py [--iters N] [--evict | --kernels] [--json FILE]
 # Prints "name ms" lines (medians): "floor" (one element added: a launch and
 # a synchronize, beside edml-bench --gpu-floor's gl_floor), each workload,
 # and "pipeline" for edml-bench --pipeline (make demo's four steps). Calls
@@ -102,5 +102,13 @@ if "--kernels" in sys.argv:
     sys.exit(0)
 print("torch %s on %s; median of %d calls, each synchronized%s" % (torch.__version__, torch.cuda.get_device_name(), iters,
       ", the cache evicted before each" if evict else ""))
+rows = []
 for name, fn in work:
-    print("%-15s %8.3f ms" % (name, median_ms(fn)))
+    ms = median_ms(fn)
+    rows.append({"kind": "torch", "workload": name, "evict": evict, "median_ms": ms})
+    print("%-15s %8.3f ms" % (name, ms))
+if "--json" in sys.argv:
+    import json
+    with open(sys.argv[sys.argv.index("--json") + 1], "w") as f:
+        json.dump({"torch": torch.__version__, "gpu": torch.cuda.get_device_name(), "iterations": iters,
+                   "results": rows}, f, indent=1)

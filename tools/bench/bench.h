@@ -1,11 +1,171 @@
-/* edml-bench's parts (tools/bench/): each a mode of the tool. */
+/* edml-bench's parts (tools/bench/): the workloads, the timing loop and its
+ * report, and one file a mode. */
 #ifndef EDML_BENCH_H
 #define EDML_BENCH_H
 
 #include "edml.h"
+#include "../../port/edml_port.h" /* --gpu-floor, --gpu-time: bare GL through the port */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct tensor {
+    EDML_TENSOR_DATA_TYPE dtype;
+    UINT rank, sizes[8], strides[8];
+    bool strided;
+    EDML_BUFFER_TENSOR_DESC b;
+    EDML_TENSOR_DESC d;
+    uint8_t *host;
+    UINT64 bytes;
+    uint64_t count;
+} tensor;
+
+typedef struct workload {
+    const char *name;
+    const char *what;
+    int nin, nout;
+    tensor in[3], out[2];
+    UINT axes[2];
+    union {
+        EDML_TOP_K1_OPERATOR_DESC topk;
+        EDML_GATHER_ND1_OPERATOR_DESC gather_nd;
+        EDML_ARGMIN_OPERATOR_DESC argreduce;
+        EDML_ELEMENT_WISE_IF_OPERATOR_DESC elementwise_if;
+    } u;
+    EDML_OPERATOR_DESC desc;
+    uint64_t bytes;         /* each input element read once, each output element written once */
+    UINT topk_axis, topk_k; /* for the sort baseline */
+} workload;
+
+#define WORKLOADS 16 /* workload_names' (workloads.c checks it) */
+
+typedef struct result {
+    const char *workload, *backend, *mode; /* mode: "host", "gpu-resident" or "sweep" */
+    double seconds, gbps, copy_gbps, ratio;
+    uint32_t threads;
+    bool ok, available;
+    char note[160];
+} result;
+
+typedef struct options {
+    const char *only, *json, *only_backend;
+    double scale;
+    bool crossover, sweep;
+    int only_calls; /* --calls N: just N executions of one workload on one backend (instruction counts) */
+    int chain;      /* --chain N: N executions one by one against one command list (GLES) */
+    bool gpu_floor; /* --gpu-floor: gl_floor and gl_copy, bare GL */
+    bool pipeline;  /* --pipeline: make demo's four steps, one by one and as a command list */
+    bool gpu_time;  /* --gpu-time: each GLES call split by the GPU's clock */
+    bool mapped;    /* --mapped: host memory, GPU buffers and mapped ones (tools/bench/mapped.c) */
+} options;
+
+/* An operator timed host to host (measure.c: timed_open, timed_median,
+ * timed_close): the one timing loop of every backend's rows and the sweep. */
+typedef struct timed_op {
+    edml_operator *op;
+    void *tmp;
+    EDML_BUFFER_BINDING tb, bi[3], bo[2];
+    UINT nin, nout;
+    edml_status first; /* the first execution's status (its outputs checked by the caller) */
+} timed_op;
+edml_status timed_open(edml_device *dev, workload *w, edml_backend be, timed_op *t);
+double timed_median(timed_op *t);
+void timed_close(timed_op *t);
+
+/* A device with edml's pool of `threads` (none for 1) and the backends of
+ * `mask` (0: every one). */
+typedef struct bench_device {
+    edml_device *dev;
+    edml_pool *pool;
+    void *arena, *pool_memory;
+} bench_device;
+
+/* --chain N: N executions of one small operator (topk_cls, or --workload)
+ * on GLES, each with its own outputs: one by one (a fence each) against
+ * recorded in one command list (one submission, one fence), first with
+ * host memory in and out (each entry uploads its input and downloads its
+ * outputs), then with every tensor in GPU buffers; then the same with N
+ * operators of the workload's descriptor, one an entry (a list runs N
+ * executions of one operator whose tensors lie evenly as the layers of
+ * one dispatch, not those of N operators). Prints the median times of the
+ * N and the ratio; each entry's outputs must match the first's. */
+typedef struct chain_run {
+    edml_device *dev;
+    edml_operator *op[64]; /* entry e's */
+    const workload *w;
+    int n;
+    bool gpu, distinct;
+} chain_run;
+
+/* gl_gather: gather_points' work in bare GL, the least a kernel can do for
+ * it: 2^20 random (row, column) INT64 tuples, one 16-byte load each, over a
+ * 1024 x 1024 FLOAT32 input; each output word written (median of 50, back
+ * to back). buf[0] holds the tuples (16 MiB) and, 16 MiB in, the input;
+ * buf[1] the output. */
+#define GATHER_POINTS (1u << 20)
+
+extern const char *const workload_names[];
+extern UINT topk_rows[4];
+extern int iters;
+extern result results[512];
+extern uint32_t bench_threads;
+extern uint32_t bench_one_thread;
+extern edml_pool *bench_pool;
+extern edml_board bench_board;
+extern int nresults;
+extern const char *const gl_floor_src;
+extern const char *const gl_copy_src;
+extern edmli_port_gl *gpu_time_gl;
+
+/* workloads.c */
+uint64_t rng(void);
+float uniform(void);
+void if_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *cond_strides);
+const char *workload_name(int i);
+void make_workload(workload *w, int i, double sc);
+void free_workload(workload *w);
+
+/* measure.c */
+double now_s(void);
+double median(double *v, int n);
+double copy_time(uint64_t bytes, edml_pool *pool);
+bool same_outputs(const workload *w, uint8_t *const *ref);
+void bench_workload(edml_device *dev, int wi, const options *o, int *wrong);
+void crossover(edml_device *dev);
+int write_json(const char *json);
+
+/* sweep.c */
+bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask);
+void bench_device_close(bench_device *b);
+int sweep(const options *o);
+
+/* pipeline.c */
+bool chain_bind(const chain_run *c, EDML_BUFFER_BINDING *bi, EDML_BUFFER_BINDING (*bo)[2], uint8_t *(*outs)[2],
+                edml_gpu_buffer **gin, edml_gpu_buffer **gout);
+int chain(const options *o, int n);
+int pipeline(void);
+
+/* floor.c */
+GLuint_ gl_storage(const edmli_gl *gl, uint64_t bytes, GLuint_ binding);
+unsigned gl_program(const edmli_gl *gl, const char *src);
+GLuint_ gl_read_program(const edmli_gl *gl, uint64_t bytes, uint32_t per);
+double gl_read(const edmli_gl *gl, const GLuint_ *buf, uint64_t bytes, uint32_t per);
+void gl_gather_tuples(const edmli_gl *gl, const GLuint_ *buf);
+GLuint_ gl_gather_program(const edmli_gl *gl, uint32_t per);
+double gl_gather(const edmli_gl *gl, const GLuint_ *buf, uint32_t per);
+int gpu_floor(void);
+
+/* gpu_time.c */
+int gpu_time(const options *o);
+
+/* A figure as a JSON row of --json besides its printed line (measure.c):
+ * kind ("gl_floor", "gl_copy", "gl_read", "gl_rows", "gl_gather",
+ * "gl_step", "gl_chain", "chain", "pipeline", "gpu_time"), what it is, and
+ * n named numbers (at most 4). */
+void bench_figure(const char *kind, const char *name, int n, const char *const *keys, const double *vals);
 
 /* --mapped: ElementWiseIf through host memory, GPU buffers and mapped GPU
- * buffers (tools/bench/mapped.c); JSON rows of kind "mapped" to `json`. */
+ * buffers (mapped.c); JSON rows of kind "mapped" to `json`. */
 int bench_mapped(const char *json, int iters);
 
 #endif

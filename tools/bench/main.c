@@ -1,0 +1,180 @@
+/* edml-bench: the workloads of docs/bench.md on every backend.
+ *
+ *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
+ *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--gpu-time]
+ *              [--any-thread]
+ *              [--topk ROWS,N,K[,0]] [--list]
+ *
+ * For each workload and backend: the median time per call over N calls
+ * (at least 10) after a warm-up, the effective bandwidth (each input element
+ * read once, each output element written once, over the time) and its ratio
+ * to a plain copy of the same number of bytes measured in the same run
+ * (memcpy on the CPU; a compute-shader copy on the GPU). For GLES both the
+ * time with the data resident in the GPU arena and host to host. Each
+ * backend's output is compared once with the reference backend's, so a fast
+ * wrong kernel cannot pass. TopK rows are also timed against a full stable
+ * sort of each row (the naive baseline). --scale shrinks every workload (for
+ * quick runs); --crossover times NEON against GLES over growing sizes.
+ * --threads N gives the device edml's pool of N workers (the copy it is
+ * compared with then runs on the same N threads); --sweep times one backend
+ * (NEON unless --backend names another) at 1, 2, 4, 8 and 16 threads: time,
+ * scaling over 1 thread, and the fraction of an N-thread copy; each thread
+ * count's outputs must equal 1 thread's, bit for bit. Every JSON row
+ * carries "threads". --chain N runs N executions of one small workload
+ * (topk_cls unless --workload names another) on GLES one by one, then as
+ * one command list, and prints both times: with host memory in and out,
+ * then with every tensor in GPU buffers. --gpu-floor first times bare GL
+ * in the same process (gl_floor: a one-workgroup dispatch and a fence;
+ * gl_copy: a 64 MiB copy shader; gl_gather, gl_rows, gl_read and
+ * gl_rowread: the least kernels of gather_points', gather_rows' and
+ * argmin_inner's work; what each step of an execution adds, with two ways
+ * to read 8 bytes back through a persistent mapping where the driver has
+ * GL_EXT_buffer_storage), then the workload --workload names. --workgroup N
+ * runs the GLES kernels with workgroups of N invocations. --topk ROWS,N,K
+ * times one TopK outside docs/bench.md, K of each of ROWS rows of N FLOAT32
+ * (",0": down columns of N, axis 0), as the workload "topk_rows".
+ * --gpu-time splits GLES calls by the GPU's clock (GL_EXT_disjoint_timer_query):
+ * the GPU's busy span from a timestamp before the work to one after its
+ * fence, and the rest of the call; bare GL kernels, then each workload (its
+ * outputs checked by the rows above, not here).
+ * The device keeps its one GL context current (gles_one_thread = 1);
+ * --any-thread creates it as a multi-threaded application would (0: a
+ * context per calling thread, kept current). */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int parse_args(int argc, char **argv, options *o)
+{
+    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--workload") && i + 1 < argc)
+            o->only = argv[++i];
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
+            o->only_backend = argv[++i];
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+            o->json = argv[++i];
+        else if (!strcmp(argv[i], "--iters") && i + 1 < argc)
+            iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
+            o->scale = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--crossover"))
+            o->crossover = true;
+        else if (!strcmp(argv[i], "--sweep"))
+            o->sweep = true;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= 64)
+            bench_threads = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
+            o->only_calls = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--chain") && i + 1 < argc)
+            o->chain = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--gpu-floor"))
+            o->gpu_floor = true;
+        else if (!strcmp(argv[i], "--pipeline"))
+            o->pipeline = true;
+        else if (!strcmp(argv[i], "--gpu-time"))
+            o->gpu_time = true;
+        else if (!strcmp(argv[i], "--mapped"))
+            o->mapped = true;
+        else if (!strcmp(argv[i], "--topk") && i + 1 < argc) {
+            topk_rows[3] = 1;
+            int got = sscanf(argv[++i], "%u,%u,%u,%u", &topk_rows[0], &topk_rows[1], &topk_rows[2], &topk_rows[3]);
+            if (got < 3 || !topk_rows[0] || !topk_rows[1] || !topk_rows[2] || topk_rows[2] > topk_rows[1]) {
+                fprintf(stderr, "edml-bench: --topk ROWS,N,K[,0] with 1 <= K <= N\n");
+                return 2;
+            }
+            o->only = "topk_rows";
+        } else if (!strcmp(argv[i], "--any-thread"))
+            bench_one_thread = 0;
+        else if (!strcmp(argv[i], "--workgroup") && i + 1 < argc) { /* e.g. V3D's 256 on another GPU */
+            bench_board = *edml_board_builtin();
+            bench_board.gpu_workgroup = (uint32_t)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--list")) {
+            for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
+            return 0;
+        } else {
+            fprintf(
+                stderr,
+                "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
+                "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
+                "[--gpu-time] [--pipeline] [--mapped] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list]\n");
+            return 2;
+        }
+    }
+    return -1;
+}
+
+/* For bench-insns: the same set-up with N or 0 calls; the difference is the
+ * kernel. Prints the workload's elements. */
+static int count_calls(const options *o)
+{
+    int wi = 0;
+    while (wi < WORKLOADS && (!o->only || strcmp(o->only, workload_names[wi]))) wi++;
+    edml_backend be = EDML_BACKEND_REF;
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if (o->only_backend && !strcmp(o->only_backend, edml_backend_name((edml_backend)b))) be = (edml_backend)b;
+    if (wi == WORKLOADS) return 2;
+    workload w;
+    make_workload(&w, wi, o->scale);
+    size_t asz = edml_device_size() + (1 << 20);
+    void *ar = aligned_alloc(16, asz);
+    if (!ar) return 1;
+    memset(ar, 0, asz);
+    edml_device *d;
+    edml_device_desc ddd = {0};
+    ddd.backends = EDML_BACKEND_BIT(be);
+    edml_operator *op;
+    if (edml_device_create(&ddd, ar, asz, &d) || edml_operator_create(d, &w.desc, be, &op)) return 1;
+    EDML_BUFFER_BINDING bi[3], bo[2];
+    for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
+    for (int k = 0; k < w.nout; k++) bo[k] = (EDML_BUFFER_BINDING){w.out[k].host, 0, w.out[k].bytes};
+    for (int c = 0; c < o->only_calls; c++)
+        if (edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, NULL)) return 1;
+    printf("%llu\n", (unsigned long long)w.in[w.desc.Type == EDML_OPERATOR_ELEMENT_WISE_IF ? 1 : 0].count);
+    return 0;
+}
+
+/* A mode's end: its figures to --json's file. */
+static int with_json(int rc, const options *o) { return o->json && write_json(o->json) ? 1 : rc; }
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0) return rc;
+    if (o.only_calls >= 0) return count_calls(&o);
+    if (iters < 10) iters = 10;
+    if (o.gpu_floor && gpu_floor()) return 1;
+    if (o.gpu_floor && !o.only) return with_json(0, &o);
+    if (o.chain) return with_json(chain(&o, o.chain), &o);
+    if (o.pipeline) return with_json(pipeline(), &o);
+    if (o.gpu_time) return with_json(gpu_time(&o), &o);
+    if (o.mapped) return bench_mapped(o.json, iters);
+    if (o.sweep) return sweep(&o);
+    bench_device bd;
+    if (!bench_device_open(&bd, bench_threads, 0)) return 1;
+    edml_device *dev = bd.dev;
+    bench_pool = bd.pool;
+    char info[300];
+    printf("edml-bench: board %s, library %s, backends:", edml_board_builtin()->name, edml_version());
+    for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
+        if (edml_device_backends(dev) & EDML_BACKEND_BIT(b)) printf(" %s", edml_backend_name((edml_backend)b));
+    printf("\n%s\nmedian of %d calls after a warm-up; %u thread%s\n\n", edml_device_gles_info(dev, info, sizeof info),
+           iters, (unsigned)bench_threads, bench_threads > 1 ? "s (edml's pool; the copy on as many)" : "");
+    int wrong = 0;
+    for (int wi = 0; wi < WORKLOADS + (topk_rows[0] != 0); wi++) /* topk_rows only with --topk */
+        if (!o.only || !strcmp(o.only, workload_name(wi))) bench_workload(dev, wi, &o, &wrong);
+    fprintf(stderr, "%60s\r", "");
+    if (o.crossover && (edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) crossover(dev);
+    if (o.json && write_json(o.json)) return 1;
+    bench_device_close(&bd);
+    if (wrong) printf("%d results differ from the reference backend\n", wrong);
+    return wrong ? 1 : 0;
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""docs/performance.md's tables, made from the JSON files of the runs.
+
+    python3 tools/perf_table.py sweep EDML_SWEEP.json ORT.json
+        edml-bench --sweep beside tools/ort-bench.py (ORT time over edml's:
+        above 1, edml is faster), with each count's fraction of a copy
+    python3 tools/perf_table.py gles EDML.json TORCH.json TORCH_EVICT.json
+        edml-bench --backend gles (tensors in GPU buffers, the cache evicted
+        between calls, and the same call repeated) beside tools/torch-bench.py
+        (--evict, and calls back to back)
+    python3 tools/perf_table.py figures FILE.json [KIND...]
+        edml-bench's figures (--gpu-floor, --chain, --pipeline, --gpu-time)
+    python3 tools/perf_table.py mapped FILE.json...
+        edml-bench --mapped, one row a file
+
+Prints a Markdown table; docs/performance.md holds it below the command.
+"""
+import json
+import sys
+
+WORKLOADS = ["topk_cls", "topk_det", "topk_vocab", "topk_vocab_f16", "topk_axis0", "topk_wide", "gather_rows",
+             "gather_batch", "gather_points", "argmin_inner", "argmin_outer", "argmin_all", "argmax_seg", "if_f32",
+             "if_u8", "if_bcast"]
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def row(cells):
+    print("| " + " | ".join(cells) + " |")
+
+
+def sweep_table(edml_rows, ort_rows):
+    """ort_rows: {(workload, threads): ms}"""
+    edml, copy = {}, {}
+    for r in edml_rows:
+        if r.get("available") and r.get("mode") == "sweep":
+            edml[(r["workload"], r["threads"])] = r["median_ms"]
+            copy[(r["workload"], r["threads"])] = r["ratio_to_copy"]
+    ths = sorted({t for _, t in ort_rows})
+    head = ["workload", "edml 1 thread"] + [f"edml {t}t" for t in ths if t != 1] + [f"ORT {t}t" for t in ths] + \
+        [f"ORT/edml {t}t" for t in ths] + [f"edml % of {t}t copy" for t in ths if t != 1] + ["edml 16t/1t"]
+    row(head)
+    print("|" + " --- |" * len(head))
+    for w in WORKLOADS:
+        if (w, ths[0]) not in ort_rows:
+            continue
+        e = [edml.get((w, t)) for t in ths]
+        o = [ort_rows[(w, t)] for t in ths]
+        cells = [w, f"{edml.get((w, 1), float('nan')):.3f} ms"]
+        cells += [f"{x:.3f}" if x else "-" for t, x in zip(ths, e) if t != 1]
+        cells += [f"{x:.3f}" for x in o]
+        cells += [(f"**{oo / ee:.2f}x**" if oo / ee < 1 else f"{oo / ee:.2f}x") if ee else "-" for oo, ee in zip(o, e)]
+        cells += [f"{100 * copy[(w, t)]:.0f}%" if (w, t) in copy else "-" for t in ths if t != 1]
+        e1, e16 = edml.get((w, 1)), edml.get((w, 16))
+        cells.append(f"{e1 / e16:.2f}x" if e1 and e16 else "-")
+        row(cells)
+
+
+def gles_table(edml, torch_rep, torch_evict):
+    mine = {(r["workload"], r["mode"]): r["median_ms"] for r in edml["results"]
+            if r.get("available") and r["backend"] == "gles"}
+    rep = {r["workload"]: r["median_ms"] for r in torch_rep["results"]}
+    ev = {r["workload"]: r["median_ms"] for r in torch_evict["results"]}
+    row(["workload", "edml, GPU buffers (evicted)", "torch CUDA (evicted)", "torch / edml", "edml, repeated",
+         "torch CUDA, repeated", "torch / edml"])
+    print("|" + " --- |" * 7)
+    for w in WORKLOADS:
+        a, b = mine.get((w, "gpu-resident")), mine.get((w, "gpu-repeated"))
+        if a is None or w not in ev:
+            continue
+        row([w, f"{a:.3f} ms", f"{ev[w]:.3f} ms", f"{ev[w] / a:.2f}x", f"{b:.3f} ms" if b else "-",
+             f"{rep[w]:.3f} ms", f"{rep[w] / b:.2f}x" if b else "-"])
+
+
+def figures_table(doc, kinds):
+    figs = [f for f in doc.get("figures", []) if not kinds or f["kind"] in kinds]
+    keys = []
+    for f in figs:
+        keys += [k for k in f if k not in ("kind", "name") and k not in keys]
+    row(["kind", "what"] + keys)
+    print("|" + " --- |" * (2 + len(keys)))
+    for f in figs:
+        row([f["kind"], f["name"]] + [f"{f[k]:.1f}" if k in f else "" for k in keys])
+
+
+def mapped_table(paths):
+    row(["GPU", "host memory", "GPU buffers", "mapped GPU buffers", "mapped / host"])
+    print("| --- | --- | --- | --- | --- |")
+    for p in paths:
+        d = load(p)
+        ms = {r["path"]: r["median_ms"] for r in d["results"]}
+        gpu = d["gles"].split(" (")[0].replace("GLES on ", "")
+        row([gpu, f"{ms['host']:.3f} ms", f"{ms['buffers']:.3f} ms", f"{ms['mapped']:.3f} ms",
+             f"{ms['mapped'] / ms['host']:.2f}x"])
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    what, files = argv[1], argv[2:]
+    if what == "sweep":
+        ort_rows = {(r["workload"], r["threads"]): r["median_ms"] for r in load(files[1])}
+        sweep_table(load(files[0])["results"], ort_rows)
+    elif what == "gles":
+        gles_table(load(files[0]), load(files[1]), load(files[2]))
+    elif what == "figures":
+        figures_table(load(files[0]), files[1:])
+    elif what == "mapped":
+        mapped_table(files)
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
