@@ -83,7 +83,8 @@ def figures_table(doc, kinds):
     row(["kind", "what"] + keys)
     print("|" + " --- |" * (2 + len(keys)))
     for f in figs:
-        row([f["kind"], f["name"]] + [f"{f[k]:.1f}" if k in f else "" for k in keys])
+        row([f["kind"], f["name"]] + [(f"{f[k]:.3f}" if k.endswith("ms") else f"{f[k]:.1f}") if k in f else ""
+                                      for k in keys])
 
 
 def mapped_table(paths):

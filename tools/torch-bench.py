@@ -102,13 +102,13 @@ if "--kernels" in sys.argv:
     sys.exit(0)
 print("torch %s on %s; median of %d calls, each synchronized%s" % (torch.__version__, torch.cuda.get_device_name(), iters,
       ", the cache evicted before each" if evict else ""))
-rows = []
+measured = []
 for name, fn in work:
     ms = median_ms(fn)
-    rows.append({"kind": "torch", "workload": name, "evict": evict, "median_ms": ms})
+    measured.append({"kind": "torch", "workload": name, "evict": evict, "median_ms": ms})
     print("%-15s %8.3f ms" % (name, ms))
 if "--json" in sys.argv:
     import json
     with open(sys.argv[sys.argv.index("--json") + 1], "w") as f:
         json.dump({"torch": torch.__version__, "gpu": torch.cuda.get_device_name(), "iterations": iters,
-                   "results": rows}, f, indent=1)
+                   "results": measured}, f, indent=1)
