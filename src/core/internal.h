@@ -136,6 +136,7 @@ struct edml_operator {
     edml_backend requested; /* what the caller asked for (AUTO allows falling back) */
     bool index_oor_logged;  /* clamped indices are logged once per operator */
     bool later_logged;      /* so is running on the CPU until its kernels are built */
+    bool querying;          /* planned for edml_operator_query (a backend's plan runs nothing then) */
     uint32_t input_count, output_count;
     edmli_tensor inputs[EDMLI_MAX_INPUTS];
     edmli_tensor outputs[EDMLI_MAX_OUTPUTS];
@@ -241,8 +242,8 @@ typedef struct edmli_backend {
     edml_status (*bake)(edml_device *dev, edml_operator *op);
     /* before an execution (NULL: always ready): whether its kernels can run
      * now; without `wait`, LATER while they are still being built (AUTO then
-     * runs this call on the CPU) */
-    edmli_readiness (*ready)(edml_operator *op, bool wait, char *why, size_t cap);
+     * runs this call on the CPU); `scratch` is the execution's (temp_bytes) */
+    edmli_readiness (*ready)(edml_operator *op, bool wait, uint8_t *scratch, char *why, size_t cap);
     /* AUTO: whether this backend (not on the CPU) should take the operator */
     bool (*wants)(const edml_device *dev, const edml_operator *op);
     /* its state on a device: bytes (in the device arena), open (false: not

@@ -89,7 +89,7 @@ static edml_status edmli_check_address_space(edmli_errbuf *e, const edml_operato
 
 /* Plans into `op` and fills `sizes`; shared by query and create. */
 static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
-                                 edml_operator *op, edml_operator_sizes *sizes)
+                                 edml_operator *op, edml_operator_sizes *sizes, bool query)
 {
     edmli_errbuf *e = &dev->err;
     if (!desc) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "desc");
@@ -99,6 +99,7 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     if ((s = edmli_check_address_space(e, op))) return s;
     op->obj.device = dev;
     op->workers = dev->par.workers;
+    op->querying = query;
     if ((s = edmli_place(dev, backend, op))) return s;
     op->temp_bytes = edmli_temp_bytes(dev, op);
     /* a 32-bit board cannot address every size a 64-bit one can */
@@ -131,7 +132,7 @@ edml_status edml_operator_query(edml_device *dev, const EDML_OPERATOR_DESC *desc
     if (!sizes)
         s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "sizes");
     else
-        s = edmli_prepare(dev, desc, backend, &op, sizes);
+        s = edmli_prepare(dev, desc, backend, &op, sizes, true);
     edmli_device_leave(dev, s, true);
     return s;
 }
@@ -141,7 +142,7 @@ static edml_status edmli_create(edml_device *dev, const EDML_OPERATOR_DESC *desc
 {
     edml_operator op;
     edml_operator_sizes sizes;
-    edml_status s = edmli_prepare(dev, desc, backend, &op, &sizes);
+    edml_status s = edmli_prepare(dev, desc, backend, &op, &sizes, false);
     if (s) return s;
     size_t mark = dev->arena.head;
     void *mem;
@@ -395,7 +396,7 @@ static EDMLI_NOINLINE edml_status edmli_settle(edml_operator *op, const edmli_ex
     *cpu = false;
     if (!be->ready || !(dev->backends & EDML_BACKEND_BIT(op->backend))) return EDML_STATUS_OK;
     char why[EDMLI_MESSAGE_BYTES / 2], msg[EDMLI_MESSAGE_BYTES];
-    const edmli_readiness r = be->ready(op, wait || op->requested != EDML_BACKEND_AUTO, why, sizeof why);
+    const edmli_readiness r = be->ready(op, wait || op->requested != EDML_BACKEND_AUTO, ex->scratch, why, sizeof why);
     if (r == EDMLI_READY) return EDML_STATUS_OK;
     const edml_backend cpu_be = edmli_cpu_backend(dev, op->kind);
     if (r == EDMLI_NEVER && (wait || op->requested != EDML_BACKEND_AUTO))
@@ -476,11 +477,11 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
     else if (!outputs)
         s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
     if (!s) s = edmli_bind_all(op, e, inputs, outputs, in_r, out_r, &ex);
-    /* ready before the scratch is taken (a GPU kernel's first check takes its own); a list's entries
-     * are made ready as they are recorded */
+    if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch);
+    /* ready first (a GPU kernel's first check runs in the execution's scratch); a list's entries are
+     * made ready as they are recorded */
     bool cpu_now = false;
     if (!s) s = edmli_settle(op, &ex, check_only || edmli_resident(op, &ex) || entry != EDMLI_NO_ENTRY, &cpu_now);
-    if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch);
     if (!s && !check_only) s = edmli_run(op, &ex, cpu_now);
     if (arena_scratch) edmli_arena_release_scratch(&dev->arena);
     return s;

@@ -85,12 +85,6 @@ uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_
 #define EDMLI_GLES_PRELUDE_BYTES 8192u /* on the stack while a program is compiled */
 #define EDMLI_GLES_WHY_BYTES 160u
 #define EDMLI_GLES_SLOW_POLLS 3u /* EDML_FAULT_SLOW_COMPILE: "not yet" to each program's first polls */
-/* The known-answer tests' host memory, from the free top of the device
- * arena while they run: their operator, inputs, both answers, the
- * reference's scratch (the largest: TopK's 8 of 256 rows of 16, two
- * answers of 10 KB) */
-#define EDMLI_GLES_CHECK_BYTES (28u << 10)
-
 /* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
 extern const char edmli_gles_src_common[];
 extern const char edmli_gles_src_output[];
@@ -187,6 +181,12 @@ typedef struct edmli_gles {
      * test dispatched (bits) */
     bool checking;
     uint32_t check_seen;
+    /* the host memory each program's first test takes from the free top of
+     * the device arena (sized once: check_sized) */
+    bool check_sized;
+    uint32_t check_need[EDMLI_GLES_PROG_COUNT];
+    uint8_t *check_mem; /* an execution's scratch, for a check made then (else the arena's free top) */
+    uint64_t check_mem_bytes;
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT],
         loc_bind_step[EDMLI_GLES_PROG_COUNT];
     uint64_t prog_ctx[EDMLI_GLES_PROG_COUNT]; /* the context (key) that set each program's uniforms last */
@@ -312,8 +312,18 @@ uint32_t edmli_gles_hash(uint32_t h, const char *text);
  * once on a known answer against the reference (a driver that skipped its
  * dispatch, or ran it wrong, takes it off with the reason). LATER: still
  * compiling in the driver's threads (only without `wait`); NEVER: why in
- * `why`. The device's context is made current and let go. */
-edmli_readiness edmli_gles_ready(edmli_gles *g, edml_device *dev, uint32_t programs, bool wait, char *why, size_t cap);
+ * `why`. A test takes its host memory from the device arena's free top:
+ * where that is short, a creation leaves the programs unchecked (READY:
+ * their operator's first execution checks them, its scratch sized for it),
+ * an execution gets NEVER with `wait` and LATER without; a query checks
+ * nothing. The device's context is made current and let go. */
+typedef enum edmli_gles_check_mode {
+    EDMLI_GLES_CHECK_NOW,      /* an execution: its scratch is free at the arena's top */
+    EDMLI_GLES_CHECK_OR_DEFER, /* a creation: short of memory, at the first execution */
+    EDMLI_GLES_BUILD_ONLY      /* a query: its scratch counts the tests' memory */
+} edmli_gles_check_mode;
+edmli_readiness edmli_gles_ready(edmli_gles *g, edml_device *dev, uint32_t programs, bool wait,
+                                 edmli_gles_check_mode mode, char *why, size_t cap);
 /* Whether every program given is CHECKED (READY may leave one BUILT where
  * its test could not run: no room in the GPU arena, a GPU failure that the
  * operator's execution then meets itself; it is tested at its next use). */
@@ -321,6 +331,10 @@ bool edmli_gles_checked(const edmli_gles *g, uint32_t programs);
 /* The known-answer tests: their count; the programs test i dispatched
  * on this device (0: it did not run), for tests. */
 uint32_t edmli_gles_check_count(void);
+/* The device-arena bytes the first check of these programs takes (0 once
+ * they are checked): an operator's scratch includes them, so that its
+ * creation has them (edml_operator_query says so). */
+uint64_t edmli_gles_check_bytes(edmli_gles *g, edml_device *dev, uint32_t programs);
 uint32_t edmli_gles_check_programs(edmli_gles *g, edml_device *dev, uint32_t i);
 /* Derives an operator's GLES plan (gles_plan.c); or says why this GPU
  * cannot run it; `programs` gets the programs it dispatches (bits). */

@@ -33,7 +33,10 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
     edmli_gles_plan *plan = (edmli_gles_plan *)(void *)op->backend_plan;
     plan->programs = programs;
     const bool wait = op->requested != EDML_BACKEND_AUTO;
-    const edmli_readiness r = edmli_gles_ready(g, op->obj.device, programs, wait, buf, cap);
+    /* a query builds the programs but checks none: their tests' memory is
+     * in the scratch it reports, and the creation runs them */
+    const edmli_readiness r = edmli_gles_ready(
+        g, op->obj.device, programs, wait, op->querying ? EDMLI_GLES_BUILD_ONLY : EDMLI_GLES_CHECK_OR_DEFER, buf, cap);
     if (r == EDMLI_NEVER) return buf;
     plan->waiting = r == EDMLI_LATER || !edmli_gles_checked(g, programs);
     return op->requested == EDML_BACKEND_AUTO && edmli_gles_spilled(g, programs, buf, cap) ? buf : NULL;
@@ -41,12 +44,15 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
 
 /* The ready hook: an operator placed while its programs were still being
  * built (AUTO) asks again before each execution until they are. */
-static edmli_readiness edmli_gles_op_ready(edml_operator *op, bool wait, char *why, size_t cap)
+static edmli_readiness edmli_gles_op_ready(edml_operator *op, bool wait, uint8_t *scratch, char *why, size_t cap)
 {
     edmli_gles_plan *plan = (edmli_gles_plan *)(void *)op->backend_plan;
     if (!plan->waiting) return EDMLI_READY;
     edmli_gles *g = EDMLI_GLES_STATE(op);
-    const edmli_readiness r = edmli_gles_ready(g, op->obj.device, plan->programs, wait, why, cap);
+    g->check_mem = scratch; /* temp_bytes of it: at least the tests' (edmli_gles_temp_bytes) */
+    g->check_mem_bytes = op->temp_bytes;
+    const edmli_readiness r = edmli_gles_ready(g, op->obj.device, plan->programs, wait, EDMLI_GLES_CHECK_NOW, why, cap);
+    g->check_mem = NULL, g->check_mem_bytes = 0;
     if (r == EDMLI_READY && op->requested == EDML_BACKEND_AUTO && edmli_gles_spilled(g, plan->programs, why, cap))
         return EDMLI_NEVER;
     plan->waiting = r == EDMLI_LATER || (r == EDMLI_READY && !edmli_gles_checked(g, plan->programs));
@@ -89,6 +95,13 @@ EDMLI_GLES_RELEASING(edmli_gles_gather_nd)
 EDMLI_GLES_RELEASING(edmli_gles_argreduce)
 EDMLI_GLES_RELEASING(edmli_gles_elementwise_if)
 
+/* Scratch: the host memory its kernels' first check takes (the GPU's own
+ * staging is in the GPU arena). */
+static uint64_t edmli_gles_temp_bytes(const edml_operator *op)
+{
+    return edmli_gles_check_bytes(EDMLI_GLES_STATE(op), op->obj.device, EDMLI_GLES_PLAN(op)->programs);
+}
+
 static size_t edmli_gles_cache_used_hook(const void *state) { return edmli_gles_cache_used((const edmli_gles *)state); }
 
 static edml_status edmli_gles_hook_batch_begin(void *state, edmli_errbuf *err)
@@ -116,6 +129,7 @@ const edmli_backend edmli_gles_backend = {
     .batch_clamped = edmli_gles_gather_clamped,
     .on_cpu = false,
     .plan = edmli_gles_plan_op,
+    .temp_bytes = edmli_gles_temp_bytes,
     .ready = edmli_gles_op_ready,
     .bake = edmli_gles_bake_op,
     .wants = edmli_gles_wants,

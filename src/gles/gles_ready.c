@@ -115,40 +115,39 @@ static void edmli_gles_kat_fill(const edml_operator *op, uint8_t *m)
     }
 }
 
-/* The tests' memory (EDMLI_GLES_CHECK_BYTES from the device arena's top):
- * the operator, then its tensors. */
-#define EDMLI_GLES_KAT_OP ((sizeof(edml_operator) + 15u) & ~(size_t)15u)
-#define EDMLI_GLES_KAT_TENSORS (EDMLI_GLES_CHECK_BYTES - EDMLI_GLES_KAT_OP)
-
-/* Lays out a test's tensors at m: inputs, the GPU's outputs, the
- * reference's, its scratch. false: they do not fit (a test of this table
- * always does: test/kat checks it). */
-static bool edmli_gles_kat_layout(uint8_t *m, const edml_operator *op, edmli_exec *gpu, edmli_exec *ref)
+/* The host memory a test's tensors take (from the free top of the device
+ * arena while it runs): inputs, the GPU's outputs, the reference's, its
+ * scratch. */
+static uint64_t edmli_gles_kat_bytes(const edml_operator *op)
 {
-    const edmli_backend *rb = (&edmli_ref_backend);
     uint64_t at = 0;
-    for (uint32_t i = 0; i < op->input_count; at += edmli_align16(op->inputs[i++].total_bytes))
-        gpu->in[i] = ref->in[i] = m + (at < EDMLI_GLES_KAT_TENSORS ? at : 0);
-    for (uint32_t k = 0; k < 2; k++)
-        for (uint32_t o = 0; o < op->output_count; at += edmli_align16(op->outputs[o++].total_bytes))
-            (k ? ref : gpu)->out[o] = m + (at < EDMLI_GLES_KAT_TENSORS ? at : 0);
-    ref->scratch = m + (at < EDMLI_GLES_KAT_TENSORS ? at : 0);
-    at += rb->temp_bytes ? rb->temp_bytes(op) : 0;
-    if (at > EDMLI_GLES_KAT_TENSORS) return false;
-    memset(m, 0, (size_t)at);
-    for (uint32_t i = 0; i < EDMLI_MAX_INPUTS; i++) gpu->in_gpu[i] = ref->in_gpu[i] = EDMLI_HOST;
-    for (uint32_t o = 0; o < EDMLI_MAX_OUTPUTS; o++) gpu->out_gpu[o] = ref->out_gpu[o] = EDMLI_HOST;
-    return true;
+    for (uint32_t i = 0; i < op->input_count; i++) at += edmli_align16(op->inputs[i].total_bytes);
+    for (uint32_t o = 0; o < op->output_count; o++) at += 2 * edmli_align16(op->outputs[o].total_bytes);
+    return at + (edmli_ref_backend.temp_bytes ? edmli_ref_backend.temp_bytes(op) : 0);
 }
 
-/* Plans test k on this device (its operator at mem): the programs it
- * dispatches, 0 where the GPU cannot run it. */
-static uint32_t edmli_gles_kat_plan(edmli_gles *g, edml_device *dev, const edmli_gles_kat *k, uint8_t *mem,
+/* Lays out a test's tensors at m (edmli_gles_kat_bytes of them). */
+static void edmli_gles_kat_layout(uint8_t *m, const edml_operator *op, edmli_exec *gpu, edmli_exec *ref)
+{
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < op->input_count; at += edmli_align16(op->inputs[i++].total_bytes))
+        gpu->in[i] = ref->in[i] = m + at;
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t o = 0; o < op->output_count; at += edmli_align16(op->outputs[o++].total_bytes))
+            (k ? ref : gpu)->out[o] = m + at;
+    ref->scratch = m + at;
+    memset(m, 0, (size_t)edmli_gles_kat_bytes(op));
+    for (uint32_t i = 0; i < EDMLI_MAX_INPUTS; i++) gpu->in_gpu[i] = ref->in_gpu[i] = EDMLI_HOST;
+    for (uint32_t o = 0; o < EDMLI_MAX_OUTPUTS; o++) gpu->out_gpu[o] = ref->out_gpu[o] = EDMLI_HOST;
+}
+
+/* Plans test k on this device (into op): the programs it dispatches, 0
+ * where the GPU cannot run it. */
+static uint32_t edmli_gles_kat_plan(edmli_gles *g, edml_device *dev, const edmli_gles_kat *k, edml_operator *op,
                                     edmli_errbuf *err)
 {
     edmli_gles_kat_desc d;
     edmli_gles_kat_make(k, k->cols ? k->cols : 4 * g->local, &d);
-    edml_operator *op = (edml_operator *)(void *)mem;
     if (edmli_operator_plan(err, &d.desc, op)) return 0;
     op->obj.device = dev;
     op->workers = 1;
@@ -163,9 +162,9 @@ static uint32_t edmli_gles_kat_plan(edmli_gles *g, edml_device *dev, const edmli
 /* Runs test k (planned) on the GPU and on the reference: whether the
  * answers are equal; `ran` gets the programs dispatched (0: it could not
  * run, for want of GPU arena). */
-static bool edmli_gles_kat_run(edmli_gles *g, uint8_t *mem, uint32_t *ran, char *why, size_t cap)
+static bool edmli_gles_kat_run(edmli_gles *g, const edml_operator *op, uint8_t *mem, uint32_t *ran, char *why,
+                               size_t cap)
 {
-    const edml_operator *op = (const edml_operator *)(const void *)mem;
     edmli_errbuf err = {{0}, NULL, NULL};
     edmli_exec gpu, ref;
     memset(&gpu, 0, sizeof gpu), memset(&ref, 0, sizeof ref);
@@ -173,8 +172,8 @@ static bool edmli_gles_kat_run(edmli_gles *g, uint8_t *mem, uint32_t *ran, char 
     gpu.par.workers = ref.par.workers = 1;
     gpu.entry = ref.entry = EDMLI_NO_ENTRY;
     *ran = 0;
-    if (!edmli_gles_kat_layout(mem + EDMLI_GLES_KAT_OP, op, &gpu, &ref)) return true;
-    edmli_gles_kat_fill(op, mem + EDMLI_GLES_KAT_OP);
+    edmli_gles_kat_layout(mem, op, &gpu, &ref);
+    edmli_gles_kat_fill(op, mem);
     g->check_seen = 0;
     const edml_status s = edmli_gles_kernel_of[op->kind](op, &gpu);
     if (s) return true; /* not run (GPU arena), or the GPU failed: executions meet that themselves */
@@ -194,12 +193,12 @@ static bool edmli_gles_kat_run(edmli_gles *g, uint8_t *mem, uint32_t *ran, char 
 }
 
 /* The GPU-buffer copy's test: 96 bytes through the free top of the GPU arena. */
-static bool edmli_gles_kat_copy(edmli_gles *g, uint8_t *mem, uint32_t *ran, char *why, size_t cap)
+static bool edmli_gles_kat_copy(edmli_gles *g, uint32_t *ran, char *why, size_t cap)
 {
     edmli_errbuf err = {{0}, NULL, NULL};
     edmli_gles_run r;
     uint32_t src = 0, dst = 0;
-    uint8_t *want = mem, *got = mem + 128;
+    uint8_t want[96], got[96];
     for (uint32_t i = 0; i < 96; i++) want[i] = (uint8_t)(i * 37u + 11u), got[i] = 0;
     *ran = 0;
     edml_status s = edmli_gles_begin(&r, g, &err);
@@ -233,20 +232,49 @@ static bool edmli_gles_build_all(edmli_gles *g, uint32_t programs)
     return true;
 }
 
-/* Test i: the programs it checked, each marked CHECKED, or FAILED with why. */
-static void edmli_gles_check_one(edmli_gles *g, edml_device *dev, uint8_t *mem, uint32_t i, uint32_t unchecked)
+/* Test i (planned into op) on the GPU and the reference, in memory from the
+ * free top of the device arena: false where that is too short (why in
+ * `why`); else the programs it dispatched in *ran and whether they gave
+ * its known answer in *ok. */
+static bool edmli_gles_kat_in_arena(edmli_gles *g, edml_device *dev, const edml_operator *op, uint32_t *ran, bool *ok,
+                                    char *why, size_t cap)
+{
+    edmli_errbuf err = {{0}, NULL, NULL};
+    const uint64_t bytes = edmli_gles_kat_bytes(op);
+    if (g->check_mem && g->check_mem_bytes >= bytes) { /* an execution's scratch */
+        *ok = edmli_gles_kat_run(g, op, g->check_mem, ran, why, cap);
+        return true;
+    }
+    void *mem;
+    if (edmli_arena_scratch(&dev->arena, &err, "the known-answer test of a GPU kernel", (size_t)bytes, &mem)) {
+        edmli_format(why, cap, "%s", err.text);
+        return false;
+    }
+    *ok = edmli_gles_kat_run(g, op, (uint8_t *)mem, ran, why, cap);
+    edmli_arena_release_scratch(&dev->arena);
+    return true;
+}
+
+/* Test i: the programs it checked, each marked CHECKED, or FAILED with why;
+ * false where its memory was short (`short_why` says so). */
+static bool edmli_gles_check_one(edmli_gles *g, edml_device *dev, uint32_t i, uint32_t unchecked, char *short_why,
+                                 size_t cap)
 {
     edmli_errbuf err = {{0}, NULL, NULL};
     char why[EDMLI_GLES_WHY_BYTES];
     uint32_t ran = 0;
-    bool ok;
+    bool ok = true;
     if (i == EDMLI_GLES_KATS) {
-        if (!(unchecked >> EDMLI_GLES_PROG_COPY & 1u)) return;
-        ok = edmli_gles_kat_copy(g, mem, &ran, why, sizeof why);
+        if (!(unchecked >> EDMLI_GLES_PROG_COPY & 1u)) return true;
+        ok = edmli_gles_kat_copy(g, &ran, why, sizeof why);
     } else {
-        const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], mem, &err);
-        if (!(programs & unchecked) || !edmli_gles_build_all(g, programs)) return;
-        ok = edmli_gles_kat_run(g, mem, &ran, why, sizeof why);
+        edml_operator op;
+        const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], &op, &err);
+        if (!(programs & unchecked) || !edmli_gles_build_all(g, programs)) return true;
+        if (!edmli_gles_kat_in_arena(g, dev, &op, &ran, &ok, why, sizeof why)) {
+            edmli_format(short_why, cap, "%s", why);
+            return false;
+        }
     }
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++) {
         if (!(ran >> id & 1u) || g->prog_state[id] != EDMLI_GLES_PROG_BUILT) continue;
@@ -257,11 +285,12 @@ static void edmli_gles_check_one(edmli_gles *g, edml_device *dev, uint8_t *mem, 
         else
             g->prog_state[id] = EDMLI_GLES_PROG_CHECKED;
     }
+    return true;
 }
 
-/* Checks the BUILT programs among `programs` on their known answers, in
- * memory from the free top of the device arena (false: too little, why
- * in `why`; the programs stay unchecked, so unused). */
+/* Checks the BUILT programs among `programs` on their known answers (false:
+ * the device arena's free top was too short for one, why in `why`; those
+ * programs stay unchecked, so unused). */
 static bool edmli_gles_check(edmli_gles *g, edml_device *dev, uint32_t programs, char *why, size_t cap)
 {
     if (g->faults & EDML_FAULT_UNCHECKED) {
@@ -270,23 +299,38 @@ static bool edmli_gles_check(edmli_gles *g, edml_device *dev, uint32_t programs,
                 g->prog_state[id] = EDMLI_GLES_PROG_CHECKED;
         return true;
     }
-    edmli_errbuf err = {{0}, NULL, NULL};
-    void *mem;
-    if (edmli_arena_scratch(&dev->arena, &err, "the GPU kernels' known-answer tests", EDMLI_GLES_CHECK_BYTES, &mem)) {
-        edmli_format(why, cap, "%s", err.text);
-        return false;
-    }
+    bool fits = true;
     g->checking = true;
-    for (uint32_t i = 0; i <= EDMLI_GLES_KATS; i++) {
+    for (uint32_t i = 0; i <= EDMLI_GLES_KATS && fits; i++) {
         uint32_t unchecked = 0;
         for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
             if ((programs >> id & 1u) && g->prog_state[id] == EDMLI_GLES_PROG_BUILT) unchecked |= 1u << id;
         if (!unchecked) break;
-        edmli_gles_check_one(g, dev, (uint8_t *)mem, i, unchecked);
+        fits = edmli_gles_check_one(g, dev, i, unchecked, why, cap);
     }
     g->checking = false;
-    edmli_arena_release_scratch(&dev->arena);
-    return true;
+    return fits;
+}
+
+/* The host memory the first check of these programs takes from the device
+ * arena (0 once they are checked): the largest of their tests'. */
+uint64_t edmli_gles_check_bytes(edmli_gles *g, edml_device *dev, uint32_t programs)
+{
+    if (!g->check_sized) {
+        edmli_errbuf err = {{0}, NULL, NULL};
+        for (uint32_t i = 0; i < EDMLI_GLES_KATS; i++) {
+            edml_operator op;
+            const uint32_t ps = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], &op, &err);
+            for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
+                if ((ps >> id & 1u) && !g->check_need[id]) g->check_need[id] = (uint32_t)edmli_gles_kat_bytes(&op);
+        }
+        g->check_sized = true;
+    }
+    uint64_t need = 0;
+    for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
+        if ((programs >> id & 1u) && g->prog_state[id] != EDMLI_GLES_PROG_CHECKED && g->check_need[id] > need)
+            need = g->check_need[id];
+    return need;
 }
 
 /* The programs' readiness once started: LATER while one still compiles
@@ -313,7 +357,8 @@ bool edmli_gles_checked(const edmli_gles *g, uint32_t programs)
     return true;
 }
 
-edmli_readiness edmli_gles_ready(edmli_gles *g, edml_device *dev, uint32_t programs, bool wait, char *why, size_t cap)
+edmli_readiness edmli_gles_ready(edmli_gles *g, edml_device *dev, uint32_t programs, bool wait,
+                                 edmli_gles_check_mode mode, char *why, size_t cap)
 {
     if (edmli_gles_checked(g, programs)) return EDMLI_READY;
     if (!edmli_port_gl_make_current(&g->port)) {
@@ -324,8 +369,10 @@ edmli_readiness edmli_gles_ready(edmli_gles *g, edml_device *dev, uint32_t progr
         if ((programs >> id & 1u) && g->prog_state[id] == EDMLI_GLES_PROG_NONE)
             edmli_gles_build_start(g, (edmli_gles_prog)id);
     edmli_readiness r = edmli_gles_built_now(g, programs, wait, why, cap);
-    if (r == EDMLI_READY && !g->checking && !g->batching) { /* a list's batch: checked at a later use */
-        if (!edmli_gles_check(g, dev, programs, why, cap)) r = EDMLI_NEVER;
+    const bool check = mode != EDMLI_GLES_BUILD_ONLY && !g->checking && !g->batching; /* a list's batch: later */
+    if (r == EDMLI_READY && check && !edmli_gles_check(g, dev, programs, why, cap))
+        r = mode == EDMLI_GLES_CHECK_OR_DEFER ? EDMLI_READY : wait ? EDMLI_NEVER : EDMLI_LATER;
+    if (r == EDMLI_READY && check) {
         for (int id = 0; id < EDMLI_GLES_PROG_COUNT && r == EDMLI_READY; id++)
             if ((programs >> id & 1u) && g->prog_state[id] == EDMLI_GLES_PROG_FAILED) {
                 edmli_gles_why(g, (edmli_gles_prog)id, why, cap);
@@ -343,23 +390,19 @@ uint32_t edmli_gles_check_programs(edmli_gles *g, edml_device *dev, uint32_t i)
     edmli_errbuf err = {{0}, NULL, NULL};
     char why[EDMLI_GLES_WHY_BYTES];
     uint32_t ran = 0;
-    void *p;
-    if (edmli_arena_scratch(&dev->arena, &err, "known-answer tests", EDMLI_GLES_CHECK_BYTES, &p)) return 0;
-    uint8_t *mem = (uint8_t *)p;
-    if (edmli_port_gl_make_current(&g->port)) {
-        g->checking = true;
-        if (i == EDMLI_GLES_KATS) {
-            if (edmli_gles_build_all(g, 1u << EDMLI_GLES_PROG_COPY) &&
-                !edmli_gles_kat_copy(g, mem, &ran, why, sizeof why))
-                ran = 0;
-        } else if (i < EDMLI_GLES_KATS) {
-            const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], mem, &err);
-            if (programs && edmli_gles_build_all(g, programs) && !edmli_gles_kat_run(g, mem, &ran, why, sizeof why))
-                ran = 0;
-        }
-        g->checking = false;
-        edmli_gles_release(g);
+    bool ok = true;
+    if (!edmli_port_gl_make_current(&g->port)) return 0;
+    g->checking = true;
+    if (i == EDMLI_GLES_KATS) {
+        if (edmli_gles_build_all(g, 1u << EDMLI_GLES_PROG_COPY)) ok = edmli_gles_kat_copy(g, &ran, why, sizeof why);
+    } else if (i < EDMLI_GLES_KATS) {
+        edml_operator op;
+        const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], &op, &err);
+        if (programs && edmli_gles_build_all(g, programs) &&
+            !edmli_gles_kat_in_arena(g, dev, &op, &ran, &ok, why, sizeof why))
+            ran = 0;
     }
-    edmli_arena_release_scratch(&dev->arena);
-    return ran;
+    g->checking = false;
+    edmli_gles_release(g);
+    return ok ? ran : 0;
 }
