@@ -56,8 +56,11 @@ PORT_CFLAGS :=
 else
 # PORT=none is freestanding: the archive needs nothing from a C library but
 # memcpy, memset, memmove and memcmp (test/check-freestanding.sh).
+# -ffreestanding implies -fno-builtin, which made every small memcpy and
+# memset a call (TopK 15-21% more instructions than the Linux build):
+# -fbuiltin gives the firmware build the same code.
 PORT_LIBS :=
-PORT_CFLAGS := -ffreestanding $(TOOLCHAIN_FREESTANDING_CFLAGS)
+PORT_CFLAGS := -ffreestanding -fbuiltin $(TOOLCHAIN_FREESTANDING_CFLAGS)
 endif
 LIB_CFLAGS := $(BASE_CFLAGS) -Wconversion -Wsign-conversion -Isrc -Iport -Iboards/$(BOARD) \
               -DEDMLI_WITH_NEON=$(WITH_NEON) -DEDMLI_WITH_GLES=$(WITH_GLES) $(PORT_CFLAGS) $(CFLAGS)

@@ -7,6 +7,14 @@
 set -e
 cd "$(dirname "$0")/.."
 board=${BOARD:-rpi4}
+# the board's own core, not qemu's default `max` (whose string routines differ)
+case $board in
+*-armhf) cpu=cortex-a15 ;;
+*) cpu=$(sed -n 's/^#define EDML_BOARD_CPU "\(.*\)"/\1/p' "boards/$board/caps.h") ;;
+esac
+cpu=${INSN_CPU:-$cpu}
+qemu=$(sed -n 's/^TOOLCHAIN_QEMU *:= *//p' "toolchain/$(sed -n 's/^BOARD_TRIPLE *:= *//p' "boards/$board/board.mk").mk")
+"$qemu" -cpu help | grep -qw -- "$cpu" || cpu=max # a core qemu does not model (Jetson Orin's A78AE)
 scale=${INSN_SCALE:-0.02}
 calls=${INSN_CALLS:-2}
 src=tools/insncount.c
@@ -15,9 +23,10 @@ mkdir -p build/insns
 make -s BOARD=$board PORT=none BUILD=build/$board/static build/$board/static/edml-bench >/dev/null
 prog=build/$board/static/edml-bench
 count() { # workload backend calls -> instructions
-    EDML_QEMU_FLAGS="-plugin build/insns/libinsncount.so" toolchain/run $board $prog --workload $1 --backend $2 \
+    EDML_QEMU_FLAGS="-cpu $cpu -plugin build/insns/libinsncount.so" toolchain/run $board $prog --workload $1 --backend $2 \
         --scale $scale --calls $3 2>&1 >/dev/null | sed -n 's/^guest_insns //p'
 }
+echo "$board, qemu -cpu $cpu, the PORT=none build at scale $scale"
 printf '%-15s %12s %12s %8s\n' workload "ref ins/elem" "neon ins/elem" "ratio"
 for w in $(toolchain/run $board $prog --list); do
     n=$(toolchain/run $board $prog --workload $w --scale $scale --calls 0)

@@ -12,6 +12,9 @@
         edml-bench's figures (--gpu-floor, --chain, --pipeline, --gpu-time)
     python3 tools/perf_table.py mapped FILE.json...
         edml-bench --mapped, one row a file
+    python3 tools/perf_table.py rounds FILE.json
+        rows of several rounds ({"kind", "build", "workload", "round",
+        "threads", "median_ms"}): the median over the rounds, and each round
 
 Prints a Markdown table; docs/performance.md holds it below the command.
 """
@@ -98,6 +101,19 @@ def mapped_table(paths):
              f"{ms['mapped'] / ms['host']:.2f}x"])
 
 
+def rounds_table(doc):
+    import statistics
+    groups = {}
+    for r in doc["results"]:
+        who = r.get("build", "ONNX Runtime" if r["kind"] == "ort" else r["kind"])
+        groups.setdefault((r["workload"], r["threads"], who), []).append((r["round"], r["median_ms"]))
+    row(["workload", "threads", "what", "median of the rounds", "each round (ms)"])
+    print("| --- | --- | --- | --- | --- |")
+    for (w, t, who), v in sorted(groups.items(), key=lambda kv: (WORKLOADS.index(kv[0][0]), kv[0][1], kv[0][2])):
+        v.sort()
+        row([w, str(t), who, f"{statistics.median(m for _, m in v):.3f} ms", ", ".join(f"{m:.3f}" for _, m in v)])
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -112,6 +128,8 @@ def main(argv):
         figures_table(load(files[0]), files[1:])
     elif what == "mapped":
         mapped_table(files)
+    elif what == "rounds":
+        rounds_table(load(files[0]))
     else:
         print(__doc__)
         return 2

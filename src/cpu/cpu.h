@@ -23,6 +23,12 @@
  * the operator's workers: at most one a worker and a unit, none under the
  * minimum (64 bytes with EDML_FAULT_SMALL_PARTS, for tests). */
 uint32_t edmli_cpu_parts(const edml_operator *op, uint64_t units, uint64_t bytes);
+/* The same for copy-bound work, whose parts the workers claim as they come
+ * free: up to EDMLI_CPU_PARTS_A_WORKER a worker (at most 64), so that a
+ * worker that started late or runs slower (a memory channel shared, a vCPU
+ * descheduled) holds the others up by a quarter of a share at most. */
+#define EDMLI_CPU_PARTS_A_WORKER 4u
+uint32_t edmli_cpu_parts_balanced(const edml_operator *op, uint64_t units, uint64_t bytes);
 /* Part p of `parts` over [0, units): [*begin, *end), the sizes within one
  * `align` of each other, every boundary a multiple of `align`. */
 void edmli_cpu_range(uint64_t units, uint32_t parts, uint32_t p, uint64_t align, uint64_t *begin, uint64_t *end);

@@ -169,7 +169,9 @@ edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, b
     j.count = edmli_odo_count(&j.positions);
     uint64_t slice = op->inputs[0].elem_size;
     for (uint32_t d = 0; d < g->slice_rank; d++) slice *= g->slice_sizes[d];
-    j.parts = parallel ? edmli_cpu_parts(op, j.count, j.count * (2 * slice + g->tuple * op->inputs[1].elem_size)) : 1;
+    j.parts = parallel
+                  ? edmli_cpu_parts_balanced(op, j.count, j.count * (2 * slice + g->tuple * op->inputs[1].elem_size))
+                  : 1;
     j.oor = j.parts > 1 ? (edmli_gather_oor *)(void *)ex->scratch : &j.one;
     memset(j.oor, 0, j.parts * sizeof j.oor[0]);
     edml_status s = edmli_cpu_parallel(ex, j.parts, task ? task : edmli_cpu_gather_part, &j);
@@ -185,7 +187,9 @@ edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, b
 
 uint64_t edmli_gather_temp_bytes(const edml_operator *op)
 {
-    return op->workers > 1 ? (uint64_t)op->workers * sizeof(edmli_gather_oor) : 0;
+    uint64_t parts = (uint64_t)op->workers * EDMLI_CPU_PARTS_A_WORKER; /* edmli_cpu_parts_balanced's most */
+    if (parts > 64u) parts = 64u;
+    return op->workers > 1 ? parts * sizeof(edmli_gather_oor) : 0;
 }
 
 edml_status edmli_gather_check(const edml_operator *op, const edmli_exec *ex)

@@ -12,6 +12,18 @@ uint32_t edmli_cpu_parts(const edml_operator *op, uint64_t units, uint64_t bytes
     return n ? (uint32_t)n : 1u;
 }
 
+uint32_t edmli_cpu_parts_balanced(const edml_operator *op, uint64_t units, uint64_t bytes)
+{
+    if (op->workers <= 1) return edmli_cpu_parts(op, units, bytes);
+    const bool small = op->obj.device->desc.inject_faults & EDML_FAULT_SMALL_PARTS;
+    uint64_t n = bytes / (small ? 64u : EDMLI_CPU_MIN_PART_BYTES);
+    uint64_t most = (uint64_t)op->workers * EDMLI_CPU_PARTS_A_WORKER;
+    if (most > 64u) most = 64u;
+    if (n > most) n = most;
+    if (n > units) n = units;
+    return n ? (uint32_t)n : 1u;
+}
+
 void edmli_cpu_range(uint64_t units, uint32_t parts, uint32_t p, uint64_t align, uint64_t *begin, uint64_t *end)
 {
     const uint64_t blocks = (units + align - 1) / align;

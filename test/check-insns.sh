@@ -1,0 +1,37 @@
+#!/bin/sh
+# The NEON kernels' instructions per element, as make bench-insns counts them
+# (the PORT=none firmware build under qemu with tools/insncount.c, at a
+# reduced size: (instructions with 2 calls - with 0) / (2 x elements)),
+# each at or under its ceiling in docs/bench.md's table, times LIMIT (1 for
+# AArch64, 1.5 for ARMv7). Counted under the board's own core (-cpu), not
+# qemu's default `max`, whose string routines differ.
+# usage: test/check-insns.sh BOARD CPU [LIMIT]   e.g. rpi4 cortex-a72
+set -eu
+cd "$(dirname "$0")/.."
+board=$1 cpu=$2 limit=${3:-1}
+scale=${INSN_SCALE:-0.02}
+mkdir -p build/insns
+[ build/insns/libinsncount.so -nt tools/insncount.c ] ||
+    gcc -O2 -shared -fPIC -fvisibility=hidden tools/insncount.c -o build/insns/libinsncount.so
+make -s BOARD="$board" PORT=none BUILD="build/$board/static" "build/$board/static/edml-bench" >/dev/null
+prog=build/$board/static/edml-bench
+count() { # workload calls -> instructions
+    EDML_QEMU_FLAGS="-cpu $cpu -plugin build/insns/libinsncount.so" toolchain/run "$board" "$prog" --workload "$1" \
+        --backend neon --scale "$scale" --calls "$2" 2>&1 >/dev/null | sed -n 's/^guest_insns //p'
+}
+ceilings=$(sed -n '/^## Instruction ceilings/,/^## /p' docs/bench.md | sed -n 's/^| \([a-z0-9_]*\) | \([0-9.]*\) |$/\1 \2/p')
+[ -n "$ceilings" ] || { echo "FAIL: no ceilings in docs/bench.md"; exit 1; }
+fail=0
+echo "$ceilings" | {
+    while read -r w ceiling; do
+        n=$(toolchain/run "$board" "$prog" --workload "$w" --scale "$scale" --calls 0)
+        a=$(count "$w" 2) z=$(count "$w" 0)
+        line=$(awk -v a="$a" -v z="$z" -v n="$n" -v c="$ceiling" -v l="$limit" -v w="$w" 'BEGIN {
+            v = (a - z) / (2 * n); m = c * l
+            printf "%s %-15s %6.2f instructions an element, %s %.3g\n", (v <= m ? "PASS" : "FAIL"), w, v,
+                   (l == 1 ? "ceiling" : "limit"), m }')
+        echo "$line"
+        case $line in FAIL*) fail=1 ;; esac
+    done
+    exit $fail
+}
