@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 board=${BOARD:-rpi4}
 # the board's own core, not qemu's default `max` (whose string routines differ)
 case $board in
-*-armhf) cpu=cortex-a15 ;;
+*-armhf) cpu=max ;; # qemu-arm models no ARMv8 core in AArch32 (the boards' -mcpu=cortex-a72)
 *) cpu=$(sed -n 's/^#define EDML_BOARD_CPU "\(.*\)"/\1/p' "boards/$board/caps.h") ;;
 esac
 cpu=${INSN_CPU:-$cpu}
