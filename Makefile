@@ -273,7 +273,7 @@ gpu-targets:
 
 .PHONY: bench bench-insns
 bench-insns: setup
-	@BOARD=$(if $(filter host,$(BOARD)),rpi4,$(BOARD)) sh tools/bench-insns.sh
+	@BOARD=$(if $(filter host,$(BOARD)),rpi4,$(BOARD)) INSN_JSON=$(INSN_JSON) sh tools/bench-insns.sh
 
 bench: setup
 	@$(MAKE) --no-print-directory BOARD=$(BOARD) all

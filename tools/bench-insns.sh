@@ -3,7 +3,8 @@
 # qemu plugin tools/insncount.c), reference vs NEON, for each workload of
 # docs/bench.md at a reduced size. Each figure is
 # (instructions with N calls - with 0 calls) / (N x elements): repeatable,
-# unlike wall time under emulation. Memory stalls are not in it.
+# unlike wall time under emulation. Memory stalls are not in it. The
+# figures also go to INSN_JSON (default build/insns/BOARD.json).
 set -e
 cd "$(dirname "$0")/.."
 board=${BOARD:-rpi4}
@@ -20,8 +21,13 @@ calls=${INSN_CALLS:-2}
 src=tools/insncount.c
 mkdir -p build/insns
 [ build/insns/libinsncount.so -nt "$src" ] || gcc -O2 -shared -fPIC -fvisibility=hidden "$src" -o build/insns/libinsncount.so
-make -s BOARD=$board PORT=none BUILD=build/$board/static build/$board/static/edml-bench >/dev/null
-prog=build/$board/static/edml-bench
+build=build/$board-insns # afresh: flags do not rebuild objects
+rm -rf "$build"
+make -s BOARD=$board PORT=none BUILD=$build $build/edml-bench >/dev/null
+prog=$build/edml-bench
+json=${INSN_JSON:-build/insns/$board.json} # every figure, for tools/perf_table.py insns
+printf '{"board": "%s", "cpu": "%s", "scale": %s, "calls": %s, "results": [' "$board" "$cpu" "$scale" "$calls" >"$json"
+sep=""
 count() { # workload backend calls -> instructions
     EDML_QEMU_FLAGS="-cpu $cpu -plugin build/insns/libinsncount.so" toolchain/run $board $prog --workload $1 --backend $2 \
         --scale $scale --calls $3 2>&1 >/dev/null | sed -n 's/^guest_insns //p'
@@ -38,4 +44,8 @@ for w in $(toolchain/run $board $prog --list); do
         [ $b = ref ] && r=$v || ne=$v
     done
     printf '%-15s %12s %12s %7.1fx\n' $w $r $ne $(awk -v r=$r -v n=$ne 'BEGIN { print (n > 0 ? r / n : 0) }')
+    printf '%s\n  {"kind": "insns", "workload": "%s", "ref": %s, "neon": %s}' "$sep" $w $r $ne >>"$json"
+    sep=,
 done
+printf '\n]}\n' >>"$json"
+echo "wrote $json"

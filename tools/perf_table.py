@@ -12,6 +12,8 @@
         edml-bench's figures (--gpu-floor, --chain, --pipeline, --gpu-time)
     python3 tools/perf_table.py mapped FILE.json...
         edml-bench --mapped, one row a file
+    python3 tools/perf_table.py insns AARCH64.json ARMV7.json
+        make bench-insns's figures (INSN_JSON) beside docs/bench.md's ceilings
     python3 tools/perf_table.py rounds FILE.json
         rows of several rounds ({"kind", "build", "workload", "round",
         "threads", "median_ms"}): the median over the rounds, and each round
@@ -114,6 +116,26 @@ def rounds_table(doc):
         row([w, str(t), who, f"{statistics.median(m for _, m in v):.3f} ms", ", ".join(f"{m:.3f}" for _, m in v)])
 
 
+def ceilings():
+    import re
+    text = open(__file__.rsplit("/tools/", 1)[0] + "/docs/bench.md").read() if "/tools/" in __file__ else \
+        open("docs/bench.md").read()
+    part = text.split("## Instruction ceilings", 1)[1].split("\n## ", 1)[0]
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^\| (\w+) \| ([0-9.]+) \|$", part, re.M)}
+
+
+def insns_table(a64, a32):
+    c = ceilings()
+    n32 = {r["workload"]: r for r in a32["results"]}
+    row(["workload", "reference (%s)" % a64["board"], "NEON (%s, -cpu %s)" % (a64["board"], a64["cpu"]), "ceiling",
+         "NEON (%s, -cpu %s)" % (a32["board"], a32["cpu"]), "limit (1.5x)"])
+    print("| --- | --- | --- | --- | --- | --- |")
+    for r in a64["results"]:
+        w = r["workload"]
+        row([w, f"{r['ref']:.2f}", f"{r['neon']:.2f}", f"{c.get(w, 0):g}",
+             f"{n32[w]['neon']:.2f}" if w in n32 else "-", f"{1.5 * c.get(w, 0):g}"])
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -128,6 +150,8 @@ def main(argv):
         figures_table(load(files[0]), files[1:])
     elif what == "mapped":
         mapped_table(files)
+    elif what == "insns":
+        insns_table(load(files[0]), load(files[1]))
     elif what == "rounds":
         rounds_table(load(files[0]))
     else:
