@@ -71,6 +71,8 @@ LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(LIB_GEN_OBJ)
 LIB := $(BUILD)/libedml.a
 HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.h boards/$(BOARD)/caps.h
 
+# the .case parser and runner, built into the tools and tests that read case files
+CASE_SRC := tools/case.c tools/case_run.c
 TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude $(BUILD)/gpu-compile)
 TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped \
          $(BUILD)/examples/topk $(BUILD)/examples/command_list $(if $(filter 1,$(WITH_GLES)),$(BUILD)/test/kat)
@@ -110,7 +112,7 @@ $(BUILD)/tools/%.o: tools/%.c tools/case.h tools/bench/bench.h include/edml.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -c $< -o $@
 
-$(BUILD)/edml-run: $(BUILD)/tools/edml-run.o $(BUILD)/tools/case.o $(LIB)
+$(BUILD)/edml-run: $(BUILD)/tools/edml-run.o $(BUILD)/tools/case.o $(BUILD)/tools/case_run.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
 
 $(BUILD)/edml-demo: $(BUILD)/tools/edml-demo.o $(LIB)
@@ -121,8 +123,8 @@ $(BUILD)/gles-prelude: tools/gles-prelude.c $(LIB) $(HEADERS)
 	$(CC) $(LIB_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
 # Every program compiled as a device would, one at a time (toolchain/gpu-targets).
-$(BUILD)/gpu-compile: tools/gpu-compile.c tools/case.c tools/case.h $(LIB) $(HEADERS)
-	$(CC) $(LIB_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools $(LDFLAGS) -o $@ $< tools/case.c $(LIB) $(TOOL_LIBS)
+$(BUILD)/gpu-compile: tools/gpu-compile.c $(CASE_SRC) tools/case.h $(LIB) $(HEADERS)
+	$(CC) $(LIB_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools $(LDFLAGS) -o $@ $< $(CASE_SRC) $(LIB) $(TOOL_LIBS)
 
 BENCH_OBJ := $(patsubst tools/%.c,$(BUILD)/tools/%.o,$(wildcard tools/bench/*.c))
 $(BUILD)/edml-bench: $(BENCH_OBJ) $(LIB)
@@ -134,10 +136,10 @@ $(BUILD)/test/kat: test/kat.c test/testlib.h $(LIB) $(HEADERS)
 	$(CC) $(LIB_CFLAGS) -Itest $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
 # The tests, each with the operators' samples (test/ops.h) built in.
-TEST_DEPS := test/testlib.h test/ops.h test/image.h tools/case.h tools/case.c $(BUILD)/gen/samples.c $(LIB)
+TEST_DEPS := test/testlib.h test/ops.h test/image.h tools/case.h $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB)
 $(BUILD)/test/%: test/%.c $(TEST_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< tools/case.c $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS) -lpthread
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS) -lpthread
 
 $(BUILD)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -150,7 +152,7 @@ $(BUILD)/examples/%-static: examples/%.c $(LIB)
 
 $(BUILD)/test/noalloc: test/noalloc.c $(TEST_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) $(WRAP) -o $@ $< tools/case.c $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) $(WRAP) -o $@ $< $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS)
 
 # The on-device test image: every vector built in. `test-image` is static
 # (PORT=none: reference and NEON); `test-image-gl` links libc dynamically so
@@ -160,7 +162,7 @@ SAMPLES := $(sort $(shell grep -l '^// sample:' $(CASES)))
 GEN_LIST_shaders = $(SHADERS)
 GEN_LIST_cases = $(CASES)
 GEN_LIST_samples = $(SAMPLES)
-IMAGE_COMMON := test/image.c test/diff.c test/unit.c test/misuse.c tools/case.c $(BUILD)/gen/cases.c
+IMAGE_COMMON := test/image.c test/diff.c test/unit.c test/misuse.c $(CASE_SRC) $(BUILD)/gen/cases.c
 IMAGE_SRC := $(IMAGE_COMMON) test/image_hosted.c
 .PHONY: test-image test-image-gl
 ifeq ($(PORT),none)
@@ -231,8 +233,8 @@ $(FUZZ)/fuzz_ops: test/fuzz_ops.c $(FUZZ)/lib/libedml.a
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/lib/libedml.a -lm -ldl
 $(FUZZ)/fuzz_api: test/fuzz_api.c $(FUZZ)/lib/libedml.a
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/lib/libedml.a -lm -ldl -lpthread
-$(FUZZ)/fuzz_case: test/fuzz_case.c tools/case.c $(FUZZ)/lib/libedml.a
-	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Itools $(FUZZ_FLAGS) -o $@ test/fuzz_case.c tools/case.c $(FUZZ)/lib/libedml.a -lm -ldl
+$(FUZZ)/fuzz_case: test/fuzz_case.c $(CASE_SRC) $(FUZZ)/lib/libedml.a
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Itools $(FUZZ_FLAGS) -o $@ test/fuzz_case.c $(CASE_SRC) $(FUZZ)/lib/libedml.a -lm -ldl
 fuzz: setup fuzz-build
 	@for t in ops case api; do mkdir -p $(FUZZ)/corpus/$$t; \
 	  echo "fuzz_$$t for $(FUZZ_SECONDS) s"; \

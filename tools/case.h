@@ -102,6 +102,8 @@ bool case_backend_has(const edml_case *c, edml_backend backend);
 /* --limits NAME (v3d, mali, adreno, gles31): the EDML_FAULT_LIMITS_* bit
  * that takes a small GPU's limits (tests); 0 for another name. */
 uint32_t case_limits_fault(const char *name);
+/* A half's value (case.c; case_run.c prints with it). */
+double case_half_to_double(uint16_t h);
 #define CASE_LIMITS_NAMES "v3d|mali|adreno|gles31"
 
 /* Runs a case on a backend and judges it as edml-run --check does: outputs
