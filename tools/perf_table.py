@@ -16,7 +16,8 @@
         make bench-insns's figures (INSN_JSON) beside docs/bench.md's ceilings
     python3 tools/perf_table.py rounds FILE.json
         rows of several rounds ({"kind", "build", "workload", "round",
-        "threads", "median_ms"}): the median over the rounds, and each round
+        "threads" or "mode", "median_ms"}): the median over the rounds, and
+        each round
 
 Prints a Markdown table; docs/performance.md holds it below the command.
 """
@@ -108,10 +109,16 @@ def rounds_table(doc):
     groups = {}
     for r in doc["results"]:
         who = r.get("build", "ONNX Runtime" if r["kind"] == "ort" else r["kind"])
-        groups.setdefault((r["workload"], r["threads"], who), []).append((r["round"], r["median_ms"]))
-    row(["workload", "threads", "what", "median of the rounds", "each round (ms)"])
+        groups.setdefault((r["workload"], str(r.get("threads", r.get("mode"))), who), []).append(
+            (r["round"], r["median_ms"]))
+    row(["workload", "threads" if any("threads" in r for r in doc["results"]) else "mode", "what",
+         "median of the rounds", "each round (ms)"])
     print("| --- | --- | --- | --- | --- |")
-    for (w, t, who), v in sorted(groups.items(), key=lambda kv: (WORKLOADS.index(kv[0][0]), kv[0][1], kv[0][2])):
+    def order(kv):
+        w, t, who = kv[0]
+        return (WORKLOADS.index(w), int(t) if t.isdigit() else t, who)
+
+    for (w, t, who), v in sorted(groups.items(), key=order):
         v.sort()
         row([w, str(t), who, f"{statistics.median(m for _, m in v):.3f} ms", ", ".join(f"{m:.3f}" for _, m in v)])
 
