@@ -102,8 +102,8 @@
  *   edml_command_list_submit                8448   7936
  *   edml_command_list_wait                  7936   7424
  *   edml_command_list_destroy               7936   7424
- *   edml_command_list_record                7424   6912
- *   edml_operator_execute                   7424   6912
+ *   edml_command_list_record                7424   7168
+ *   edml_operator_execute                   7424   7168
  *   (a-part-on-a-worker)                    3328   3072
  *   edml_operator_create                    2560   2304
  *   edml_operator_query                     2560   2304
