@@ -428,7 +428,7 @@ static bool edmli_resident(const edml_operator *op, const edmli_exec *ex)
  * the CPU; its own memory running out (the GPU arena full) moves this call
  * only. An operator that asked for the backend by name fails with the status
  * instead. Such a backend writes no output when it fails. */
-static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool cpu_now)
+static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool resident, bool cpu_now)
 {
     edml_device *dev = op->obj.device;
     if (!(dev->backends & EDML_BACKEND_BIT(op->backend))) { /* lost since creation */
@@ -437,7 +437,6 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool cpu_n
                               dev->why[op->backend]);
         op->backend = edmli_cpu_backend(dev, op->kind);
     }
-    const bool resident = edmli_resident(op, ex);
     if (cpu_now) return edmli_backends[edmli_cpu_backend(dev, op->kind)]->kernels[op->kind](op, ex);
     edml_status s;
     if (resident && op->backend != edmli_buffer_backend())
@@ -481,8 +480,9 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
     /* ready first (a GPU kernel's first check runs in the execution's scratch); a list's entries are
      * made ready as they are recorded */
     bool cpu_now = false;
-    if (!s) s = edmli_settle(op, &ex, check_only || edmli_resident(op, &ex) || entry != EDMLI_NO_ENTRY, &cpu_now);
-    if (!s && !check_only) s = edmli_run(op, &ex, cpu_now);
+    const bool resident = !s && edmli_resident(op, &ex);
+    if (!s) s = edmli_settle(op, &ex, check_only || resident || entry != EDMLI_NO_ENTRY, &cpu_now);
+    if (!s && !check_only) s = edmli_run(op, &ex, resident, cpu_now);
     if (arena_scratch) edmli_arena_release_scratch(&dev->arena);
     return s;
 }

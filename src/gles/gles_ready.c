@@ -255,26 +255,37 @@ static bool edmli_gles_kat_in_arena(edmli_gles *g, edml_device *dev, const edml_
     return true;
 }
 
+/* Runs test i if it dispatches one of `want` (its programs built first):
+ * *ran gets the programs it dispatched (0: it did not run) and *ok whether
+ * they gave its known answer (else why in `why`); false where the device
+ * arena's free top was too short for it (why in `why`). */
+static bool edmli_gles_run_test(edmli_gles *g, edml_device *dev, uint32_t i, uint32_t want, uint32_t *ran, bool *ok,
+                                char *why, size_t cap)
+{
+    edmli_errbuf err = {{0}, NULL, NULL};
+    *ran = 0, *ok = true;
+    if (i == EDMLI_GLES_KATS) {
+        const uint32_t copy = 1u << EDMLI_GLES_PROG_COPY;
+        if ((want & copy) && edmli_gles_build_all(g, copy)) *ok = edmli_gles_kat_copy(g, ran, why, cap);
+        return true;
+    }
+    edml_operator op;
+    const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], &op, &err);
+    if (!(programs & want) || !edmli_gles_build_all(g, programs)) return true;
+    return edmli_gles_kat_in_arena(g, dev, &op, ran, ok, why, cap);
+}
+
 /* Test i: the programs it checked, each marked CHECKED, or FAILED with why;
  * false where its memory was short (`short_why` says so). */
 static bool edmli_gles_check_one(edmli_gles *g, edml_device *dev, uint32_t i, uint32_t unchecked, char *short_why,
                                  size_t cap)
 {
-    edmli_errbuf err = {{0}, NULL, NULL};
     char why[EDMLI_GLES_WHY_BYTES];
-    uint32_t ran = 0;
-    bool ok = true;
-    if (i == EDMLI_GLES_KATS) {
-        if (!(unchecked >> EDMLI_GLES_PROG_COPY & 1u)) return true;
-        ok = edmli_gles_kat_copy(g, &ran, why, sizeof why);
-    } else {
-        edml_operator op;
-        const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], &op, &err);
-        if (!(programs & unchecked) || !edmli_gles_build_all(g, programs)) return true;
-        if (!edmli_gles_kat_in_arena(g, dev, &op, &ran, &ok, why, sizeof why)) {
-            edmli_format(short_why, cap, "%s", why);
-            return false;
-        }
+    uint32_t ran;
+    bool ok;
+    if (!edmli_gles_run_test(g, dev, i, unchecked, &ran, &ok, why, sizeof why)) {
+        edmli_format(short_why, cap, "%s", why);
+        return false;
     }
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++) {
         if (!(ran >> id & 1u) || g->prog_state[id] != EDMLI_GLES_PROG_BUILT) continue;
@@ -387,21 +398,12 @@ uint32_t edmli_gles_check_count(void) { return EDMLI_GLES_KATS + 1; }
 
 uint32_t edmli_gles_check_programs(edmli_gles *g, edml_device *dev, uint32_t i)
 {
-    edmli_errbuf err = {{0}, NULL, NULL};
     char why[EDMLI_GLES_WHY_BYTES];
     uint32_t ran = 0;
     bool ok = true;
-    if (!edmli_port_gl_make_current(&g->port)) return 0;
+    if (i > EDMLI_GLES_KATS || !edmli_port_gl_make_current(&g->port)) return 0;
     g->checking = true;
-    if (i == EDMLI_GLES_KATS) {
-        if (edmli_gles_build_all(g, 1u << EDMLI_GLES_PROG_COPY)) ok = edmli_gles_kat_copy(g, &ran, why, sizeof why);
-    } else if (i < EDMLI_GLES_KATS) {
-        edml_operator op;
-        const uint32_t programs = edmli_gles_kat_plan(g, dev, &edmli_gles_kats[i], &op, &err);
-        if (programs && edmli_gles_build_all(g, programs) &&
-            !edmli_gles_kat_in_arena(g, dev, &op, &ran, &ok, why, sizeof why))
-            ran = 0;
-    }
+    if (!edmli_gles_run_test(g, dev, i, ~0u, &ran, &ok, why, sizeof why)) ran = 0;
     g->checking = false;
     edmli_gles_release(g);
     return ok ? ran : 0;
