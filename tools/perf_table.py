@@ -18,6 +18,9 @@
         rows of several rounds ({"kind", "build", "workload", "round",
         "threads" or "mode", "median_ms"}): the median over the rounds, and
         each round
+    python3 tools/perf_table.py compare FILE.json BUILD_A BUILD_B
+        the same rows, two builds side by side: a row a workload and mode,
+        the medians over the rounds and B's time over A's
 
 Prints a Markdown table; docs/performance.md holds it below the command.
 """
@@ -123,6 +126,19 @@ def rounds_table(doc):
         row([w, str(t), who, f"{statistics.median(m for _, m in v):.3f} ms", ", ".join(f"{m:.3f}" for _, m in v)])
 
 
+def compare_table(doc, a, b):
+    import statistics
+    ms = {}
+    for r in doc["results"]:
+        ms.setdefault((r["workload"], r["mode"], r["build"]), []).append(r["median_ms"])
+    keys = sorted({(w, m) for w, m, _ in ms})
+    row(["workload", "mode", a, b, f"{b} / {a}"])
+    print("| --- | --- | --- | --- | --- |")
+    for w, m in keys:
+        ta, tb = statistics.median(ms[(w, m, a)]), statistics.median(ms[(w, m, b)])
+        row([w, m, f"{ta:.3f} ms", f"{tb:.3f} ms", f"{tb / ta:.2f}x"])
+
+
 def ceilings():
     import re
     text = open(__file__.rsplit("/tools/", 1)[0] + "/docs/bench.md").read() if "/tools/" in __file__ else \
@@ -161,6 +177,8 @@ def main(argv):
         insns_table(load(files[0]), load(files[1]))
     elif what == "rounds":
         rounds_table(load(files[0]))
+    elif what == "compare":
+        compare_table(load(files[0]), files[1], files[2])
     else:
         print(__doc__)
         return 2

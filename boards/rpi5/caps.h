@@ -5,8 +5,8 @@
 #define EDML_BOARD_HAS_FP16_ARITH 1
 #define EDML_BOARD_HAS_GPU 1
 /* AUTO thresholds (edml-bench --crossover measures them on a board). Every
- * kernel fits V3D 7.1 (docs/gpu.md's table: no spill, each compiled in
- * under 1 s); QPU code is published at 4.1 GB/s copying on a Pi 5, below
+ * kernel a V3D device builds fits V3D 7.1 (docs/gpu.md's table: no spill,
+ * each compiled in under 1 s); QPU code is published at 4.1 GB/s copying on a Pi 5, below
  * the four A76 cores' copy, so AUTO gives it no copy-like work (never) and
  * reductions from 2M elements a worker; TopK rows under 65536 stay on the
  * CPU (topk_select: 4,947 instructions, 2 threads). */

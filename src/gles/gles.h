@@ -125,12 +125,12 @@ typedef struct edmli_gles {
     edmli_port_gl port;
     uint32_t faults;
     bool one_thread; /* keep the context current between calls */
-    /* the longest of TopK's per-invocation lists (topk_thread.comp, keys and
-     * indices in registers) built and used: 16 (topk_thread and
-     * topk_thread_8); 8 on Mali, whose compilers spill 170-190 registers
-     * over lists of 16 (none over 8 on the G52); 0 on V3D, which spills over
-     * both (918 registers for 16, in minutes; 165-250 for 8): docs/gpu.md */
-    uint32_t thread_lists;
+    /* whether TopK's per-invocation lists of 16 with 64-bit keys
+     * (topk_thread.comp, keys and indices in registers) are built and used:
+     * not on V3D and Mali, whose compilers spill over them (V3D 918
+     * registers, in minutes; Mali 169-190); its lists of 8 with 32-bit keys
+     * (topk_thread_8) fit them all and are built everywhere: docs/gpu.md */
+    bool lists_16;
     /* edml_device_desc.gpu_arena_mapped: the arena's persistent, coherent
      * mapping (NULL: none); else whether a range of it is mapped now (GL
      * then allows no dispatch on it: the device's GPU calls wait) */
@@ -514,6 +514,7 @@ static inline uint64_t edmli_add_sat(uint64_t a, uint64_t b) { return a > UINT64
 
 /* TopK: the chunks a row per invocation takes, or 0 for a workgroup per row. */
 uint32_t edmli_gles_topk_chunks(const edml_operator *op);
+uint32_t edmli_gles_topk_lists(const edml_operator *op, const edmli_gles *g);
 bool edmli_gles_topk_is_small(const edml_operator *op, const edmli_gles *g);
 uint32_t edmli_gles_topk_rows_per_group(const edmli_gles *g, uint32_t axis_size);
 
@@ -542,6 +543,7 @@ uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_red
 typedef struct edmli_gles_plan {
     uint64_t stage_bytes;
     uint32_t topk_chunks;
+    uint32_t topk_lists;          /* with chunks: the lists' places (topk_thread_8's 8, topk_thread's 16) */
     bool topk_small;              /* one short row, a small K: one dispatch (topk_small.comp) */
     bool topk_rank;               /* short rows, a larger K: an invocation an element (topk_rank.comp) */
     uint32_t topk_rows_per_group; /* topk_select's rows a workgroup (short rows side by side) */

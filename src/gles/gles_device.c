@@ -113,7 +113,7 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
      * the GPU's limit */
     const bool v3d = strstr(g->renderer, "V3D") || (g->faults & EDML_FAULT_LIMITS_V3D);
     const bool mali = strstr(g->renderer, "Mali") || (g->faults & EDML_FAULT_LIMITS_MALI);
-    g->thread_lists = v3d ? 0u : mali ? EDMLI_GLES_TOPK_THREAD_8_MAX_K : EDMLI_GLES_TOPK_THREAD_MAX_K;
+    g->lists_16 = !v3d && !mali;
     uint32_t want = dev->board.gpu_workgroup ? dev->board.gpu_workgroup : v3d ? 256u : 1024u;
     g->local = 128u;
     while (g->local * 2 <= (uint32_t)inv && g->local * 2 <= want) g->local *= 2;
@@ -142,9 +142,7 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
 
 bool edmli_gles_builds(const edmli_gles *g, edmli_gles_prog id)
 {
-    if (id == EDMLI_GLES_PROG_TOPK_THREAD) return g->thread_lists >= EDMLI_GLES_TOPK_THREAD_MAX_K;
-    if (id == EDMLI_GLES_PROG_TOPK_THREAD_8) return g->thread_lists >= EDMLI_GLES_TOPK_THREAD_8_MAX_K;
-    return true;
+    return id != EDMLI_GLES_PROG_TOPK_THREAD || g->lists_16;
 }
 
 bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)

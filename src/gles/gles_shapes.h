@@ -16,7 +16,7 @@
  * go through a threshold first (SORT_MAX shrinks on GPUs with less shared
  * memory). */
 #define EDMLI_GLES_TOPK_THREAD_MAX_K 16u
-#define EDMLI_GLES_TOPK_THREAD_8_MAX_K 8u /* topk_thread_8: lists of 8 */
+#define EDMLI_GLES_TOPK_THREAD_8_MAX_K 8u /* topk_thread_8: lists of 8, keys of 32 bits */
 #define EDMLI_GLES_TOPK_THREAD_MAX_ROW 256u
 #define EDMLI_GLES_TOPK_THREAD_MIN_ROWS 256u
 #define EDMLI_GLES_TOPK_CHUNK_MIN 64u

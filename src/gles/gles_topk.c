@@ -25,6 +25,16 @@ uint32_t edmli_gles_topk_chunks(const edml_operator *op)
     return (p->axis_size + len - 1) / len;
 }
 
+/* The per-invocation lists that hold this TopK on this GPU: 8 places with
+ * 32-bit keys (topk_thread_8: K <= 8, elements of at most 32 bits), else 16
+ * with 64-bit keys where the GPU holds them (topk_thread), else none (0). */
+uint32_t edmli_gles_topk_lists(const edml_operator *op, const edmli_gles *g)
+{
+    const uint32_t k = op->plan.topk.k;
+    if (k <= EDMLI_GLES_TOPK_THREAD_8_MAX_K && op->inputs[0].elem_size <= 4) return EDMLI_GLES_TOPK_THREAD_8_MAX_K;
+    return g->lists_16 && k <= EDMLI_GLES_TOPK_THREAD_MAX_K ? EDMLI_GLES_TOPK_THREAD_MAX_K : 0;
+}
+
 /* One row of at most SORT_MAX elements (32 an invocation at most: its mask
  * of taken ones) with a small K. */
 bool edmli_gles_topk_is_small(const edml_operator *op, const edmli_gles *g)
@@ -75,19 +85,19 @@ static edml_status edmli_gles_topk_one_row(edmli_gles_run *r, const edml_operato
     return edmli_gles_finish(r);
 }
 
-/* A row per invocation in `chunks` chunks, each listing its best K; then,
- * with several, a workgroup a row folds the row's lists into the winners. */
-static edml_status edmli_gles_topk_threads(edmli_gles_run *r, edmli_topk_prm *prm, uint32_t chunks)
+/* A row per invocation in the plan's chunks, each listing its best K in
+ * the plan's lists; then, with several chunks, a workgroup a row folds the
+ * row's lists into the winners. */
+static edml_status edmli_gles_topk_threads(edmli_gles_run *r, edmli_topk_prm *prm, const edmli_gles_plan *plan)
 {
-    const uint32_t rows = prm->rows;
+    const uint32_t rows = prm->rows, chunks = plan->topk_chunks;
+    const bool eight = plan->topk_lists == EDMLI_GLES_TOPK_THREAD_8_MAX_K;
     edml_status s;
     uint32_t off_lists = prm->winners_offset;
     if (chunks > 1 && (s = edmli_gles_alloc(r, (uint64_t)rows * prm->k * 12u * chunks, &off_lists))) return s;
     prm->chunks = chunks;
     prm->chunk_elements = (prm->axis_size + chunks - 1) / chunks;
     prm->lists_offset = off_lists;
-    /* lists of 8 where K allows: half the registers (no spill on V3D and Mali) */
-    const bool eight = prm->k <= EDMLI_GLES_TOPK_THREAD_8_MAX_K;
     (eight ? edmli_gles_run_topk_thread_8 : edmli_gles_run_topk_thread)(r, prm, rows * chunks, false);
     if (chunks > 1) {
         prm->fold_pass = 1;
@@ -124,9 +134,8 @@ edml_status edmli_gles_topk(const edml_operator *op, const edmli_exec *ex)
     }
     /* a small K along a strided axis (reads coalesced across rows) or short
      * packed rows: a row per invocation; otherwise a row per workgroup */
-    const uint32_t chunks = EDMLI_GLES_PLAN(op)->topk_chunks;
-    if (chunks) {
-        if ((s = edmli_gles_topk_threads(&r, &prm, chunks))) return s;
+    if (EDMLI_GLES_PLAN(op)->topk_chunks) {
+        if ((s = edmli_gles_topk_threads(&r, &prm, EDMLI_GLES_PLAN(op)))) return s;
     } else if (EDMLI_GLES_PLAN(op)->topk_rank) {
         edmli_gles_run_topk_rank(&r, &prm, (uint32_t)ti->elem_count, false);
     } else {
