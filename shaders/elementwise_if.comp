@@ -53,15 +53,15 @@ void main() {
         vector_unit(u, es, e0);
         return;
     }
-    if (prm_vectors == 0u) {
-        write_output(prm_result_at, u, prm_result_dense != 0u);
-        return;
+    uint n = prm_result_elements, first = u, end = u + 1u;   // output units written one at a time
+    if (prm_vectors != 0u) {
+        if (e0 + (16u >> findLSB(es)) <= n) {
+            vector_unit(u, es, e0);
+            return;
+        }
+        // the tail: output units as in the element path (the output is dense)
+        first = es >= 4u ? e0 : e0 * es / 4u;
+        end = es >= 4u ? n : (n * es + 3u) / 4u;
     }
-    uint n = prm_result_elements;
-    if (e0 + (16u >> findLSB(es)) > n) {   // the tail: output units as in the element path (the output is dense)
-        uint first = es >= 4u ? e0 : e0 * es / 4u, end = es >= 4u ? n : (n * es + 3u) / 4u;
-        for (uint v = first; v < end; v++) write_output(prm_result_at, v, true);
-        return;
-    }
-    vector_unit(u, es, e0);
+    for (uint v = first; v < end; v++) write_output(prm_result_at, v, prm_vectors != 0u || prm_result_dense != 0u);
 }

@@ -78,9 +78,10 @@ uint pow2_at_least(uint n) {
     return r;
 }
 
-// Rows of at most SORT_MAX / 2 elements, R a workgroup: each row in P (a
-// power of two) slots, padded with entries that sort last, every row sorted
-// at once; the first K slots of each are its winners.
+// Rows of at most SORT_MAX elements, R a workgroup (1 for rows over
+// SORT_MAX / 2): each row in P (a power of two) slots, padded with entries
+// that sort last, every row sorted at once; the first K slots of each are
+// its winners.
 void short_rows(uint R) {
     uint g = group_id();
     if (g == NONE) return;
@@ -100,8 +101,8 @@ void short_rows(uint R) {
 }
 
 void main() {
-    if (prm_rows_per_group > 1u) {
-        short_rows(prm_rows_per_group);
+    if (prm_axis_size <= uint(SORT_MAX)) {
+        short_rows(max(prm_rows_per_group, 1u));
         return;
     }
     uint row = group_id();
@@ -109,12 +110,8 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     g_base = dims_offset(prm_kept_at, row);
     uint n = prm_axis_size, K = prm_k;
-    uint filled;
-    if (n <= uint(SORT_MAX)) {
-        for (uint i = t; i < n; i += LOCAL) { s_key[i] = rkey(i); s_idx[i] = i; }
-        filled = n;
-    } else {
-        filled = NONE;
+    uint filled = NONE;
+    {
         // vectors: 32- or 16-bit elements along a packed axis, the row 16-byte aligned
         uint es = prm_data_elem_size, per = 16u / es;
         bool vec = prm_axis_stride == 1u && (es == 4u || es == 2u) && ((prm_data_offset + g_base * es) & 15u) == 0u;
@@ -190,21 +187,23 @@ void main() {
             else { prefix.y |= d << sh; mask.y |= 0xffu << sh; }
             barrier();
         }
-        // elements above the K-th key, in any order
+        // elements above the K-th key, in any order, and those equal to it
+        // counted, the first `need` of them then taken in index order: a
+        // chunk of the row an invocation
         if (t == 0u) s_var[2] = 0u;
         barrier();
-        for (uint i = t; i < n; i += LOCAL) {
+        uint chunk = (n + LOCAL - 1u) / LOCAL;
+        uint lo = min(n, t * chunk), hi = min(n, lo + chunk), c = 0u;
+        for (uint i = lo; i < hi; i++) {
             uvec2 k = rkey(i);
             if (key_gt(k, prefix)) {
                 uint slot = atomicAdd(s_var[2], 1u);
                 s_key[slot] = k;
                 s_idx[slot] = i;
+            } else if (key_eq(k, prefix)) {
+                c++;
             }
         }
-        // the first `need` elements equal to it, in index order: chunked
-        uint chunk = (n + LOCAL - 1u) / LOCAL;
-        uint lo = min(n, t * chunk), hi = min(n, lo + chunk), c = 0u;
-        for (uint i = lo; i < hi; i++) if (key_eq(rkey(i), prefix)) c++;
         s_cnt[t] = c;
         barrier();
         if (t == 0u) {

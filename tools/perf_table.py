@@ -18,9 +18,10 @@
         rows of several rounds ({"kind", "build", "workload", "round",
         "threads" or "mode", "median_ms"}): the median over the rounds, and
         each round
-    python3 tools/perf_table.py compare FILE.json BUILD_A BUILD_B
-        the same rows, two builds side by side: a row a workload and mode,
-        the medians over the rounds and B's time over A's
+    python3 tools/perf_table.py compare FILE.json BUILD_A BUILD_B [MODE...]
+        the same rows, two builds side by side: a row a workload and mode
+        (those MODEs only, where named), the medians over the rounds and B's
+        time over A's
 
 Prints a Markdown table; docs/performance.md holds it below the command.
 """
@@ -126,12 +127,12 @@ def rounds_table(doc):
         row([w, str(t), who, f"{statistics.median(m for _, m in v):.3f} ms", ", ".join(f"{m:.3f}" for _, m in v)])
 
 
-def compare_table(doc, a, b):
+def compare_table(doc, a, b, modes):
     import statistics
     ms = {}
     for r in doc["results"]:
         ms.setdefault((r["workload"], r["mode"], r["build"]), []).append(r["median_ms"])
-    keys = sorted({(w, m) for w, m, _ in ms})
+    keys = sorted({(w, m) for w, m, _ in ms if not modes or m in modes})
     row(["workload", "mode", a, b, f"{b} / {a}"])
     print("| --- | --- | --- | --- | --- |")
     for w, m in keys:
@@ -178,7 +179,7 @@ def main(argv):
     elif what == "rounds":
         rounds_table(load(files[0]))
     elif what == "compare":
-        compare_table(load(files[0]), files[1], files[2])
+        compare_table(load(files[0]), files[1], files[2], files[3:])
     else:
         print(__doc__)
         return 2

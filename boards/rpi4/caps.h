@@ -12,7 +12,7 @@
  * the four A72 cores copy. So AUTO gives it no copy-like work (ElementWiseIf,
  * row gathers: never) and reductions from 4M elements a worker, where
  * keeping the CPU free pays; TopK rows under 65536 stay on the CPU
- * (topk_select, V3D's heaviest kernel: 5,800 instructions, 2 threads). */
+ * (topk_select, V3D's heaviest kernel: 4,695 instructions, 2 threads). */
 #define EDML_BOARD_GPU_MIN_ELEMENTS 4194304
 #define EDML_BOARD_GPU_MIN_ELEMENTS_COPY 4294967295u /* never */
 #define EDML_BOARD_GPU_SOFTWARE_OK 0 /* AUTO never picks a software GPU (llvmpipe): measured slower than the CPU */

@@ -9,7 +9,7 @@
  * each compiled in under 1 s); QPU code is published at 4.1 GB/s copying on a Pi 5, below
  * the four A76 cores' copy, so AUTO gives it no copy-like work (never) and
  * reductions from 2M elements a worker; TopK rows under 65536 stay on the
- * CPU (topk_select: 4,947 instructions, 2 threads). */
+ * CPU (topk_select: 3,816 instructions, 2 threads). */
 #define EDML_BOARD_GPU_MIN_ELEMENTS 2097152
 #define EDML_BOARD_GPU_MIN_ELEMENTS_COPY 4294967295u /* never */
 #define EDML_BOARD_GPU_SOFTWARE_OK 0 /* AUTO never picks a software GPU (llvmpipe): measured slower than the CPU */
