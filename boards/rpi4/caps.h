@@ -6,7 +6,7 @@
 #define EDML_BOARD_HAS_GPU 1
 /* AUTO thresholds (edml-bench --crossover measures them on a board). Every
  * kernel a V3D device builds fits V3D 4.2 (docs/gpu.md's table: no spill,
- * each compiled in under 1.3 s; TopK's lists of 16 are not built there,
+ * each compiled in under 1 s; TopK's lists of 16 are not built there,
  * its lists of 8 are), but the GPU is slow to memory: hand-written QPU code is
  * published at 2.4 GB/s copying and 7.2 GB/s reading on a Pi 4, below what
  * the four A72 cores copy. So AUTO gives it no copy-like work (ElementWiseIf,
