@@ -2,8 +2,8 @@
 // with 16-byte loads: a unit is four neighbouring outputs, a 16-byte vector
 // a row. A workgroup holds U units (prm_units) side by side (its neighbouring
 // invocations read neighbouring vectors of a row) and G invocations
-// (prm_group_threads) a unit, each taking four rows a batch, all four loads
-// in flight, for B batches (prm_batches): a workgroup covers 4 * G * B rows
+// (prm_group_threads) a unit, each taking four rows a batch, two pairs of
+// loads, for B batches (prm_batches): a workgroup covers 4 * G * B rows
 // (a chunk) of its units. Its invocations then meet in two rounds of
 // shared-memory atomics (the best key, then the first or last row holding
 // it), not a tree. With several chunks (at most LOCAL / (4 U)) each
@@ -64,25 +64,21 @@ void main() {
     uint begin = c * prm_chunk_elements, end = min(prm_set_elements, begin + prm_chunk_elements);
     uvec4 top = uvec4(0u), idx = uvec4(last ? 0u : NONE);
     for (uint b = 0u; b < prm_batches; b++) {
-        // rows begin + 4 G b + t + k G, k < 4; past the end, the chunk's
-        // last row again (a duplicate never changes the result)
-        uvec4 r = min(uvec4(begin + 4u * G * b + t) + uvec4(0u, 1u, 2u, 3u) * G, uvec4(end - 1u));
-        // two pairs of rows, each folded before the next is keyed: fewer
-        // values live at once (V3D's compiler spilled the four at once)
-        uvec4 k0 = key4(dt, invert, m4[a + ((r.x * st) >> 2)]), k1 = key4(dt, invert, m4[a + ((r.y * st) >> 2)]);
-        uvec4 t01 = max(k0, k1);
-        uvec4 i01 = better_idx(pick(k0, t01, r.x, last), pick(k1, t01, r.y, last), last);
-        uvec4 k2 = key4(dt, invert, m4[a + ((r.z * st) >> 2)]), k3 = key4(dt, invert, m4[a + ((r.w * st) >> 2)]);
-        uvec4 t23 = max(k2, k3);
-        uvec4 i23 = better_idx(pick(k2, t23, r.z, last), pick(k3, t23, r.w, last), last);
-        uvec4 tp = max(t01, t23);
-        // the pairs' candidates: a pair's best rows hold tp where its best is tp
-        uvec4 none = uvec4(last ? 0u : NONE);
-        uvec4 ix = better_idx(mix(none, i01, equal(t01, tp)), mix(none, i23, equal(t23, tp)), last);
-        // later batches hold later rows
-        bvec4 w = b == 0u ? bvec4(true) : last ? greaterThanEqual(tp, top) : greaterThan(tp, top);
-        top = mix(top, tp, w);
-        idx = mix(idx, ix, w);
+        // rows begin + 4 G b + t + k G, k < 4, as two pairs, each folded
+        // into (top, idx) before the next is keyed: fewer values live at
+        // once (V3D's and Mali's compilers spilled the four at once); past
+        // the end, the chunk's last row again (a duplicate never changes
+        // the result)
+        for (uint h = 0u; h < 2u; h++) {
+            uint r0 = min(begin + 4u * G * b + t + 2u * h * G, end - 1u), r1 = min(r0 + G, end - 1u);
+            uvec4 k0 = key4(dt, invert, m4[a + ((r0 * st) >> 2)]), k1 = key4(dt, invert, m4[a + ((r1 * st) >> 2)]);
+            uvec4 tp = max(k0, k1);
+            uvec4 ix = better_idx(pick(k0, tp, r0, last), pick(k1, tp, r1, last), last);
+            // later pairs hold later rows
+            bvec4 w = b == 0u && h == 0u ? bvec4(true) : last ? greaterThanEqual(tp, top) : greaterThan(tp, top);
+            top = mix(top, tp, w);
+            idx = mix(idx, ix, w);
+        }
     }
     barrier();   // slots reset
     for (uint j = 0u; j < 4u; j++) slots_offer(slot * 4u + j, top[j], idx[j], live, last);
