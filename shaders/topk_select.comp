@@ -110,46 +110,46 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     g_base = dims_offset(prm_kept_at, row);
     uint n = prm_axis_size, K = prm_k;
+    // a row longer than SORT_MAX: a threshold first, then the elements that
+    // reach it sorted where at most SORT_MAX do (filled), else a radix select
     uint filled = NONE;
-    {
-        // vectors: 32- or 16-bit elements along a packed axis, the row 16-byte aligned
-        uint es = prm_data_elem_size, per = 16u / es;
-        bool vec = prm_axis_stride == 1u && (es == 4u || es == 2u) && ((prm_data_offset + g_base * es) & 15u) == 0u;
-        uint nv = vec ? n / per : 0u;
-        if (K <= LOCAL && LOCAL <= uint(SORT_MAX)) {
-            uvec2 top = uvec2(0u);   // no element: the lowest key, which every element reaches
-            uvec4 lo, hi;
-            for (uint q = t; q < nv; q += LOCAL) {
-                rkeys_vec(q, lo, hi);
-                uvec4 k = max(lo, hi);
-                top.y = max(top.y, max(max(k.x, k.y), max(k.z, k.w)));
-            }
-            for (uint i = per * nv + t; i < n; i += LOCAL) {
-                uvec2 k = rkey(i);
-                if (key_gt(k, top)) top = k;
-            }
-            s_key[t] = top;
-            s_idx[t] = t;
-            barrier();
-            bitonic(LOCAL, LOCAL);
-            uvec2 tau = s_key[K - 1u];
-            if (t == 0u) s_var[2] = 0u;
-            barrier();
-            for (uint q = t; q < nv; q += LOCAL) {
-                rkeys_vec(q, lo, hi);
-                for (uint j = 0u; j < 4u; j++) {
-                    if (lo[j] >= tau.y) take(uvec2(0u, lo[j]), es == 4u ? 4u * q + j : 8u * q + 2u * j);
-                    if (es == 2u && hi[j] >= tau.y) take(uvec2(0u, hi[j]), 8u * q + 2u * j + 1u);
-                }
-            }
-            for (uint i = per * nv + t; i < n; i += LOCAL) {
-                uvec2 k = rkey(i);
-                if (!key_gt(tau, k)) take(k, i);
-            }
-            barrier();
-            if (s_var[2] <= uint(SORT_MAX)) filled = s_var[2];
-            barrier();
+    // vectors: 32- or 16-bit elements along a packed axis, the row 16-byte aligned
+    uint es = prm_data_elem_size, per = 16u / es;
+    bool vec = prm_axis_stride == 1u && (es == 4u || es == 2u) && ((prm_data_offset + g_base * es) & 15u) == 0u;
+    uint nv = vec ? n / per : 0u;
+    if (K <= LOCAL && LOCAL <= uint(SORT_MAX)) {
+        uvec2 top = uvec2(0u);   // no element: the lowest key, which every element reaches
+        uvec4 lo, hi;
+        for (uint q = t; q < nv; q += LOCAL) {
+            rkeys_vec(q, lo, hi);
+            uvec4 k = max(lo, hi);
+            top.y = max(top.y, max(max(k.x, k.y), max(k.z, k.w)));
         }
+        for (uint i = per * nv + t; i < n; i += LOCAL) {
+            uvec2 k = rkey(i);
+            if (key_gt(k, top)) top = k;
+        }
+        s_key[t] = top;
+        s_idx[t] = t;
+        barrier();
+        bitonic(LOCAL, LOCAL);
+        uvec2 tau = s_key[K - 1u];
+        if (t == 0u) s_var[2] = 0u;
+        barrier();
+        for (uint q = t; q < nv; q += LOCAL) {
+            rkeys_vec(q, lo, hi);
+            for (uint j = 0u; j < 4u; j++) {
+                if (lo[j] >= tau.y) take(uvec2(0u, lo[j]), es == 4u ? 4u * q + j : 8u * q + 2u * j);
+                if (es == 2u && hi[j] >= tau.y) take(uvec2(0u, hi[j]), 8u * q + 2u * j + 1u);
+            }
+        }
+        for (uint i = per * nv + t; i < n; i += LOCAL) {
+            uvec2 k = rkey(i);
+            if (!key_gt(tau, k)) take(k, i);
+        }
+        barrier();
+        if (s_var[2] <= uint(SORT_MAX)) filled = s_var[2];
+        barrier();
     }
     if (filled == NONE) {
         uvec2 prefix = uvec2(0u), mask = uvec2(0u);
