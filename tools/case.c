@@ -314,6 +314,44 @@ static int parse_float_word(const char *s, double *d, bool *special)
     return 0;
 }
 
+bool case_dtype_signed(EDML_TENSOR_DATA_TYPE t)
+{
+    return t == EDML_TENSOR_DATA_TYPE_INT8 || t == EDML_TENSOR_DATA_TYPE_INT16 || t == EDML_TENSOR_DATA_TYPE_INT32 ||
+           t == EDML_TENSOR_DATA_TYPE_INT64;
+}
+
+/* An integer element of `size` bytes at p, in the machine's order: its bits
+ * widened, sign-extended where the type is signed; and stored back (the
+ * low `size` bytes of v). */
+uint64_t case_int_load(const uint8_t *p, UINT size, bool is_signed)
+{
+    uint8_t u8 = 0;
+    uint16_t u16 = 0;
+    uint32_t u32 = 0;
+    uint64_t v = 0;
+    if (size == 1) memcpy(&u8, p, 1);
+    if (size == 2) memcpy(&u16, p, 2);
+    if (size == 4) memcpy(&u32, p, 4);
+    if (size == 8) memcpy(&v, p, 8);
+    v |= (uint64_t)u8 | u16 | u32;
+    const unsigned drop = 64u - 8u * size;
+    return is_signed && drop ? (uint64_t)((int64_t)(v << drop) >> drop) : v;
+}
+void case_int_store(uint8_t *p, UINT size, uint64_t v)
+{
+    const uint8_t u8 = (uint8_t)v;
+    const uint16_t u16 = (uint16_t)v;
+    const uint32_t u32 = (uint32_t)v;
+    if (size == 1)
+        memcpy(p, &u8, 1);
+    else if (size == 2)
+        memcpy(p, &u16, 2);
+    else if (size == 4)
+        memcpy(p, &u32, 4);
+    else
+        memcpy(p, &v, 8);
+}
+
 /* Stores one written value into element slot p of type t. */
 static int store_value(lexer *lx, int line, const char *w, EDML_TENSOR_DATA_TYPE t, uint8_t *p)
 {
@@ -341,10 +379,8 @@ static int store_value(lexer *lx, int line, const char *w, EDML_TENSOR_DATA_TYPE
         }
         return 0;
     }
-    bool is_signed = t == EDML_TENSOR_DATA_TYPE_INT8 || t == EDML_TENSOR_DATA_TYPE_INT16 ||
-                     t == EDML_TENSOR_DATA_TYPE_INT32 || t == EDML_TENSOR_DATA_TYPE_INT64;
     UINT size = edml_data_type_size(t);
-    if (is_signed) {
+    if (case_dtype_signed(t)) {
         int64_t v;
         bool range;
         if (parse_i64(w, &v, &range))
@@ -353,17 +389,7 @@ static int store_value(lexer *lx, int line, const char *w, EDML_TENSOR_DATA_TYPE
         int64_t lo = size == 8 ? INT64_MIN : -((int64_t)1 << (size * 8 - 1));
         int64_t hi = size == 8 ? INT64_MAX : ((int64_t)1 << (size * 8 - 1)) - 1;
         if (v < lo || v > hi) return fail(lx, line, "%s is out of the range of %s", w, case_dtype_name(t));
-        if (size == 1) {
-            int8_t x = (int8_t)v;
-            memcpy(p, &x, 1);
-        } else if (size == 2) {
-            int16_t x = (int16_t)v;
-            memcpy(p, &x, 2);
-        } else if (size == 4) {
-            int32_t x = (int32_t)v;
-            memcpy(p, &x, 4);
-        } else
-            memcpy(p, &v, 8);
+        case_int_store(p, size, (uint64_t)v);
         return 0;
     }
     uint64_t v;
@@ -376,17 +402,7 @@ static int store_value(lexer *lx, int line, const char *w, EDML_TENSOR_DATA_TYPE
     }
     uint64_t hi = size == 8 ? UINT64_MAX : (((uint64_t)1 << (size * 8)) - 1);
     if (v > hi) return fail(lx, line, "%s is out of the range of %s", w, case_dtype_name(t));
-    if (size == 1) {
-        uint8_t x = (uint8_t)v;
-        memcpy(p, &x, 1);
-    } else if (size == 2) {
-        uint16_t x = (uint16_t)v;
-        memcpy(p, &x, 2);
-    } else if (size == 4) {
-        uint32_t x = (uint32_t)v;
-        memcpy(p, &x, 4);
-    } else
-        memcpy(p, &v, 8);
+    case_int_store(p, size, v);
     return 0;
 }
 

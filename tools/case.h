@@ -121,6 +121,9 @@ void case_format_value(char *dst, size_t cap, EDML_TENSOR_DATA_TYPE t, const uin
 
 /* Names used in the format. */
 const char *case_dtype_name(EDML_TENSOR_DATA_TYPE t);
+bool case_dtype_signed(EDML_TENSOR_DATA_TYPE t);
+uint64_t case_int_load(const uint8_t *p, UINT size, bool is_signed);
+void case_int_store(uint8_t *p, UINT size, uint64_t v);
 const char *case_op_name(EDML_OPERATOR_TYPE t);
 
 /* Byte offset of logical element `flat` (row-major over sizes) through strides. */

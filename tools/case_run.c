@@ -220,51 +220,13 @@ void case_format_value(char *dst, size_t cap, EDML_TENSOR_DATA_TYPE t, const uin
         format_double(dst, cap, case_half_to_double(h), 17);
         break;
     }
-    case EDML_TENSOR_DATA_TYPE_INT64: {
-        int64_t v;
-        memcpy(&v, p, 8);
-        snprintf(dst, cap, "%" PRId64, v);
-        break;
-    }
-    case EDML_TENSOR_DATA_TYPE_INT32: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        snprintf(dst, cap, "%" PRId32, v);
-        break;
-    }
-    case EDML_TENSOR_DATA_TYPE_INT16: {
-        int16_t v;
-        memcpy(&v, p, 2);
-        snprintf(dst, cap, "%d", v);
-        break;
-    }
-    case EDML_TENSOR_DATA_TYPE_INT8: {
-        int8_t v;
-        memcpy(&v, p, 1);
-        snprintf(dst, cap, "%d", v);
-        break;
-    }
-    case EDML_TENSOR_DATA_TYPE_UINT64: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        snprintf(dst, cap, "%" PRIu64, v);
-        break;
-    }
-    case EDML_TENSOR_DATA_TYPE_UINT32: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        snprintf(dst, cap, "%" PRIu32, v);
-        break;
-    }
-    case EDML_TENSOR_DATA_TYPE_UINT16: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        snprintf(dst, cap, "%u", v);
-        break;
-    }
-    default: {
-        uint8_t v = *p;
-        snprintf(dst, cap, "%u", v);
+    default: { /* integers */
+        const bool is_signed = case_dtype_signed(t);
+        const uint64_t v = case_int_load(p, edml_data_type_size(t), is_signed);
+        if (is_signed)
+            snprintf(dst, cap, "%" PRId64, (int64_t)v);
+        else
+            snprintf(dst, cap, "%" PRIu64, v);
         break;
     }
     }
