@@ -512,7 +512,8 @@ edml_status edmli_gles_output(edmli_gles_run *r, const edml_operator *op, const 
 static inline uint64_t edmli_align16(uint64_t v) { return v > UINT64_MAX - 15 ? UINT64_MAX : (v + 15) & ~(uint64_t)15; }
 static inline uint64_t edmli_add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-/* TopK: the chunks a row per invocation takes, or 0 for a workgroup per row. */
+/* TopK: the chunks a row per invocation takes (where the lists hold its K),
+ * or 0 for a workgroup per row; the lists' places, 0 where none hold K. */
 uint32_t edmli_gles_topk_chunks(const edml_operator *op);
 uint32_t edmli_gles_topk_lists(const edml_operator *op, const edmli_gles *g);
 bool edmli_gles_topk_is_small(const edml_operator *op, const edmli_gles *g);

@@ -3,20 +3,18 @@
  * strided axes, with merge passes; then the outputs. */
 #include "gles.h"
 
-/* TopK with a small K along a strided axis, or along a packed one of short
- * rows (a workgroup per row of a few elements would leave nearly all its
- * invocations idle: 250000 rows of 2 took 115 s on llvmpipe): a row per
- * invocation, rows split into chunks (each at least 64 and K elements) for
- * enough invocations. Returns the chunks, or 0 where a workgroup per row
- * runs instead. */
+/* TopK with a K that per-invocation lists hold (edmli_gles_topk_lists)
+ * along a strided axis, or along a packed one of short rows (a workgroup per
+ * row of a few elements would leave nearly all its invocations idle: 250000
+ * rows of 2 took 115 s on llvmpipe): a row per invocation, rows split into
+ * chunks (each at least 64 and K elements) for enough invocations. Returns
+ * the chunks, or 0 where a workgroup per row runs instead. */
 uint32_t edmli_gles_topk_chunks(const edml_operator *op)
 {
     const edmli_topk_plan *p = &op->plan.topk;
     const uint32_t rows = (uint32_t)(op->inputs[0].elem_count / p->axis_size);
     const bool packed = op->inputs[0].strides[p->axis] == 1;
-    if ((packed && p->axis_size > EDMLI_GLES_TOPK_THREAD_MAX_ROW) || p->k > EDMLI_GLES_TOPK_THREAD_MAX_K ||
-        rows < EDMLI_GLES_TOPK_THREAD_MIN_ROWS)
-        return 0;
+    if ((packed && p->axis_size > EDMLI_GLES_TOPK_THREAD_MAX_ROW) || rows < EDMLI_GLES_TOPK_THREAD_MIN_ROWS) return 0;
     uint32_t chunks = rows >= EDMLI_GLES_TOPK_THREAD_TARGET ? 1 : EDMLI_GLES_TOPK_THREAD_TARGET / rows;
     const uint32_t min_len = p->k > EDMLI_GLES_TOPK_CHUNK_MIN ? p->k : EDMLI_GLES_TOPK_CHUNK_MIN;
     if (chunks > p->axis_size / min_len) chunks = p->axis_size / min_len;
