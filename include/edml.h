@@ -610,6 +610,10 @@ typedef struct edml_device_desc {
      *  KiB hold every program on Mesa's drivers. */
     void *program_cache;
     size_t program_cache_bytes; /**< bytes of program_cache */
+    /** Tests only: the GPU submission, counted from 1 after the known-answer
+     *  tests, that ::EDML_FAULT_DROPPED_DISPATCH or ::EDML_FAULT_GPU_RESET
+     *  strikes; 0: the first. */
+    uint32_t inject_fault_at;
 } edml_device_desc;
 
 /** @name Fault injection (tests): each makes the GLES backend fail as a real
@@ -619,8 +623,12 @@ typedef struct edml_device_desc {
 #define EDML_FAULT_CONTEXT 0x2u        /**< no GLES 3.1 context */
 #define EDML_FAULT_SHADER_COMPILE 0x4u /**< a shader fails to compile */
 #define EDML_FAULT_OUT_OF_MEMORY 0x8u  /**< GL_OUT_OF_MEMORY creating the GPU arena */
-#define EDML_FAULT_FENCE_TIMEOUT 0x10u /**< every submission's fence times out */
-#define EDML_FAULT_MAP 0x40u           /**< reading results back fails (glMapBufferRange) */
+/** Every GPU submission's fence times out, from edml_device_desc.inject_fault_at
+ *  on (after the known-answer tests, which pass), as on a hung GPU. */
+#define EDML_FAULT_FENCE_TIMEOUT 0x10u
+/** Reading results back fails (glMapBufferRange), from
+ *  edml_device_desc.inject_fault_at on (after the known-answer tests). */
+#define EDML_FAULT_MAP 0x40u
 /** Not a fault: every dispatch split into pieces of one workgroup or 1000
  *  invocations, as a very large operator's are (each piece stays far below
  *  the Raspberry Pi's 500 ms GPU watchdog), so that small tests reach every
@@ -678,10 +686,25 @@ typedef struct edml_device_desc {
  *  first three polls, so that tests reach AUTO operators that run on the
  *  CPU until their kernels are ready. */
 #define EDML_FAULT_SLOW_COMPILE 0x8000u
-/** Not a fault: programs are used without their known-answer tests, for a
- *  driver whose dispatches do nothing (Mesa's no-op DRM shims, with which
- *  make gpu-targets runs the test vectors through the boards' compilers). */
+/** Not a fault: programs are used without their known-answer tests, and
+ *  no submission's count of workgroups that ran is checked, for a driver
+ *  whose dispatches do nothing (Mesa's no-op DRM shims, with which make
+ *  gpu-targets sends the test vectors through the boards' compilers to see
+ *  every binding go through without a GL error). Never in products: the
+ *  outputs are then whatever the GPU arena held. */
 #define EDML_FAULT_UNCHECKED 0x10000u
+/** The dispatches of one GPU submission (edml_device_desc.inject_fault_at)
+ *  are dropped, as a driver drops a job it cannot run or a GPU reset drops
+ *  the job it was running, with no GL error: every execution counts the
+ *  workgroups that ran, so the call fails (::EDML_STATUS_BACKEND_FAILED,
+ *  no output written) and GLES goes off the device, said in
+ *  edml_device_gles_info(); AUTO operators rerun on the CPU. */
+#define EDML_FAULT_DROPPED_DISPATCH 0x80000u
+/** One GPU submission (edml_device_desc.inject_fault_at) is dropped and the
+ *  context reports a GPU reset (GL_GUILTY_CONTEXT_RESET), as a context
+ *  created with EGL_EXT_create_context_robustness does after one: the
+ *  same outcome as ::EDML_FAULT_DROPPED_DISPATCH, the reset said. */
+#define EDML_FAULT_GPU_RESET 0x100000u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),

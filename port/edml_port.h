@@ -36,6 +36,9 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_EGL_HEIGHT 0x3056
 #define EDMLI_EGL_DRAW 0x3059
 #define EDMLI_EGL_READ 0x305A
+/* EGL_EXT_create_context_robustness */
+#define EDMLI_EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT 0x3138
+#define EDMLI_EGL_LOSE_CONTEXT_ON_RESET_EXT 0x31BF
 
 #define EDMLI_GL_NO_ERROR 0
 #define EDMLI_GL_OUT_OF_MEMORY 0x0505
@@ -84,6 +87,10 @@ typedef struct edmli_gl_sync *GLsync_;
 #define EDMLI_GL_CONDITION_SATISFIED 0x911C
 #define EDMLI_GL_TIMEOUT_EXPIRED 0x911B
 #define EDMLI_GL_TIMEOUT_IGNORED UINT64_MAX
+/* GLES 3.2, GL_KHR_robustness, GL_EXT_robustness: a context lost to a GPU reset */
+#define EDMLI_GL_GUILTY_CONTEXT_RESET 0x8253
+#define EDMLI_GL_INNOCENT_CONTEXT_RESET 0x8254
+#define EDMLI_GL_UNKNOWN_CONTEXT_RESET 0x8255
 
 /* The GLES 3.1 functions edml calls, loaded at run time. */
 #define EDMLI_GL_FUNCTIONS(X)                                                                                       \
@@ -143,28 +150,31 @@ typedef void (*edmli_gl_debug_fn)(GLenum_ source, GLenum_ type, GLuint_ id, GLen
 #define EDMLI_GL_NUM_PROGRAM_BINARY_FORMATS 0x87FE
 #define EDMLI_GL_VERSION 0x1F02
 
-#define EDMLI_GL_OPTIONAL_FUNCTIONS(X)                                                                   \
-    X(void, glBufferStorageEXT, (GLenum_ target, GLsizeiptr_ size, const void *data, GLbitfield_ flags)) \
-    X(void, glGenQueriesEXT, (GLsizei_ n, GLuint_ * ids))                                                \
-    X(void, glDeleteQueriesEXT, (GLsizei_ n, const GLuint_ *ids))                                        \
-    X(void, glQueryCounterEXT, (GLuint_ id, GLenum_ target))                                             \
-    X(void, glGetQueryObjectui64vEXT, (GLuint_ id, GLenum_ pname, uint64_t * params))                    \
-    X(void, glGetInteger64v, (GLenum_ pname, int64_t * data))                                            \
-    X(void, glGenTextures, (GLsizei_ n, GLuint_ * textures))                                             \
-    X(void, glDeleteTextures, (GLsizei_ n, const GLuint_ *textures))                                     \
-    X(void, glBindTexture, (GLenum_ target, GLuint_ texture))                                            \
-    X(void, glActiveTexture, (GLenum_ texture))                                                          \
-    X(void, glTexBufferRangeEXT,                                                                         \
-      (GLenum_ target, GLenum_ internalformat, GLuint_ buffer, GLintptr_ offset, GLsizeiptr_ size))      \
-    X(void, glEnable, (GLenum_ cap))                                                                     \
-    X(void, glDisable, (GLenum_ cap))                                                                    \
-    X(void, glDebugMessageCallback, (edmli_gl_debug_fn callback, const void *user))                      \
-    X(void, glDebugMessageCallbackKHR, (edmli_gl_debug_fn callback, const void *user))                   \
-    X(void, glMaxShaderCompilerThreadsKHR, (GLuint_ count))                                              \
-    X(void, glProgramParameteri, (GLuint_ program, GLenum_ pname, GLint_ value))                         \
-    X(void, glGetProgramBinary,                                                                          \
-      (GLuint_ program, GLsizei_ bufSize, GLsizei_ * length, GLenum_ * binaryFormat, void *binary))      \
-    X(void, glProgramBinary, (GLuint_ program, GLenum_ binaryFormat, const void *binary, GLsizei_ length))
+#define EDMLI_GL_OPTIONAL_FUNCTIONS(X)                                                                     \
+    X(void, glBufferStorageEXT, (GLenum_ target, GLsizeiptr_ size, const void *data, GLbitfield_ flags))   \
+    X(void, glGenQueriesEXT, (GLsizei_ n, GLuint_ * ids))                                                  \
+    X(void, glDeleteQueriesEXT, (GLsizei_ n, const GLuint_ *ids))                                          \
+    X(void, glQueryCounterEXT, (GLuint_ id, GLenum_ target))                                               \
+    X(void, glGetQueryObjectui64vEXT, (GLuint_ id, GLenum_ pname, uint64_t * params))                      \
+    X(void, glGetInteger64v, (GLenum_ pname, int64_t * data))                                              \
+    X(void, glGenTextures, (GLsizei_ n, GLuint_ * textures))                                               \
+    X(void, glDeleteTextures, (GLsizei_ n, const GLuint_ *textures))                                       \
+    X(void, glBindTexture, (GLenum_ target, GLuint_ texture))                                              \
+    X(void, glActiveTexture, (GLenum_ texture))                                                            \
+    X(void, glTexBufferRangeEXT,                                                                           \
+      (GLenum_ target, GLenum_ internalformat, GLuint_ buffer, GLintptr_ offset, GLsizeiptr_ size))        \
+    X(void, glEnable, (GLenum_ cap))                                                                       \
+    X(void, glDisable, (GLenum_ cap))                                                                      \
+    X(void, glDebugMessageCallback, (edmli_gl_debug_fn callback, const void *user))                        \
+    X(void, glDebugMessageCallbackKHR, (edmli_gl_debug_fn callback, const void *user))                     \
+    X(void, glMaxShaderCompilerThreadsKHR, (GLuint_ count))                                                \
+    X(void, glProgramParameteri, (GLuint_ program, GLenum_ pname, GLint_ value))                           \
+    X(void, glGetProgramBinary,                                                                            \
+      (GLuint_ program, GLsizei_ bufSize, GLsizei_ * length, GLenum_ * binaryFormat, void *binary))        \
+    X(void, glProgramBinary, (GLuint_ program, GLenum_ binaryFormat, const void *binary, GLsizei_ length)) \
+    X(GLenum_, glGetGraphicsResetStatus, (void))                                                           \
+    X(GLenum_, glGetGraphicsResetStatusKHR, (void))                                                        \
+    X(GLenum_, glGetGraphicsResetStatusEXT, (void))
 
 typedef struct edmli_gl {
 #define EDMLI_GL_FN(ret, name, params) ret(*name) params;
@@ -185,6 +195,7 @@ typedef struct edmli_port_gl {
     edmli_gl gl;
     const char *display_kind; /* "EGL device", "GBM /dev/dri/renderD128", "surfaceless", "default" */
     const char *context_kind; /* "config-less", "surfaceless", "pbuffer" */
+    bool robust;              /* its contexts are told of GPU resets (EGL_EXT_create_context_robustness) */
     /* set by edmli_port_gl_make_current: the context this call runs on, a
      * number no other context of the device has had (1 to
      * EDMLI_PORT_GL_THREADS for the contexts kept, a new one above them for

@@ -29,7 +29,7 @@ void take(uint s, uint off, uint begin, uint dt, uint es, bool invert, bool last
     if (s == begin || key_gt(k, best.xy) || (last && key_eq(k, best.xy))) { best.xy = k; best_i.x = s; }
 }
 
-void main() {
+void kernel_main() {
     uint u = unit_id();
     if (u == NONE) return;
     uint lanes = prm_four_outputs != 0u ? 4u : 1u, units = prm_outputs / lanes;

@@ -46,7 +46,7 @@ void slots_offer(uint q, uint key, uint idx, bool live, bool last) {
     barrier();
 }
 
-void main() {
+void kernel_main() {
     uint l = gl_LocalInvocationID.x, G = prm_group_threads, U = prm_units, chunks = prm_chunks;
     uint groups = prm_unit_groups;
     bool last = prm_keep_last != 0u, invert = prm_is_max == 0u;

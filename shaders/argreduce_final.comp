@@ -10,7 +10,7 @@ shared uint s_idx[LOCAL];
 uint g_result;
 uvec2 compute(uint li) { return uvec2(g_result, 0u); }
 
-void main() {
+void kernel_main() {
     uint G = prm_merge_threads, per_group = LOCAL / G;
     uint t = gl_LocalInvocationID.x % G, l = gl_LocalInvocationID.x;
     uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;

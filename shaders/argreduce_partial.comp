@@ -77,7 +77,7 @@ void reduce_pairs(uint l, uint t, uint G, bool last) {
     }
 }
 
-void main() {
+void kernel_main() {
     uint G = prm_group_threads, per_group = LOCAL / G;
     uint t = gl_LocalInvocationID.x % G, slot = gl_LocalInvocationID.x / G;
     uint gid = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;

@@ -2,7 +2,7 @@
 // 16-byte vector an invocation when offsets and size allow, else a word.
 EDMLI_PARAMS(edmli_copy_prm);
 
-void main() {
+void kernel_main() {
     uint u = unit_id();
     if (u == NONE) return;
     if (prm_vectors != 0u) m4[(prm_dst_offset >> 4) + u] = m4[(prm_src_offset >> 4) + u];

@@ -45,7 +45,7 @@ void vector_unit(uint u, uint es, uint e0) {
     m4[(prm_result_t_offset >> 4) + u] = (a & mask) | (b & ~mask);
 }
 
-void main() {
+void kernel_main() {
     uint u = unit_id();
     if (u == NONE) return;
     uint es = prm_result_t_elem_size, e0 = u * (16u >> findLSB(es));

@@ -23,7 +23,7 @@ uvec2 compute(uint li) {
     return ld_elem(prm_data_offset + (off + idx * prm_data_strides(axis)) * es, es);
 }
 
-void main() {
+void kernel_main() {
     uint u = unit_id();
     if (u == NONE) return;
     write_output(prm_result_at, u, prm_result_dense != 0u);

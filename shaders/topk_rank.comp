@@ -9,7 +9,7 @@
 // rows of 32-bit elements are read four keys a 16-byte load.
 EDMLI_PARAMS(edmli_topk_prm);
 
-void main() {
+void kernel_main() {
     uint u = unit_id();
     if (u == NONE) return;
     uint n = prm_axis_size, K = prm_k, row = u / n, j = u % n;

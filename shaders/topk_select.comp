@@ -100,7 +100,7 @@ void short_rows(uint R) {
         if (first + i / K < rows) m[(prm_winners_offset >> 2) + first * K + i] = s_idx[(i / K) * P + i % K];
 }
 
-void main() {
+void kernel_main() {
     if (prm_axis_size <= uint(SORT_MAX)) {
         short_rows(max(prm_rows_per_group, 1u));
         return;

@@ -30,7 +30,7 @@ uvec2 compute(uint li) {   // one row: the output's logical index is its place a
     return ld_elem(prm_data_offset + idx * prm_axis_stride * es, es);
 }
 
-void main() {
+void kernel_main() {
     uint t = gl_LocalInvocationID.x, n = prm_axis_size, K = prm_k;
     for (uint i = t; i < n; i += LOCAL) s_key[i] = rkey(i);
     g_taken = 0u;

@@ -190,7 +190,7 @@ void fold(uint row, uint rows, uint K) {
     if (t == 0u) write_winners(row, K);
 }
 
-void main() {
+void kernel_main() {
     uint rows = prm_rows, K = prm_k;
     EACHW(EMPTY)
     if (prm_fold_pass != 0u) {

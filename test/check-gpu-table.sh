@@ -2,7 +2,7 @@
 # docs/gpu.md's table of the boards' GPU compilers (make gpu-targets) names
 # today's sources: each program's row carries the hash of what a device
 # compiles for it (common.glsl, the GLSL libraries it includes, its .comp,
-# and the parameter structs the prelude declares), so a changed shader
+# main.glsl and the parameter structs the prelude declares), so a changed shader
 # without a regenerated table fails here.
 #   test/check-gpu-table.sh [--hash PROGRAM]
 set -u
@@ -13,7 +13,7 @@ hash_of() {
     line=$("$prelude" --list | awk -v p="$1" '$1 == p')
     [ -n "$line" ] || return 1
     set -- $line
-    files="shaders/common.glsl shaders/params.h shaders/$2.comp"
+    files="shaders/common.glsl shaders/params.h shaders/$2.comp shaders/main.glsl"
     shift 2
     for lib in "$@"; do files="$files shaders/$lib.glsl"; done
     cat $files | sha256sum | cut -c1-12

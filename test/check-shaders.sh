@@ -2,7 +2,8 @@
 # Every program (each kernel and its specializations), as the GLES backend
 # assembles it (the prelude it writes, with SPECIALIZED and the accessors
 # of the kernel's parameter struct: tools/gles-prelude;
-# common.glsl; output.glsl and topk.glsl for the kernels that use them; the .comp),
+# common.glsl; output.glsl and topk.glsl for the kernels that use them; the .comp;
+# main.glsl, which runs the kernel and counts its workgroups),
 # checked offline by glslangValidator as GLSL ES 3.10, for 256 and 1024
 # invocations. A kernel whose EDMLI_PARAMS() names another struct than the
 # one the backend fills for it does not compile. No numbered parameter
@@ -29,7 +30,7 @@ while read -r name file libs; do
         "$prelude" "$name" $local > "$out"
         cat shaders/common.glsl >> "$out"
         for lib in $libs; do cat shaders/$lib.glsl >> "$out"; done
-        cat "$f" >> "$out"
+        cat "$f" shaders/main.glsl >> "$out"
         if ! glslangValidator -S comp "$out" > "$t/log" 2>&1; then
             echo "FAIL $name: $f (LOCAL $local):"
             cat "$t/log"

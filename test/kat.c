@@ -31,18 +31,20 @@ static void check_coverage(void *arena, size_t size, uint32_t faults, const char
     CHECK(dev != NULL, "device (%s)", limits);
     if (!dev) return;
     edmli_gles *g = (edmli_gles *)dev->state[EDML_BACKEND_GLES];
-    uint32_t all = 0, want = 0;
+    uint32_t all = 0, want = 0, tests = 0;
     for (uint32_t i = 0; i < edmli_gles_check_count(); i++) {
         const uint32_t ran = edmli_gles_check_programs(g, dev, i);
-        CHECK(ran != 0, "%s: known-answer test %u did not run or came back wrong", limits, i);
+        CHECK(ran == g->kat_programs[i], "%s: known-answer test %u did not dispatch what it tests, or came back wrong",
+              limits, i);
         all |= ran;
+        tests += g->kat_programs[i] != 0;
     }
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
         if (edmli_gles_builds(g, (edmli_gles_prog)id)) {
             want |= 1u << id;
             CHECK(all >> id & 1u, "%s: no known-answer test dispatches %s", limits, edmli_gles_src_name[id]);
         }
-    printf("kat: %s: %u tests dispatch %d programs\n", limits, edmli_gles_check_count(), __builtin_popcount(all));
+    printf("kat: %s: %u tests check %d programs\n", limits, tests, __builtin_popcount(all));
     CHECK((all & ~want) == 0, "%s: a test dispatched a program the device does not build", limits);
     edml_device_destroy(dev);
 }
@@ -58,6 +60,30 @@ static void check_skipped(void *arena, size_t size)
     for (uint32_t i = 0; i < edmli_gles_check_count(); i++)
         if (!edmli_gles_check_programs(g, dev, i)) caught++;
     CHECK(caught == 2, "the two GatherND tests come back wrong with its dispatch skipped: %u", caught);
+    edml_device_destroy(dev);
+}
+
+/* A GPU that runs nothing yet reports every dispatch done (no completion
+ * record catches it): every test must come back wrong, also where the GPU
+ * arena still holds the right answers of the same tests run just before
+ * (the output staging is filled with a pattern first), in both directions. */
+static void check_idle(void *arena, size_t size, uint32_t faults, const char *limits)
+{
+    edml_device *dev = make(arena, size, faults, NULL, 0);
+    CHECK(dev != NULL, "device");
+    if (!dev) return;
+    edmli_gles *g = (edmli_gles *)dev->state[EDML_BACKEND_GLES];
+    uint32_t caught = 0, tests = 0;
+    for (uint32_t i = 0; i < edmli_gles_check_count(); i++) {
+        if (!edmli_gles_check_programs(g, dev, i)) continue; /* none here */
+        tests++;
+        g->faults |= EDMLI_GLES_FAULT_IDLE;
+        caught += edmli_gles_check_programs(g, dev, i) == 0;
+        g->faults &= ~EDMLI_GLES_FAULT_IDLE;
+    }
+    CHECK(tests > 0 && caught == tests,
+          "%s: an idle GPU with the right answers in its arena fails every test: %u of %u", limits, caught, tests);
+    printf("kat: %s: an idle GPU fails all %u tests that ran right just before\n", limits, tests);
     edml_device_destroy(dev);
 }
 
@@ -119,6 +145,8 @@ int main(void)
     check_coverage(arena, size, EDML_FAULT_LIMITS_ADRENO, "an Adreno's limits");
     check_coverage(arena, size, EDML_FAULT_LIMITS_GLES31, "GLES 3.1's minimums");
     check_skipped(arena, size);
+    check_idle(arena, size, 0, "this GPU's limits");
+    check_idle(arena, size, EDML_FAULT_LIMITS_V3D, "V3D's limits");
     check_cache(arena, size);
     free(arena);
     return tl_summary("kat");

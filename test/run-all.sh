@@ -40,7 +40,8 @@ host_suite() {
     step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
     step "docs/gpu.md's table of the boards' GPU compilers (make gpu-targets) names today's shader sources" sh test/check-gpu-table.sh
     step "GLES faults injected: fallback and statuses" $H/test/faults
-    step "GLES known-answer tests: every program dispatched by one at each GPU's limits, GatherND's skipped dispatch caught; the program cache" $H/test/kat
+    step "GLES known-answer tests: every program checked by its tests at each GPU's limits, an idle GPU fails them all, GatherND's skipped dispatch caught; the program cache" $H/test/kat
+    step "GPU work that did not run: dropped dispatches and GPU resets fail the call (never an answer), kernels whose tests could not run are not used, sizes never change" $H/test/dropped
     step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
     step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-thread
     step "hostile review: odd and oversized GPU arenas, adjusted settings, AUTO's sizes, stale handles across devices, pool sizes, nested and failing parallel-fors, messages" $H/test/hostile

@@ -61,6 +61,7 @@ typedef struct edmli_linux_gl {
     edmli_egl_context context;
     edmli_egl_surface surface; /* a 1x1 pbuffer when neither config-less nor surfaceless worked */
     edmli_egl_config config;   /* the context's (NULL: config-less) */
+    const int *ctx_attr;       /* its attributes, which the contexts sharing its objects take too */
     /* without a surface, each calling thread keeps a context of its own
      * current (sharing the first's objects); a call that finds them all
      * current on other threads runs on a transient one */
@@ -224,6 +225,15 @@ static bool edmli_port_display(edmli_port_gl *p, char *why, size_t cap)
 
 static const int edmli_ctx_attr[] = {EDMLI_EGL_CONTEXT_MAJOR_VERSION, 3, EDMLI_EGL_CONTEXT_MINOR_VERSION, 1,
                                      EDMLI_EGL_NONE};
+/* The same, told of GPU resets (EGL_EXT_create_context_robustness): a
+ * context a reset lost says so through glGetGraphicsResetStatus. */
+static const int edmli_ctx_attr_robust[] = {EDMLI_EGL_CONTEXT_MAJOR_VERSION,
+                                            3,
+                                            EDMLI_EGL_CONTEXT_MINOR_VERSION,
+                                            1,
+                                            EDMLI_EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+                                            EDMLI_EGL_LOSE_CONTEXT_ON_RESET_EXT,
+                                            EDMLI_EGL_NONE};
 
 /* A context without a surface: the first of the per-thread ones. */
 static void edmli_port_first_context(edmli_linux_state *s, edmli_egl_config cfg)
@@ -233,18 +243,15 @@ static void edmli_port_first_context(edmli_linux_state *s, edmli_egl_config cfg)
     s->gl.thread_count = 1;
 }
 
-/* A GLES 3.1 context: config-less, surfaceless, then a 1x1 pbuffer. */
-static bool edmli_port_context(edmli_port_gl *p, char *why, size_t cap)
+/* A GLES 3.1 context with these attributes: config-less, surfaceless, then
+ * a 1x1 pbuffer. */
+static bool edmli_port_context_with(edmli_port_gl *p, const int *ctx_attr, bool surfaceless, bool configless)
 {
     edmli_linux_state *s = edmli_linux(p);
     const edmli_egl *egl = &s->egl;
     edmli_egl_display d = s->gl.display;
-    egl->bind_api(EDMLI_EGL_OPENGL_ES_API);
-    const int *ctx_attr = edmli_ctx_attr;
-    const char *ext = egl->query_string(d, EDMLI_EGL_EXTENSIONS);
-    const bool surfaceless = edmli_has_ext(ext, "EGL_KHR_surfaceless_context");
-    if (surfaceless &&
-        (edmli_has_ext(ext, "EGL_KHR_no_config_context") || edmli_has_ext(ext, "EGL_MESA_configless_context"))) {
+    s->gl.ctx_attr = ctx_attr;
+    if (surfaceless && configless) {
         s->gl.context = egl->create_context(d, NULL, NULL, ctx_attr);
         if (s->gl.context && egl->make_current(d, NULL, NULL, s->gl.context))
             return p->context_kind = "config-less", edmli_port_first_context(s, NULL), true;
@@ -262,7 +269,25 @@ static bool edmli_port_context(edmli_port_gl *p, char *why, size_t cap)
         s->gl.surface = egl->create_pbuffer(d, cfg, pb_attr);
         if (s->gl.surface && egl->make_current(d, s->gl.surface, s->gl.surface, s->gl.context))
             return p->context_kind = "pbuffer", true;
+        if (s->gl.surface) egl->destroy_surface(d, s->gl.surface), s->gl.surface = NULL;
+        egl->destroy_context(d, s->gl.context), s->gl.context = NULL;
     }
+    return false;
+}
+
+/* A GLES 3.1 context, told of GPU resets where EGL offers that. */
+static bool edmli_port_context(edmli_port_gl *p, char *why, size_t cap)
+{
+    edmli_linux_state *s = edmli_linux(p);
+    const edmli_egl *egl = &s->egl;
+    egl->bind_api(EDMLI_EGL_OPENGL_ES_API);
+    const char *ext = egl->query_string(s->gl.display, EDMLI_EGL_EXTENSIONS);
+    const bool surfaceless = edmli_has_ext(ext, "EGL_KHR_surfaceless_context");
+    const bool configless =
+        edmli_has_ext(ext, "EGL_KHR_no_config_context") || edmli_has_ext(ext, "EGL_MESA_configless_context");
+    p->robust = edmli_has_ext(ext, "EGL_EXT_create_context_robustness") &&
+                edmli_port_context_with(p, edmli_ctx_attr_robust, surfaceless, configless);
+    if (p->robust || edmli_port_context_with(p, edmli_ctx_attr, surfaceless, configless)) return true;
     snprintf(why, cap, "no GLES 3.1 context on the %s display (error 0x%x)", p->display_kind,
              (unsigned)egl->get_error());
     return false;
@@ -350,7 +375,7 @@ static bool edmli_port_thread_context(edmli_linux_gl *l, edmli_egl_context cur)
     if (edmli_port_ours(l, cur)) return true;
     for (uint32_t i = 0; i < l->thread_count; i++) /* one current on another thread is refused (EGL_BAD_ACCESS) */
         if (l->egl->make_current(l->display, NULL, NULL, l->thread_ctx[i])) return true;
-    edmli_egl_context c = l->egl->create_context(l->display, l->config, l->context, edmli_ctx_attr);
+    edmli_egl_context c = l->egl->create_context(l->display, l->config, l->context, l->ctx_attr);
     if (!c) return false;
     if (!l->egl->make_current(l->display, NULL, NULL, c)) {
         l->egl->destroy_context(l->display, c);

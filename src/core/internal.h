@@ -222,11 +222,16 @@ typedef struct edmli_batch_ticket {
 } edmli_batch_ticket;
 
 /* Whether a backend's kernels for an operator can run: now, later (still
- * being built), or never (the reason given). */
+ * being built), never (the reason given), or not until memory is free or a
+ * mapping ends (their first check could not run: the reason given; the
+ * call then fails with ARENA_TOO_SMALL or BUSY, or, with AUTO, runs on the
+ * CPU). A kernel that was not checked never runs. */
 typedef enum edmli_readiness {
     EDMLI_READY,
     EDMLI_LATER,
-    EDMLI_NEVER
+    EDMLI_NEVER,
+    EDMLI_SHORT,
+    EDMLI_MAPPED
 } edmli_readiness;
 
 typedef struct edmli_backend {
@@ -242,7 +247,8 @@ typedef struct edmli_backend {
     edml_status (*bake)(edml_device *dev, edml_operator *op);
     /* before an execution (NULL: always ready): whether its kernels can run
      * now; without `wait`, LATER while they are still being built (AUTO then
-     * runs this call on the CPU); `scratch` is the execution's (temp_bytes) */
+     * runs this call on the CPU); SHORT or MAPPED where their check could not
+     * run; `scratch` is the execution's (temp_bytes) */
     edmli_readiness (*ready)(edml_operator *op, bool wait, uint8_t *scratch, char *why, size_t cap);
     /* AUTO: whether this backend (not on the CPU) should take the operator */
     bool (*wants)(const edml_device *dev, const edml_operator *op);

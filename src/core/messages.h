@@ -163,6 +163,12 @@
                                     "%u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range"
 #define EDMLI_MSG_INDEX_OOR_RESIDENT EDML_STATUS_INDEX_OUT_OF_RANGE, "IndicesTensor (in a GPU buffer): %s"
 #define EDMLI_MSG_BACKEND_FAILED EDML_STATUS_BACKEND_FAILED, "backend %s failed: %s"
+#define EDMLI_MSG_NOT_READY_SHORT \
+    EDML_STATUS_ARENA_TOO_SMALL, "backend %s cannot run it yet: %s; nothing runs a kernel that was not checked"
+#define EDMLI_MSG_NOT_READY_MAPPED \
+    EDML_STATUS_BUSY, "backend %s cannot run it yet: %s; nothing runs a kernel that was not checked"
+#define EDMLI_MSG_GLES_LOST \
+    EDML_STATUS_BACKEND_FAILED, "backend gles is off on this device: %s; create the device again to use the GPU"
 #define EDMLI_MSG_PARALLEL_SHORT                                                                \
     EDML_STATUS_BACKEND_FAILED,                                                                 \
         "edml_device_desc.parallel_for ran %u of the %u parts it was given (%u calls not run: " \

@@ -385,10 +385,11 @@ static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edm
 }
 
 /* Whether the operator's backend can run it now: an AUTO operator whose
- * kernels are still being built runs this call on the CPU (*cpu; said once);
- * one whose kernels can never run (a known-answer test failed) moves to the
- * CPU for good, said; with `wait` (a named backend, GPU-resident tensors, a
- * command list) the build is waited for, and a failure is the status. */
+ * kernels are still being built, or could not be checked yet, runs this
+ * call on the CPU (*cpu; said once); one whose kernels can never run (a
+ * known-answer test failed) moves to the CPU for good, said; with `wait` (a
+ * named backend, GPU-resident tensors, a command list) the build is waited
+ * for, and a kernel that cannot run, or not yet, is the call's status. */
 static EDMLI_NOINLINE edml_status edmli_settle(edml_operator *op, const edmli_exec *ex, bool wait, bool *cpu)
 {
     edml_device *dev = op->obj.device;
@@ -396,21 +397,27 @@ static EDMLI_NOINLINE edml_status edmli_settle(edml_operator *op, const edmli_ex
     *cpu = false;
     if (!be->ready || !(dev->backends & EDML_BACKEND_BIT(op->backend))) return EDML_STATUS_OK;
     char why[EDMLI_MESSAGE_BYTES / 2], msg[EDMLI_MESSAGE_BYTES];
-    const edmli_readiness r = be->ready(op, wait || op->requested != EDML_BACKEND_AUTO, ex->scratch, why, sizeof why);
+    wait = wait || op->requested != EDML_BACKEND_AUTO;
+    const edmli_readiness r = be->ready(op, wait, ex->scratch, why, sizeof why);
     if (r == EDMLI_READY) return EDML_STATUS_OK;
     const edml_backend cpu_be = edmli_cpu_backend(dev, op->kind);
-    if (r == EDMLI_NEVER && (wait || op->requested != EDML_BACKEND_AUTO))
-        return edmli_fail(ex->err, EDMLI_MSG_BACKEND_FAILED, edml_backend_name(op->backend), why);
-    if (r == EDMLI_LATER && op->later_logged) {
+    const char *name = edml_backend_name(op->backend);
+    if (wait && r == EDMLI_SHORT) return edmli_fail(ex->err, EDMLI_MSG_NOT_READY_SHORT, name, why);
+    if (wait && r == EDMLI_MAPPED) return edmli_fail(ex->err, EDMLI_MSG_NOT_READY_MAPPED, name, why);
+    if (wait) return edmli_fail(ex->err, EDMLI_MSG_BACKEND_FAILED, name, why);
+    if (r != EDMLI_NEVER && op->later_logged) {
         *cpu = true;
         return EDML_STATUS_OK;
     }
     edmli_format(msg, sizeof msg, "%s runs on %s %s: %s", edmli_op_name(op->type), edml_backend_name(cpu_be),
-                 r == EDMLI_LATER ? "until its GPU kernels are built" : "from now on", why);
+                 r == EDMLI_LATER   ? "until its GPU kernels are built"
+                 : r == EDMLI_NEVER ? "from now on"
+                                    : "until its GPU kernels could be checked",
+                 why);
     if (ex->err->log) ex->err->log(ex->err->log_user, EDML_STATUS_OK, msg);
     if (r == EDMLI_NEVER) op->backend = cpu_be;
     op->later_logged = true;
-    *cpu = r == EDMLI_LATER;
+    *cpu = r != EDMLI_NEVER;
     return EDML_STATUS_OK;
 }
 

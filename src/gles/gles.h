@@ -83,12 +83,14 @@ bool edmli_gles_is_binding(const char *name);
 /* The word indices of a program's bindings in its struct, in order; returns their count. */
 uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_BINDS]);
 #define EDMLI_GLES_PRELUDE_BYTES 8192u /* on the stack while a program is compiled */
-#define EDMLI_GLES_WHY_BYTES 160u
+#define EDMLI_GLES_WHY_BYTES 256u
+#define EDMLI_GLES_KATS 23u      /* the known-answer tests (gles_kat.c): the operators' and the GPU-buffer copy's */
 #define EDMLI_GLES_SLOW_POLLS 3u /* EDML_FAULT_SLOW_COMPILE: "not yet" to each program's first polls */
 /* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
 extern const char edmli_gles_src_common[];
 extern const char edmli_gles_src_output[];
 extern const char edmli_gles_src_topk[];
+extern const char edmli_gles_src_main[];
 extern const unsigned char edmli_gles_src_libs[EDMLI_GLES_PROG_COUNT]; /* EDMLI_GLES_LIBS_* bits */
 extern const unsigned char edmli_gles_src_local[EDMLI_GLES_PROG_COUNT];
 extern const char *const edmli_gles_src[EDMLI_GLES_PROG_COUNT];
@@ -120,6 +122,13 @@ typedef struct edmli_gles_range {
 /* GatherND's status words as each call starts: no clamped coordinate, none first */
 extern const uint32_t edmli_gles_status_init[4];
 #define EDMLI_GLES_STATUS_SLOTS 32u /* a batch's GatherNDs (slot k at byte 16 k); more end it */
+/* The status buffer: the slots, their initial values, then a vector whose
+ * last word counts the workgroups that ran (shaders/main.glsl: the status
+ * block's last word). Without it the status block is the GPU arena's
+ * buffer, which has EDMLI_GLES_ARENA_RESERVED bytes after the arena for
+ * that count. */
+#define EDMLI_GLES_STATUS_BYTES (2u * EDMLI_GLES_STATUS_SLOTS * 16u + 16u)
+#define EDMLI_GLES_ARENA_RESERVED 16u
 
 typedef struct edmli_gles {
     edmli_port_gl port;
@@ -181,10 +190,14 @@ typedef struct edmli_gles {
      * test dispatched (bits) */
     bool checking;
     uint32_t check_seen;
-    /* the host memory each program's first test takes from the free top of
-     * the device arena (sized once: check_sized) */
+    /* the known-answer tests on this device (planned once: check_sized):
+     * the programs each dispatches, the host bytes it takes, and for each
+     * program the most its tests take; the tests that passed, and the
+     * programs a passing test dispatched */
     bool check_sized;
+    uint32_t kat_programs[EDMLI_GLES_KATS], kat_bytes[EDMLI_GLES_KATS];
     uint32_t check_need[EDMLI_GLES_PROG_COUNT];
+    uint32_t kat_passed, prog_passed;
     uint8_t *check_mem; /* an execution's scratch, for a check made then (else the arena's free top) */
     uint64_t check_mem_bytes;
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT],
@@ -212,7 +225,7 @@ typedef struct edmli_gles {
     /* what the device's settings became and why ("" when taken as given),
      * and what bounds the GPU arena (for its refusals) */
     char adjusted[200];
-    char arena_bound[120];
+    char arena_bound[160];
     /* a command list's batch: while `batching`, each kernel's run continues
      * batch (its staging, parameter slots and fetches), and its finish
      * adds a barrier instead of a fence; edmli_gles_batch_end fences once */
@@ -244,6 +257,20 @@ typedef struct edmli_gles {
     void *handoff;
     uint64_t handoff_key;
     edmli_batch_ticket *ticket;
+    /* Completion records (shaders/main.glsl; gles_done.c): the workgroups
+     * dispatched so far, and the count the kernels had reached when it was
+     * last read: after each fence the two must agree, else a dispatch was
+     * dropped. The submissions fenced outside the known-answer tests (for
+     * EDML_FAULT_DROPPED_DISPATCH and _GPU_RESET: the one they strike,
+     * edml_device_desc.inject_fault_at). */
+    uint32_t done_sent, done_base;
+    bool dropped; /* a count fell short since the flag was cleared */
+    uint32_t submissions, fault_at;
+    /* GL's reset query where the context is told of GPU resets (NULL:
+     * not), and why GLES is off on this device for good ("": it is not):
+     * a GPU reset lost its context, or a dispatch was dropped */
+    GLenum_ (*reset_status)(void);
+    char lost[EDMLI_GLES_WHY_BYTES];
 } edmli_gles;
 
 /* A recorded dispatch: its program, baked parameter block and bindings, and
@@ -256,6 +283,29 @@ typedef struct edmli_gles_deferred {
 } edmli_gles_deferred;
 #define EDMLI_GLES_DEFERRED 24u /* a batch's (1.1 KiB of the device): more are sent as they come */
 
+/* Completion records and GPU resets (gles_done.c). Whether the dispatches
+ * of the submission being built are dropped (EDML_FAULT_DROPPED_DISPATCH,
+ * _GPU_RESET); the submission fenced (for those faults); after its fence,
+ * the count of workgroups its kernels reached checked against what it
+ * dispatched, and GL's reset status: a mismatch or a reset fails the call
+ * (BACKEND_FAILED, nothing written) and, outside the known-answer tests,
+ * takes GLES off the device for good (`lost`). */
+bool edmli_gles_drops(const edmli_gles *g);
+/* Tests (test/kat.c) only: no dispatch runs, yet each counts as done, as on
+ * a GPU whose lost work nothing reports: the known-answer tests alone must
+ * catch it. */
+#define EDMLI_GLES_FAULT_IDLE 0x80000000u
+void edmli_gles_fenced(edmli_gles *g);
+/* Whether an injected fault (EDML_FAULT_FENCE_TIMEOUT, _MAP) strikes the
+ * submission fenced last: every one from inject_fault_at on, outside the
+ * known-answer tests. */
+bool edmli_gles_faulted(const edmli_gles *g, uint32_t fault);
+/* GLES off on this device for good, with the reason (the first kept). */
+void edmli_gles_lose(edmli_gles *g, const char *why);
+edml_status edmli_gles_done_check(struct edmli_gles_run *r, uint32_t counted);
+edml_status edmli_gles_reset_check(struct edmli_gles_run *r);
+/* Where GLES was lost: BACKEND_FAILED with the reason (else OK). */
+edml_status edmli_gles_refuse_lost(const edmli_gles *g, edmli_errbuf *err);
 /* A memory barrier after what came before it (deferred when that is) */
 void edmli_gles_memory_barrier(edmli_gles *g, uint32_t bits);
 
@@ -308,37 +358,55 @@ void edmli_gles_cache_keep(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
 size_t edmli_gles_cache_used(const edmli_gles *g);
 uint32_t edmli_gles_hash(uint32_t h, const char *text);
 
-/* Programs made ready for use (gles_ready.c): each built, then checked
- * once on a known answer against the reference (a driver that skipped its
- * dispatch, or ran it wrong, takes it off with the reason). LATER: still
- * compiling in the driver's threads (only without `wait`); NEVER: why in
- * `why`. A test takes its host memory from the device arena's free top:
- * where that is short, a creation leaves the programs unchecked (READY:
- * their operator's first execution checks them, its scratch sized for it),
- * an execution gets NEVER with `wait` and LATER without; a query checks
- * nothing. The device's context is made current and let go. */
+/* Programs made ready for use (gles_ready.c): each built, then checked on
+ * every known-answer test that dispatches it on this device (gles_kat.c),
+ * against the reference; a driver that skipped a dispatch, or ran it
+ * wrong, takes that program off with the reason. Only a program whose
+ * tests all passed runs. LATER: still compiling in the driver's threads
+ * (only without `wait`); NEVER: it failed, why in `why`; SHORT or MAPPED:
+ * a test could not run for want of GPU arena, or while a GPU buffer is
+ * mapped (why in `why`): the program is not used until its tests ran. A
+ * test takes its host memory from an execution's scratch (its operator's
+ * temp_bytes hold the largest its programs' tests take), else the device
+ * arena's free top: a creation short of it leaves the programs to the
+ * first execution (READY, unchecked). A query builds and checks nothing.
+ * The device's context is made current and let go. */
 typedef enum edmli_gles_check_mode {
-    EDMLI_GLES_CHECK_NOW,      /* an execution: its scratch is free at the arena's top */
-    EDMLI_GLES_CHECK_OR_DEFER, /* a creation: short of memory, at the first execution */
+    EDMLI_GLES_CHECK_NOW,      /* an execution, a GPU-buffer copy */
+    EDMLI_GLES_CHECK_OR_DEFER, /* a creation: a test that cannot run yet, at the first execution */
     EDMLI_GLES_BUILD_ONLY      /* a query: its scratch counts the tests' memory */
 } edmli_gles_check_mode;
 edmli_readiness edmli_gles_ready(edmli_gles *g, edml_device *dev, uint32_t programs, bool wait,
                                  edmli_gles_check_mode mode, char *why, size_t cap);
-/* Whether every program given is CHECKED (READY may leave one BUILT where
- * its test could not run: no room in the GPU arena, a GPU failure that the
- * operator's execution then meets itself; it is tested at its next use). */
+/* Whether every program given is CHECKED. */
 bool edmli_gles_checked(const edmli_gles *g, uint32_t programs);
-/* The known-answer tests: their count; the programs test i dispatched
- * on this device (0: it did not run), for tests. */
+typedef enum edmli_gles_kat_outcome {
+    EDMLI_GLES_KAT_PASSED,
+    EDMLI_GLES_KAT_FAILED, /* why: it came back wrong, or the GPU failed it */
+    EDMLI_GLES_KAT_NOT_RUN /* why, and the status an execution would get (ARENA_TOO_SMALL, BUSY) */
+} edmli_gles_kat_outcome;
+/* Test i planned on this device (into op): the programs it is a test of
+ * here (0: none, it cannot run here), the host bytes it takes and the
+ * programs it needs built (those and the others it dispatches). */
+uint32_t edmli_gles_kat_plan(edmli_gles *g, edml_device *dev, uint32_t i, edml_operator *op, uint64_t *bytes,
+                             uint32_t *needs);
+/* Test i (planned into op, its programs built) in host memory `mem` (its
+ * bytes): its outcome, the programs it dispatched in *ran. */
+edmli_gles_kat_outcome edmli_gles_kat_run(edmli_gles *g, const edml_operator *op, uint32_t i, uint8_t *mem,
+                                          uint32_t *ran, edml_status *status, char *why, size_t cap);
 uint32_t edmli_gles_check_count(void);
-/* The device-arena bytes the first check of these programs takes (0 once
- * they are checked): an operator's scratch includes them, so that its
- * creation has them (edml_operator_query says so). */
+/* The host bytes the tests of these programs take at most on this device:
+ * fixed, whatever has run, so that operator sizes never change (an
+ * operator's scratch holds them, edml_operator_query says so). */
 uint64_t edmli_gles_check_bytes(edmli_gles *g, edml_device *dev, uint32_t programs);
+/* Test i run alone on this device (tests): the programs it dispatched, 0
+ * where it did not run or came back wrong. */
 uint32_t edmli_gles_check_programs(edmli_gles *g, edml_device *dev, uint32_t i);
 /* Derives an operator's GLES plan (gles_plan.c); or says why this GPU
- * cannot run it; `programs` gets the programs it dispatches (bits). */
-const char *edmli_gles_derive(const edml_device *dev, edml_operator *op, uint32_t *programs, char *buf, size_t cap);
+ * cannot run it (with `fit`: its staging must fit the GPU arena's free
+ * room now); `programs` gets the programs it dispatches (bits). */
+const char *edmli_gles_derive(const edml_device *dev, edml_operator *op, uint32_t *programs, bool fit, char *buf,
+                              size_t cap);
 
 void edmli_gles_close(edmli_gles *g);
 

@@ -27,7 +27,7 @@ static bool edmli_gles_spilled(const edmli_gles *g, uint32_t programs, char *buf
 static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op, char *buf, size_t cap)
 {
     uint32_t programs = 0;
-    const char *no = edmli_gles_derive(dev, op, &programs, buf, cap);
+    const char *no = edmli_gles_derive(dev, op, &programs, true, buf, cap);
     if (no) return no;
     edmli_gles *g = (edmli_gles *)dev->state[EDML_BACKEND_GLES];
     edmli_gles_plan *plan = (edmli_gles_plan *)(void *)op->backend_plan;
@@ -43,19 +43,21 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
 }
 
 /* The ready hook: an operator placed while its programs were still being
- * built (AUTO) asks again before each execution until they are. */
+ * built (AUTO), or before their known-answer tests could run, asks again
+ * before each execution until they are built and checked; it never runs
+ * them before. */
 static edmli_readiness edmli_gles_op_ready(edml_operator *op, bool wait, uint8_t *scratch, char *why, size_t cap)
 {
     edmli_gles_plan *plan = (edmli_gles_plan *)(void *)op->backend_plan;
     if (!plan->waiting) return EDMLI_READY;
     edmli_gles *g = EDMLI_GLES_STATE(op);
-    g->check_mem = scratch; /* temp_bytes of it: at least the tests' (edmli_gles_temp_bytes) */
+    g->check_mem = scratch; /* temp_bytes of it: the most its kernels' tests take (edmli_gles_temp_bytes) */
     g->check_mem_bytes = op->temp_bytes;
     const edmli_readiness r = edmli_gles_ready(g, op->obj.device, plan->programs, wait, EDMLI_GLES_CHECK_NOW, why, cap);
     g->check_mem = NULL, g->check_mem_bytes = 0;
     if (r == EDMLI_READY && op->requested == EDML_BACKEND_AUTO && edmli_gles_spilled(g, plan->programs, why, cap))
         return EDMLI_NEVER;
-    plan->waiting = r == EDMLI_LATER || (r == EDMLI_READY && !edmli_gles_checked(g, plan->programs));
+    plan->waiting = r != EDMLI_READY; /* READY: every kernel it dispatches passed its tests */
     return r;
 }
 
@@ -95,8 +97,9 @@ EDMLI_GLES_RELEASING(edmli_gles_gather_nd)
 EDMLI_GLES_RELEASING(edmli_gles_argreduce)
 EDMLI_GLES_RELEASING(edmli_gles_elementwise_if)
 
-/* Scratch: the host memory its kernels' first check takes (the GPU's own
- * staging is in the GPU arena). */
+/* Scratch: the host memory its kernels' known-answer tests take at most,
+ * whether they ran already or not, so that its size never changes (the
+ * GPU's own staging is in the GPU arena). */
 static uint64_t edmli_gles_temp_bytes(const edml_operator *op)
 {
     return edmli_gles_check_bytes(EDMLI_GLES_STATE(op), op->obj.device, EDMLI_GLES_PLAN(op)->programs);

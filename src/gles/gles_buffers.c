@@ -43,9 +43,11 @@ static edml_status edmli_gles_buffer_copy(edml_device *dev, void *state, uint64_
 {
     edmli_gles *g = (edmli_gles *)state;
     char why[EDMLI_MESSAGE_BYTES / 2];
-    if (edmli_gles_ready(g, dev, 1u << EDMLI_GLES_PROG_COPY, true, EDMLI_GLES_CHECK_NOW, why, sizeof why) !=
-        EDMLI_READY)
-        return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_FAILED, "gles", why);
+    const edmli_readiness ready =
+        edmli_gles_ready(g, dev, 1u << EDMLI_GLES_PROG_COPY, true, EDMLI_GLES_CHECK_NOW, why, sizeof why);
+    if (ready == EDMLI_SHORT) return edmli_fail(&dev->err, EDMLI_MSG_NOT_READY_SHORT, "gles", why);
+    if (ready == EDMLI_MAPPED) return edmli_fail(&dev->err, EDMLI_MSG_NOT_READY_MAPPED, "gles", why);
+    if (ready != EDMLI_READY) return edmli_fail(&dev->err, EDMLI_MSG_BACKEND_FAILED, "gles", why);
     edmli_gles_run r;
     edml_status s = edmli_gles_begin(&r, g, &dev->err);
     if (!s && dst < src + bytes && src < dst + bytes && dst != src) {

@@ -85,7 +85,7 @@ void edmli_gles_listen(edmli_gles *g, edmli_gles_prog id, bool on)
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
 }
 
-/* A linked program's uniforms and bindings; it is BUILT. */
+/* A linked program's uniforms; it is BUILT. */
 static void edmli_gles_take_program(edmli_gles *g, edmli_gles_prog id)
 {
     edmli_gl *gl = &g->port.gl;
@@ -94,13 +94,15 @@ static void edmli_gles_take_program(edmli_gles *g, edmli_gles_prog id)
     g->loc_count[id] = gl->glGetUniformLocation(prog, "u_count");
     g->loc_bind[id] = gl->glGetUniformLocation(prog, "u_bind");
     g->loc_bind_step[id] = gl->glGetUniformLocation(prog, "u_bind_step");
-    g->bind_count[id] = edmli_gles_binding_words(id, g->bind_word[id]);
     g->prog_state[id] = EDMLI_GLES_PROG_BUILT;
 }
 
 /* The sources of program id: its prelude (in `prelude`), the libraries it
- * takes, the kernel; their hash (the program cache's key). false: why. */
-static bool edmli_gles_sources(edmli_gles *g, edmli_gles_prog id, char *prelude, const char *src[5], uint32_t *hash)
+ * takes, the kernel, main() (shaders/main.glsl); their hash (the program
+ * cache's key). false: why. */
+#define EDMLI_GLES_SOURCES 6
+static bool edmli_gles_sources(edmli_gles *g, edmli_gles_prog id, char *prelude, const char *src[EDMLI_GLES_SOURCES],
+                               uint32_t *hash)
 {
     if (edmli_gles_prelude(id, edmli_gles_prog_local(g, id), g->sort_max, prelude, EDMLI_GLES_PRELUDE_BYTES) >=
         EDMLI_GLES_PRELUDE_BYTES) {
@@ -115,16 +117,17 @@ static bool edmli_gles_sources(edmli_gles *g, edmli_gles_prog id, char *prelude,
     src[2] = libs & EDMLI_GLES_LIBS_OUT ? edmli_gles_src_output : "";
     src[3] = libs & EDMLI_GLES_LIBS_TOPK ? edmli_gles_src_topk : "";
     src[4] = edmli_gles_src[id];
-    if (g->faults & EDML_FAULT_SHADER_COMPILE) src[4] = "void main() { this does not compile; }\n";
+    src[5] = edmli_gles_src_main;
+    if (g->faults & EDML_FAULT_SHADER_COMPILE) src[4] = "void kernel_main() { this does not compile; }\n";
     *hash = 2166136261u;
-    for (int i = 0; i < 5; i++) *hash = edmli_gles_hash(*hash, src[i]);
+    for (int i = 0; i < EDMLI_GLES_SOURCES; i++) *hash = edmli_gles_hash(*hash, src[i]);
     return true;
 }
 
 void edmli_gles_build_start(edmli_gles *g, edmli_gles_prog id)
 {
     edmli_gl *gl = &g->port.gl;
-    const char *src[5];
+    const char *src[EDMLI_GLES_SOURCES];
     char prelude[EDMLI_GLES_PRELUDE_BYTES]; /* GL copies it */
     uint32_t hash;
     g->spills[id] = g->fills[id] = -1;
@@ -136,7 +139,7 @@ void edmli_gles_build_start(edmli_gles *g, edmli_gles_prog id)
     }
     edmli_gles_listen(g, id, true);
     unsigned sh = gl->glCreateShader(EDMLI_GL_COMPUTE_SHADER);
-    gl->glShaderSource(sh, 5, src, NULL);
+    gl->glShaderSource(sh, EDMLI_GLES_SOURCES, src, NULL);
     gl->glCompileShader(sh);
     unsigned prog = gl->glCreateProgram();
     gl->glAttachShader(prog, sh);

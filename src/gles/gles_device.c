@@ -17,19 +17,22 @@ static void edmli_gles_note(edmli_gles *g, const char *what)
  * driver's largest storage block, each change said. */
 static void edmli_gles_arena_size(edmli_gles *g, uint64_t asked)
 {
-    const uint64_t limit = g->max_ssbo / EDMLI_GLES_BUFFER_ALIGN * EDMLI_GLES_BUFFER_ALIGN;
+    /* the buffer holds the workgroup count after the arena (gles.h) */
+    const uint64_t bound = g->max_ssbo > EDMLI_GLES_ARENA_RESERVED ? g->max_ssbo - EDMLI_GLES_ARENA_RESERVED : 0;
+    const uint64_t limit = bound / EDMLI_GLES_BUFFER_ALIGN * EDMLI_GLES_BUFFER_ALIGN;
     char note[160];
     g->arena_bytes = asked / EDMLI_GLES_BUFFER_ALIGN * EDMLI_GLES_BUFFER_ALIGN;
     edmli_format(g->arena_bound, sizeof g->arena_bound, "edml_device_desc.gpu_arena_bytes sets its size");
     if (g->arena_bytes > limit) {
         g->arena_bytes = limit;
         edmli_format(g->arena_bound, sizeof g->arena_bound,
-                     "the driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE, %llu bytes, bounds it: a larger gpu_arena_bytes "
-                     "cannot help",
-                     (unsigned long long)limit);
+                     "the driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE, %llu bytes, bounds it to %llu: a larger "
+                     "gpu_arena_bytes cannot help",
+                     (unsigned long long)g->max_ssbo, (unsigned long long)limit);
         edmli_format(note, sizeof note,
-                     "gpu_arena_bytes %llu cut to %llu, the driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE",
-                     (unsigned long long)asked, (unsigned long long)limit);
+                     "gpu_arena_bytes %llu cut to %llu, the most the driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of "
+                     "%llu bytes allows",
+                     (unsigned long long)asked, (unsigned long long)limit, (unsigned long long)g->max_ssbo);
         edmli_gles_note(g, note);
     } else if (g->arena_bytes != asked) {
         edmli_format(note, sizeof note, "gpu_arena_bytes %llu rounded down to %llu, a multiple of %u",
@@ -150,6 +153,10 @@ bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t fau
     memset(g, 0, sizeof *g);
     g->fail_first = EDMLI_GLES_NO_FAILURE;
     g->faults = faults;
+    /* each program's bindings, from its struct alone: an operator's baked
+     * blocks (and so its size) are the same before and after a build */
+    for (int id = 0; id < EDMLI_GLES_PROG_COUNT; id++)
+        g->bind_count[id] = edmli_gles_binding_words((edmli_gles_prog)id, g->bind_word[id]);
     uint32_t port_faults =
         (faults & EDML_FAULT_NO_GL ? EDMLI_FAULT_NO_GL : 0) | (faults & EDML_FAULT_CONTEXT ? EDMLI_FAULT_CONTEXT : 0);
     if (!edmli_port_gl_open(&g->port, port_faults, why, cap)) return false;
@@ -174,14 +181,15 @@ static void edmli_gles_arena_create(edmli_gles *g, bool mapped)
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
     if (!mapped || !gl->glBufferStorageEXT || !ext || !strstr(ext, "GL_EXT_buffer_storage") ||
         (g->faults & EDML_FAULT_NO_BUFFER_STORAGE)) {
-        gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, NULL, EDMLI_GL_DYNAMIC_COPY);
+        gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(g->arena_bytes + EDMLI_GLES_ARENA_RESERVED), NULL,
+                         EDMLI_GL_DYNAMIC_COPY);
         return;
     }
     const unsigned bits =
         EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
-    gl->glBufferStorageEXT(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, NULL,
-                           bits | EDMLI_GL_DYNAMIC_STORAGE_BIT);
-    g->arena_map = (uint8_t *)gl->glMapBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, (intptr_t)g->arena_bytes, bits);
+    const intptr_t bytes = (intptr_t)(g->arena_bytes + EDMLI_GLES_ARENA_RESERVED);
+    gl->glBufferStorageEXT(EDMLI_GL_SHADER_STORAGE_BUFFER, bytes, NULL, bits | EDMLI_GL_DYNAMIC_STORAGE_BIT);
+    g->arena_map = (uint8_t *)gl->glMapBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, 0, bytes, bits);
 }
 
 /* Programs are built when an operator first needs them, so that creating a
@@ -300,19 +308,34 @@ static void edmli_gles_status_open(edmli_gles *g)
         return;
     const unsigned bits =
         EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
-    const intptr_t bytes = 2 * EDMLI_GLES_STATUS_SLOTS * sizeof edmli_gles_status_init; /* the slots, their init */
+    const intptr_t bytes = EDMLI_GLES_STATUS_BYTES; /* the slots, their init, the workgroup count */
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     gl->glGenBuffers(1, &g->status_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);
     gl->glBufferStorageEXT(EDMLI_GL_COPY_WRITE_BUFFER, bytes, NULL, bits);
     volatile uint32_t *map = (volatile uint32_t *)gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, bytes, bits);
-    for (uint32_t w = 0; map && w < 2 * EDMLI_GLES_STATUS_SLOTS * 4; w++) map[w] = edmli_gles_status_init[w % 4];
+    for (uint32_t w = 0; map && w < EDMLI_GLES_STATUS_BYTES / 4u; w++)
+        map[w] = w < 2 * EDMLI_GLES_STATUS_SLOTS * 4 ? edmli_gles_status_init[w % 4] : 0u;
     g->status_map = map;
     if (!g->status_map || gl->glGetError() != EDMLI_GL_NO_ERROR) {
         gl->glDeleteBuffers(1, &g->status_buf);
         g->status_buf = 0;
         g->status_map = NULL;
     }
+}
+
+/* GL's reset query where the context is told of GPU resets (the port asked
+ * EGL for that): GLES 3.2's, GL_KHR_robustness's or GL_EXT_robustness's. */
+static void edmli_gles_reset_open(edmli_gles *g)
+{
+    edmli_gl *gl = &g->port.gl;
+    const char *ext = (const char *)gl->glGetString(EDMLI_GL_EXTENSIONS);
+    const char *version = (const char *)gl->glGetString(EDMLI_GL_VERSION);
+    g->reset_status = NULL;
+    if (!g->port.robust) return;
+    if (ext && strstr(ext, "GL_KHR_robustness")) g->reset_status = gl->glGetGraphicsResetStatusKHR;
+    if (!g->reset_status && ext && strstr(ext, "GL_EXT_robustness")) g->reset_status = gl->glGetGraphicsResetStatusEXT;
+    if (!g->reset_status && version && strstr(version, "OpenGL ES 3.2")) g->reset_status = gl->glGetGraphicsResetStatus;
 }
 
 /* ---- the device hooks ------------------------------------------------------- */
@@ -339,6 +362,13 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     edmli_gles *g = (edmli_gles *)state;
     if (!edmli_gles_open(g, dev, dev->desc.inject_faults, why, cap)) return false;
     edmli_gles_status_open(g);
+    if (!g->status_map) { /* the workgroup count after the arena (gles.h) */
+        const uint8_t zeros[EDMLI_GLES_ARENA_RESERVED] = {0};
+        g->port.gl.glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
+        g->port.gl.glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, sizeof zeros, zeros);
+    }
+    edmli_gles_reset_open(g);
+    g->fault_at = dev->desc.inject_fault_at ? dev->desc.inject_fault_at : 1u;
     g->one_thread = dev->desc.gles_one_thread != 0;
     g->batching = false;
     g->unwaited = false;
@@ -393,6 +423,7 @@ const char *edmli_gles_device_info(const edml_device *dev, const void *state, ch
         if (g->prog_state[id] == EDMLI_GLES_PROG_FAILED && !off[0])
             edmli_format(off, sizeof off, "; off: %s", g->fail_text);
     }
+    if (g->lost[0]) edmli_format(off, sizeof off, "; GLES off for good: %s", g->lost);
     edmli_format(buf, cap,
                  "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena%s, "
                  "GatherND's status %s, kernels checked: %u of %u%s%s%s%s%s",

@@ -34,8 +34,8 @@ static void edmli_gles_gather_walk(const edml_operator *op, edmli_gather_nd_prm 
     prm->vectors = vec;
 }
 
-/* The status words (count of clamped coordinates, the first): binding 2 is
- * the device's mapped status buffer (slot 0, or in a command list's batch
+/* The status words (count of clamped coordinates, the first): the status
+ * block (binding 2) is the device's mapped status buffer (slot 0, or in a command list's batch
  * the next free slot, noted with its entry), or the GPU arena with the
  * operator's block in it, kept between calls (`kept`) or placed for this
  * one. */
@@ -43,8 +43,6 @@ static edml_status edmli_gles_gather_status(edmli_gles_run *r, uint32_t entry, u
 {
     edmli_gles *g = r->g;
     *kept = false;
-    if (!g->bake)
-        g->port.gl.glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, g->status_map ? g->status_buf : g->arena_buf);
     if (g->status_map) {
         const bool batched = g->batching && !g->bake;
         const uint32_t slot = batched ? g->batch_gathers++ : 0; /* batch_takes left one free */

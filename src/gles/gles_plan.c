@@ -27,9 +27,10 @@ static uint64_t edmli_gles_stage_bytes(const edml_operator *op, const edmli_gles
 }
 
 /* Derives the operator's plan (kernel shapes, staging) once, at creation;
- * or says why this GPU cannot run it: K above what TopK's kernel holds, more
- * staging than the GPU arena has free. */
-const char *edmli_gles_derive(const edml_device *dev, edml_operator *op, uint32_t *programs, char *buf, size_t cap)
+ * or says why this GPU cannot run it: K above what TopK's kernel holds,
+ * more staging than the GPU arena has free (with `fit`). */
+const char *edmli_gles_derive(const edml_device *dev, edml_operator *op, uint32_t *programs, bool fit, char *buf,
+                              size_t cap)
 {
     const edmli_gles *g = (const edmli_gles *)dev->state[EDML_BACKEND_GLES];
     edmli_gles_plan *plan = (edmli_gles_plan *)(void *)op->backend_plan;
@@ -51,7 +52,7 @@ const char *edmli_gles_derive(const edml_device *dev, edml_operator *op, uint32_
     *programs = edmli_gles_bake_size(op, g);
     const uint64_t have = g->arena_bytes - g->persistent,
                    need = edmli_add_sat(plan->stage_bytes, op->backend_gpu_bytes);
-    if (need > have) {
+    if (fit && need > have) {
         edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (%s)", (unsigned long long)need,
                      (unsigned long long)have, g->arena_bound);
         return buf;

@@ -36,6 +36,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     }
     r->baked = NULL;
     r->unbaked = false;
+    if (g->lost[0]) return edmli_gles_refuse_lost(g, err);
     if (g->mapped_plain) /* GL runs nothing on a buffer mapped without persistence */
         return edmli_fail(err, EDMLI_MSG_GPU_MAPPED);
     if (g->pending) (void)edmli_gles_complete_pending(g, UINT64_MAX); /* its outcome goes to its ticket */
@@ -54,6 +55,8 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
         gl->glWaitSync((GLsync_)g->handoff, 0, EDMLI_GL_TIMEOUT_IGNORED);
     if (g->state_key != g->port.context_key) { /* another context ran the last call: its state is its own */
         gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 1, g->arena_buf);
+        /* the status block: the mapped status buffer, else the arena (gles.h) */
+        gl->glBindBufferBase(EDMLI_GL_SHADER_STORAGE_BUFFER, 2, g->status_map ? g->status_buf : g->arena_buf);
         g->used_prog = g->params_bound_buf = 0;
         g->state_key = g->port.context_key;
     }
@@ -300,6 +303,8 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
     uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
     const uint32_t local = edmli_gles_prog_local(g, prog);
     if (g->faults & EDML_FAULT_SMALL_DISPATCHES) per = groups ? 1u : 1000u;
+    const bool drop = edmli_gles_drops(g) || (g->faults & EDMLI_GLES_FAULT_IDLE) ||
+                      ((g->faults & EDML_FAULT_SKIPPED_DISPATCH) && prog == EDMLI_GLES_PROG_GATHER_ND); /* as V3D may */
     for (uint32_t base = 0; base < units; base += per) {
         uint32_t n = units - base < per ? units - base : per;
         uint32_t wg = groups ? n : (n + local - 1) / local;
@@ -307,8 +312,8 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
         uint32_t y = (wg + x - 1) / x;
         edmli_gles_set_words(g, g->loc_base[prog], &g->set_base[prog], &base, 1, stale && base == 0);
         edmli_gles_set_words(g, g->loc_count[prog], &g->set_count[prog], &n, 1, stale && base == 0);
-        if (!(g->faults & EDML_FAULT_SKIPPED_DISPATCH) || prog != EDMLI_GLES_PROG_GATHER_ND) /* as V3D may */
-            gl->glDispatchCompute(x, y, layers);
+        if (!drop) gl->glDispatchCompute(x, y, layers);
+        if (!(g->faults & EDMLI_GLES_FAULT_IDLE)) g->done_sent += x * y * layers; /* each counts itself (main.glsl) */
     }
     g->check_seen |= 1u << prog;
     if (first) edmli_gles_listen(g, prog, false), g->dispatched |= 1u << prog;
@@ -461,13 +466,24 @@ static uint64_t edmli_gles_fetch_layout(const edmli_gles_run *r, uint64_t *base,
     return *one ? hi - lo : total;
 }
 
+/* Where the workgroup count's copy lies in the readback buffer, after the
+ * fetches (without a status buffer: else it is read through its mapping),
+ * and the readback bytes then. */
+static uint64_t edmli_gles_count_at(const edmli_gles *g, uint64_t fetched, uint64_t *total)
+{
+    const uint64_t at = edmli_gles_fetch_span(fetched);
+    *total = g->status_map ? fetched : at + 16u;
+    return at;
+}
+
 static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
 {
     edmli_gles *g = r->g;
     edmli_gl *gl = &g->port.gl;
-    uint64_t base;
+    uint64_t base, total;
     bool one;
-    const uint64_t total = edmli_gles_fetch_layout(r, &base, &one);
+    const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
+    const uint64_t count_at = edmli_gles_count_at(g, fetched, &total);
     if (!total) return EDML_STATUS_OK;
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     if (total > g->readback_bytes) {
@@ -478,9 +494,12 @@ static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
         g->readback_bytes = total;
     }
     gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
+    if (!g->status_map) /* the workgroup count, the arena buffer's last word */
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER,
+                                (intptr_t)(g->arena_bytes + EDMLI_GLES_ARENA_RESERVED - 4u), (intptr_t)count_at, 4);
     if (one) {
         gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)base, 0,
-                                (intptr_t)total);
+                                (intptr_t)fetched);
         return EDML_STATUS_OK;
     }
     for (uint64_t i = 0, at = 0; i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
@@ -489,41 +508,49 @@ static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
     return EDML_STATUS_OK;
 }
 
-/* After the fence: one mapping, and the host written only once it
- * succeeded, so that a failure writes nothing. */
+/* After the fence: the workgroup count checked, then one mapping, and the
+ * host written only once both succeeded, so that a failure writes nothing. */
 static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
 {
     edmli_gles *g = r->g;
     edmli_gl *gl = &g->port.gl;
     if (r->staged) /* worded again: a batch's staging wrote its message into the submission's buffer */
         return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
-    uint64_t base;
+    uint64_t base, total;
     bool one;
-    const uint64_t total = edmli_gles_fetch_layout(r, &base, &one);
-    if (!total) return EDML_STATUS_OK;
+    const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
+    const uint64_t count_at = edmli_gles_count_at(g, fetched, &total);
+    edml_status s =
+        g->status_map ? edmli_gles_done_check(r, g->status_map[EDMLI_GLES_STATUS_BYTES / 4u - 1u]) : EDML_STATUS_OK;
+    if (s || !total) return s;
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
-    if (!p || (g->faults & EDML_FAULT_MAP)) {
+    const bool fault = edmli_gles_faulted(g, EDML_FAULT_MAP);
+    if (!p || fault) {
         if (p) gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
-        return edmli_gles_fail(r, (g->faults & EDML_FAULT_MAP) ? "glMapBufferRange failed (fault injected)"
-                                                               : "glMapBufferRange failed");
+        return edmli_gles_fail(r, fault ? "glMapBufferRange failed (fault injected)" : "glMapBufferRange failed");
     }
-    for (uint64_t i = 0, at = 0; i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
+    uint32_t counted;
+    memcpy(&counted, p + count_at, sizeof counted);
+    if (!g->status_map) s = edmli_gles_done_check(r, counted);
+    for (uint64_t i = 0, at = 0; !s && i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
         memcpy(r->fetches[i].host, p + (one ? r->fetches[i].offset - base : at), (size_t)r->fetches[i].bytes);
     gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
-    return EDML_STATUS_OK;
+    return s;
 }
 
 /* glClientWaitSync up to `limit`, the injected fault answering as expiry. */
 static unsigned edmli_gles_client_wait(const edmli_gles *g, GLsync_ fence, uint64_t limit)
 {
     unsigned w = g->port.gl.glClientWaitSync(fence, EDMLI_GL_SYNC_FLUSH_COMMANDS_BIT, limit);
-    return (g->faults & EDML_FAULT_FENCE_TIMEOUT) ? EDMLI_GL_TIMEOUT_EXPIRED : w;
+    return edmli_gles_faulted(g, EDML_FAULT_FENCE_TIMEOUT) ? EDMLI_GL_TIMEOUT_EXPIRED : w;
 }
 
-/* A submission's outcome from its fence's answer `w` and the GL errors. */
+/* A submission's outcome from its fence's answer `w`, a GPU reset and the GL errors. */
 static edml_status edmli_gles_fence_outcome(edmli_gles_run *r, unsigned w)
 {
+    edml_status s = edmli_gles_reset_check(r);
+    if (s) return s;
     if (w == EDMLI_GL_TIMEOUT_EXPIRED)
         return edmli_gles_fail(r, "the fence timed out after 5 s (fault injected or GPU hung)");
     if (w != EDMLI_GL_ALREADY_SIGNALED && w != EDMLI_GL_CONDITION_SATISFIED)
@@ -547,6 +574,7 @@ static GLsync_ edmli_gles_fence(edmli_gles_run *r)
     gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
                         (r->g->status_map || r->g->arena_map ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
     r->staged = edmli_gles_stage_fetches(r);
+    edmli_gles_fenced(r->g);
     return gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 }
 

@@ -1,0 +1,77 @@
+/* Whether a submission really ran: every workgroup of every kernel counts
+ * itself in the status block's last word (shaders/main.glsl), and after the
+ * fence the count must have grown by the workgroups dispatched. A driver
+ * that dropped a dispatch (Mesa's V3D skips a kernel whose registers it
+ * could not allocate, with no GL error; a GPU reset drops the job it was
+ * running; a no-op DRM shim runs nothing) fails the call instead of
+ * answering with what the outputs held before. Where the context is told
+ * of GPU resets (EGL_EXT_create_context_robustness), GL's reset status is
+ * read after each fence too. Either takes GLES off the device for good
+ * (outside the known-answer tests, which take off only their kernels). */
+#include "gles.h"
+
+/* The submission the injected faults strike (1: the first after the
+ * known-answer tests), while it is built. */
+static bool edmli_gles_struck(const edmli_gles *g, uint32_t fault)
+{
+    return (g->faults & fault) && !g->checking && g->submissions + 1u == g->fault_at;
+}
+
+bool edmli_gles_faulted(const edmli_gles *g, uint32_t fault)
+{
+    return (g->faults & fault) && !g->checking && g->submissions >= g->fault_at;
+}
+
+bool edmli_gles_drops(const edmli_gles *g)
+{
+    return edmli_gles_struck(g, EDML_FAULT_DROPPED_DISPATCH) || edmli_gles_struck(g, EDML_FAULT_GPU_RESET);
+}
+
+void edmli_gles_fenced(edmli_gles *g)
+{
+    if (!g->checking) g->submissions++;
+}
+
+void edmli_gles_lose(edmli_gles *g, const char *why)
+{
+    if (!g->lost[0]) edmli_format(g->lost, sizeof g->lost, "%s", why);
+}
+
+edml_status edmli_gles_done_check(edmli_gles_run *r, uint32_t counted)
+{
+    edmli_gles *g = r->g;
+    const uint32_t sent = g->done_sent - g->done_base, ran = counted - g->done_base;
+    g->done_base = g->done_sent = counted; /* the next submission counts from here */
+    if (ran == sent || (g->faults & EDML_FAULT_UNCHECKED)) return EDML_STATUS_OK;
+    g->dropped = true;
+    char why[EDMLI_GLES_WHY_BYTES];
+    edmli_format(why, sizeof why,
+                 "the GPU ran %u of the %u workgroups dispatched: the driver dropped a dispatch (a kernel it could "
+                 "not run, or a GPU reset)",
+                 ran, sent);
+    if (!g->checking) edmli_gles_lose(g, why); /* a test's failure takes off only the kernels it ran */
+    return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", why);
+}
+
+edml_status edmli_gles_reset_check(edmli_gles_run *r)
+{
+    edmli_gles *g = r->g;
+    GLenum_ status = g->reset_status ? g->reset_status() : EDMLI_GL_NO_ERROR;
+    if ((g->faults & EDML_FAULT_GPU_RESET) && !g->checking && g->submissions == g->fault_at) /* fenced already */
+        status = EDMLI_GL_GUILTY_CONTEXT_RESET;
+    if (status == EDMLI_GL_NO_ERROR) return EDML_STATUS_OK;
+    char why[EDMLI_GLES_WHY_BYTES];
+    edmli_format(why, sizeof why, "the GPU was reset and this device's GL context is lost (%s)%s",
+                 status == EDMLI_GL_GUILTY_CONTEXT_RESET     ? "its own work hung the GPU"
+                 : status == EDMLI_GL_INNOCENT_CONTEXT_RESET ? "another context's work hung the GPU"
+                                                             : "an unknown cause",
+                 (g->faults & EDML_FAULT_GPU_RESET) ? " (fault injected)" : "");
+    edmli_gles_lose(g, why); /* a reset loses the context: every kernel, not only a test's */
+    return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", why);
+}
+
+edml_status edmli_gles_refuse_lost(const edmli_gles *g, edmli_errbuf *err)
+{
+    if (!g->lost[0]) return EDML_STATUS_OK;
+    return edmli_fail(err, EDMLI_MSG_GLES_LOST, g->lost);
+}
