@@ -603,11 +603,16 @@ typedef struct edml_device_desc {
      *  binaries (GLES 3.0's glGetProgramBinary), from one start to the
      *  next: give what was saved last time (or anything, the first time),
      *  and save edml_device_program_cache_used() bytes of it after the
-     *  operators were created. A cache written by another driver or edml
-     *  version, or damaged, is emptied and filled again; a binary the
-     *  driver refuses is compiled from source. NULL: programs are compiled
-     *  at each start (when an operator first needs them). A few hundred
-     *  KiB hold every program on Mesa's drivers. */
+     *  operators were created. Memory of its own: one that overlaps the
+     *  device arena is refused (::EDML_STATUS_INVALID_ARGUMENT). A cache
+     *  written by another driver or edml version is emptied and filled
+     *  again; every entry carries a checksum, and a damaged one (a bit
+     *  flipped in the flash that held it) is dropped before the driver sees
+     *  it; a binary the driver refuses is removed, compiled from source and
+     *  kept anew, so the next start loads it.
+     *  edml_device_program_cache_stats() and the log say what happened.
+     *  NULL: programs are compiled at each start (when an operator first
+     *  needs them). A few hundred KiB hold every program on Mesa's drivers. */
     void *program_cache;
     size_t program_cache_bytes; /**< bytes of program_cache */
     /** Tests only: the GPU submission, counted from 1 after the known-answer
@@ -740,6 +745,23 @@ edml_status edml_device_release_thread(edml_device *device);
  *  created (or, where the driver compiles in its own threads, once its
  *  first execution ran on the GPU). */
 edml_status edml_device_program_cache_used(edml_device *device, size_t *bytes);
+
+/** What edml_device_desc.program_cache held and what the device did with
+ *  it since its creation (each event is also logged, with ::EDML_STATUS_OK). */
+typedef struct edml_program_cache_stats {
+    uint32_t loaded;   /**< programs loaded from their binaries (no compile) */
+    uint32_t compiled; /**< programs compiled from source (not in the cache, or refused) */
+    uint32_t kept;     /**< binaries added to the cache */
+    uint32_t refused;  /**< binaries the driver refused (an update): removed, compiled and kept anew */
+    uint32_t damaged;  /**< entries dropped for a checksum or size that did not match */
+    uint32_t full;     /**< binaries that did not fit program_cache_bytes (compiled at each start) */
+    uint32_t emptied;  /**< 1: the memory held no cache of this driver, renderer and edml version */
+    size_t used;       /**< bytes at the start of program_cache that hold programs now: what to save */
+} edml_program_cache_stats;
+
+/** The program cache's contents and events (all zero without a cache or
+ *  GLES). */
+edml_status edml_device_program_cache_stats(edml_device *device, edml_program_cache_stats *stats);
 
 /** The message of the device's last call, "" when it succeeded. */
 const char *edml_device_last_error(const edml_device *device);
@@ -894,7 +916,9 @@ edml_status edml_gpu_buffer_read(edml_gpu_buffer *buffer, UINT64 offset, void *d
  * Adreno and Jetson board) that is zero-copy. Without it, the range is
  * mapped with glMapBufferRange and the device's other GPU calls fail with
  * ::EDML_STATUS_BUSY until edml_gpu_buffer_unmap(). One mapping a buffer at
- * a time.
+ * a time; `bytes` 0 is refused (::EDML_STATUS_INVALID_ARGUMENT), as
+ * edml_gpu_buffer_create() refuses it, with or without the persistent
+ * mapping.
  */
 edml_status edml_gpu_buffer_map(edml_gpu_buffer *buffer, UINT64 offset, UINT64 bytes, void **data);
 /** Ends a mapping: the pointer is no longer to be used (with the

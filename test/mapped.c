@@ -75,11 +75,15 @@ static void run_mapped(edml_device *dev, edml_operator *op, edml_gpu_buffer **bu
     for (int i = 0; persistent && i < 3; i++) CHECK(edml_gpu_buffer_unmap(buf[i]) == EDML_STATUS_OK, "unmap");
 }
 
-/* misuse: out of range, twice, unmapped; a plain mapping holds the GPU back */
+/* misuse: out of range, zero bytes, twice, unmapped; a plain mapping holds the GPU back */
 static void check_misuse(edml_device *dev, edml_operator *op, edml_gpu_buffer **buf, bool persistent, const char *mode)
 {
     void *p = (void *)1;
     CHECK(edml_gpu_buffer_map(buf[0], 16, N, &p) == EDML_STATUS_INVALID_ARGUMENT && !p, "%s: out of range", mode);
+    p = (void *)1;
+    CHECK(edml_gpu_buffer_map(buf[0], 0, 0, &p) == EDML_STATUS_INVALID_ARGUMENT && !p &&
+              strstr(edml_device_last_error(dev), "bytes is 0"),
+          "%s: zero bytes, as edml_gpu_buffer_create refuses them: '%s'", mode, edml_device_last_error(dev));
     CHECK(edml_gpu_buffer_unmap(buf[0]) == EDML_STATUS_INVALID_ARGUMENT &&
               strstr(edml_device_last_error(dev), "not mapped"),
           "%s: unmapped: '%s'", mode, edml_device_last_error(dev));

@@ -119,6 +119,21 @@ static edml_status edmli_parallel_of(const edml_device_desc *dd, const edml_boar
     return EDML_STATUS_OK;
 }
 
+/* The program cache: memory of the caller's apart from the device arena
+ * (the device writes program binaries into it) that does not wrap around. */
+static edml_status edmli_check_cache_memory(const edml_device_desc *dd, const void *arena, size_t arena_size,
+                                            edmli_errbuf *e)
+{
+    if (!dd->program_cache || !dd->program_cache_bytes) return EDML_STATUS_OK;
+    const uintptr_t c = (uintptr_t)dd->program_cache, a = (uintptr_t)arena;
+    if (dd->program_cache_bytes > UINTPTR_MAX - c)
+        return edmli_fail(e, EDMLI_MSG_CACHE_WRAPS, (unsigned long long)dd->program_cache_bytes);
+    if (c < a + arena_size && a < c + dd->program_cache_bytes)
+        return edmli_fail(e, EDMLI_MSG_CACHE_IN_ARENA, (unsigned long long)dd->program_cache_bytes,
+                          (unsigned long long)arena_size);
+    return EDML_STATUS_OK;
+}
+
 edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size, edml_device **device)
 {
     edml_device_desc dd = {0};
@@ -153,6 +168,7 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
             edmli_fail(&tmp, EDMLI_MSG_GPU_ARENA_RANGE, (unsigned long long)dd.gpu_arena_bytes, EDMLI_GPU_ARENA_MIN));
     edmli_parallel par;
     edml_status s = edmli_parallel_of(&dd, board, &tmp, &par);
+    if (!s) s = edmli_check_cache_memory(&dd, arena, arena_size, &tmp);
     if (s) return edmli_create_failed(&dd, &tmp, s);
 
     edml_device *dev = (edml_device *)arena;
@@ -195,19 +211,33 @@ edml_status edml_device_release_thread(edml_device *dev)
     return s;
 }
 
-edml_status edml_device_program_cache_used(edml_device *dev, size_t *bytes)
+edml_status edml_device_program_cache_stats(edml_device *dev, edml_program_cache_stats *stats)
 {
     edml_status s = edmli_device_enter(dev);
     if (s) return s;
-    if (!bytes) {
-        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "bytes");
+    if (!stats) {
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "stats");
     } else {
-        *bytes = 0;
+        memset(stats, 0, sizeof *stats);
         for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
-            if (dev->state[b] && (dev->backends & EDML_BACKEND_BIT(b)) && edmli_backends[b]->cache_used)
-                *bytes += edmli_backends[b]->cache_used(dev->state[b]);
+            if (dev->state[b] && edmli_backends[b]->cache_stats) edmli_backends[b]->cache_stats(dev->state[b], stats);
     }
     edmli_device_leave(dev, s, true);
+    return s;
+}
+
+edml_status edml_device_program_cache_used(edml_device *dev, size_t *bytes)
+{
+    edml_program_cache_stats st;
+    if (!bytes) { /* worded by the device, as the other calls' NULLs are */
+        edml_status s = edmli_device_enter(dev);
+        if (s) return s;
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "bytes");
+        edmli_device_leave(dev, s, true);
+        return s;
+    }
+    edml_status s = edml_device_program_cache_stats(dev, &st);
+    *bytes = s ? 0 : st.used;
     return s;
 }
 

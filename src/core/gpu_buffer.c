@@ -151,6 +151,8 @@ edml_status edml_gpu_buffer_map(edml_gpu_buffer *handle, UINT64 offset, UINT64 b
         s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "data");
     else if (*data = NULL, b->mapped)
         s = edmli_fail(&dev->err, EDMLI_MSG_GPU_MAP_TWICE);
+    else if (!bytes) /* no view of nothing, with or without the persistent mapping */
+        s = edmli_fail(&dev->err, EDMLI_MSG_GPU_BUFFER_EMPTY);
     else
         s = edmli_gpu_range(b, offset, bytes, "a mapping");
     void *state = NULL;

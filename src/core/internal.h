@@ -258,8 +258,8 @@ typedef struct edmli_backend {
     bool (*open)(edml_device *dev, void *state, char *why, size_t cap);
     void (*close)(edml_device *dev, void *state);
     const char *(*info)(const edml_device *dev, const void *state, char *buf, size_t cap);
-    /* bytes of edml_device_desc.program_cache that hold programs */
-    size_t (*cache_used)(const void *state);
+    /* what edml_device_desc.program_cache holds and what it did */
+    void (*cache_stats)(const void *state, edml_program_cache_stats *stats);
     /* lets go of what the calling thread keeps current (a GL context) */
     void (*release_thread)(void *state);
     const edmli_buffer_hooks *buffers;

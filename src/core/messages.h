@@ -163,6 +163,12 @@
                                     "%u] for InputTensor.Sizes[%u]: clamped; %llu index coordinates were out of range"
 #define EDMLI_MSG_INDEX_OOR_RESIDENT EDML_STATUS_INDEX_OUT_OF_RANGE, "IndicesTensor (in a GPU buffer): %s"
 #define EDMLI_MSG_BACKEND_FAILED EDML_STATUS_BACKEND_FAILED, "backend %s failed: %s"
+#define EDMLI_MSG_CACHE_IN_ARENA                                                                                       \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.program_cache (%llu bytes) overlaps the device arena (%llu "       \
+                                  "bytes): the device would write program binaries over its own objects; give memory " \
+                                  "of its own"
+#define EDMLI_MSG_CACHE_WRAPS \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.program_cache_bytes is %llu: past the end of the address space"
 #define EDMLI_MSG_NOT_READY_SHORT \
     EDML_STATUS_ARENA_TOO_SMALL, "backend %s cannot run it yet: %s; nothing runs a kernel that was not checked"
 #define EDMLI_MSG_NOT_READY_MAPPED \

@@ -186,6 +186,10 @@ typedef struct edmli_gles {
     size_t cache_bytes;
     uint32_t cache_key;    /* the driver's (renderer and version) and edml's */
     uint32_t cache_loaded; /* programs loaded from it (bits) */
+    uint32_t cache_used, cache_count; /* the device's own count: the caller's memory is not trusted */
+    edml_program_cache_stats cache_stats;
+    edml_log_fn log; /* the device's, for notices (the program cache's) */
+    void *log_user;
     /* while the known-answer tests run (gles_ready.c), and the programs a
      * test dispatched (bits) */
     bool checking;
@@ -355,7 +359,7 @@ bool edmli_gles_compile(edmli_gles *g, edmli_gles_prog id, char *why, size_t cap
 void edmli_gles_cache_open(edmli_gles *g, void *mem, size_t bytes);
 bool edmli_gles_cache_load(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash);
 void edmli_gles_cache_keep(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash);
-size_t edmli_gles_cache_used(const edmli_gles *g);
+void edmli_gles_cache_stats(const edmli_gles *g, edml_program_cache_stats *stats);
 uint32_t edmli_gles_hash(uint32_t h, const char *text);
 
 /* Programs made ready for use (gles_ready.c): each built, then checked on

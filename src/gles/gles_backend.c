@@ -105,7 +105,10 @@ static uint64_t edmli_gles_temp_bytes(const edml_operator *op)
     return edmli_gles_check_bytes(EDMLI_GLES_STATE(op), op->obj.device, EDMLI_GLES_PLAN(op)->programs);
 }
 
-static size_t edmli_gles_cache_used_hook(const void *state) { return edmli_gles_cache_used((const edmli_gles *)state); }
+static void edmli_gles_cache_stats_hook(const void *state, edml_program_cache_stats *stats)
+{
+    edmli_gles_cache_stats((const edmli_gles *)state, stats);
+}
 
 static edml_status edmli_gles_hook_batch_begin(void *state, edmli_errbuf *err)
 {
@@ -141,7 +144,7 @@ const edmli_backend edmli_gles_backend = {
     .close = edmli_gles_device_close,
     .info = edmli_gles_device_info,
     .release_thread = edmli_gles_release_thread,
-    .cache_used = edmli_gles_cache_used_hook,
+    .cache_stats = edmli_gles_cache_stats_hook,
     .buffers = &edmli_gles_buffers,
     .kernels =
         {

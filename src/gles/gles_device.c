@@ -204,6 +204,7 @@ static void edmli_gles_programs_open(edmli_gles *g, const edml_device *dev)
 {
     edmli_gl *gl = &g->port.gl;
     const char *ext = (const char *)gl->glGetString(EDMLI_GL_EXTENSIONS);
+    g->log = dev->err.log, g->log_user = dev->err.log_user;
     edmli_gles_cache_open(g, dev->desc.program_cache, dev->desc.program_cache_bytes);
     const bool slow = (g->faults & EDML_FAULT_SLOW_COMPILE) != 0;
     g->parallel = (ext && strstr(ext, "GL_KHR_parallel_shader_compile") && gl->glMaxShaderCompilerThreadsKHR) || slow;
