@@ -184,8 +184,8 @@ typedef struct edmli_gles {
      * kept in the caller's memory across boots (gles_cache.c) */
     uint8_t *cache;
     size_t cache_bytes;
-    uint32_t cache_key;    /* the driver's (renderer and version) and edml's */
-    uint32_t cache_loaded; /* programs loaded from it (bits) */
+    uint32_t cache_key;               /* the driver's (renderer and version) and edml's */
+    uint32_t cache_loaded;            /* programs loaded from it (bits) */
     uint32_t cache_used, cache_count; /* the device's own count: the caller's memory is not trusted */
     edml_program_cache_stats cache_stats;
     edml_log_fn log; /* the device's, for notices (the program cache's) */
