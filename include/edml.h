@@ -112,6 +112,8 @@
  *   edml_gpu_buffer_map                     1024    768
  *   edml_gpu_buffer_unmap                   1024    768
  *   edml_gpu_buffer_destroy                 1024    768
+ *   edml_device_program_cache_used          1024    768
+ *   edml_device_program_cache_stats         1024    768
  *   edml_gpu_buffer_copy                     768    512
  *   edml_gpu_buffer_write                    768    512
  *   edml_gpu_buffer_read                     768    512
@@ -125,16 +127,24 @@
  *   edml_device_backend_info                 512    512
  *   edml_command_list_create                 512    512
  *   edml_device_arena_stats                  512    256
- *   edml_device_program_cache_used           512    256
  *
  * @section gpu The GPU
  *
  * With the GLES backend built in (PORT=linux), edml_device_create() loads
- * EGL and GLES at run time, compiles every kernel and creates the GPU arena;
- * if any of it fails the device works on the CPU backends and
- * edml_device_gles_info() says why. EDML_BACKEND_AUTO then puts large
- * reductions on the GPU (board thresholds), and an AUTO operator whose GPU
- * submission fails reruns on NEON at once; the device stays on the CPU.
+ * EGL and GLES at run time and creates the GPU arena; it compiles no kernel
+ * (where the driver compiles in its own threads it starts them all). If
+ * any of it fails the device works on the CPU backends and
+ * edml_device_gles_info() says why. A kernel is built when the first
+ * operator that needs it is created (or loaded from
+ * edml_device_desc.program_cache), then checked on its known answers
+ * against the reference before it is ever used; one that fails is taken
+ * off, with the reason. Every GPU submission counts the workgroups that
+ * ran: one the driver dropped (or a GPU reset cut short) fails its call
+ * with ::EDML_STATUS_BACKEND_FAILED, writes nothing, and takes GLES off the
+ * device (create the device again to use the GPU). EDML_BACKEND_AUTO puts
+ * large reductions on the GPU (board thresholds), and an AUTO operator
+ * whose GPU submission fails reruns on NEON at once; the device stays on
+ * the CPU.
  *
  * @section example Example: TopK of one row (examples/topk.c, as in the README)
  * @code
@@ -432,7 +442,9 @@ typedef enum edml_status {
     EDML_STATUS_BACKEND_UNAVAILABLE, /**< the backend asked for is not built, allowed or working */
     EDML_STATUS_BACKEND_FAILED,      /**< the backend failed while running (e.g. a GL error) */
     EDML_STATUS_INVALID_DEVICE,      /**< the device was destroyed or is not edml's */
-    EDML_STATUS_BUSY,                /**< another thread's call holds the device; nothing was done */
+    EDML_STATUS_BUSY,                /**< another thread's call holds the device, or a GPU buffer mapped without a
+                                          persistent mapping holds its GPU back (the message says which); nothing
+                                          was done */
     EDML_STATUS_TIMEOUT,             /**< a command list's wait ran out of time; it is still running */
     EDML_STATUS_INVALID_HANDLE,      /**< an operator, GPU buffer or command list handle (the message names the
                                           argument) was destroyed, is stale, another device's or not edml's */
@@ -443,11 +455,14 @@ typedef enum edml_status {
 const char *edml_status_string(edml_status status);
 /** A constant sentence saying what the status means in general. */
 const char *edml_status_message(edml_status status);
-/** The message of the calling thread's last call that reached no device to
- *  keep one: a NULL or unrecognisable handle, a device held by another
- *  thread (::EDML_STATUS_BUSY), e.g. "the operator is NULL"; "" before any.
- *  Such a call leaves every device's edml_device_last_error() as it was.
- *  (With PORT=none, one for the whole program.) */
+/** Two channels hold the messages of failed calls. edml_device_last_error()
+ *  holds the one of the last call that reached that device ("" when it
+ *  succeeded). This one holds the calling thread's last call's message when
+ *  that call reached no device to keep it: a NULL or unrecognisable handle,
+ *  a device held by another thread (::EDML_STATUS_BUSY), e.g. "the operator
+ *  is NULL"; "" once a later call of the thread reached a device, and
+ *  before any. A call that reached no device leaves every device's message
+ *  as it was. (With PORT=none, one for the whole program.) */
 const char *edml_error_without_device(void);
 /**@}*/
 
@@ -723,6 +738,8 @@ size_t edml_device_size(void);
  * a live device (created there, not destroyed) is refused; to tell, the
  * first bytes of the arena are read, so memory checkers (valgrind) want an
  * arena that was written before: a static array, calloc(), or memset().
+ * `desc` NULL is a descriptor of zeros: every default (the built-in board,
+ * every backend built, a 64 MiB GPU arena, no log).
  * On failure the message goes to desc->error_buffer and desc->log.
  */
 edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t arena_size, edml_device **device);
@@ -763,7 +780,8 @@ typedef struct edml_program_cache_stats {
  *  GLES). */
 edml_status edml_device_program_cache_stats(edml_device *device, edml_program_cache_stats *stats);
 
-/** The message of the device's last call, "" when it succeeded. */
+/** The message of the last call that reached this device, "" when it
+ *  succeeded (see edml_error_without_device() for calls that reached none). */
 const char *edml_device_last_error(const edml_device *device);
 
 /** One line on a backend of the device: what it found (its GPU, for GLES), or

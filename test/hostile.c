@@ -414,6 +414,60 @@ static edml_status sort_2000(edml_device *dev, edml_operator *op, bool *right)
     return s;
 }
 
+/* Messages as users met them: a short binding just below the device
+ * arena is short, not inside it; a call that reached a device clears the
+ * thread's message of one that reached none; a command list's record short
+ * of scratch names edml_command_list_record. */
+static void check_messages_met(void)
+{
+    ops_case c;
+    ops_make_type(&c, EDML_OPERATOR_ARGMIN);
+    const size_t below = 64, arena_bytes = 1 << 17;
+    uint8_t *block = aligned_alloc(16, below + arena_bytes); /* a buffer, then the arena right after it */
+    if (!block || c.in[0].total <= 16) abort();
+    memset(block, 0, below + arena_bytes);
+    edml_device_desc dd = {0};
+    dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF);
+    edml_device *dev = NULL;
+    edml_operator *op = NULL;
+    CHECK(edml_device_create(&dd, block + below, arena_bytes, &dev) == EDML_STATUS_OK &&
+              edml_operator_create(dev, &c.desc, EDML_BACKEND_REF, &op) == EDML_STATUS_OK,
+          "device and operator");
+    EDML_BUFFER_BINDING in[1] = {{block + below - 16, 0, 16}}, out[1] = {tl_bind(&c.out[0])};
+    edml_status s = edml_operator_execute(op, in, 1, out, 1, NULL);
+    CHECK(s == EDML_STATUS_INVALID_BINDING && strstr(edml_device_last_error(dev), "SizeInBytes is 16") &&
+              !strstr(edml_device_last_error(dev), "device arena"),
+          "a short binding just below the arena: '%s'", edml_device_last_error(dev));
+    CHECK(ops_execute(&c, NULL, NULL) == EDML_STATUS_INVALID_ARGUMENT && edml_error_without_device()[0],
+          "a NULL operator");
+    CHECK(ops_execute(&c, op, NULL) == EDML_STATUS_OK && !edml_error_without_device()[0],
+          "a call that reached a device clears the thread's message: '%s'", edml_error_without_device());
+    edml_device_destroy(dev);
+    free(block);
+    ops_free(&c);
+
+    static const UINT sizes[2] = {1, 2000};
+    EDML_BUFFER_TENSOR_DESC fb = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, sizes, NULL, 0, 0},
+                            ib = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, sizes, NULL, 0, 0};
+    EDML_TENSOR_DESC ft = {EDML_TENSOR_TYPE_BUFFER, &fb}, it = {EDML_TENSOR_TYPE_BUFFER, &ib};
+    EDML_TOP_K1_OPERATOR_DESC tk = {&ft, &ft, &it, 1, 2000, EDML_AXIS_DIRECTION_DECREASING};
+    const EDML_OPERATOR_DESC desc = {EDML_OPERATOR_TOP_K1, &tk};
+    static float x[2000], v[2000];
+    static uint32_t ix[2000];
+    tl_device d;
+    edml_command_list *l = NULL, *fill;
+    CHECK(make_device(&d, &dd) == EDML_STATUS_OK && edml_operator_create(d.dev, &desc, EDML_BACKEND_REF, &op) == 0 &&
+              edml_command_list_create(d.dev, 1, &l) == EDML_STATUS_OK,
+          "sort and list");
+    while (edml_command_list_create(d.dev, 1, &fill) == EDML_STATUS_OK) {} /* the arena full */
+    EDML_BUFFER_BINDING bi = {x, 0, sizeof x}, bo[2] = {{v, 0, sizeof v}, {ix, 0, sizeof ix}};
+    s = edml_command_list_record(l, op, &bi, 1, bo, 2, NULL);
+    CHECK(s == EDML_STATUS_ARENA_TOO_SMALL && strstr(edml_device_last_error(d.dev), "edml_command_list_record") &&
+              !strstr(edml_device_last_error(d.dev), "edml_operator_execute"),
+          "a record short of scratch: '%s'", edml_device_last_error(d.dev));
+    tl_device_free(&d);
+}
+
 /* With reserve_scratch an operator that does not fit fails at creation;
  * one that was created runs with the device arena full (without it, the
  * same executions fail for memory). */
@@ -507,6 +561,7 @@ int main(void)
     check_reserved_scratch(0);
     check_reserved_scratch(1);
     check_messages_without_device();
+    check_messages_met();
     check_pool_sizes();
     check_bad_parallel_fors();
     check_nested_pool();

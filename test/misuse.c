@@ -215,8 +215,8 @@ static void messages(void)
     CHECK(edml_device_create(&dd, arena + 4, sizeof arena - 4, &dev) == EDML_STATUS_INVALID_ARGUMENT &&
               !strcmp(err, "the arena must be aligned to 16 bytes"),
           "misaligned: '%s'", err);
-    CHECK(!strcmp(edml_status_message(EDML_STATUS_BUSY),
-                  "the device is in use by another thread's call (one call at a time per device); nothing was done"),
+    CHECK(strstr(edml_status_message(EDML_STATUS_BUSY), "another thread's call") &&
+              strstr(edml_status_message(EDML_STATUS_BUSY), "mapped"),
           "status message");
     CHECK(edml_device_create(NULL, arena, sizeof arena, &dev) == EDML_STATUS_OK, "NULL descriptor: defaults");
 

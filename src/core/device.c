@@ -318,6 +318,7 @@ edml_status edmli_device_enter(edml_device *dev)
         return edmli_unrouted(EDML_STATUS_INVALID_DEVICE, "the device was destroyed during the call");
     }
     dev->err.text[0] = '\0';
+    edmli_port_set_unrouted(""); /* this call reached a device: it has its message */
     return EDML_STATUS_OK;
 }
 

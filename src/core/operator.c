@@ -248,10 +248,16 @@ static edml_status edmli_bind_host(const edml_device *dev, edmli_errbuf *e, cons
     if (b->Offset > UINTPTR_MAX - base) return edmli_fail(e, EDMLI_MSG_BIND_WRAP, name);
     uintptr_t start = base + (uintptr_t)b->Offset;
     if (b->SizeInBytes > UINTPTR_MAX - start) return edmli_fail(e, EDMLI_MSG_BIND_WRAP, name);
+    /* its size first, then what it declares against the arena (a short
+     * buffer just below the arena is short, not inside the arena) */
+    if (b->SizeInBytes < bytes)
+        return edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes, (unsigned long long)bytes);
     const edmli_range arena = {(uintptr_t)dev->arena.base, dev->arena.size, false};
     const edmli_range handle = {edmli_handle_address(b->Buffer), 1, false}; /* an edml handle given as memory */
+    const edmli_range declared = {start, b->SizeInBytes, false};
     *r = (edmli_range){start, bytes, false};
-    if (edmli_overlap(r, &arena) || edmli_overlap(&handle, &arena)) return edmli_fail(e, EDMLI_MSG_BIND_ARENA, name);
+    if (edmli_overlap(&declared, &arena) || edmli_overlap(&handle, &arena))
+        return edmli_fail(e, EDMLI_MSG_BIND_ARENA, name);
     if (start % align) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, align);
     return EDML_STATUS_OK;
 }
@@ -286,11 +292,7 @@ static edml_status edmli_bind(const edml_operator *op, edmli_errbuf *e, const ch
                               const edmli_tensor *t, edmli_range *r)
 {
     if (b->Offset & EDML_GPU_BINDING_BIT) return edmli_bind_gpu(op, e, name, b, t, r);
-    edml_status s = edmli_bind_host(op->obj.device, e, name, b, t->total_bytes, t->elem_size, r);
-    if (!s && b->SizeInBytes < t->total_bytes)
-        s = edmli_fail(e, EDMLI_MSG_BIND_SIZE, name, (unsigned long long)b->SizeInBytes,
-                       (unsigned long long)t->total_bytes);
-    return s;
+    return edmli_bind_host(op->obj.device, e, name, b, t->total_bytes, t->elem_size, r);
 }
 
 static bool edmli_same_layout(const edmli_tensor *a, const edmli_tensor *b)
@@ -333,7 +335,8 @@ static edml_status edmli_bind_all(const edml_operator *op, edmli_errbuf *e, cons
 /* Scratch: the temporary binding (host memory, checked as the tensors are,
  * overlapping none of them) or the free top of the device arena. */
 static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, const EDML_BUFFER_BINDING *temporary,
-                                   const edmli_range *in_r, const edmli_range *out_r, edmli_exec *ex, bool *from_arena)
+                                   const edmli_range *in_r, const edmli_range *out_r, edmli_exec *ex, bool *from_arena,
+                                   const char *call)
 {
     edml_device *dev = op->obj.device;
     const char *name = "the temporary buffer";
@@ -345,20 +348,21 @@ static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, con
     }
     if (!temporary) {
         void *p;
-        edml_status s =
-            edmli_arena_scratch(&dev->arena, e, "scratch of edml_operator_execute", (size_t)op->temp_bytes, &p);
+        char what[48];
+        edmli_format(what, sizeof what, "scratch of %s", call);
+        edml_status s = edmli_arena_scratch(&dev->arena, e, what, (size_t)op->temp_bytes, &p);
         ex->scratch = (uint8_t *)p;
         *from_arena = s == EDML_STATUS_OK;
         return s;
     }
     if (temporary->Offset & EDML_GPU_BINDING_BIT)
         return edmli_fail(e, EDMLI_MSG_TEMP_GPU, (unsigned long long)temporary->Offset);
+    if (temporary->Buffer && temporary->SizeInBytes < op->temp_bytes)
+        return edmli_fail(e, EDMLI_MSG_TEMP_SMALL, (unsigned long long)temporary->SizeInBytes,
+                          (unsigned long long)op->temp_bytes);
     edmli_range tr;
     edml_status s = edmli_bind_host(dev, e, name, temporary, op->temp_bytes, EDMLI_ALIGN, &tr);
     if (s) return s;
-    if (temporary->SizeInBytes < op->temp_bytes)
-        return edmli_fail(e, EDMLI_MSG_TEMP_SMALL, (unsigned long long)temporary->SizeInBytes,
-                          (unsigned long long)op->temp_bytes);
     for (uint32_t i = 0; i < op->input_count; i++)
         if (edmli_overlap(&tr, &in_r[i])) return edmli_fail(e, EDMLI_MSG_BIND_OVERLAP, name, op->input_names[i]);
     for (uint32_t o = 0; o < op->output_count; o++)
@@ -483,7 +487,10 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
     else if (!outputs)
         s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
     if (!s) s = edmli_bind_all(op, e, inputs, outputs, in_r, out_r, &ex);
-    if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch);
+    const char *call = check_only                ? "edml_command_list_record"
+                       : entry != EDMLI_NO_ENTRY ? "edml_command_list_submit"
+                                                 : "edml_operator_execute";
+    if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch, call);
     /* ready first (a GPU kernel's first check runs in the execution's scratch); a list's entries are
      * made ready as they are recorded */
     bool cpu_now = false;

@@ -11,19 +11,20 @@ const char *edml_version(void)
 }
 
 /* Every status: its name and what it means, in one list. */
-#define EDMLI_STATUSES(X)                                                                                      \
-    X(OK, "success")                                                                                           \
-    X(INVALID_ARGUMENT, "a NULL pointer or a bad argument to an edml function")                                \
-    X(INVALID_DESCRIPTOR, "a descriptor breaks a constraint of its operator")                                  \
-    X(UNSUPPORTED, "valid in DirectML, but not supported by edml")                                             \
-    X(ARENA_TOO_SMALL, "the arena (or the GPU arena) is too small")                                            \
-    X(INVALID_BINDING, "a bound buffer is NULL, misaligned, too short, overlapping, or not this device's")     \
-    X(INDEX_OUT_OF_RANGE, "GatherND clamped an index that was out of range; the output is written")            \
-    X(BACKEND_UNAVAILABLE, "the backend asked for is not built, allowed or working")                           \
-    X(BACKEND_FAILED, "the backend failed while running (e.g. a GL error); the outputs are untouched")         \
-    X(INVALID_DEVICE, "the device was destroyed or is not an edml device")                                     \
-    X(BUSY, "the device is in use by another thread's call (one call at a time per device); nothing was done") \
-    X(TIMEOUT, "the wait ran out of time; the command list is still running: wait again")                      \
+#define EDMLI_STATUSES(X)                                                                                     \
+    X(OK, "success")                                                                                          \
+    X(INVALID_ARGUMENT, "a NULL pointer or a bad argument to an edml function")                               \
+    X(INVALID_DESCRIPTOR, "a descriptor breaks a constraint of its operator")                                 \
+    X(UNSUPPORTED, "valid in DirectML, but not supported by edml")                                            \
+    X(ARENA_TOO_SMALL, "the arena (or the GPU arena) is too small")                                           \
+    X(INVALID_BINDING, "a bound buffer is NULL, misaligned, too short, overlapping, or not this device's")    \
+    X(INDEX_OUT_OF_RANGE, "GatherND clamped an index that was out of range; the output is written")           \
+    X(BACKEND_UNAVAILABLE, "the backend asked for is not built, allowed or working")                          \
+    X(BACKEND_FAILED, "the backend failed while running (e.g. a GL error); the outputs are untouched")        \
+    X(INVALID_DEVICE, "the device was destroyed or is not an edml device")                                    \
+    X(BUSY, "the device is in use by another thread's call (one call at a time per device), or a GPU buffer " \
+            "mapped without a persistent mapping holds its GPU back (unmap it); nothing was done")            \
+    X(TIMEOUT, "the wait ran out of time; the command list is still running: wait again")                     \
     X(INVALID_HANDLE, "an operator, GPU buffer or command list handle was destroyed, is stale or not this device's")
 
 typedef struct edmli_status_def {

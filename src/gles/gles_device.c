@@ -413,7 +413,7 @@ const char *edmli_gles_device_info(const edml_device *dev, const void *state, ch
 {
     (void)dev;
     const edmli_gles *g = (const edmli_gles *)state;
-    char spilled[160] = "", off[EDMLI_GLES_WHY_BYTES + 16] = "";
+    char spilled[160] = "", off[EDMLI_GLES_WHY_BYTES + 32] = "", used[40];
     unsigned checked = 0, built = 0;
     for (int id = 0, n = 0; id < EDMLI_GLES_PROG_COUNT; id++) {
         if (g->spills[id] > 0)
@@ -425,13 +425,17 @@ const char *edmli_gles_device_info(const edml_device *dev, const void *state, ch
             edmli_format(off, sizeof off, "; off: %s", g->fail_text);
     }
     if (g->lost[0]) edmli_format(off, sizeof off, "; GLES off for good: %s", g->lost);
+    if (checked)
+        edmli_format(used, sizeof used, "%u checked and in use", checked);
+    else
+        edmli_format(used, sizeof used, "none used yet");
     edmli_format(buf, cap,
-                 "GLES on %s (%s display, %s context), %u invocations a workgroup, %llu MiB GPU arena%s, "
-                 "GatherND's status %s, kernels checked: %u of %u%s%s%s%s%s",
-                 g->renderer, g->port.display_kind, g->port.context_kind, g->local,
-                 (unsigned long long)(g->arena_bytes >> 20), g->arena_map ? " (mapped persistently)" : "",
-                 g->status_map ? "read through a persistent mapping" : "copied back (no GL_EXT_buffer_storage)",
-                 checked, built, g->parallel ? " (built in the driver's threads)" : "",
-                 g->adjusted[0] ? "; adjusted: " : "", g->adjusted, spilled, off);
+                 "GLES on %s (%s display, %s context%s), %u invocations a workgroup, %llu MiB GPU arena%s, "
+                 "GatherND's status %s, %u kernels, %s%s%s%s%s%s",
+                 g->renderer, g->port.display_kind, g->port.context_kind, g->reset_status ? ", told of GPU resets" : "",
+                 g->local, (unsigned long long)(g->arena_bytes >> 20), g->arena_map ? " (mapped persistently)" : "",
+                 g->status_map ? "read through a persistent mapping" : "copied back (no GL_EXT_buffer_storage)", built,
+                 used, g->parallel ? " (built in the driver's threads)" : "", g->adjusted[0] ? "; adjusted: " : "",
+                 g->adjusted, spilled, off);
     return buf;
 }

@@ -113,7 +113,10 @@ edml_status edmli_gles_alloc(edmli_gles_run *r, uint64_t bytes, uint32_t *offset
 {
     const uint64_t have = r->top > r->g->persistent ? r->top - r->g->persistent : 0;
     const uint64_t need = bytes > UINT64_MAX - 15 ? UINT64_MAX : (bytes + 15) & ~(uint64_t)15;
-    if (need > have) return edmli_gles_arena_short(r->g, r->err, "staging of edml_operator_execute", need, have);
+    const char *what = r->g->checking   ? "staging of a GPU kernel's known-answer test"
+                       : r->g->batching ? "staging of edml_command_list_submit"
+                                        : "staging of edml_operator_execute";
+    if (need > have) return edmli_gles_arena_short(r->g, r->err, what, need, have);
     r->top -= need;
     *offset = (uint32_t)r->top;
     return EDML_STATUS_OK;
