@@ -11,11 +11,21 @@
  * either succeeds with outputs equal to the reference backend's (run on a
  * device of its own, entry by entry for a list) or fails with a status and
  * writes nothing (a failed list: the entries before the failing one wrote
- * theirs, it and those after it nothing). No crash, hang or sanitizer
- * report. Buffers are exactly as large as their tensors, so
- * AddressSanitizer sees any access outside them. */
+ * theirs, it and those after it nothing). Devices also take a program
+ * cache (one blob shared by both devices, now and then a byte of it
+ * flipped, or moved, or inside the device arena: refused), limits
+ * profiles and faults (slow builds, skipped and dropped dispatches: an
+ * operator named for GLES may then fail, writing nothing, AUTO never);
+ * operators are queried (the sizes creation then takes); GPU buffers are
+ * mapped, written through the mapping and read back, an execution run
+ * while a mapping is held (BUSY where it is not persistent); and two
+ * executions run at once on two threads (BUSY on one device). No crash,
+ * hang or sanitizer report. Buffers are exactly as large as their
+ * tensors, so AddressSanitizer sees any access outside them. */
 #include "edml.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -188,13 +198,18 @@ typedef struct dev_slot {
     uint32_t order_seed; /* the parallel-for's part order */
     int order;           /* 0 none, 1 reverse, 2 shuffled */
     uint32_t workers;
+    bool dropped;    /* EDML_FAULT_DROPPED_DISPATCH: GLES may fail from a submission on, and go */
+    bool persistent; /* the GPU arena mapped persistently: a mapping holds nothing back */
 } dev_slot;
 
-typedef struct op_slot {
+typedef struct op_slot op_slot;
+
+struct op_slot {
     edml_operator *h;
     int dev, tmpl;
     bool live;
-} op_slot;
+    edml_backend asked; /* the backend it was created with */
+};
 
 typedef struct buf_slot {
     edml_gpu_buffer *h;
@@ -251,6 +266,48 @@ static edml_operator *model_op(tmpl *t)
     return t->model;
 }
 
+/* The program cache: one blob both devices may share (each keeps its own
+ * count of bytes used: entries the other wrote over must never be loaded
+ * wrong), and a place to move it to. */
+#define CACHE_BYTES (768u << 10)
+static uint8_t cache_blob[2][CACHE_BYTES];
+
+/* A device's cache, from bits of its seed: none; the blob; the blob with a
+ * byte flipped (a flash error); the blob moved elsewhere, or memory inside
+ * the device arena (refused: returns true). */
+static bool cache_choose(edml_device_desc *dd, const dev_slot *d, uint32_t seed)
+{
+    const uint32_t mode = (seed >> 4) & 3, size = (seed >> 13) & 1 ? 4096u : CACHE_BYTES;
+    if (mode == 0) return false;
+    dd->program_cache = cache_blob[0], dd->program_cache_bytes = size;
+    if (mode == 2) cache_blob[0][(seed * 2654435761u) % 8192u] ^= (uint8_t)(1u << (seed & 7));
+    if (mode != 3) return false;
+    if ((seed >> 12) & 1) { /* inside the arena */
+        dd->program_cache = d->arena + edml_device_size() / 2, dd->program_cache_bytes = 4096;
+        return true;
+    }
+    memcpy(cache_blob[1], cache_blob[0], CACHE_BYTES);
+    dd->program_cache = cache_blob[1];
+    return false;
+}
+
+/* A device's faults and limits, from bits of its seed: mostly none; a slow
+ * build; GatherND's dispatch skipped; the dispatches of one submission
+ * dropped; a small GPU's limits. */
+static uint32_t fault_choose(edml_device_desc *dd, dev_slot *d, uint32_t seed)
+{
+    static const uint32_t limits[4] = {EDML_FAULT_LIMITS_V3D, EDML_FAULT_LIMITS_MALI, EDML_FAULT_LIMITS_ADRENO,
+                                       EDML_FAULT_LIMITS_GLES31};
+    const uint32_t kind = (seed >> 6) & 7, arg = (seed >> 9) & 7;
+    dd->inject_fault_at = 1 + arg;
+    d->dropped = kind == 6;
+    return kind == 4   ? EDML_FAULT_SLOW_COMPILE
+           : kind == 5 ? EDML_FAULT_SKIPPED_DISPATCH
+           : kind == 6 ? EDML_FAULT_DROPPED_DISPATCH
+           : kind == 7 ? limits[arg & 3]
+                       : 0u;
+}
+
 static void dev_create(world *w, reader *r)
 {
     dev_slot *d = &w->d[take(r, 2)];
@@ -275,18 +332,26 @@ static void dev_create(world *w, reader *r)
     const uint32_t order_seed = take(r, 0), workers = 1 + take(r, 8);
     if (!d->live) d->order = order, d->order_seed = order_seed, d->workers = workers; /* a live one's stay */
     if (order) dd.parallel_for = odd_order_for, dd.parallel_context = d, dd.workers = workers;
-    dd.gpu_arena_mapped = (order_seed >> 3) & 1; /* no byte of its own: the corpus keeps its meaning */
+    /* no byte of their own, so that the corpus keeps its meaning: the seed's bits */
+    dd.gpu_arena_mapped = (order_seed >> 3) & 1;
+    const bool inside = cache_choose(&dd, d, order_seed);
+    const bool dropped = d->dropped;
+    dd.inject_faults |= fault_choose(&dd, d, order_seed);
+    if (d->live) d->dropped = dropped; /* a live one's stay */
     edml_device *dev = NULL;
     const edml_status s = edml_device_create(&dd, d->arena, d->size, &dev);
     if (d->live) {
         MUST(s != EDML_STATUS_OK && !dev, "a second device on a live arena");
         return;
     }
-    MUST(s == EDML_STATUS_OK || s == EDML_STATUS_ARENA_TOO_SMALL, edml_status_string(s));
+    MUST(inside ? s == EDML_STATUS_INVALID_ARGUMENT : s == EDML_STATUS_OK || s == EDML_STATUS_ARENA_TOO_SMALL,
+         edml_status_string(s));
     if (s) return;
     d->dev = dev;
     d->live = true;
     d->gles = (edml_device_backends(dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES)) != 0;
+    char info[600];
+    d->persistent = strstr(edml_device_gles_info(dev, info, sizeof info), "mapped persistently") != NULL;
 }
 
 static void dev_destroy(world *w, reader *r)
@@ -311,7 +376,8 @@ static void op_create(world *w, reader *r)
     if (!d->dev || w->nops == MAX_OPS) return;
     static const edml_backend backends[4] = {EDML_BACKEND_AUTO, EDML_BACKEND_REF, EDML_BACKEND_NEON, EDML_BACKEND_GLES};
     edml_operator *h = NULL;
-    const edml_status s = edml_operator_create(d->dev, &w->t[ti].desc, backends[take(r, 4)], &h);
+    const edml_backend asked = backends[take(r, 4)];
+    const edml_status s = edml_operator_create(d->dev, &w->t[ti].desc, asked, &h);
     if (!d->live) {
         MUST(s != EDML_STATUS_OK && !h, "an operator on a destroyed device");
         return;
@@ -319,7 +385,7 @@ static void op_create(world *w, reader *r)
     MUST(s == EDML_STATUS_OK || s == EDML_STATUS_ARENA_TOO_SMALL || s == EDML_STATUS_BACKEND_UNAVAILABLE,
          edml_device_last_error(d->dev));
     if (s) return;
-    w->op[w->nops++] = (op_slot){h, di, ti, true};
+    w->op[w->nops++] = (op_slot){h, di, ti, true, asked};
 }
 
 static void op_destroy(world *w, reader *r)
@@ -365,7 +431,8 @@ static bool bind_inputs(world *w, const op_slot *o, int how, uint8_t **in, EDML_
     if (how == BIND_GPU_IN) {
         const int k = buf_of(w, o->dev, t->t[0].bytes);
         if (k < 0 || edml_operator_backend(o->h) != EDML_BACKEND_GLES) return false;
-        MUST(edml_gpu_buffer_write(w->buf[k].h, 0, in[0], t->t[0].bytes) == EDML_STATUS_OK, "write");
+        const edml_status s = edml_gpu_buffer_write(w->buf[k].h, 0, in[0], t->t[0].bytes);
+        MUST(s == EDML_STATUS_OK || (s == EDML_STATUS_BACKEND_FAILED && w->d[o->dev].dropped), "write");
         bi[0] = edml_gpu_binding(w->buf[k].h, 0, t->t[0].bytes);
         return false;
     }
@@ -379,47 +446,153 @@ static bool bind_inputs(world *w, const op_slot *o, int how, uint8_t **in, EDML_
     return false;
 }
 
-/* Runs op `o` once as the input says and checks it against the model. */
+/* One execution of an operator, prepared (inputs drawn, the model's
+ * answer computed) so that it may run on another thread. */
+typedef struct exec_run {
+    const op_slot *o;
+    tmpl *t;
+    int how, dev;
+    bool refuse, live, busy_ok; /* busy_ok: BUSY allowed (a mapping held, another thread's call) */
+    uint8_t *in[3], *out[2], *want[2];
+    EDML_BUFFER_BINDING bi[3], bo[2], temp;
+    edml_status s, m;
+} exec_run;
+
+static void exec_prepare(world *w, reader *r, const op_slot *o, exec_run *x)
+{
+    memset(x, 0, sizeof *x);
+    x->o = o, x->t = &w->t[o->tmpl], x->dev = o->dev;
+    tmpl *t = x->t;
+    x->how = (int)take(r, BIND_COUNT);
+    for (int i = 0; i < t->nin; i++) x->in[i] = malloc(t->t[i].bytes), fill_input(t, i, x->in[i], r);
+    for (int k = 0; k < t->nout; k++) {
+        const uint32_t n = t->t[t->nin + k].bytes;
+        x->out[k] = malloc(n), x->want[k] = malloc(n);
+        memset(x->out[k], SENTINEL, n), memset(x->want[k], SENTINEL, n);
+        x->bo[k] = (EDML_BUFFER_BINDING){x->out[k], 0, n};
+    }
+    x->refuse = bind_inputs(w, o, x->how, x->in, x->bi);
+    if (x->how == BIND_OVERLAP && t->kind != K_IF)
+        x->bo[0] = (EDML_BUFFER_BINDING){x->in[0], 0, t->t[t->nin].bytes}, x->refuse = true;
+    EDML_BINDING_PROPERTIES p = {0};
+    if (x->how == BIND_TEMP && o->live && edml_operator_get_binding_properties(o->h, &p) == EDML_STATUS_OK)
+        x->temp = (EDML_BUFFER_BINDING){malloc(p.TemporaryResourceSize + 16), 0, p.TemporaryResourceSize};
+    x->live = o->live && w->d[o->dev].live;
+    EDML_BUFFER_BINDING mi[3], mo[2];
+    for (int i = 0; i < t->nin; i++) mi[i] = (EDML_BUFFER_BINDING){x->in[i], 0, t->t[i].bytes};
+    for (int k = 0; k < t->nout; k++) mo[k] = (EDML_BUFFER_BINDING){x->want[k], 0, t->t[t->nin + k].bytes};
+    x->m = edml_operator_execute(model_op(t), mi, (UINT)t->nin, mo, (UINT)t->nout, NULL);
+}
+
+static void exec_run_it(exec_run *x)
+{
+    x->s = edml_operator_execute(x->o->h, x->bi, (UINT)x->t->nin, x->bo, (UINT)x->t->nout,
+                                 x->temp.Buffer ? &x->temp : NULL);
+}
+
+/* The outcome against the model: right, or refused with nothing written
+ * (a named GLES operator, or GPU-resident tensors, may fail on a device
+ * that drops a submission; BUSY where allowed). */
+static void exec_judge(world *w, exec_run *x, const char *why)
+{
+    const tmpl *t = x->t;
+    const edml_status s = x->s;
+    if (!x->live || x->refuse) MUST(s != EDML_STATUS_OK && s != EDML_STATUS_INDEX_OUT_OF_RANGE, why);
+    const bool wrote = s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE;
+    if (wrote) MUST(s == x->m, why);
+    for (int k = 0; k < t->nout; k++) {
+        const uint32_t n = t->t[t->nin + k].bytes;
+        MUST(wrote ? !memcmp(x->out[k], x->want[k], n) : all_sentinel(x->out[k], n), why);
+    }
+    const bool gpu_may_fail = w->d[x->dev].dropped && (x->o->asked == EDML_BACKEND_GLES || x->how == BIND_GPU_IN);
+    if (x->live && !x->refuse && !wrote)
+        MUST(s == EDML_STATUS_ARENA_TOO_SMALL || s == EDML_STATUS_INVALID_BINDING || /* memory, overlaps */
+                 (x->busy_ok && s == EDML_STATUS_BUSY) ||
+                 (gpu_may_fail && (s == EDML_STATUS_BACKEND_FAILED || s == EDML_STATUS_BACKEND_UNAVAILABLE)),
+             why);
+}
+
+static void exec_free(exec_run *x)
+{
+    for (int k = 0; k < x->t->nout; k++) free(x->out[k]), free(x->want[k]);
+    for (int i = 0; i < x->t->nin; i++) free(x->in[i]);
+    free(x->temp.Buffer);
+}
+
+static const char *exec_why(const world *w, const exec_run *x)
+{
+    return x->live ? edml_device_last_error(w->d[x->dev].dev) : edml_error_without_device();
+}
+
+/* Runs an operator once as the input says and checks it against the model. */
 static void op_execute(world *w, reader *r)
 {
     if (!w->nops) return;
-    const op_slot *o = &w->op[take(r, (uint32_t)w->nops)];
-    tmpl *t = &w->t[o->tmpl];
-    const int how = (int)take(r, BIND_COUNT);
-    uint8_t *in[3], *out[2], *want[2];
-    EDML_BUFFER_BINDING bi[3], bo[2], temp = {0};
-    for (int i = 0; i < t->nin; i++) in[i] = malloc(t->t[i].bytes), fill_input(t, i, in[i], r);
-    for (int k = 0; k < t->nout; k++) {
-        const uint32_t n = t->t[t->nin + k].bytes;
-        out[k] = malloc(n), want[k] = malloc(n);
-        memset(out[k], SENTINEL, n), memset(want[k], SENTINEL, n);
-        bo[k] = (EDML_BUFFER_BINDING){out[k], 0, n};
+    exec_run x;
+    exec_prepare(w, r, &w->op[take(r, (uint32_t)w->nops)], &x);
+    exec_run_it(&x);
+    exec_judge(w, &x, exec_why(w, &x));
+    exec_free(&x);
+}
+
+/* Two executions at once, one on another thread (a GL context of its own
+ * there): each right, or BUSY where both are on one device. */
+typedef struct pair_arg {
+    exec_run *x;
+    edml_device *dev; /* its device while live: the thread lets its GL context go before it ends */
+} pair_arg;
+
+static void *exec_thread(void *arg)
+{
+    pair_arg *a = (pair_arg *)arg;
+    exec_run_it(a->x);
+    while (a->dev && edml_device_release_thread(a->dev) == EDML_STATUS_BUSY) sched_yield();
+    return NULL;
+}
+
+static void op_pair(world *w, reader *r)
+{
+    if (!w->nops) return;
+    exec_run x[2];
+    for (int k = 0; k < 2; k++) exec_prepare(w, r, &w->op[take(r, (uint32_t)w->nops)], &x[k]);
+    x[0].busy_ok = x[1].busy_ok = x[0].dev == x[1].dev;
+    pthread_t th;
+    pair_arg a = {&x[1], w->d[x[1].dev].live ? w->d[x[1].dev].dev : NULL};
+    const bool spawned = pthread_create(&th, NULL, exec_thread, &a) == 0;
+    exec_run_it(&x[0]);
+    if (spawned) pthread_join(th, NULL);
+    if (!spawned) exec_run_it(&x[1]);
+    for (int k = 0; k < 2; k++) {
+        /* the other thread's message may have replaced this call's: judged by status and data */
+        exec_judge(w, &x[k], edml_status_string(x[k].s));
+        exec_free(&x[k]);
     }
-    bool refuse = bind_inputs(w, o, how, in, bi);
-    if (how == BIND_OVERLAP && t->kind != K_IF)
-        bo[0] = (EDML_BUFFER_BINDING){in[0], 0, t->t[t->nin].bytes}, refuse = true;
-    EDML_BINDING_PROPERTIES p = {0};
-    if (how == BIND_TEMP && o->live && edml_operator_get_binding_properties(o->h, &p) == EDML_STATUS_OK)
-        temp = (EDML_BUFFER_BINDING){malloc(p.TemporaryResourceSize + 16), 0, p.TemporaryResourceSize};
-    const edml_status s = edml_operator_execute(o->h, bi, (UINT)t->nin, bo, (UINT)t->nout, temp.Buffer ? &temp : NULL);
-    const bool live = o->live && w->d[o->dev].live;
-    EDML_BUFFER_BINDING mi[3], mo[2];
-    for (int i = 0; i < t->nin; i++) mi[i] = (EDML_BUFFER_BINDING){in[i], 0, t->t[i].bytes};
-    for (int k = 0; k < t->nout; k++) mo[k] = (EDML_BUFFER_BINDING){want[k], 0, t->t[t->nin + k].bytes};
-    const edml_status m = edml_operator_execute(model_op(t), mi, (UINT)t->nin, mo, (UINT)t->nout, NULL);
-    const char *why = live ? edml_device_last_error(w->d[o->dev].dev) : edml_error_without_device();
-    if (!live || refuse) MUST(s != EDML_STATUS_OK && s != EDML_STATUS_INDEX_OUT_OF_RANGE, why);
-    const bool wrote = s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE;
-    if (wrote) MUST(s == m, why);
-    for (int k = 0; k < t->nout; k++) {
-        const uint32_t n = t->t[t->nin + k].bytes;
-        MUST(wrote ? !memcmp(out[k], want[k], n) : all_sentinel(out[k], n), why);
-        free(out[k]), free(want[k]);
-    }
-    if (live && !refuse && !wrote)
-        MUST(s == EDML_STATUS_ARENA_TOO_SMALL || s == EDML_STATUS_INVALID_BINDING, why); /* memory, overlaps */
-    for (int i = 0; i < t->nin; i++) free(in[i]);
-    free(temp.Buffer);
+}
+
+/* A query, then the creation it describes: the arena grows by the bytes
+ * it said, and the temporary bytes are the operator's. */
+static void op_query(world *w, reader *r)
+{
+    if (w->ntmpl < MAX_TMPL && (w->ntmpl == 0 || take(r, 3) == 0)) tmpl_make(&w->t[w->ntmpl++], r);
+    const int ti = (int)take(r, (uint32_t)w->ntmpl), di = (int)take(r, 2);
+    dev_slot *d = &w->d[di];
+    static const edml_backend backends[4] = {EDML_BACKEND_AUTO, EDML_BACKEND_REF, EDML_BACKEND_NEON, EDML_BACKEND_GLES};
+    const edml_backend asked = backends[take(r, 4)];
+    edml_operator_sizes q;
+    edml_arena_stats before, after;
+    if (!d->live || w->nops == MAX_OPS) return;
+    if (edml_operator_query(d->dev, &w->t[ti].desc, asked, &q) != EDML_STATUS_OK) return;
+    MUST(edml_device_arena_stats(d->dev, &before) == EDML_STATUS_OK, "stats");
+    edml_operator *h = NULL;
+    if (edml_operator_create(d->dev, &w->t[ti].desc, asked, &h) != EDML_STATUS_OK) return;
+    MUST(edml_device_arena_stats(d->dev, &after) == EDML_STATUS_OK, "stats");
+    EDML_BINDING_PROPERTIES p;
+    MUST(edml_operator_get_binding_properties(h, &p) == EDML_STATUS_OK, "properties");
+    MUST(edml_operator_backend(h) == q.backend && p.TemporaryResourceSize == q.temporary_bytes &&
+             after.persistent - before.persistent >= q.persistent_bytes &&
+             after.persistent - before.persistent < q.persistent_bytes + 16,
+         "the query's sizes are the creation's");
+    w->op[w->nops++] = (op_slot){h, di, ti, true, asked};
 }
 
 /* ---- GPU buffers ------------------------------------------------------------------ */
@@ -464,6 +637,7 @@ static void buf_io(world *w, reader *r)
     for (uint64_t i = 0; i < n; i++) data[i] = (uint8_t)next(&seed);
     const bool fits = a->live && off + n <= a->bytes;
     edml_status s = edml_gpu_buffer_write(a->h, off, data, n);
+    if (fits && s == EDML_STATUS_BACKEND_FAILED && w->d[a->dev].dropped) return; /* GLES went off the device */
     MUST((s == EDML_STATUS_OK) == fits, edml_status_string(s));
     memset(back, SENTINEL, sizeof back);
     s = edml_gpu_buffer_read(a->h, off, back, n);
@@ -472,10 +646,46 @@ static void buf_io(world *w, reader *r)
     const bool same_dev = a->dev == b->dev && w->d[a->dev].live;
     const bool copy_ok = fits && b->live && same_dev && off + n <= b->bytes;
     s = edml_gpu_buffer_copy(b->h, off, a->h, off, n);
+    if (copy_ok && s == EDML_STATUS_BACKEND_FAILED && w->d[a->dev].dropped) return;
     MUST((s == EDML_STATUS_OK) == copy_ok, edml_status_string(s));
     if (!copy_ok) return;
     memset(back, SENTINEL, sizeof back);
     MUST(edml_gpu_buffer_read(b->h, off, back, n) == EDML_STATUS_OK && !memcmp(back, data, n), "copied");
+}
+
+/* A mapping (in range or not, now and then of no bytes): written through,
+ * read back; now and then an execution runs while it is held (BUSY on the
+ * buffer's device where the arena is not mapped persistently). */
+static void buf_map(world *w, reader *r)
+{
+    if (!w->nbufs) return;
+    buf_slot *b = &w->buf[take(r, (uint32_t)w->nbufs)];
+    const dev_slot *d = &w->d[b->dev];
+    const uint64_t off = take(r, 4) * 4, n = take(r, 5) == 0 ? 0 : 4 + take(r, 256) * 4;
+    uint8_t data[1028], back[1028];
+    uint32_t seed = take(r, 0) | 0x10000u;
+    for (uint64_t i = 0; i < n; i++) data[i] = (uint8_t)next(&seed);
+    void *p = (void *)1;
+    edml_status s = edml_gpu_buffer_map(b->h, off, n, &p);
+    const bool fits = b->live && n && off + n <= b->bytes;
+    if (fits && s == EDML_STATUS_BACKEND_FAILED && d->dropped) return;
+    MUST((s == EDML_STATUS_OK) == fits && (s == EDML_STATUS_OK) == (p != NULL), edml_status_string(s));
+    if (s) return;
+    memcpy(p, data, n);
+    if (w->nops && take(r, 2)) {
+        exec_run x;
+        exec_prepare(w, r, &w->op[take(r, (uint32_t)w->nops)], &x);
+        x.busy_ok = x.dev == b->dev && !d->persistent;
+        exec_run_it(&x);
+        exec_judge(w, &x, exec_why(w, &x));
+        exec_free(&x);
+    }
+    s = edml_gpu_buffer_unmap(b->h);
+    if (s == EDML_STATUS_BACKEND_FAILED && d->dropped) return;
+    MUST(s == EDML_STATUS_OK, edml_status_string(s));
+    s = edml_gpu_buffer_read(b->h, off, back, n);
+    if (s == EDML_STATUS_BACKEND_FAILED && d->dropped) return;
+    MUST(s == EDML_STATUS_OK && !memcmp(back, data, n), "written through the mapping, read back");
 }
 
 /* ---- command lists over shared memory ---------------------------------------------- */
@@ -526,7 +736,8 @@ static void list_entry(world *w, list_run *l, edml_command_list *list, reader *r
     if (!valid) MUST(s != EDML_STATUS_OK, "a dead or foreign operator recorded");
     if (s) {
         MUST(!valid || s == EDML_STATUS_INVALID_BINDING || s == EDML_STATUS_INVALID_ARGUMENT ||
-                 s == EDML_STATUS_ARENA_TOO_SMALL,
+                 s == EDML_STATUS_ARENA_TOO_SMALL ||
+                 (w->d[l->di].dropped && (s == EDML_STATUS_BACKEND_FAILED || s == EDML_STATUS_BACKEND_UNAVAILABLE)),
              edml_device_last_error(w->d[l->di].dev));
         return;
     }
@@ -556,6 +767,7 @@ static void list_check(world *w, list_run *l, edml_command_list *list)
     int upto = l->n;
     const char *why = edml_device_last_error(w->d[l->di].dev);
     unsigned failed = 0;
+    if (w->d[l->di].dropped && (s == EDML_STATUS_BACKEND_FAILED || s == EDML_STATUS_BACKEND_UNAVAILABLE)) return;
     if (s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) {
         const char *at = strstr(why, "command list entry ");
         MUST(at && sscanf(at, "command list entry %u", &failed) == 1 && failed < (unsigned)l->n, why);
@@ -565,7 +777,9 @@ static void list_check(world *w, list_run *l, edml_command_list *list)
     list_model(w, l, upto);
     MUST(!memcmp(l->host, l->mhost, WORLD_BYTES), why);
     if (l->gbuf < 0) return;
-    MUST(edml_gpu_buffer_read(w->buf[l->gbuf].h, 0, l->gpu, WORLD_BYTES) == EDML_STATUS_OK, "GPU world");
+    const edml_status rs = edml_gpu_buffer_read(w->buf[l->gbuf].h, 0, l->gpu, WORLD_BYTES);
+    if (rs == EDML_STATUS_BACKEND_FAILED && w->d[l->di].dropped) return;
+    MUST(rs == EDML_STATUS_OK, "GPU world");
     MUST(!memcmp(l->gpu, l->mgpu, WORLD_BYTES), why);
 }
 
@@ -594,7 +808,10 @@ static void list_action(world *w, reader *r)
         if (edml_gpu_buffer_create(d->dev, WORLD_BYTES, &h) == EDML_STATUS_OK)
             w->buf[l.gbuf = w->nbufs++] = (buf_slot){h, l.di, true, WORLD_BYTES};
     }
-    if (l.gbuf >= 0) MUST(edml_gpu_buffer_write(w->buf[l.gbuf].h, 0, l.gpu, WORLD_BYTES) == EDML_STATUS_OK, "write");
+    if (l.gbuf >= 0 && edml_gpu_buffer_write(w->buf[l.gbuf].h, 0, l.gpu, WORLD_BYTES) != EDML_STATUS_OK) {
+        MUST(d->dropped, "write"); /* GLES went off the device */
+        l.gbuf = -1;
+    }
     memcpy(l.mhost, l.host, WORLD_BYTES);
     memcpy(l.mgpu, l.gpu, WORLD_BYTES);
     for (uint32_t k = take(r, MAX_ENTRIES + 1); k-- > 0;) list_entry(w, &l, list, r);
@@ -626,12 +843,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     typedef void (*action)(world *, reader *);
     static const action actions[10] = {dev_create, dev_create, dev_destroy, op_create,   op_create,
                                        op_destroy, op_execute, buf_create,  buf_destroy, buf_io};
+    static const action more[3] = {op_query, buf_map, op_pair};
     for (int steps = 0; r.n && steps < 64; steps++) {
-        const uint32_t a = take(&r, 12);
+        const uint32_t v = take(&r, 0), a = v % 12;
         if (a < 10)
             actions[a](&w, &r);
-        else
+        else if ((v / 12) % 8 != 7) /* the corpus's lists keep their meaning, but for an eighth */
             list_action(&w, &r);
+        else
+            more[(v / 96) % 3](&w, &r);
     }
     world_end(&w);
     return 0;

@@ -151,7 +151,7 @@ host_deep() {
         rm -rf "$c"
     done
     c=$(mktemp -d)
-    step "fuzz_api for 60 s: sequences of public calls over two devices (lifetimes, stale and foreign handles, GPU buffers, command lists with hazards) against the reference" \
+    step "fuzz_api for 60 s: sequences of public calls over two devices (lifetimes, stale and foreign handles, GPU buffers and mappings, command lists with hazards, queries, a shared and damaged program cache, dropped dispatches and other faults, two threads) against the reference" \
         build/fuzz/fuzz_api -max_total_time=60 -max_len=4096 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/api
     rm -rf "$c"
     # builds apart from the ARM lane's directories

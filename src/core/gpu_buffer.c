@@ -144,12 +144,13 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst_handle, UINT64 dst_offset,
 edml_status edml_gpu_buffer_map(edml_gpu_buffer *handle, UINT64 offset, UINT64 bytes, void **data)
 {
     edml_gpu_buffer *b;
+    if (data) *data = NULL; /* no view on any failure, the handle's included */
     edml_status s = edmli_gpu_enter(handle, NULL, &b);
     if (s) return s;
     edml_device *dev = b->obj.device;
     if (!data)
         s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "data");
-    else if (*data = NULL, b->mapped)
+    else if (b->mapped)
         s = edmli_fail(&dev->err, EDMLI_MSG_GPU_MAP_TWICE);
     else if (!bytes) /* no view of nothing, with or without the persistent mapping */
         s = edmli_fail(&dev->err, EDMLI_MSG_GPU_BUFFER_EMPTY);

@@ -136,7 +136,6 @@ struct edml_operator {
     edml_backend requested; /* what the caller asked for (AUTO allows falling back) */
     bool index_oor_logged;  /* clamped indices are logged once per operator */
     bool later_logged;      /* so is running on the CPU until its kernels are built */
-    bool querying;          /* planned for edml_operator_query (a backend's plan runs nothing then) */
     uint32_t input_count, output_count;
     edmli_tensor inputs[EDMLI_MAX_INPUTS];
     edmli_tensor outputs[EDMLI_MAX_OUTPUTS];

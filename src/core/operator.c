@@ -89,7 +89,7 @@ static edml_status edmli_check_address_space(edmli_errbuf *e, const edml_operato
 
 /* Plans into `op` and fills `sizes`; shared by query and create. */
 static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *desc, edml_backend backend,
-                                 edml_operator *op, edml_operator_sizes *sizes, bool query)
+                                 edml_operator *op, edml_operator_sizes *sizes)
 {
     edmli_errbuf *e = &dev->err;
     if (!desc) return edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "desc");
@@ -99,7 +99,6 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     if ((s = edmli_check_address_space(e, op))) return s;
     op->obj.device = dev;
     op->workers = dev->par.workers;
-    op->querying = query;
     if ((s = edmli_place(dev, backend, op))) return s;
     op->temp_bytes = edmli_temp_bytes(dev, op);
     /* a 32-bit board cannot address every size a 64-bit one can */
@@ -132,7 +131,7 @@ edml_status edml_operator_query(edml_device *dev, const EDML_OPERATOR_DESC *desc
     if (!sizes)
         s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "sizes");
     else
-        s = edmli_prepare(dev, desc, backend, &op, sizes, true);
+        s = edmli_prepare(dev, desc, backend, &op, sizes);
     edmli_device_leave(dev, s, true);
     return s;
 }
@@ -142,7 +141,7 @@ static edml_status edmli_create(edml_device *dev, const EDML_OPERATOR_DESC *desc
 {
     edml_operator op;
     edml_operator_sizes sizes;
-    edml_status s = edmli_prepare(dev, desc, backend, &op, &sizes, false);
+    edml_status s = edmli_prepare(dev, desc, backend, &op, &sizes);
     if (s) return s;
     size_t mark = dev->arena.head;
     void *mem;

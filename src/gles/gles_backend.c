@@ -33,10 +33,9 @@ static const char *edmli_gles_plan_op(const edml_device *dev, edml_operator *op,
     edmli_gles_plan *plan = (edmli_gles_plan *)(void *)op->backend_plan;
     plan->programs = programs;
     const bool wait = op->requested != EDML_BACKEND_AUTO;
-    /* a query builds the programs but checks none: their tests' memory is
-     * in the scratch it reports, and the creation runs them */
-    const edmli_readiness r = edmli_gles_ready(
-        g, op->obj.device, programs, wait, op->querying ? EDMLI_GLES_BUILD_ONLY : EDMLI_GLES_CHECK_OR_DEFER, buf, cap);
+    /* a query checks them as a creation does, so that it says the backend
+     * creation will choose */
+    const edmli_readiness r = edmli_gles_ready(g, op->obj.device, programs, wait, EDMLI_GLES_CHECK_OR_DEFER, buf, cap);
     if (r == EDMLI_NEVER) return buf;
     plan->waiting = r == EDMLI_LATER || !edmli_gles_checked(g, programs);
     return op->requested == EDML_BACKEND_AUTO && edmli_gles_spilled(g, programs, buf, cap) ? buf : NULL;

@@ -161,7 +161,6 @@ bool edmli_gles_checked(const edmli_gles *g, uint32_t programs)
 static edmli_readiness edmli_gles_check_now(edmli_gles *g, edml_device *dev, uint32_t programs,
                                             edmli_gles_check_mode mode, char *why, size_t cap)
 {
-    if (mode == EDMLI_GLES_BUILD_ONLY) return EDMLI_READY;
     if (g->checking || g->batching) {
         edmli_format(why, cap, "its GPU kernels were not checked before the command list ran");
         return edmli_gles_checked(g, programs) ? EDMLI_READY : EDMLI_LATER;
