@@ -377,8 +377,8 @@ uint32_t edmli_gles_hash(uint32_t h, const char *text);
  * so that it says the backend creation chooses. The device's context is
  * made current and let go. */
 typedef enum edmli_gles_check_mode {
-    EDMLI_GLES_CHECK_NOW,      /* an execution, a GPU-buffer copy */
-    EDMLI_GLES_CHECK_OR_DEFER  /* a creation or query: a test that cannot run yet, at the first execution */
+    EDMLI_GLES_CHECK_NOW,     /* an execution, a GPU-buffer copy */
+    EDMLI_GLES_CHECK_OR_DEFER /* a creation or query: a test that cannot run yet, at the first execution */
 } edmli_gles_check_mode;
 edmli_readiness edmli_gles_ready(edmli_gles *g, edml_device *dev, uint32_t programs, bool wait,
                                  edmli_gles_check_mode mode, char *why, size_t cap);
