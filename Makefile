@@ -75,7 +75,7 @@ HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.
 CASE_SRC := tools/case.c tools/case_run.c
 TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude $(BUILD)/gpu-compile)
 TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped $(BUILD)/test/dropped \
-         $(BUILD)/examples/topk $(BUILD)/examples/command_list $(if $(filter 1,$(WITH_GLES)),$(BUILD)/test/kat $(BUILD)/test/cache)
+         $(BUILD)/examples/topk $(BUILD)/examples/command_list $(if $(filter 1,$(WITH_GLES)),$(BUILD)/test/kat $(BUILD)/test/cache $(BUILD)/test/watchdog)
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
 .PHONY: all lib tools tests test test-quick demo install clean help setup
@@ -131,7 +131,7 @@ $(BUILD)/edml-bench: $(BENCH_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
 
 # The GLES backend's known-answer tests and program cache, from inside (its headers).
-$(BUILD)/test/kat $(BUILD)/test/cache: $(BUILD)/test/%: test/%.c test/testlib.h $(LIB) $(HEADERS)
+$(BUILD)/test/kat $(BUILD)/test/cache $(BUILD)/test/watchdog: $(BUILD)/test/%: test/%.c test/testlib.h $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -Itest $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 

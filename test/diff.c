@@ -295,6 +295,8 @@ static size_t soak_persistent, soak_need; /* the most one cycle needs: operator 
 static tl_device g_ref;     /* the reference, for operators the backend under test lacks */
 static int above_gpu_arena; /* cases too large for the GPU arena (refused), checked on ref */
 static int ran_on_ref;      /* cases that did so */
+static bool may_refuse;     /* --may-refuse: a GPU refusal with a status, nothing written, is not a failure */
+static int refused;         /* cases so refused, checked on ref */
 
 /* The device and backend a case runs on: the backend under test, or the
  * reference where that backend has no kernel for the operator (a backend may
@@ -363,11 +365,25 @@ static edml_status create_and_run(edml_device *dev, edml_backend be, const EDML_
     return s;
 }
 
+/* --may-refuse: a run the GPU backend refused with a status that left the
+ * outputs as they were (`before`): counted, and the case checked on ref. */
+static bool refused_right(edml_status s, tl_tensor **outs, tl_tensor *before, int nout)
+{
+    if (s != EDML_STATUS_BACKEND_UNAVAILABLE && s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL &&
+        s != EDML_STATUS_BUSY)
+        return false;
+    for (int o = 0; o < nout; o++)
+        if (memcmp(outs[o]->buf, before[o].buf, (size_t)outs[o]->total)) return false;
+    return true;
+}
+
 static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int nin, tl_tensor **outs, int nout,
                           char *msg, size_t cap)
 {
     edml_backend be;
     edml_device *dev = device_for(desc, &be);
+    tl_tensor before[2];
+    for (int o = 0; o < nout && may_refuse; o++) clone(&before[o], outs[o]);
     edml_operator_sizes sz;
     if (dev == g_dev.dev && edml_operator_query(dev, desc, be, &sz) == EDML_STATUS_OK) {
         size_t need = sz.persistent_bytes + ((sz.temporary_bytes + 15) & ~(size_t)15);
@@ -385,7 +401,14 @@ static edml_status run_op(const EDML_OPERATOR_DESC *desc, tl_tensor **ins, int n
         above_gpu_arena++;
         dev = g_ref.dev;
         s = create_and_run(dev, EDML_BACKEND_REF, desc, ins, nin, outs, nout);
+    } else if (may_refuse && be != EDML_BACKEND_REF && refused_right(s, outs, before, nout)) {
+        if (!g_ref.dev && tl_device_make(&g_ref, edml_device_size() + (1 << 20), EDML_BACKEND_BIT(EDML_BACKEND_REF)))
+            abort();
+        refused++;
+        dev = g_ref.dev;
+        s = create_and_run(dev, EDML_BACKEND_REF, desc, ins, nin, outs, nout);
     }
+    for (int o = 0; o < nout && may_refuse; o++) tl_free(&before[o]);
     if (soak && dev == g_dev.dev) { /* every cycle gives back all it took */
         edml_arena_stats st;
         edml_device_arena_stats(dev, &st);
@@ -852,6 +875,10 @@ int diff_main(int argc, char **argv)
             tl_inject_faults |= case_limits_fault(argv[++i]);
         else if (!strcmp(argv[i], "--reorder")) /* with --command-list: kernels no barrier orders run backwards */
             tl_inject_faults |= EDML_FAULT_REORDER;
+        else if (!strcmp(argv[i], "--may-refuse")) /* a GPU that may do nothing: refusals with a status pass */
+            may_refuse = true;
+        else if (!strcmp(argv[i], "--gpu-always")) /* AUTO on a board whose GPU thresholds are 0 */
+            tl_board = case_board_gpu_always();
         else if (!strcmp(argv[i], "--one-thread")) /* the GL context kept current, as edml-bench's */
             tl_gles_one_thread = 1;
         else if (!strcmp(argv[i], "--small-parts"))
@@ -866,7 +893,7 @@ int diff_main(int argc, char **argv)
                     "[--small-dispatches] [--limits " CASE_LIMITS_NAMES "] [--small-parts] [--workgroup N] [--parallel "
                     "MODE] [--workers N] "
                     "[--command-list [--reorder]] [--one-thread] [--op topk|argmin|gather_nd|if] "
-                    "[--verbose]\n");
+                    "[--gpu-always] [--may-refuse] [--verbose]\n");
             return 2;
         }
     }
@@ -930,8 +957,9 @@ int diff_main(int argc, char **argv)
     if (ran_on_ref) printf(" (%d of operators %s has no kernel for ran on ref)", ran_on_ref, backend_arg);
     if (above_gpu_arena)
         printf(" (%d beyond the GPU arena or shared memory, refused with their numbers, ran on ref)", above_gpu_arena);
+    if (refused) printf(" (%d refused by the GPU backend with a status, nothing written, ran on ref)", refused);
     printf("\n");
-    ran_on_ref = above_gpu_arena = 0;
+    ran_on_ref = above_gpu_arena = refused = 0;
     return failed ? 1 : 0;
 }
 

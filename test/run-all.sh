@@ -43,6 +43,7 @@ host_suite() {
     step "GLES faults injected: fallback and statuses" $H/test/faults
     step "GLES known-answer tests: every program checked by its tests at each GPU's limits, an idle GPU fails them all, GatherND's skipped dispatch caught; the program cache" $H/test/kat
     step "program cache: loads on the next boot, refuses memory in the arena, damaged, overlong and refused entries replaced once, never written past its bytes" $H/test/cache
+    step "V3D's watchdog: under V3D's limits each invocation's loops within the model's caps (more chunks, wider workgroups, TopK's lists for long rows, a refusal where none holds K), answers the reference's" $H/test/watchdog
     step "GPU work that did not run: dropped dispatches and GPU resets fail the call (never an answer), kernels whose tests could not run are not used, sizes never change" $H/test/dropped
     step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
     step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-thread

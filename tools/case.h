@@ -81,6 +81,16 @@ typedef struct case_result {
  * case_device_free), with the test modes `faults` (EDML_FAULT_SMALL_PARTS:
  * tiny cases split too; EDML_FAULT_REORDER: a list's kernels out of order). */
 edml_device *case_device_new(edml_backend backend, uint32_t threads, uint32_t faults, char *why, size_t cap);
+/* The board the devices are made for (NULL: the built-in one). */
+extern const edml_board *case_board;
+/* The built-in board with every AUTO threshold 0 and a software GPU
+ * allowed: AUTO places every operator it can on the GPU (tests). */
+const edml_board *case_board_gpu_always(void);
+/* Whether a run the GLES backend refused with a status (its kernels could
+ * not be checked or run: BACKEND_UNAVAILABLE, BACKEND_FAILED,
+ * ARENA_TOO_SMALL, BUSY) and that left every output as it was: the verdict
+ * a driver whose GPU may do nothing (Mesa's no-op shims) may give. */
+bool case_refused(const edml_case *c, const case_result *r);
 /* The same with `arena_bytes` of arena beside the device (256 KiB above). */
 edml_device *case_device_new_sized(edml_backend backend, uint32_t threads, uint32_t faults, size_t arena_bytes,
                                    char *why, size_t cap);

@@ -92,6 +92,29 @@ static bool case_pool_start(uint32_t threads, char *why, size_t cap)
     return true;
 }
 
+const edml_board *case_board;
+
+const edml_board *case_board_gpu_always(void)
+{
+    static edml_board b;
+    b = *edml_board_builtin();
+    b.gpu_min_elements = b.gpu_min_elements_copy = b.gpu_topk_min_row = 0;
+    b.gpu_software_ok = 1;
+    return &b;
+}
+
+bool case_refused(const edml_case *c, const case_result *r)
+{
+    const edml_status s = r->exec_status ? r->exec_status : r->create_status;
+    if (s != EDML_STATUS_BACKEND_UNAVAILABLE && s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL &&
+        s != EDML_STATUS_BUSY)
+        return false;
+    for (int o = 0; o < c->noutputs; o++)
+        for (uint64_t b = 0; r->out[o] && b < c->outputs[o].total_bytes; b++)
+            if (r->out[o][b] != 0xcd) return false;
+    return true;
+}
+
 edml_device *case_device_new(edml_backend backend, uint32_t threads, uint32_t faults, char *why, size_t cap)
 {
     return case_device_new_sized(backend, threads, faults, 256 * 1024, why, cap);
@@ -104,6 +127,7 @@ edml_device *case_device_new_sized(edml_backend backend, uint32_t threads, uint3
     edml_device_desc dd = {0};
     if (backend != EDML_BACKEND_AUTO) dd.backends = EDML_BACKEND_BIT(backend) | EDML_BACKEND_BIT(EDML_BACKEND_REF);
     dd.inject_faults = faults;
+    dd.board = case_board;
     if (threads > 1) {
         if (!case_pool && !case_pool_start(threads, why, cap)) return NULL;
         dd.parallel_for = edml_pool_parallel_for;

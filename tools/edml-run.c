@@ -8,7 +8,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts]\n"
-               "                [--command-list [--reorder]] [--limits " CASE_LIMITS_NAMES "] [--unchecked] FILE...\n"
+               "                [--command-list [--reorder]] [--limits " CASE_LIMITS_NAMES "] [--unchecked]\n"
+               "                [--gpu-always] [--may-refuse] FILE...\n"
                "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
@@ -27,7 +28,12 @@ static void usage(FILE *f)
                "               (v3d: the Raspberry Pi's), Panfrost's Mali (mali), freedreno's\n"
                "               Adreno 6xx (adreno) or GLES 3.1's minimums (gles31)\n"
                "  --unchecked  (GLES, tests) use the kernels without their known-answer tests\n"
-               "               (a driver whose dispatches do nothing: Mesa's no-op DRM shims)\n"
+               "               and without checking that their dispatches ran (a driver whose\n"
+               "               dispatches do nothing, Mesa's no-op DRM shims: no GL error)\n"
+               "  --gpu-always (tests) AUTO on the built-in board with every GPU threshold 0\n"
+               "  --may-refuse (GLES, tests) a case the GPU backend refuses with a status, its\n"
+               "               outputs untouched, is REFUSED, not failed (a GPU that may do\n"
+               "               nothing); a wrong answer with OK still fails\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
 }
 
@@ -83,6 +89,19 @@ static int list_backends(void)
     return 0;
 }
 
+/* The command line's settings. */
+typedef struct run_opts {
+    bool check, as_list, may_refuse;
+    uint32_t faults, threads;
+    edml_backend backend;
+} run_opts;
+
+/* The verdicts so far. */
+typedef struct tally {
+    int passed, failed, skipped, refused;
+    bool malformed;
+} tally;
+
 /* One case of --command-list: its operator and buffers, and its verdict. */
 typedef struct list_case {
     edml_case c;
@@ -100,7 +119,7 @@ static bool list_record(list_case *lc, edml_device *dev, edml_backend backend, e
     edml_case *c = &lc->c;
     case_build_desc(c, NULL, NULL);
     memset(&lc->r, 0, sizeof lc->r);
-    if (edml_operator_create(dev, &c->desc, backend, &lc->op)) {
+    if ((lc->r.create_status = edml_operator_create(dev, &c->desc, backend, &lc->op))) {
         snprintf(lc->why, sizeof lc->why, "create: %s", edml_device_last_error(dev));
         return false;
     }
@@ -119,7 +138,8 @@ static bool list_record(list_case *lc, edml_device *dev, edml_backend backend, e
     }
     lc->scratch = aligned_alloc(16, (props.TemporaryResourceSize + 16) & ~15ull);
     const EDML_BUFFER_BINDING temp = {lc->scratch, 0, props.TemporaryResourceSize};
-    if (edml_command_list_record(list, lc->op, in, (UINT)c->ninputs, out, (UINT)c->noutputs, &temp)) {
+    if ((lc->r.exec_status =
+             edml_command_list_record(list, lc->op, in, (UINT)c->ninputs, out, (UINT)c->noutputs, &temp))) {
         snprintf(lc->why, sizeof lc->why, "record: %s", edml_device_last_error(dev));
         return false;
     }
@@ -129,23 +149,26 @@ static bool list_record(list_case *lc, edml_device *dev, edml_backend backend, e
 /* --command-list: every case that expects no error recorded into one list
  * and run by one submission, then judged as case_check judges it; cases
  * that expect an error run alone. Prints the verdicts in file order. */
-static int run_as_list(char **paths, int n, edml_backend backend, uint32_t threads, uint32_t faults)
+static void print_tally(const tally *t, edml_backend backend, const char *tail);
+
+static int run_as_list(char **paths, int n, const run_opts *o)
 {
     list_case *all = calloc((size_t)n, sizeof *all);
     char why[256];
-    edml_device *dev = case_device_new_sized(backend, threads, faults, (size_t)(n + 1) * 16384, why, sizeof why);
+    const edml_backend backend = o->backend;
+    edml_device *dev = case_device_new_sized(backend, o->threads, o->faults, (size_t)(n + 1) * 16384, why, sizeof why);
     edml_command_list *list = NULL;
     if (!all || !dev || edml_command_list_create(dev, (UINT)n, &list)) {
         fprintf(stderr, "edml-run: %s\n", dev ? edml_device_last_error(dev) : why);
         return 2;
     }
-    int passed = 0, failed = 0, skipped = 0, malformed = 0;
+    tally t = {0};
     for (int i = 0; i < n; i++) {
         list_case *lc = &all[i];
         char err[CASE_MSG];
         if (case_load(paths[i], &lc->c, err, sizeof err)) {
             snprintf(lc->why, sizeof lc->why, "malformed: %s", err);
-            malformed = 1;
+            t.malformed = true;
         } else if (!case_backend_has(&lc->c, backend)) {
             lc->skipped = true; /* as one execute per case: said so, never passed */
         } else if (lc->c.expect_error) {
@@ -158,22 +181,30 @@ static int run_as_list(char **paths, int n, edml_backend backend, uint32_t threa
         edml_command_list_submit(list) ? EDML_STATUS_INVALID_ARGUMENT : edml_command_list_wait(list, UINT64_MAX);
     for (int i = 0; i < n; i++) {
         list_case *lc = &all[i];
-        if (lc->recorded && s != EDML_STATUS_OK)
+        if (lc->recorded && s != EDML_STATUS_OK) {
+            lc->r.exec_status = s;
             snprintf(lc->why, sizeof lc->why, "the list: %s: %s", edml_status_string(s), edml_device_last_error(dev));
-        else if (lc->recorded)
+        } else if (lc->recorded) {
             lc->ok = case_compare(&lc->c, &lc->r, lc->why, sizeof lc->why);
+        }
         if (lc->skipped) {
             printf("SKIP %s: backend %s has no kernel for %s\n", paths[i], edml_backend_name(backend),
                    case_op_name(lc->c.op));
-            skipped++;
+            t.skipped++;
             continue;
         }
-        lc->ok ? printf("PASS %s\n", paths[i]) : printf("FAIL %s: %s\n", paths[i], lc->why);
-        lc->ok ? passed++ : failed++;
+        const bool refused = !lc->ok && o->may_refuse && case_refused(&lc->c, &lc->r);
+        printf("%s %s%s%s\n",
+               lc->ok    ? "PASS"
+               : refused ? "REFUSED"
+                         : "FAIL",
+               paths[i], lc->ok ? "" : ": ", lc->ok ? "" : lc->why);
+        lc->ok ? t.passed++ : refused ? t.refused++ : t.failed++;
     }
-    printf("%d passed, %d failed", passed, failed);
-    if (skipped) printf(", %d skipped (no kernel on %s)", skipped, edml_backend_name(backend));
-    printf(" (one command list of %u executions on %s)\n", edml_command_list_count(list), edml_backend_name(backend));
+    char tail[96];
+    snprintf(tail, sizeof tail, " (one command list of %u executions on %s)", edml_command_list_count(list),
+             edml_backend_name(backend));
+    print_tally(&t, backend, tail);
     edml_command_list_destroy(list);
     for (int i = n; i-- > 0;) {
         if (all[i].op) edml_operator_destroy(all[i].op);
@@ -184,7 +215,7 @@ static int run_as_list(char **paths, int n, edml_backend backend, uint32_t threa
     }
     free(all);
     case_device_free(dev);
-    return malformed ? 2 : failed ? 1 : 0;
+    return t.malformed ? 2 : t.failed ? 1 : 0;
 }
 
 static bool parse_threads(const char *arg, uint32_t *threads)
@@ -208,119 +239,122 @@ static bool parse_limits(const char *l, uint32_t *faults)
     return f != 0;
 }
 
-int main(int argc, char **argv)
+/* Options up to the first file: the index of that file, or -1 to exit with
+ * *rc (a listing, help or a usage error). */
+static int parse_options(int argc, char **argv, run_opts *o, int *rc)
 {
-    bool check = false, as_list = false;
-    uint32_t faults = 0, threads = 1;
-    edml_backend backend = EDML_BACKEND_AUTO;
     int first = 1;
+    *rc = 2;
     for (; first < argc && argv[first][0] == '-' && argv[first][1] == '-'; first++) {
         const char *a = argv[first];
-        if (strcmp(a, "--check") == 0)
-            check = true;
-        else if (strcmp(a, "--list-backends") == 0)
-            return list_backends();
-        else if (strcmp(a, "--list-operators") == 0) {
-            list_operators();
-            return 0;
+        if (strcmp(a, "--check") == 0) {
+            o->check = true;
+        } else if (strcmp(a, "--list-backends") == 0) {
+            return *rc = list_backends(), -1;
+        } else if (strcmp(a, "--list-operators") == 0) {
+            return list_operators(), *rc = 0, -1;
         } else if (strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
+            return usage(stdout), *rc = 0, -1;
         } else if ((strcmp(a, "--backend") == 0 && first + 1 < argc) || strncmp(a, "--backend=", 10) == 0) {
             const char *name = a[9] == '=' ? a + 10 : argv[++first];
-            if (!parse_backend(name, &backend)) {
-                fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", name);
-                return 2;
-            }
+            if (!parse_backend(name, &o->backend))
+                return fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", name), -1;
         } else if (strcmp(a, "--threads") == 0 && first + 1 < argc) {
-            if (!parse_threads(argv[++first], &threads)) return 2;
+            if (!parse_threads(argv[++first], &o->threads)) return -1;
         } else if (strcmp(a, "--small-parts") == 0) {
-            faults |= EDML_FAULT_SMALL_PARTS;
+            o->faults |= EDML_FAULT_SMALL_PARTS;
         } else if (strcmp(a, "--command-list") == 0) {
-            as_list = true;
+            o->as_list = true;
         } else if (strcmp(a, "--reorder") == 0) {
-            faults |= EDML_FAULT_REORDER;
+            o->faults |= EDML_FAULT_REORDER;
         } else if (strcmp(a, "--unchecked") == 0) {
-            faults |= EDML_FAULT_UNCHECKED;
+            o->faults |= EDML_FAULT_UNCHECKED;
+        } else if (strcmp(a, "--gpu-always") == 0) {
+            case_board = case_board_gpu_always();
+        } else if (strcmp(a, "--may-refuse") == 0) {
+            o->may_refuse = true;
         } else if (strcmp(a, "--limits") == 0 && first + 1 < argc) {
-            if (!parse_limits(argv[++first], &faults)) return 2;
+            if (!parse_limits(argv[++first], &o->faults)) return -1;
         } else if (strcmp(a, "--") == 0) {
             first++;
             break;
         } else {
-            fprintf(stderr, "edml-run: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
+            return fprintf(stderr, "edml-run: unknown option '%s'\n", a), usage(stderr), -1;
         }
     }
-    if (first >= argc) {
-        usage(stderr);
-        return 2;
-    }
+    if (first >= argc) return usage(stderr), -1;
+    return first;
+}
 
-    if (as_list) return run_as_list(argv + first, argc - first, backend, threads, faults);
-    int passed = 0, failed = 0, skipped = 0;
-    bool malformed = false;
+/* One case file: run, judged (--check) or printed. */
+static void run_file(const char *path, edml_device *dev, const run_opts *o, tally *t)
+{
+    edml_case *c = calloc(1, sizeof *c);
+    char err[CASE_MSG];
+    if (!c) {
+        fprintf(stderr, "edml-run: out of memory\n");
+        exit(2);
+    }
+    if (case_load(path, c, err, sizeof err)) {
+        fprintf(stderr, "edml-run: %s\n", err);
+        if (o->check) printf("FAIL %s: malformed: %s\n", path, err);
+        t->malformed = true;
+        t->failed++;
+    } else if (!case_backend_has(c, o->backend)) {
+        printf("SKIP %s: backend %s has no kernel for %s\n", path, edml_backend_name(o->backend), case_op_name(c->op));
+        t->skipped++;
+    } else {
+        case_result r;
+        char why[CASE_MSG + 300];
+        const bool ok = case_check(c, dev, o->backend, &r, why, sizeof why);
+        const bool refused = !ok && o->may_refuse && case_refused(c, &r);
+        const edml_status s = r.exec_status ? r.exec_status : r.create_status;
+        if (o->check && ok) {
+            printf("PASS %s", path);
+            if (c->expect_error) printf(" (%s: %s)", edml_status_string(s), r.message);
+            printf("\n");
+        } else if (o->check) {
+            printf("%s %s: %s\n", refused ? "REFUSED" : "FAIL", path, why);
+        } else {
+            printf("// %s: %s on %s\n", path, case_op_name(c->op), edml_backend_name(o->backend));
+            if (s != EDML_STATUS_OK) printf("// %s: %s\n", edml_status_string(s), r.message);
+            if (s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE)
+                for (int k = 0; k < c->noutputs; k++) case_print_tensor(stdout, &c->outputs[k], r.out[k]);
+            printf("\n");
+        }
+        ok ? t->passed++ : refused ? t->refused++ : t->failed++;
+        case_result_free(&r);
+    }
+    case_free(c);
+    free(c);
+}
+
+/* The closing line: passed and failed, then the skipped and refused. */
+static void print_tally(const tally *t, edml_backend backend, const char *tail)
+{
+    printf("%d passed, %d failed", t->passed, t->failed);
+    if (t->skipped) printf(", %d skipped (no kernel on %s)", t->skipped, edml_backend_name(backend));
+    if (t->refused) printf(", %d refused (the GPU backend refused them with a status, writing nothing)", t->refused);
+    printf("%s\n", tail);
+}
+
+int main(int argc, char **argv)
+{
+    run_opts o = {.threads = 1, .backend = EDML_BACKEND_AUTO};
+    int rc;
+    const int first = parse_options(argc, argv, &o, &rc);
+    if (first < 0) return rc;
+    if (o.as_list) return run_as_list(argv + first, argc - first, &o);
+    tally t = {0};
     char why_dev[256];
-    edml_device *dev = case_device_new(backend, threads, faults, why_dev, sizeof why_dev);
+    edml_device *dev = case_device_new(o.backend, o.threads, o.faults, why_dev, sizeof why_dev);
     if (!dev) {
         fprintf(stderr, "edml-run: %s\n", why_dev);
         return 2;
     }
-    for (int i = first; i < argc; i++) {
-        const char *path = argv[i];
-        edml_case *c = calloc(1, sizeof *c);
-        char err[CASE_MSG];
-        if (!c) {
-            fprintf(stderr, "edml-run: out of memory\n");
-            return 2;
-        }
-        if (case_load(path, c, err, sizeof err)) {
-            fprintf(stderr, "edml-run: %s\n", err);
-            if (check) printf("FAIL %s: malformed: %s\n", path, err);
-            malformed = true;
-            failed++;
-            case_free(c);
-            free(c);
-            continue;
-        }
-        if (!case_backend_has(c, backend)) {
-            printf("SKIP %s: backend %s has no kernel for %s\n", path, edml_backend_name(backend), case_op_name(c->op));
-            skipped++;
-            case_free(c);
-            free(c);
-            continue;
-        }
-        case_result r;
-        char why[CASE_MSG + 300];
-        bool ok = case_check(c, dev, backend, &r, why, sizeof why);
-        edml_status s = r.exec_status ? r.exec_status : r.create_status;
-        if (check) {
-            if (ok) {
-                printf("PASS %s", path);
-                if (c->expect_error) printf(" (%s: %s)", edml_status_string(s), r.message);
-                printf("\n");
-            } else {
-                printf("FAIL %s: %s\n", path, why);
-            }
-        } else {
-            printf("// %s: %s on %s\n", path, case_op_name(c->op), edml_backend_name(backend));
-            if (s != EDML_STATUS_OK) printf("// %s: %s\n", edml_status_string(s), r.message);
-            if (s == EDML_STATUS_OK || s == EDML_STATUS_INDEX_OUT_OF_RANGE)
-                for (int o = 0; o < c->noutputs; o++) case_print_tensor(stdout, &c->outputs[o], r.out[o]);
-            printf("\n");
-        }
-        ok ? passed++ : failed++;
-        case_result_free(&r);
-        case_free(c);
-        free(c);
-    }
-    if (check && skipped)
-        printf("%d passed, %d failed, %d skipped (no kernel on %s)\n", passed, failed, skipped,
-               edml_backend_name(backend));
-    else if (check)
-        printf("%d passed, %d failed\n", passed, failed);
+    for (int i = first; i < argc; i++) run_file(argv[i], dev, &o, &t);
+    if (o.check) print_tally(&t, o.backend, "");
     case_device_free(dev);
-    if (malformed) return 2;
-    return failed ? 1 : 0;
+    if (t.malformed) return 2;
+    return t.failed ? 1 : 0;
 }

@@ -8,7 +8,11 @@
  *                                     one program: "PROGRAM ok SECONDS LOCAL"
  *                                     or "PROGRAM error SECONDS: why", or
  *                                     "PROGRAM unused 0" where a device on
- *                                     that GPU does not build it */
+ *                                     that GPU does not build it
+ *   gpu-compile --trips [--limits L]  each program's most loop iterations an
+ *                                     invocation runs on this GPU (the
+ *                                     watchdog model, src/gles/gles_watchdog.c):
+ *                                     "PROGRAM TRIPS" */
 #define _POSIX_C_SOURCE 200809L
 #include "case.h"
 #include "gles/gles.h"
@@ -34,13 +38,14 @@ int main(int argc, char **argv)
     if (argc == 4 && !strcmp(argv[2], "--limits"))
         faults = case_limits_fault(argv[3]);
     else if (argc != 2) {
-        fprintf(stderr, "usage: gpu-compile PROGRAM [--limits " CASE_LIMITS_NAMES "] | --list\n");
+        fprintf(stderr, "usage: gpu-compile PROGRAM|--trips [--limits " CASE_LIMITS_NAMES "] | --list\n");
         return 2;
     }
+    const bool trips = !strcmp(argv[1], "--trips");
     int id = -1;
     for (int p = 0; p < EDMLI_GLES_PROG_COUNT; p++)
         if (!strcmp(argv[1], edmli_gles_src_name[p])) id = p;
-    if (id < 0) {
+    if (id < 0 && !trips) {
         fprintf(stderr, "gpu-compile: no program %s\n", argv[1]);
         return 2;
     }
@@ -54,6 +59,14 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(stderr, "gpu-compile: %s on %s\n", argv[1], g.renderer);
+    if (trips) {
+        for (int p = 0; p < EDMLI_GLES_PROG_COUNT; p++)
+            if (edmli_gles_builds(&g, (edmli_gles_prog)p))
+                printf("%s %llu\n", edmli_gles_src_name[p],
+                       (unsigned long long)edmli_gles_worst_trips(&g, (edmli_gles_prog)p));
+        edmli_gles_close(&g);
+        return 0;
+    }
     if (!edmli_gles_builds(&g, (edmli_gles_prog)id)) { /* a device there neither builds nor uses it */
         printf("%s unused 0\n", argv[1]);
         edmli_gles_close(&g);

@@ -140,6 +140,9 @@ typedef struct edmli_gles {
      * registers, in minutes; Mali 169-190); its lists of 8 with 32-bit keys
      * (topk_thread_8) fit them all and are built everywhere: docs/gpu.md */
     bool lists_16;
+    /* V3D: each invocation's loops kept within the watchdog's caps
+     * (gles_shapes.h, gles_watchdog.c) */
+    bool watchdog;
     /* edml_device_desc.gpu_arena_mapped: the arena's persistent, coherent
      * mapping (NULL: none); else whether a range of it is mapped now (GL
      * then allows no dispatch on it: the device's GPU calls wait) */
@@ -586,7 +589,7 @@ static inline uint64_t edmli_add_sat(uint64_t a, uint64_t b) { return a > UINT64
 
 /* TopK: the chunks a row per invocation takes (where the lists hold its K),
  * or 0 for a workgroup per row; the lists' places, 0 where none hold K. */
-uint32_t edmli_gles_topk_chunks(const edml_operator *op);
+uint32_t edmli_gles_topk_chunks(const edml_operator *op, const edmli_gles *g);
 uint32_t edmli_gles_topk_lists(const edml_operator *op, const edmli_gles *g);
 bool edmli_gles_topk_is_small(const edml_operator *op, const edmli_gles *g);
 uint32_t edmli_gles_topk_rows_per_group(const edmli_gles *g, uint32_t axis_size);
@@ -628,6 +631,14 @@ typedef struct edmli_gles_plan {
 _Static_assert(sizeof(edmli_gles_plan) <= EDMLI_BACKEND_PLAN_BYTES, "the GLES plan fits an operator's backend plan");
 #define EDMLI_GLES_PLAN(op) ((const edmli_gles_plan *)(const void *)(op)->backend_plan)
 bool edmli_gles_topk_by_rank(const edml_operator *op, const edmli_gles_plan *plan);
+/* V3D's watchdog model (gles_watchdog.c): the most loop iterations an
+ * invocation of the program runs, at the largest shape the planner gives
+ * it on this device. */
+uint64_t edmli_gles_worst_trips(const edmli_gles *g, edmli_gles_prog prog);
+/* Why V3D's watchdog keeps this TopK off the GPU (a row too long for one
+ * workgroup that no per-invocation list holds), or NULL. */
+const char *edmli_gles_topk_watchdog(const edml_operator *op, const edmli_gles *g, const edmli_gles_plan *plan,
+                                     char *buf, size_t cap);
 void edmli_gles_plan_argreduce(const edml_operator *op, const edmli_gles *g, edmli_gles_plan *plan);
 
 /* The device hooks (gles_device.c) and GPU buffers (gles_buffers.c). */

@@ -11,6 +11,34 @@ static uint32_t edmli_pow2_at_least(uint64_t v, uint32_t cap)
     return p2;
 }
 
+/* argreduce_cols's shape for sets of `rows` rows and `units` units of four
+ * outputs: at least 16 units (256 bytes of a row) a workgroup where there
+ * are; four batches, more where a set would take over G / 4 chunks (the
+ * merge takes one chunk's slots an invocation). Under V3D's watchdog at
+ * most WATCHDOG_COLS_BATCHES batches an invocation (its G as large as it
+ * goes for that): false where a set is too long for that (argreduce takes
+ * it). */
+static bool edmli_gles_reduce_cols(edmli_gles_reduce_shape *sh, uint64_t rows, uint32_t units, const edmli_gles *g)
+{
+    const uint32_t local = g->local;
+    sh->prog = EDMLI_GLES_PROG_ARGREDUCE_COLS;
+    sh->G = edmli_pow2_at_least((rows + 15) / 16, local / edmli_pow2_at_least(units, 16));
+    for (int pass = 0; pass < 2; pass++) {
+        if (sh->G < 4) sh->G = 4; /* U * 4 slots: at most LOCAL */
+        sh->U = local / sh->G;
+        const uint64_t max_rows = (uint64_t)4 * sh->G * (sh->G / 4);
+        sh->batches = (uint32_t)((rows + max_rows - 1) / max_rows);
+        if (sh->batches < 4) sh->batches = 4;
+        if (!g->watchdog || sh->batches <= EDMLI_GLES_WATCHDOG_COLS_BATCHES) break;
+        if (pass) return false;
+        sh->G = local; /* one unit a workgroup: the most rows a chunk */
+    }
+    sh->chunk_len = 4 * sh->G * sh->batches;
+    sh->chunks = (uint32_t)((rows + sh->chunk_len - 1) / sh->chunk_len);
+    sh->groups = (units + sh->U - 1) / sh->U;
+    return true;
+}
+
 edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, const edmli_gles *g, bool vec)
 {
     const edmli_argreduce_plan *p = &op->plan.argreduce;
@@ -23,22 +51,10 @@ edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, cons
     sh.lanes = vec && !sh.along_last && outs % 4 == 0 ? 4u : 1u;
     const uint32_t units = outs / sh.lanes;
     sh.groups = outs;
-    if (vec && !sh.along_last && reduced == 1 && p->reduce_count >= EDMLI_GLES_REDUCE_COLS_MIN_ROWS) {
-        sh.prog = EDMLI_GLES_PROG_ARGREDUCE_COLS;
-        /* at least 16 units (256 bytes of a row) a workgroup where there are;
-         * four batches, more where a set would take over G / 4 chunks (the
-         * merge takes one chunk's slots an invocation) */
-        sh.G = edmli_pow2_at_least((p->reduce_count + 15) / 16, local / edmli_pow2_at_least(units, 16));
-        if (sh.G < 4) sh.G = 4; /* U * 4 slots: at most LOCAL */
-        sh.U = local / sh.G;
-        const uint64_t max_rows = (uint64_t)4 * sh.G * (sh.G / 4);
-        sh.batches = (uint32_t)((p->reduce_count + max_rows - 1) / max_rows);
-        if (sh.batches < 4) sh.batches = 4;
-        sh.chunk_len = 4 * sh.G * sh.batches;
-        sh.chunks = (uint32_t)((p->reduce_count + sh.chunk_len - 1) / sh.chunk_len);
-        sh.groups = (units + sh.U - 1) / sh.U;
+    if (vec && !sh.along_last && reduced == 1 && p->reduce_count >= EDMLI_GLES_REDUCE_COLS_MIN_ROWS &&
+        edmli_gles_reduce_cols(&sh, p->reduce_count, units, g))
         return sh;
-    }
+    sh.G = sh.U = sh.batches = 0; /* (what argreduce_cols would have taken) */
     sh.prog = sh.along_last ? EDMLI_GLES_PROG_ARGREDUCE_PARTIAL : EDMLI_GLES_PROG_ARGREDUCE;
     /* long sets: chunks of 32 * local elements (fewer chunks to count and
      * merge than 8 * local: argmin_all 0.068 -> 0.065 ms on the H100) */
@@ -49,6 +65,9 @@ edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, cons
     uint32_t chunks = (uint32_t)((p->reduce_count + unit_chunk - 1) / unit_chunk);
     if (chunks > want) chunks = want;
     if (chunks == 0) chunks = 1;
+    /* V3D's watchdog: an invocation reduces at most WATCHDOG_REDUCE_CHUNK */
+    const uint64_t capped = (p->reduce_count + EDMLI_GLES_WATCHDOG_REDUCE_CHUNK - 1) / EDMLI_GLES_WATCHDOG_REDUCE_CHUNK;
+    if (g->watchdog && !sh.along_last && capped > chunks) chunks = (uint32_t)capped;
     sh.chunk_len = (uint32_t)((p->reduce_count + chunks - 1) / chunks);
     if (vec && sh.along_last) sh.chunk_len = (sh.chunk_len + 3) & ~3u;
     sh.chunks = (uint32_t)((p->reduce_count + sh.chunk_len - 1) / sh.chunk_len);

@@ -117,6 +117,7 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
     const bool v3d = strstr(g->renderer, "V3D") || (g->faults & EDML_FAULT_LIMITS_V3D);
     const bool mali = strstr(g->renderer, "Mali") || (g->faults & EDML_FAULT_LIMITS_MALI);
     g->lists_16 = !v3d && !mali;
+    g->watchdog = v3d;
     uint32_t want = dev->board.gpu_workgroup ? dev->board.gpu_workgroup : v3d ? 256u : 1024u;
     g->local = 128u;
     while (g->local * 2 <= (uint32_t)inv && g->local * 2 <= want) g->local *= 2;

@@ -56,6 +56,7 @@ edml_status edmli_gles_done_check(edmli_gles_run *r, uint32_t counted)
 edml_status edmli_gles_reset_check(edmli_gles_run *r)
 {
     edmli_gles *g = r->g;
+    if (g->faults & EDML_FAULT_UNCHECKED) return EDML_STATUS_OK; /* a no-op shim's status means nothing */
     GLenum_ status = g->reset_status ? g->reset_status() : EDMLI_GL_NO_ERROR;
     if ((g->faults & EDML_FAULT_GPU_RESET) && !g->checking && g->submissions == g->fault_at) /* fenced already */
         status = EDMLI_GL_GUILTY_CONTEXT_RESET;

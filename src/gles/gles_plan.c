@@ -42,10 +42,11 @@ const char *edmli_gles_derive(const edml_device *dev, edml_operator *op, uint32_
     }
     if (op->kind == EDMLI_OP_TOPK) {
         plan->topk_lists = edmli_gles_topk_lists(op, g);
-        plan->topk_chunks = plan->topk_lists ? edmli_gles_topk_chunks(op) : 0; /* else rank, select */
+        plan->topk_chunks = plan->topk_lists ? edmli_gles_topk_chunks(op, g) : 0; /* else rank, select */
         plan->topk_small = edmli_gles_topk_is_small(op, g);
         plan->topk_rank = edmli_gles_topk_by_rank(op, plan);
         plan->topk_rows_per_group = edmli_gles_topk_rows_per_group(g, op->plan.topk.axis_size);
+        if (edmli_gles_topk_watchdog(op, g, plan, buf, cap)) return buf;
     }
     if (op->kind == EDMLI_OP_ARGREDUCE) edmli_gles_plan_argreduce(op, g, plan);
     plan->stage_bytes = edmli_gles_stage_bytes(op, plan);

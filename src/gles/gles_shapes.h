@@ -53,6 +53,24 @@
 #define EDMLI_GLES_REDUCE_COL_CHUNK 64u
 #define EDMLI_GLES_REDUCE_COL_TARGET 65536u
 
+/* V3D's watchdog (the Raspberry Pi's GPU): the kernel driver resets a
+ * compute job when no batch of 16 invocations finishes within 500 ms. On
+ * V3D the planners keep each invocation's loops within these, so that the
+ * model of gles_watchdog.c (loop iterations x the largest loop body that
+ * Mesa's V3D compiler makes x 4 cycles x threads, at 500 MHz) stays under
+ * 50 ms for every kernel at the largest shape the planner gives it (make
+ * gpu-targets checks it with the compiler's own listings): elements an
+ * ArgMin invocation reduces (more chunks, argreduce_final merging them);
+ * argreduce_cols's batches (or argreduce takes the shape); elements and
+ * fold lists a TopK list invocation takes; the longest row one topk_select
+ * workgroup takes (longer rows go to the per-invocation lists where they
+ * hold K, else the GPU refuses them). */
+#define EDMLI_GLES_WATCHDOG_REDUCE_CHUNK 512u
+#define EDMLI_GLES_WATCHDOG_COLS_BATCHES 64u
+#define EDMLI_GLES_WATCHDOG_TOPK_CHUNK 2048u
+#define EDMLI_GLES_WATCHDOG_FOLD_LISTS 256u
+#define EDMLI_GLES_WATCHDOG_SELECT_ROW 32768u
+
 /* ElementWiseIf and GatherND move 16 bytes an invocation where aligned. */
 #define EDMLI_GLES_VECTOR_BYTES 16u
 

@@ -9,18 +9,42 @@
  * rows of 2 took 115 s on llvmpipe): a row per invocation, rows split into
  * chunks (each at least 64 and K elements) for enough invocations. Returns
  * the chunks, or 0 where a workgroup per row runs instead. */
-uint32_t edmli_gles_topk_chunks(const edml_operator *op)
+uint32_t edmli_gles_topk_chunks(const edml_operator *op, const edmli_gles *g)
 {
     const edmli_topk_plan *p = &op->plan.topk;
     const uint32_t rows = (uint32_t)(op->inputs[0].elem_count / p->axis_size);
     const bool packed = op->inputs[0].strides[p->axis] == 1;
-    if ((packed && p->axis_size > EDMLI_GLES_TOPK_THREAD_MAX_ROW) || rows < EDMLI_GLES_TOPK_THREAD_MIN_ROWS) return 0;
+    /* under V3D's watchdog a row too long for one workgroup takes the lists */
+    const bool too_long = g->watchdog && p->axis_size > EDMLI_GLES_WATCHDOG_SELECT_ROW;
+    if (!too_long &&
+        ((packed && p->axis_size > EDMLI_GLES_TOPK_THREAD_MAX_ROW) || rows < EDMLI_GLES_TOPK_THREAD_MIN_ROWS))
+        return 0;
     uint32_t chunks = rows >= EDMLI_GLES_TOPK_THREAD_TARGET ? 1 : EDMLI_GLES_TOPK_THREAD_TARGET / rows;
     const uint32_t min_len = p->k > EDMLI_GLES_TOPK_CHUNK_MIN ? p->k : EDMLI_GLES_TOPK_CHUNK_MIN;
     if (chunks > p->axis_size / min_len) chunks = p->axis_size / min_len;
+    if (g->watchdog && p->axis_size / EDMLI_GLES_WATCHDOG_TOPK_CHUNK >= chunks) /* elements an invocation */
+        chunks = (p->axis_size + EDMLI_GLES_WATCHDOG_TOPK_CHUNK - 1) / EDMLI_GLES_WATCHDOG_TOPK_CHUNK;
     if (chunks == 0) chunks = 1;
     uint32_t len = (p->axis_size + chunks - 1) / chunks;
     return (p->axis_size + len - 1) / len;
+}
+
+const char *edmli_gles_topk_watchdog(const edml_operator *op, const edmli_gles *g, const edmli_gles_plan *plan,
+                                     char *buf, size_t cap)
+{
+    const edmli_topk_plan *p = &op->plan.topk;
+    if (!g->watchdog) return NULL;
+    const uint64_t fold_max = (uint64_t)EDMLI_GLES_TOPK_FOLD_LOCAL * EDMLI_GLES_WATCHDOG_FOLD_LISTS;
+    if (plan->topk_chunks > fold_max || (!plan->topk_chunks && p->axis_size > EDMLI_GLES_WATCHDOG_SELECT_ROW &&
+                                         !plan->topk_small && !plan->topk_rank)) {
+        edmli_format(buf, cap,
+                     "rows of %u elements with K = %u keep a V3D workgroup past what its 500 ms watchdog allows "
+                     "(rows up to %u, or up to %llu with K at most %u of 32-bit elements)",
+                     p->axis_size, p->k, EDMLI_GLES_WATCHDOG_SELECT_ROW,
+                     (unsigned long long)(fold_max * EDMLI_GLES_WATCHDOG_TOPK_CHUNK), EDMLI_GLES_TOPK_THREAD_8_MAX_K);
+        return buf;
+    }
+    return NULL;
 }
 
 /* The per-invocation lists that hold this TopK on this GPU: 8 places with
