@@ -23,7 +23,7 @@ fail=0 n=0
 for p in $("$prelude" --list | awk '{print $1}'); do
     n=$((n + 1))
     want=$(hash_of "$p")
-    row=$(grep "^| $p | " docs/gpu.md 2>/dev/null | head -n 1)
+    row=$(grep "^| $p | \`" docs/gpu.md 2>/dev/null | head -n 1) # the compilers' table: hash first
     if [ -z "$row" ]; then
         echo "FAIL: docs/gpu.md has no row for $p: run make gpu-targets"
         fail=1
