@@ -910,7 +910,10 @@ edml_status edml_operator_execute(edml_operator *op, const EDML_BUFFER_BINDING *
 /** A buffer of `bytes` (rounded up to 16) in the GPU arena, starting at a
  *  multiple of 256 bytes of it: up to 240 bytes after what was created
  *  before it (an operator's gpu_persistent_bytes are a multiple of 16) are
- *  taken to align it. */
+ *  taken to align it. Its bytes are not cleared: they hold what that part of
+ *  the GPU arena held last (a released buffer's data, an operator's), and an
+ *  operator writes an output's elements only, never the bytes its
+ *  TotalTensorSizeInBytes rounds up to 4. */
 edml_status edml_gpu_buffer_create(edml_device *device, UINT64 bytes, edml_gpu_buffer **buffer);
 /** Releases a buffer; its bytes come back once every later buffer and operator is released. */
 edml_status edml_gpu_buffer_destroy(edml_gpu_buffer *buffer);
