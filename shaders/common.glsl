@@ -3,18 +3,13 @@
 // the accessors of the kernel's struct of shaders/params.h, prm_<member>). A
 // kernel names its struct with EDMLI_PARAMS(edmli_<type>_prm), which compiles
 // only where that is the struct the backend fills for it. m[] is the
-// device's GPU arena.
+// device's GPU arena (its buffer holds 64 words more: main.glsl's counts).
 layout(std430, binding = 1) buffer Mem { uint m[]; };
 // The same arena as 16-byte vectors, for kernels whose tensors are 16-byte
 // aligned: one load or store moves four words.
 layout(std430, binding = 1) buffer Mem4 { uvec4 m4[]; };
 // And coherent, for results that other workgroups of the same pass read.
 layout(std430, binding = 1) coherent buffer MemC { uint mc[]; };
-// The status block: a buffer the host reads through a persistent mapping
-// (or, without GL_EXT_buffer_storage, the GPU arena again): GatherND's
-// status words, and in its last word the count of workgroups that ran
-// (main.glsl).
-layout(std430, binding = 2) coherent buffer Status { uint st[]; };
 uniform uint u_base;     // first unit of this dispatch
 uniform uint u_count;    // units in this dispatch
 // The byte offsets of this execution's tensors and scratch in m[] are the

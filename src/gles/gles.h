@@ -122,13 +122,15 @@ typedef struct edmli_gles_range {
 /* GatherND's status words as each call starts: no clamped coordinate, none first */
 extern const uint32_t edmli_gles_status_init[4];
 #define EDMLI_GLES_STATUS_SLOTS 32u /* a batch's GatherNDs (slot k at byte 16 k); more end it */
-/* The status buffer: the slots, their initial values, then a vector whose
- * last word counts the workgroups that ran (shaders/main.glsl: the status
- * block's last word). Without it the status block is the GPU arena's
- * buffer, which has EDMLI_GLES_ARENA_RESERVED bytes after the arena for
- * that count. */
-#define EDMLI_GLES_STATUS_BYTES (2u * EDMLI_GLES_STATUS_SLOTS * 16u + 16u)
-#define EDMLI_GLES_ARENA_RESERVED 16u
+/* The workgroups that ran (shaders/main.glsl) are counted in
+ * EDMLI_GLES_COUNTERS words after the GPU arena, in its buffer (workgroup
+ * x adds to word x % EDMLI_GLES_COUNTERS: no one address every workgroup
+ * contends for), copied after the run's last kernel into the status
+ * buffer's last EDMLI_GLES_COUNTERS words (after the slots and their
+ * initial values), or without one into the readback buffer, and added up. */
+#define EDMLI_GLES_COUNTERS 64u
+#define EDMLI_GLES_ARENA_RESERVED (EDMLI_GLES_COUNTERS * 4u)
+#define EDMLI_GLES_STATUS_BYTES (2u * EDMLI_GLES_STATUS_SLOTS * 16u + EDMLI_GLES_ARENA_RESERVED)
 
 typedef struct edmli_gles {
     edmli_port_gl port;

@@ -17,7 +17,7 @@ static void edmli_gles_note(edmli_gles *g, const char *what)
  * driver's largest storage block, each change said. */
 static void edmli_gles_arena_size(edmli_gles *g, uint64_t asked)
 {
-    /* the buffer holds the workgroup count after the arena (gles.h) */
+    /* the buffer holds the workgroup counts after the arena (gles.h) */
     const uint64_t bound = g->max_ssbo > EDMLI_GLES_ARENA_RESERVED ? g->max_ssbo - EDMLI_GLES_ARENA_RESERVED : 0;
     const uint64_t limit = bound / EDMLI_GLES_BUFFER_ALIGN * EDMLI_GLES_BUFFER_ALIGN;
     char note[160];
@@ -310,7 +310,7 @@ static void edmli_gles_status_open(edmli_gles *g)
         return;
     const unsigned bits =
         EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
-    const intptr_t bytes = EDMLI_GLES_STATUS_BYTES; /* the slots, their init, the workgroup count */
+    const intptr_t bytes = EDMLI_GLES_STATUS_BYTES; /* the slots, their init, the workgroup counts' copy */
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     gl->glGenBuffers(1, &g->status_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);
@@ -364,7 +364,7 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     edmli_gles *g = (edmli_gles *)state;
     if (!edmli_gles_open(g, dev, dev->desc.inject_faults, why, cap)) return false;
     edmli_gles_status_open(g);
-    if (!g->status_map) { /* the workgroup count after the arena (gles.h) */
+    { /* the workgroup counts after the arena (gles.h) */
         const uint8_t zeros[EDMLI_GLES_ARENA_RESERVED] = {0};
         g->port.gl.glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
         g->port.gl.glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, sizeof zeros, zeros);

@@ -1,6 +1,6 @@
 /* Whether a submission really ran: every workgroup of every kernel counts
- * itself in the status block's last word (shaders/main.glsl), and after the
- * fence the count must have grown by the workgroups dispatched. A driver
+ * itself in one of the counters after the GPU arena (shaders/main.glsl,
+ * gles.h), and after the fence their sum must have grown by the workgroups dispatched. A driver
  * that dropped a dispatch (Mesa's V3D skips a kernel whose registers it
  * could not allocate, with no GL error; a GPU reset drops the job it was
  * running; a no-op DRM shim runs nothing) fails the call instead of

@@ -469,14 +469,35 @@ static uint64_t edmli_gles_fetch_layout(const edmli_gles_run *r, uint64_t *base,
     return *one ? hi - lo : total;
 }
 
-/* Where the workgroup count's copy lies in the readback buffer, after the
- * fetches (without a status buffer: else it is read through its mapping),
- * and the readback bytes then. */
+/* Where the copy of the workgroup counts lies in the readback buffer,
+ * after the fetches (without a status buffer: else they are read through
+ * its mapping), and the readback bytes then. */
 static uint64_t edmli_gles_count_at(const edmli_gles *g, uint64_t fetched, uint64_t *total)
 {
     const uint64_t at = edmli_gles_fetch_span(fetched);
-    *total = g->status_map ? fetched : at + 16u;
+    *total = g->status_map ? fetched : at + EDMLI_GLES_ARENA_RESERVED;
     return at;
+}
+
+/* The workgroups counted (shaders/main.glsl): the counters' copy added up. */
+static uint32_t edmli_gles_counted(const volatile uint32_t *words)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < EDMLI_GLES_COUNTERS; i++) sum += words[i];
+    return sum;
+}
+
+/* The counters after the arena copied where the host reads them after the
+ * fence: the status buffer's last words, or the readback buffer at
+ * count_at. */
+static void edmli_gles_stage_counts(edmli_gles *g, uint64_t count_at)
+{
+    edmli_gl *gl = &g->port.gl;
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_map ? g->status_buf : g->readback_buf);
+    if (g->status_map) count_at = EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_ARENA_RESERVED;
+    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)g->arena_bytes,
+                            (intptr_t)count_at, EDMLI_GLES_ARENA_RESERVED);
 }
 
 static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
@@ -487,19 +508,17 @@ static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
     bool one;
     const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
     const uint64_t count_at = edmli_gles_count_at(g, fetched, &total);
-    if (!total) return EDML_STATUS_OK;
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     if (total > g->readback_bytes) {
+        gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
         g->readback_bytes = 0;
         gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)total, NULL, EDMLI_GL_STREAM_READ);
         if (gl->glGetError() != EDMLI_GL_NO_ERROR)
             return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
         g->readback_bytes = total;
     }
-    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
-    if (!g->status_map) /* the workgroup count, the arena buffer's last word */
-        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER,
-                                (intptr_t)(g->arena_bytes + EDMLI_GLES_ARENA_RESERVED - 4u), (intptr_t)count_at, 4);
+    edmli_gles_stage_counts(g, count_at);
+    if (!fetched) return EDML_STATUS_OK;
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     if (one) {
         gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)base, 0,
                                 (intptr_t)fetched);
@@ -523,8 +542,9 @@ static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
     bool one;
     const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
     const uint64_t count_at = edmli_gles_count_at(g, fetched, &total);
-    edml_status s =
-        g->status_map ? edmli_gles_done_check(r, g->status_map[EDMLI_GLES_STATUS_BYTES / 4u - 1u]) : EDML_STATUS_OK;
+    const volatile uint32_t *mapped_counts =
+        g->status_map ? g->status_map + (EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_ARENA_RESERVED) / 4u : NULL;
+    edml_status s = mapped_counts ? edmli_gles_done_check(r, edmli_gles_counted(mapped_counts)) : EDML_STATUS_OK;
     if (s || !total) return s;
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
@@ -533,9 +553,9 @@ static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
         if (p) gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
         return edmli_gles_fail(r, fault ? "glMapBufferRange failed (fault injected)" : "glMapBufferRange failed");
     }
-    uint32_t counted;
-    memcpy(&counted, p + count_at, sizeof counted);
-    if (!g->status_map) s = edmli_gles_done_check(r, counted);
+    uint32_t copied[EDMLI_GLES_COUNTERS];
+    memcpy(copied, p + count_at, sizeof copied);
+    if (!mapped_counts) s = edmli_gles_done_check(r, edmli_gles_counted(copied));
     for (uint64_t i = 0, at = 0; !s && i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
         memcpy(r->fetches[i].host, p + (one ? r->fetches[i].offset - base : at), (size_t)r->fetches[i].bytes);
     gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
