@@ -865,10 +865,15 @@ typedef struct edml_gpu_buffer edml_gpu_buffer;
  * DirectML's DML_BUFFER_BINDING. In host memory: the tensor starts at
  * (uint8_t *)Buffer + Offset, which must be aligned to its element size, and
  * SizeInBytes (from there) must hold its TotalTensorSizeInBytes; a host
- * binding may not lie in the device arena. Already on the GPU (GLES
- * operators only), as DirectML binds a GPU resource: made by
- * edml_gpu_binding(), so that a chain of operators runs without round trips
- * through host memory.
+ * binding may not lie in the device arena. Already on the GPU, as DirectML
+ * binds a GPU resource: made by edml_gpu_binding(), so that a chain of
+ * operators runs without round trips through host memory. An operator on
+ * the CPU (NEON, the reference, or AUTO's choice) reads and writes GPU
+ * buffers through the CPU's view of the GPU arena, after the GPU's work on
+ * them: the persistent mapping where gpu_arena_mapped made one (no copy on
+ * a board whose GPU shares the CPU's memory), else the span of the arena
+ * the call's buffers lie in, mapped for the call (a copy each way on a GPU
+ * with memory of its own; BUSY while another mapping is held).
  */
 typedef struct EDML_BUFFER_BINDING {
     void *Buffer;

@@ -75,6 +75,50 @@ static void run_mapped(edml_device *dev, edml_operator *op, edml_gpu_buffer **bu
     for (int i = 0; persistent && i < 3; i++) CHECK(edml_gpu_buffer_unmap(buf[i]) == EDML_STATUS_OK, "unmap");
 }
 
+/* NEON and the reference on GPU buffers (through the CPU's view of them),
+ * the output bound on A in place too: the bytes GLES gives; and while
+ * another buffer is mapped without persistence, BUSY with nothing written. */
+static void run_cpu_on_buffers(edml_device *dev, edml_gpu_buffer **buf, const if_data *d, bool persistent,
+                               const char *mode)
+{
+    const uint64_t bytes[4] = {N, sizeof d->a, sizeof d->b, sizeof d->out};
+    const void *src[3] = {d->cond, d->a, d->b};
+    float want[N], got[N];
+    expected(dev, d, want);
+    for (int be = EDML_BACKEND_REF; be <= EDML_BACKEND_NEON; be++)
+        for (int in_place = 0; in_place < 2; in_place++) {
+            edml_operator *op = if_op(dev, (edml_backend)be);
+            for (int i = 0; i < 3; i++) edml_gpu_buffer_write(buf[i], 0, src[i], bytes[i]);
+            static const float junk[N] = {0};
+            edml_gpu_buffer_write(buf[3], 0, junk, sizeof junk);
+            EDML_BUFFER_BINDING in[3], o = edml_gpu_binding(buf[in_place ? 1 : 3], 0, bytes[3]);
+            for (int i = 0; i < 3; i++) in[i] = edml_gpu_binding(buf[i], 0, bytes[i]);
+            CHECK(op && edml_operator_execute(op, in, 3, &o, 1, NULL) == EDML_STATUS_OK, "%s: %s on GPU buffers: %s",
+                  mode, edml_backend_name((edml_backend)be), edml_device_last_error(dev));
+            memset(got, 0, sizeof got);
+            edml_gpu_buffer_read(buf[in_place ? 1 : 3], 0, got, sizeof got);
+            CHECK(!memcmp(got, want, sizeof want), "%s: %s on GPU buffers%s: the output differs", mode,
+                  edml_backend_name((edml_backend)be), in_place ? ", in place on A" : "");
+            if (op) edml_operator_destroy(op);
+        }
+    if (persistent) return;
+    edml_operator *op = if_op(dev, EDML_BACKEND_NEON);
+    void *p = NULL;
+    float before[N], after[N];
+    edml_gpu_buffer_read(buf[3], 0, before, sizeof before);
+    CHECK(edml_gpu_buffer_map(buf[0], 0, 16, &p) == EDML_STATUS_OK, "%s: map", mode);
+    EDML_BUFFER_BINDING in[3], o = edml_gpu_binding(buf[3], 0, bytes[3]);
+    for (int i = 0; i < 3; i++) in[i] = edml_gpu_binding(buf[i], 0, bytes[i]);
+    const edml_status s = op ? edml_operator_execute(op, in, 3, &o, 1, NULL) : EDML_STATUS_OK;
+    CHECK(s == EDML_STATUS_BUSY && strstr(edml_device_last_error(dev), "unmap"),
+          "%s: NEON on GPU buffers while one is mapped: %s '%s'", mode, edml_status_string(s),
+          edml_device_last_error(dev));
+    CHECK(edml_gpu_buffer_unmap(buf[0]) == EDML_STATUS_OK, "%s: unmap", mode);
+    edml_gpu_buffer_read(buf[3], 0, after, sizeof after);
+    CHECK(!memcmp(before, after, sizeof after), "%s: the refused call wrote its output", mode);
+    if (op) edml_operator_destroy(op);
+}
+
 /* misuse: out of range, zero bytes, twice, unmapped; a plain mapping holds the GPU back */
 static void check_misuse(edml_device *dev, edml_operator *op, edml_gpu_buffer **buf, bool persistent, const char *mode)
 {
@@ -130,6 +174,8 @@ static void check_mode(uint32_t arena_mapped, uint32_t faults, const char *mode)
         run_mapped(t.dev, op, buf, &d, persistent, mode, round);
     }
     if (op) check_misuse(t.dev, op, buf, persistent, mode);
+    fill(&d, 5);
+    run_cpu_on_buffers(t.dev, buf, &d, persistent, mode);
     void *p = NULL; /* destroying a mapped buffer unmaps it: the device goes on */
     CHECK(edml_gpu_buffer_map(buf[3], 0, 4, &p) == EDML_STATUS_OK, "map before destroy");
     for (int i = 4; i-- > 0;) CHECK(edml_gpu_buffer_destroy(buf[i]) == EDML_STATUS_OK, "destroy %d", i);

@@ -182,6 +182,43 @@ edml_status edml_gpu_buffer_unmap(edml_gpu_buffer *handle)
     return s;
 }
 
+/* The span of the GPU arena an execution's GPU-buffer tensors lie in. */
+static void edmli_gpu_span(const edml_operator *op, const edmli_exec *ex, uint64_t *lo, uint64_t *hi)
+{
+    *lo = UINT64_MAX, *hi = 0;
+    for (uint32_t i = 0; i < op->input_count + op->output_count; i++) {
+        const bool in = i < op->input_count;
+        const uint64_t at = in ? ex->in_gpu[i] : ex->out_gpu[i - op->input_count];
+        const uint64_t bytes = in ? op->inputs[i].total_bytes : op->outputs[i - op->input_count].total_bytes;
+        if (at == EDMLI_HOST) continue;
+        *lo = at < *lo ? at : *lo;
+        *hi = at + bytes > *hi ? at + bytes : *hi;
+    }
+}
+
+edml_status edmli_gpu_view_run(edml_operator *op, const edmli_exec *ex, edmli_kernel_fn kernel)
+{
+    edml_device *dev = op->obj.device;
+    uint64_t lo, hi;
+    edmli_gpu_span(op, ex, &lo, &hi);
+    void *state = NULL, *view = NULL;
+    edml_status s;
+    const edmli_buffer_hooks *hooks = edmli_buffers(dev, &state, &s);
+    if (s) return s;
+    if ((uint64_t)(size_t)(hi - lo) != hi - lo) /* a 32-bit board's view of a span it cannot address */
+        return edmli_fail(ex->err, EDMLI_MSG_GPU_VIEW_SPAN, (unsigned long long)(hi - lo),
+                          (unsigned)(sizeof(size_t) * 8));
+    if ((s = hooks->map(dev, state, lo, hi - lo, &view))) return s;
+    edmli_exec cpu = *ex;
+    for (uint32_t i = 0; i < op->input_count; i++)
+        if (ex->in_gpu[i] != EDMLI_HOST) cpu.in[i] = (const uint8_t *)view + (ex->in_gpu[i] - lo);
+    for (uint32_t o = 0; o < op->output_count; o++)
+        if (ex->out_gpu[o] != EDMLI_HOST) cpu.out[o] = (uint8_t *)view + (ex->out_gpu[o] - lo);
+    s = kernel(op, &cpu);
+    const edml_status u = hooks->unmap(dev, state);
+    return s ? s : u;
+}
+
 EDML_BUFFER_BINDING edml_gpu_binding(edml_gpu_buffer *buffer, UINT64 offset, UINT64 bytes)
 {
     EDML_BUFFER_BINDING b = {buffer, offset | EDML_GPU_BINDING_BIT, bytes};

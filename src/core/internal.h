@@ -368,6 +368,11 @@ edml_status edmli_operator_clamped(edml_operator *op, const EDML_BUFFER_BINDING 
                                    const EDML_BUFFER_BINDING *outputs, const uint32_t status[2]);
 /* The backend keeping GPU buffers, built on this library (available or not). */
 edml_backend edmli_buffer_backend(void);
+/* A CPU kernel on an execution whose tensors include GPU buffers: the span
+ * of the GPU arena they lie in mapped for the CPU (the GPU's work on it
+ * done first), the kernel run on that view, the span unmapped (a range
+ * mapping's writes reach the GPU then; the persistent one is coherent). */
+edml_status edmli_gpu_view_run(edml_operator *op, const edmli_exec *ex, edmli_kernel_fn kernel);
 
 /* ---- small helpers -------------------------------------------------------- */
 

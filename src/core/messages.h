@@ -136,8 +136,9 @@
 #define EDMLI_MSG_BIND_ARENA                                                                                         \
     EDML_STATUS_INVALID_BINDING, "binding of %s lies inside the device arena, which is edml's own memory (bind GPU " \
                                  "buffers with edml_gpu_binding())"
-#define EDMLI_MSG_BIND_GPU_CPU \
-    EDML_STATUS_INVALID_BINDING, "binding of %s is a GPU buffer, but the operator runs on %s, which cannot read one"
+#define EDMLI_MSG_GPU_VIEW_SPAN                                                                         \
+    EDML_STATUS_INVALID_BINDING, "the GPU buffers bound span %llu bytes of the GPU arena, more than a %u-bit " \
+                                 "address space can map for the CPU"
 #define EDMLI_MSG_BIND_GPU_RANGE \
     EDML_STATUS_INVALID_BINDING, \
         "binding of %s: Offset %llu + TotalTensorSizeInBytes %llu does not fit the GPU buffer of %llu bytes"

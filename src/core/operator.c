@@ -273,8 +273,6 @@ static edml_status edmli_bind_gpu(const edml_operator *op, edmli_errbuf *e, cons
     if (edmli_object_check(dev, b->Buffer, EDMLI_OBJ_GPU_BUFFER, &o, what)) return EDML_STATUS_INVALID_BINDING;
     const edml_gpu_buffer *g = (const edml_gpu_buffer *)o;
     const uint64_t offset = b->Offset & ~EDML_GPU_BINDING_BIT;
-    if (op->backend != edmli_buffer_backend())
-        return edmli_fail(e, EDMLI_MSG_BIND_GPU_CPU, name, edml_backend_name(op->backend));
     uint32_t al = t->elem_size < 4 ? 4 : t->elem_size;
     if (offset % al) return edmli_fail(e, EDMLI_MSG_BIND_ALIGN, name, al);
     if (b->SizeInBytes < t->total_bytes)
@@ -372,8 +370,18 @@ static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, con
 
 /* ---- running ------------------------------------------------------------------ */
 
+/* The kernel of backend b; one on the CPU reads and writes GPU-buffer
+ * tensors through the CPU's view of them. */
+static edml_status edmli_run_on(edml_operator *op, const edmli_exec *ex, edml_backend b, bool resident)
+{
+    const edmli_backend *be = edmli_backends[b];
+    if (resident && be->on_cpu) return edmli_gpu_view_run(op, ex, be->kernels[op->kind]);
+    return be->kernels[op->kind](op, ex);
+}
+
 /* An AUTO operator on the CPU after its backend could not run it. */
-static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edml_status status, bool for_good)
+static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edml_status status, bool for_good,
+                                    bool resident)
 {
     edml_device *dev = op->obj.device;
     const edml_backend cpu = edmli_cpu_backend(dev, op->kind), was = op->backend;
@@ -384,7 +392,7 @@ static edml_status edmli_run_on_cpu(edml_operator *op, const edmli_exec *ex, edm
     if (ex->err->log) ex->err->log(ex->err->log_user, status, msg);
     if (for_good) op->backend = cpu;
     ex->err->text[0] = '\0';
-    return edmli_backends[cpu]->kernels[op->kind](op, ex);
+    return edmli_run_on(op, ex, cpu, resident);
 }
 
 /* Whether the operator's backend can run it now: an AUTO operator whose
@@ -447,20 +455,18 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool resid
                               dev->why[op->backend]);
         op->backend = edmli_cpu_backend(dev, op->kind);
     }
-    if (cpu_now) return edmli_backends[edmli_cpu_backend(dev, op->kind)]->kernels[op->kind](op, ex);
-    edml_status s;
-    if (resident && op->backend != edmli_buffer_backend())
-        return edmli_fail(ex->err, EDMLI_MSG_BIND_GPU_CPU, "a tensor", edml_backend_name(op->backend));
+    if (cpu_now) return edmli_run_on(op, ex, edmli_cpu_backend(dev, op->kind), resident);
     const edmli_backend *be = edmli_backends[op->backend];
-    s = be->kernels[op->kind](op, ex);
+    edml_status s = edmli_run_on(op, ex, op->backend, resident);
     if (be->on_cpu || (s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL)) return s;
     const bool failed = s == EDML_STATUS_BACKEND_FAILED; /* else its own memory ran out */
     if (failed) {
         edmli_format(dev->why[op->backend], sizeof dev->why[op->backend], "it failed: %s", ex->err->text);
         dev->backends &= ~EDML_BACKEND_BIT(op->backend);
     }
-    if (op->requested != EDML_BACKEND_AUTO || resident) return s; /* GPU data cannot move to the CPU */
-    return edmli_run_on_cpu(op, ex, s, failed);
+    /* GPU buffers are out of the CPU's reach once the GPU failed */
+    if (op->requested != EDML_BACKEND_AUTO || (resident && failed)) return s;
+    return edmli_run_on_cpu(op, ex, s, failed, resident);
 }
 
 edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
