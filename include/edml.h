@@ -99,34 +99,36 @@
  * not listed take under 256 bytes.
  *
  *   call                                 AArch64  ARMv7
- *   edml_command_list_submit                8448   7936
- *   edml_command_list_wait                  7936   7424
- *   edml_command_list_destroy               7936   7424
- *   edml_command_list_record                7424   7168
- *   edml_operator_execute                   7424   7168
- *   (a-part-on-a-worker)                    3328   3072
- *   edml_operator_create                    2560   2304
- *   edml_operator_query                     2560   2304
- *   edml_pool_parallel_for                  1536   1280
- *   edml_device_create                      1536   1280
- *   edml_gpu_buffer_map                     1024    768
- *   edml_gpu_buffer_unmap                   1024    768
- *   edml_gpu_buffer_destroy                 1024    768
- *   edml_device_program_cache_used          1024    768
- *   edml_device_program_cache_stats         1024    768
- *   edml_gpu_buffer_copy                     768    512
- *   edml_gpu_buffer_write                    768    512
- *   edml_gpu_buffer_read                     768    512
- *   edml_operator_get_binding_properties     768    512
- *   edml_operator_destroy                    768    512
- *   edml_operator_backend                    768    512
- *   edml_command_list_reset                  768    512
- *   edml_command_list_count                  768    512
- *   edml_gpu_buffer_create                   512    512
- *   edml_device_gles_info                    512    512
- *   edml_device_backend_info                 512    512
- *   edml_command_list_create                 512    512
- *   edml_device_arena_stats                  512    256
+ *   edml_command_list_submit              8448   7936
+ *   edml_command_list_wait                7936   7424
+ *   edml_command_list_destroy             7936   7424
+ *   edml_command_list_record              7424   7168
+ *   edml_operator_execute                 7424   7168
+ *   (a-part-on-a-worker)                  3328   3072
+ *   edml_operator_create                  2816   2560
+ *   edml_operator_query                   2816   2560
+ *   edml_device_create                    2048   1792
+ *   edml_pool_parallel_for                1536   1280
+ *   edml_gpu_buffer_map                   1024    768
+ *   edml_gpu_buffer_unmap                 1024    768
+ *   edml_gpu_buffer_destroy               1024    768
+ *   edml_device_program_cache_used        1024    768
+ *   edml_device_program_cache_stats       1024    768
+ *   edml_operator_placement               1024    768
+ *   edml_gpu_buffer_copy                   768    512
+ *   edml_gpu_buffer_write                  768    512
+ *   edml_gpu_buffer_read                   768    512
+ *   edml_operator_get_binding_properties   768    512
+ *   edml_operator_destroy                  768    512
+ *   edml_operator_backend                  768    512
+ *   edml_command_list_reset                768    512
+ *   edml_command_list_count                768    512
+ *   edml_gpu_buffer_create                 512    512
+ *   edml_device_gles_info                  512    512
+ *   edml_device_backend_info               512    512
+ *   edml_command_list_create               512    512
+ *   edml_device_arena_stats                512    256
+ *   edml_device_placement_cache_stats      512    256
  *
  * @section gpu The GPU
  *
@@ -145,6 +147,29 @@
  * large reductions on the GPU (board thresholds), and an AUTO operator
  * whose GPU submission fails reruns on NEON at once; the device stays on
  * the CPU.
+ *
+ * @section placement Placement
+ *
+ * Every backend gives the same bits, so AUTO may run an operator wherever
+ * it is fastest without changing an answer. edml_device_desc.placement
+ * says how AUTO finds that out for an operator both the CPU and the GPU
+ * can run. ::EDML_PLACEMENT_THRESHOLDS (0): the board's thresholds
+ * (edml_board), set once for a board, not for its clocks, its driver or the
+ * thread count. ::EDML_PLACEMENT_MEASURE: the operator's first executions
+ * with each kind of bindings (host memory, GPU buffers) run on the CPU (at
+ * the device's parallel-for) and on the GPU alternately, one warm-up and
+ * three timed runs a side (the port's clock; building and checking kernels
+ * not counted; each a real execution with its real answer), then the
+ * faster is kept, unless the two are within 5% of each other (then the
+ * thresholds' choice). A command list's entries use the decisions made but
+ * do not measure. Decisions go to edml_device_desc.placement_cache, keyed
+ * by the operator's descriptor, the kind of bindings and the workers, so
+ * that the next start uses them at once. ::EDML_PLACEMENT_SAVED: the
+ * decisions placement_cache holds (say, the board report's), thresholds
+ * elsewhere, nothing measured. The GLES kernels of an operator are planned
+ * (GPU arena, programs) under MEASURE and SAVED whichever side wins, so
+ * that its sizes never depend on what the cache held.
+ * edml_operator_placement() says where an operator runs and why.
  *
  * @section example Example: TopK of one row (examples/topk.c, as in the README)
  * @code
@@ -470,7 +495,7 @@ const char *edml_error_without_device(void);
 /**@{*/
 /** Where an operator runs. */
 typedef enum edml_backend {
-    EDML_BACKEND_AUTO = 0, /**< chosen at creation from the board and the work's size */
+    EDML_BACKEND_AUTO = 0, /**< chosen by the board's thresholds or measured (see @ref placement) */
     EDML_BACKEND_REF = 1,  /**< portable C, the oracle every backend matches bit for bit */
     EDML_BACKEND_NEON = 2, /**< Arm NEON (SIMDe on other processors) */
     EDML_BACKEND_GLES = 3, /**< OpenGL ES 3.1 compute shaders */
@@ -630,101 +655,61 @@ typedef struct edml_device_desc {
      *  needs them). A few hundred KiB hold every program on Mesa's drivers. */
     void *program_cache;
     size_t program_cache_bytes; /**< bytes of program_cache */
+    /** How EDML_BACKEND_AUTO places an operator the GPU can run too:
+     *  ::EDML_PLACEMENT_THRESHOLDS, ::EDML_PLACEMENT_MEASURE or
+     *  ::EDML_PLACEMENT_SAVED (see @ref placement). */
+    uint32_t placement;
+    /** Memory that keeps measured placements from one start to the next, as
+     *  program_cache keeps programs (the same rules: memory of its own, every
+     *  entry checksummed, another board's, GPU driver's or edml version's
+     *  emptied); save edml_device_placement_cache_stats()'s `used` bytes.
+     *  NULL: decisions last as long as their operators. */
+    void *placement_cache;
+    size_t placement_cache_bytes; /**< bytes of placement_cache */
     /** Tests only: the GPU submission, counted from 1 after the known-answer
      *  tests, that ::EDML_FAULT_DROPPED_DISPATCH or ::EDML_FAULT_GPU_RESET
      *  strikes; 0: the first. */
     uint32_t inject_fault_at;
 } edml_device_desc;
 
-/** @name Fault injection (tests): each makes the GLES backend fail as a real
- *  fault would, so that the fallback to NEON can be tested. */
+/** @name Placement (edml_device_desc.placement) */
 /**@{*/
-#define EDML_FAULT_NO_GL 0x1u          /**< libEGL cannot be loaded */
-#define EDML_FAULT_CONTEXT 0x2u        /**< no GLES 3.1 context */
-#define EDML_FAULT_SHADER_COMPILE 0x4u /**< a shader fails to compile */
-#define EDML_FAULT_OUT_OF_MEMORY 0x8u  /**< GL_OUT_OF_MEMORY creating the GPU arena */
-/** Every GPU submission's fence times out, from edml_device_desc.inject_fault_at
- *  on (after the known-answer tests, which pass), as on a hung GPU. */
-#define EDML_FAULT_FENCE_TIMEOUT 0x10u
-/** Reading results back fails (glMapBufferRange), from
- *  edml_device_desc.inject_fault_at on (after the known-answer tests). */
-#define EDML_FAULT_MAP 0x40u
-/** Not a fault: every dispatch split into pieces of one workgroup or 1000
- *  invocations, as a very large operator's are (each piece stays far below
- *  the Raspberry Pi's 500 ms GPU watchdog), so that small tests reach every
- *  kernel's handling of the pieces. */
-#define EDML_FAULT_SMALL_DISPATCHES 0x20u
-/** Not a fault: the CPU kernels cut their work into parts of 64 bytes and
- *  more instead of 32 KiB (as many as there are workers), so that small
- *  tests reach every kernel's handling of parts and their combination. */
-#define EDML_FAULT_SMALL_PARTS 0x80u
-/** Not a fault: an execution whose GPU parameters or constants were not
- *  baked when its operator was created fails (::EDML_STATUS_BACKEND_FAILED)
- *  instead of uploading them, so that tests prove the hot path uploads none. */
-#define EDML_FAULT_BAKED_ONLY 0x100u
-/** Not a fault: a command list's GPU kernels that no memory barrier
- *  separates run in the reverse of their order (a GPU may run them at once,
- *  in any order), so that a barrier left out where one is needed gives wrong
- *  results even on a GPU that runs kernels one after another. */
-#define EDML_FAULT_REORDER 0x200u
-/** Not a fault: the driver's GL_EXT_buffer_storage is left unused, as on a
- *  GPU without it, so that tests reach the path that copies GatherND's
- *  status words back from the GPU arena. */
-#define EDML_FAULT_NO_BUFFER_STORAGE 0x400u
-/** Not a fault: the GLES backend takes the limits its driver reports no
- *  higher than GLES 3.1's minimums (128 invocations and 128 a workgroup's
- *  x size, 16 KiB of shared memory, storage blocks of 128 MiB, offsets
- *  aligned to 256 bytes), so that tests on a desktop GPU meet a small
- *  GPU's limits. */
-#define EDML_FAULT_LIMITS_GLES31 0x800u
-/** Not a fault: the same with the limits Mesa's V3D driver (Raspberry Pi 4
- *  and 5) reports: 256 invocations a workgroup, 16 KiB of shared memory,
- *  storage blocks of 128 MiB, uniform offsets aligned to 256 bytes. */
-#define EDML_FAULT_LIMITS_V3D 0x1000u
-/** Not a fault: the same with the limits Mesa's Panfrost reports for a
- *  Bifrost or Valhall Mali (G52, G57, G610): 256 invocations and 256 a
- *  workgroup's x size, 32 KiB of shared memory, 16 storage blocks. */
-#define EDML_FAULT_LIMITS_MALI 0x20000u
-/** Not a fault: the same with the limits Mesa's freedreno reports for an
- *  Adreno 6xx: 1024 invocations, 32 KiB of shared memory, storage and
- *  uniform offsets aligned to 64 bytes. */
-#define EDML_FAULT_LIMITS_ADRENO 0x40000u
+#define EDML_PLACEMENT_THRESHOLDS 0u /**< the board's thresholds (edml_board) */
+#define EDML_PLACEMENT_MEASURE 1u    /**< timed on the board at first use, kept in placement_cache */
+#define EDML_PLACEMENT_SAVED 2u      /**< placement_cache's decisions, thresholds elsewhere; never timed */
+/**@}*/
+
+/** @name Fault injection (tests only; docs/testing.md, "Fault modes", says
+ *  what each one simulates and which test reaches what with it). Faults
+ *  marked (at) strike from the GPU submission edml_device_desc.inject_fault_at
+ *  names, after the known-answer tests. */
+/**@{*/
+#define EDML_FAULT_NO_GL 0x1u                /**< libEGL cannot be loaded */
+#define EDML_FAULT_CONTEXT 0x2u              /**< no GLES 3.1 context */
+#define EDML_FAULT_SHADER_COMPILE 0x4u       /**< a shader fails to compile */
+#define EDML_FAULT_OUT_OF_MEMORY 0x8u        /**< GL_OUT_OF_MEMORY creating the GPU arena */
+#define EDML_FAULT_FENCE_TIMEOUT 0x10u       /**< (at) every fence times out, as on a hung GPU */
+#define EDML_FAULT_SMALL_DISPATCHES 0x20u    /**< dispatches split into pieces of one workgroup */
+#define EDML_FAULT_MAP 0x40u                 /**< (at) reading results back fails */
+#define EDML_FAULT_SMALL_PARTS 0x80u         /**< CPU work cut into parts of 64 bytes */
+#define EDML_FAULT_BAKED_ONLY 0x100u         /**< an upload on the hot path fails the call */
+#define EDML_FAULT_REORDER 0x200u            /**< unordered GPU kernels run backwards */
+#define EDML_FAULT_NO_BUFFER_STORAGE 0x400u  /**< GL_EXT_buffer_storage left unused */
+#define EDML_FAULT_LIMITS_GLES31 0x800u      /**< GLES 3.1's minimum limits */
+#define EDML_FAULT_LIMITS_V3D 0x1000u        /**< the limits of Mesa's V3D (Raspberry Pi 4, 5) */
+#define EDML_FAULT_SPILLED 0x2000u           /**< TopK's per-invocation kernels said to spill */
+#define EDML_FAULT_SKIPPED_DISPATCH 0x4000u  /**< GatherND's kernel never dispatched (V3D's skip) */
+#define EDML_FAULT_SLOW_COMPILE 0x8000u      /**< programs built in the driver's threads, slowly */
+#define EDML_FAULT_UNCHECKED 0x10000u        /**< no known-answer test, no count checked: never in products */
+#define EDML_FAULT_LIMITS_MALI 0x20000u      /**< the limits of Mesa's Panfrost (Mali G52, G57, G610) */
+#define EDML_FAULT_LIMITS_ADRENO 0x40000u    /**< the limits of Mesa's freedreno (Adreno 6xx) */
+#define EDML_FAULT_DROPPED_DISPATCH 0x80000u /**< (at) one submission's dispatches dropped */
+#define EDML_FAULT_GPU_RESET 0x100000u       /**< (at) one submission dropped and a GPU reset reported */
+#define EDML_FAULT_SLOW_CPU 0x200000u        /**< measured placement times each CPU run 50 ms longer */
+#define EDML_FAULT_SLOW_GPU 0x400000u        /**< measured placement times each GPU run 50 ms longer */
 /** Every limits profile above. */
 #define EDML_FAULT_LIMITS_ANY \
     (EDML_FAULT_LIMITS_GLES31 | EDML_FAULT_LIMITS_V3D | EDML_FAULT_LIMITS_MALI | EDML_FAULT_LIMITS_ADRENO)
-/** Not a fault: the driver's compiler is taken to report, through
- *  GL_KHR_debug as Mesa's V3D, Panfrost and freedreno do, that TopK's
- *  per-invocation kernels spilled registers (7:9 spills:fills), so that
- *  tests reach AUTO's refusal to put such kernels on the GPU. */
-#define EDML_FAULT_SPILLED 0x2000u
-/** GatherND's kernel is never dispatched, as Mesa's V3D skips a kernel
- *  whose registers it could not allocate (it prints "Expect corruption"
- *  and raises no GL error): its known-answer test must take it off. */
-#define EDML_FAULT_SKIPPED_DISPATCH 0x4000u
-/** Not a fault: the driver is taken to build programs in its own threads
- *  (GL_KHR_parallel_shader_compile) and to say "not yet" to each program's
- *  first three polls, so that tests reach AUTO operators that run on the
- *  CPU until their kernels are ready. */
-#define EDML_FAULT_SLOW_COMPILE 0x8000u
-/** Not a fault: programs are used without their known-answer tests, and
- *  no submission's count of workgroups that ran is checked, for a driver
- *  whose dispatches do nothing (Mesa's no-op DRM shims, with which make
- *  gpu-targets sends the test vectors through the boards' compilers to see
- *  every binding go through without a GL error). Never in products: the
- *  outputs are then whatever the GPU arena held. */
-#define EDML_FAULT_UNCHECKED 0x10000u
-/** The dispatches of one GPU submission (edml_device_desc.inject_fault_at)
- *  are dropped, as a driver drops a job it cannot run or a GPU reset drops
- *  the job it was running, with no GL error: every execution counts the
- *  workgroups that ran, so the call fails (::EDML_STATUS_BACKEND_FAILED,
- *  no output written) and GLES goes off the device, said in
- *  edml_device_gles_info(); AUTO operators rerun on the CPU. */
-#define EDML_FAULT_DROPPED_DISPATCH 0x80000u
-/** One GPU submission (edml_device_desc.inject_fault_at) is dropped and the
- *  context reports a GPU reset (GL_GUILTY_CONTEXT_RESET), as a context
- *  created with EGL_EXT_create_context_robustness does after one: the
- *  same outcome as ::EDML_FAULT_DROPPED_DISPATCH, the reset said. */
-#define EDML_FAULT_GPU_RESET 0x100000u
 /**@}*/
 
 /** Bytes of arena a device takes before any operator (for sizing arenas),
@@ -779,6 +764,21 @@ typedef struct edml_program_cache_stats {
 /** The program cache's contents and events (all zero without a cache or
  *  GLES). */
 edml_status edml_device_program_cache_stats(edml_device *device, edml_program_cache_stats *stats);
+
+/** What edml_device_desc.placement_cache holds and what the device did
+ *  with it since its creation (each event is also logged). */
+typedef struct edml_placement_cache_stats {
+    uint32_t decisions; /**< decisions held now (an operator and a kind of bindings each) */
+    uint32_t loaded;    /**< decisions operators took from it instead of measuring */
+    uint32_t kept;      /**< decisions measured and written to it */
+    uint32_t damaged;   /**< entries dropped for a checksum that did not match */
+    uint32_t full;      /**< decisions that did not fit placement_cache_bytes */
+    uint32_t emptied;   /**< 1: it held no cache of this board, GPU driver and edml version */
+    size_t used;        /**< bytes at the start of placement_cache that hold them: what to save */
+} edml_placement_cache_stats;
+
+/** The placement cache's contents and events (all zero without one). */
+edml_status edml_device_placement_cache_stats(edml_device *device, edml_placement_cache_stats *stats);
 
 /** The message of the last call that reached this device, "" when it
  *  succeeded (see edml_error_without_device() for calls that reached none). */
@@ -845,8 +845,16 @@ edml_status edml_operator_create(edml_device *device, const EDML_OPERATOR_DESC *
  *  created after it is released too (the arena is a stack). */
 edml_status edml_operator_destroy(edml_operator *op);
 
-/** The backend the operator runs on. */
+/** The backend the operator runs on (for an AUTO operator, with the kind
+ *  of bindings of its last execution: host memory before the first). */
 edml_backend edml_operator_backend(const edml_operator *op);
+
+/** Why the operator runs where it does, for the kind of bindings of its
+ *  last execution: "gles: measured with host memory: neon 1.210 ms, gles
+ *  0.340 ms", "neon: threshold: 262144 elements, under the board's
+ *  4194304 x 4 workers", "neon: measuring with GPU buffers (run 3 of 8)",
+ *  "neon: asked for by name". Written into buf (of cap bytes), returned. */
+const char *edml_operator_placement(const edml_operator *op, char *buf, size_t cap);
 
 /** DirectML's DML_BINDING_PROPERTIES. */
 typedef struct EDML_BINDING_PROPERTIES {

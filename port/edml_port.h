@@ -230,6 +230,10 @@ void edmli_port_gl_close(edmli_port_gl *p);
 /* CPU cores online (1 where the port cannot tell). */
 uint32_t edmli_port_cpu_count(void);
 
+/* A monotonic clock in nanoseconds (measured placement times executions
+ * with it); 0 where the port has none. */
+uint64_t edmli_port_now_ns(void);
+
 /* The calling thread's message of its last call that reached no device (a
  * constant string): one pointer a thread where the port has threads (TLS),
  * one in all without an OS. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef edmli_egl_display (*edmli_egl_get_platform_display_ext_fn)(unsigned, void *, const int *);
@@ -473,6 +474,13 @@ uint32_t edmli_port_cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : n > 1024 ? 1024u : (uint32_t)n;
+}
+
+uint64_t edmli_port_now_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts)) return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* One constant string a thread: a pointer, no buffer. */

@@ -33,6 +33,9 @@ void edmli_port_gl_close(edmli_port_gl *p) { (void)p; }
 
 uint32_t edmli_port_cpu_count(void) { return 1; }
 
+/* No clock without an OS (and no GPU to measure against the CPU). */
+uint64_t edmli_port_now_ns(void) { return 0; }
+
 /* Without an OS one pointer serves (a constant string: a race gives another
  * call's whole message, never a torn one). */
 static const char *volatile edmli_unrouted;

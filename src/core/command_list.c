@@ -208,13 +208,19 @@ static bool edmli_list_depends(const edml_command_list *l, const edmli_list_batc
     return false;
 }
 
-/* Entry i's operator and its backend's batch hooks, where it has them. */
+/* Entry i's operator and its backend's batch hooks, where it runs on one
+ * that has them (AUTO's placement for the entry's kind of bindings). */
 static const edmli_backend *edmli_list_batcher(const edml_command_list *l, uint32_t i, edml_operator **op)
 {
-    edml_operator *live = edmli_list_op(l, &l->commands[i]);
+    const edmli_command *c = &l->commands[i];
+    edml_operator *live = edmli_list_op(l, c);
     if (!live) return NULL;
     *op = live;
-    const edmli_backend *be = edmli_device_backend(l->obj.device, live->backend);
+    bool gpu = false;
+    for (uint32_t k = 0; k < c->inputs; k++) gpu |= (c->in[k].Offset & EDML_GPU_BINDING_BIT) != 0;
+    for (uint32_t k = 0; k < c->outputs; k++) gpu |= (c->out[k].Offset & EDML_GPU_BINDING_BIT) != 0;
+    const edml_backend b = edmli_place_backend(live, gpu ? EDMLI_BIND_GPU : EDMLI_BIND_HOST);
+    const edmli_backend *be = edmli_device_backend(l->obj.device, b);
     return be && be->batch_begin ? be : NULL;
 }
 

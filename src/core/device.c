@@ -169,6 +169,8 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
     edmli_parallel par;
     edml_status s = edmli_parallel_of(&dd, board, &tmp, &par);
     if (!s) s = edmli_check_cache_memory(&dd, arena, arena_size, &tmp);
+    if (!s) s = edmli_place_cache_check(&dd, arena, arena_size, &tmp);
+    if (!s && dd.placement > EDML_PLACEMENT_SAVED) s = edmli_fail(&tmp, EDMLI_MSG_PLACEMENT_MODE, dd.placement);
     if (s) return edmli_create_failed(&dd, &tmp, s);
 
     edml_device *dev = (edml_device *)arena;
@@ -183,6 +185,7 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
         dev->self = NULL;
         return edmli_create_failed(&dd, &tmp, EDML_STATUS_BACKEND_UNAVAILABLE);
     }
+    edmli_place_cache_open(dev);
     *device = dev;
     return EDML_STATUS_OK;
 }
@@ -222,6 +225,18 @@ edml_status edml_device_program_cache_stats(edml_device *dev, edml_program_cache
         for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
             if (dev->state[b] && edmli_backends[b]->cache_stats) edmli_backends[b]->cache_stats(dev->state[b], stats);
     }
+    edmli_device_leave(dev, s, true);
+    return s;
+}
+
+edml_status edml_device_placement_cache_stats(edml_device *dev, edml_placement_cache_stats *stats)
+{
+    edml_status s = edmli_device_enter(dev);
+    if (s) return s;
+    if (!stats)
+        s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "stats");
+    else
+        *stats = dev->places.stats;
     edmli_device_leave(dev, s, true);
     return s;
 }

@@ -128,6 +128,31 @@ struct edml_gpu_buffer {
 /* Bytes a backend may keep per operator, derived once at creation. */
 #define EDMLI_BACKEND_PLAN_BYTES 128u
 
+/* ---- placement (src/core/placement.c, placement_cache.c) ------------------ */
+
+/* The kinds of bindings AUTO's measured placement decides for apart. */
+typedef enum edmli_bind_kind {
+    EDMLI_BIND_HOST,
+    EDMLI_BIND_GPU,
+    EDMLI_BIND_KINDS
+} edmli_bind_kind;
+#define EDMLI_PLACE_TIMED 3u /* timed runs a side, after one warm-up each */
+#define EDMLI_PLACE_RUNS (2u * (EDMLI_PLACE_TIMED + 1u))
+typedef enum edmli_place_state {
+    EDMLI_PLACE_THRESHOLD, /* the board's thresholds decide (not measured yet, or never) */
+    EDMLI_PLACE_MEASURING, /* runs alternately on the CPU and the GPU, timed */
+    EDMLI_PLACE_MEASURED,  /* measured on this device */
+    EDMLI_PLACE_SAVED      /* taken from the placement cache */
+} edmli_place_state;
+typedef struct edmli_place {
+    uint8_t state;                    /* edmli_place_state */
+    uint8_t gpu;                      /* 1: runs on the GPU (the thresholds' choice until decided) */
+    uint8_t runs;                     /* measuring runs done: even ones on the CPU, odd ones on the GPU */
+    uint8_t close;                    /* measured within the margin: the thresholds' choice kept */
+    uint64_t ns[2];                   /* the medians, CPU and GPU */
+    uint64_t t[2][EDMLI_PLACE_TIMED]; /* the timed runs while measuring */
+} edmli_place;
+
 struct edml_operator {
     edmli_object obj;
     EDML_OPERATOR_TYPE type;
@@ -147,7 +172,16 @@ struct edml_operator {
      * the backend's GPU arena */
     uint32_t backend_bytes;
     uint64_t backend_gpu_bytes;
-    uint32_t workers;   /* the device's when created: scratch is sized for them */
+    uint32_t workers; /* the device's when created: scratch is sized for them */
+    /* AUTO's placement: measured (or saved) for each kind of bindings where
+     * both the CPU and the GPU can run it; the kind of the last execution;
+     * the thresholds' choice; its key in the placement cache; why the GPU's
+     * backend declined it, where it did */
+    bool measurable, threshold_gpu;
+    uint8_t last_kind;
+    edmli_place place[EDMLI_BIND_KINDS];
+    uint64_t place_key;
+    char declined[EDMLI_MESSAGE_BYTES / 4];
     size_t own_scratch; /* with edml_device_desc.reserve_scratch: where its scratch starts (bytes after op), or 0 */
     union {
 #define EDMLI_PLAN_FIELD(KIND, name) edmli_##name##_plan name;
@@ -249,8 +283,12 @@ typedef struct edmli_backend {
      * runs this call on the CPU); SHORT or MAPPED where their check could not
      * run; `scratch` is the execution's (temp_bytes) */
     edmli_readiness (*ready)(edml_operator *op, bool wait, uint8_t *scratch, char *why, size_t cap);
-    /* AUTO: whether this backend (not on the CPU) should take the operator */
-    bool (*wants)(const edml_device *dev, const edml_operator *op);
+    /* AUTO: whether this backend (not on the CPU) should take the operator
+     * by the board's thresholds; why (which threshold) in why (cap bytes) */
+    bool (*wants)(const edml_device *dev, const edml_operator *op, char *why, size_t cap);
+    /* what the placement cache is keyed by besides the board and edml's
+     * version (GLES: its driver's renderer and version), 0: none */
+    uint32_t (*identity)(const void *state);
     /* its state on a device: bytes (in the device arena), open (false: not
      * available, why in `why`), close, one line on what it found */
     size_t (*state_bytes)(void);
@@ -309,6 +347,15 @@ void edmli_arena_release_scratch(edmli_arena *a);
 
 /* ---- devices -------------------------------------------------------------- */
 
+/* The placement cache (placement_cache.c): the caller's memory, the count
+ * of entries the device trusts, what it did. */
+typedef struct edmli_place_cache {
+    uint8_t *mem;
+    size_t bytes;
+    uint32_t count, cap;
+    edml_placement_cache_stats stats;
+} edmli_place_cache;
+
 #define EDMLI_DEVICE_MAGIC 0x4c4d4445u /* "EDML" */
 
 struct edml_device {
@@ -323,6 +370,7 @@ struct edml_device {
     edmli_errbuf err;
     edmli_object *last_obj;
     void *state[EDML_BACKEND_COUNT_];                       /* each backend's, in the arena, or NULL */
+    edmli_place_cache places;                               /* edml_device_desc.placement_cache */
     char why[EDML_BACKEND_COUNT_][EDMLI_MESSAGE_BYTES / 2]; /* why one is not available */
 };
 
@@ -366,6 +414,29 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
  * its count and first): the status and message its execute would give. */
 edml_status edmli_operator_clamped(edml_operator *op, const EDML_BUFFER_BINDING *inputs,
                                    const EDML_BUFFER_BINDING *outputs, const uint32_t status[2]);
+/* Placement (placement.c). An AUTO operator's placement once created
+ * (op->backend planned, op->measurable and op->threshold_gpu set): its
+ * key, and its saved decisions. */
+void edmli_place_init(edml_device *dev, edml_operator *op);
+/* The backend op runs on with bindings of `kind`, as decided now. */
+edml_backend edmli_place_backend(const edml_operator *op, edmli_bind_kind kind);
+/* One execution's placement: the backend it runs on (timed while
+ * measuring, when `may_measure`), then its outcome (`moved`: it did not
+ * run where placed) and time. */
+typedef struct edmli_place_call {
+    bool timed;
+    uint8_t side, kind;
+    uint64_t t0;
+} edmli_place_call;
+edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may_measure, edmli_place_call *pc);
+void edmli_place_end(edml_operator *op, const edmli_place_call *pc, edml_status s, bool moved);
+/* The placement cache (placement_cache.c): checked and opened at device
+ * creation (the backends open), a decision looked up (false: none), kept. */
+edml_status edmli_place_cache_check(const edml_device_desc *dd, const void *arena, size_t arena_size, edmli_errbuf *e);
+void edmli_place_cache_open(edml_device *dev);
+bool edmli_place_cache_get(edml_device *dev, uint64_t key, edmli_place *p);
+void edmli_place_cache_put(edml_device *dev, uint64_t key, const edmli_place *p);
+
 /* The backend keeping GPU buffers, built on this library (available or not). */
 edml_backend edmli_buffer_backend(void);
 /* A CPU kernel on an execution whose tensors include GPU buffers: the span

@@ -136,7 +136,7 @@
 #define EDMLI_MSG_BIND_ARENA                                                                                         \
     EDML_STATUS_INVALID_BINDING, "binding of %s lies inside the device arena, which is edml's own memory (bind GPU " \
                                  "buffers with edml_gpu_binding())"
-#define EDMLI_MSG_GPU_VIEW_SPAN                                                                         \
+#define EDMLI_MSG_GPU_VIEW_SPAN                                                                                \
     EDML_STATUS_INVALID_BINDING, "the GPU buffers bound span %llu bytes of the GPU arena, more than a %u-bit " \
                                  "address space can map for the CPU"
 #define EDMLI_MSG_BIND_GPU_RANGE \
@@ -170,6 +170,18 @@
                                   "of its own"
 #define EDMLI_MSG_CACHE_WRAPS \
     EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.program_cache_bytes is %llu: past the end of the address space"
+#define EDMLI_MSG_PLACE_CACHE_IN_ARENA                                                                         \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.placement_cache (%llu bytes) overlaps the device arena "   \
+                                  "(%llu bytes): the device would write decisions over its own objects; give " \
+                                  "memory of its own"
+#define EDMLI_MSG_PLACE_CACHE_IN_PROGRAMS                                                                  \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.placement_cache (%llu bytes) overlaps program_cache: " \
+                                  "each cache needs memory of its own"
+#define EDMLI_MSG_PLACEMENT_MODE                                                                      \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.placement is %u: EDML_PLACEMENT_THRESHOLDS (0), " \
+                                  "EDML_PLACEMENT_MEASURE (1) or EDML_PLACEMENT_SAVED (2)"
+#define EDMLI_MSG_PLACE_CACHE_WRAPS \
+    EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.placement_cache_bytes is %llu: past the end of the address space"
 #define EDMLI_MSG_NOT_READY_SHORT \
     EDML_STATUS_ARENA_TOO_SMALL, "backend %s cannot run it yet: %s; nothing runs a kernel that was not checked"
 #define EDMLI_MSG_NOT_READY_MAPPED \

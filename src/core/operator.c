@@ -7,13 +7,19 @@
 
 /* AUTO: a backend off the CPU that wants the operator (its thresholds: a GPU
  * submission costs tens of microseconds and a trip through memory), else the
- * best on the CPU. */
-static edml_backend edmli_choose(const edml_device *dev, const edml_operator *op)
+ * best on the CPU; with placement measured or saved, the backend off the CPU
+ * whatever its thresholds say (they decide until a measurement does). */
+static edml_backend edmli_choose(const edml_device *dev, edml_operator *op)
 {
+    char why[EDMLI_MESSAGE_BYTES / 2];
     for (int b = EDML_BACKEND_COUNT_ - 1; b > EDML_BACKEND_AUTO; b--) {
         const edmli_backend *be = edmli_device_backend(dev, (edml_backend)b);
-        if (be && !be->on_cpu && be->kernels[op->kind] && be->wants && be->wants(dev, op)) return (edml_backend)b;
+        if (!be || be->on_cpu || !be->kernels[op->kind] || !be->wants) continue;
+        op->threshold_gpu = be->wants(dev, op, why, sizeof why);
+        op->measurable = dev->desc.placement != EDML_PLACEMENT_THRESHOLDS;
+        if (op->threshold_gpu || op->measurable) return (edml_backend)b;
     }
+    op->measurable = false;
     return edmli_cpu_backend(dev, op->kind);
 }
 
@@ -44,7 +50,7 @@ static uint64_t edmli_temp_bytes(const edml_device *dev, const edml_operator *op
 
 /* The backend of an operator: the one asked for, or AUTO's choice, which
  * moves to the CPU (and says so) where the chosen one cannot run it. */
-static edml_status edmli_place(edml_device *dev, edml_backend backend, edml_operator *op)
+static edml_status edmli_place_op(edml_device *dev, edml_backend backend, edml_operator *op)
 {
     edmli_errbuf *e = &dev->err;
     edml_backend b = backend;
@@ -60,6 +66,8 @@ static edml_status edmli_place(edml_device *dev, edml_backend backend, edml_oper
     if (no) {
         char msg[EDMLI_MESSAGE_BYTES];
         const edml_backend cpu = edmli_cpu_backend(dev, op->kind);
+        edmli_format(op->declined, sizeof op->declined, "%s", no);
+        op->measurable = false;
         edmli_format(msg, sizeof msg, "%s runs on %s: the %s backend cannot: %s", edmli_op_name(op->type),
                      edml_backend_name(cpu), edmli_backend_title(b), no);
         if (e->log) e->log(e->log_user, EDML_STATUS_OK, msg);
@@ -99,7 +107,7 @@ static edml_status edmli_prepare(edml_device *dev, const EDML_OPERATOR_DESC *des
     if ((s = edmli_check_address_space(e, op))) return s;
     op->obj.device = dev;
     op->workers = dev->par.workers;
-    if ((s = edmli_place(dev, backend, op))) return s;
+    if ((s = edmli_place_op(dev, backend, op))) return s;
     op->temp_bytes = edmli_temp_bytes(dev, op);
     /* a 32-bit board cannot address every size a 64-bit one can */
     if ((uint64_t)(size_t)op->temp_bytes != op->temp_bytes)
@@ -159,6 +167,7 @@ static edml_status edmli_create(edml_device *dev, const EDML_OPERATOR_DESC *desc
             return s;
         }
     }
+    edmli_place_init(dev, o);
     edmli_object_push(dev, &o->obj, EDMLI_OBJ_OPERATOR, mark, gpu_mark);
     *out = (edml_operator *)edmli_object_handle(&((edml_operator *)mem)->obj);
     return EDML_STATUS_OK;
@@ -201,7 +210,7 @@ edml_backend edml_operator_backend(const edml_operator *handle)
 {
     edml_operator *op;
     if (edmli_op_enter(handle, &op)) return EDML_BACKEND_AUTO;
-    edml_backend b = op->backend;
+    edml_backend b = edmli_place_backend(op, (edmli_bind_kind)op->last_kind);
     edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
     return b;
 }
@@ -440,12 +449,32 @@ static bool edmli_resident(const edml_operator *op, const edmli_exec *ex)
     return resident;
 }
 
-/* Runs the kernel. A failure of a backend off the CPU (a GL error, a fence
- * that timed out) on an operator created with AUTO takes that backend off
- * the device for good, with the reason logged, and the operator reruns on
- * the CPU; its own memory running out (the GPU arena full) moves this call
- * only. An operator that asked for the backend by name fails with the status
- * instead. Such a backend writes no output when it fails. */
+/* Runs the kernel where placement puts it. A failure of a backend off the
+ * CPU (a GL error, a fence that timed out) on an operator created with AUTO
+ * takes that backend off the device for good, with the reason logged, and
+ * the operator reruns on the CPU; its own memory running out (the GPU arena
+ * full) moves this call only (*moved either way). An operator that asked
+ * for the backend by name fails with the status instead. Such a backend
+ * writes no output when it fails. */
+static edml_status edmli_run_placed(edml_operator *op, const edmli_exec *ex, edml_backend b, bool resident, bool *moved)
+{
+    edml_device *dev = op->obj.device;
+    const edmli_backend *be = edmli_backends[b];
+    edml_status s = edmli_run_on(op, ex, b, resident);
+    if (be->on_cpu || (s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL)) return s;
+    *moved = true;
+    const bool failed = s == EDML_STATUS_BACKEND_FAILED; /* else its own memory ran out */
+    if (failed) {
+        edmli_format(dev->why[op->backend], sizeof dev->why[op->backend], "it failed: %s", ex->err->text);
+        dev->backends &= ~EDML_BACKEND_BIT(op->backend);
+    }
+    /* GPU buffers are out of the CPU's reach once the GPU failed */
+    if (op->requested != EDML_BACKEND_AUTO || (resident && failed)) return s;
+    return edmli_run_on_cpu(op, ex, s, failed, resident);
+}
+
+/* Runs the kernel: on the CPU while the GPU's kernels are not ready
+ * (cpu_now), else where placement says (measuring it where it may). */
 static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool resident, bool cpu_now)
 {
     edml_device *dev = op->obj.device;
@@ -456,17 +485,13 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool resid
         op->backend = edmli_cpu_backend(dev, op->kind);
     }
     if (cpu_now) return edmli_run_on(op, ex, edmli_cpu_backend(dev, op->kind), resident);
-    const edmli_backend *be = edmli_backends[op->backend];
-    edml_status s = edmli_run_on(op, ex, op->backend, resident);
-    if (be->on_cpu || (s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL)) return s;
-    const bool failed = s == EDML_STATUS_BACKEND_FAILED; /* else its own memory ran out */
-    if (failed) {
-        edmli_format(dev->why[op->backend], sizeof dev->why[op->backend], "it failed: %s", ex->err->text);
-        dev->backends &= ~EDML_BACKEND_BIT(op->backend);
-    }
-    /* GPU buffers are out of the CPU's reach once the GPU failed */
-    if (op->requested != EDML_BACKEND_AUTO || (resident && failed)) return s;
-    return edmli_run_on_cpu(op, ex, s, failed, resident);
+    edmli_place_call pc;
+    const edmli_bind_kind kind = resident ? EDMLI_BIND_GPU : EDMLI_BIND_HOST;
+    const edml_backend b = edmli_place_begin(op, kind, ex->entry == EDMLI_NO_ENTRY, &pc);
+    bool moved = false;
+    const edml_status s = edmli_run_placed(op, ex, b, resident, &moved);
+    edmli_place_end(op, &pc, s, moved);
+    return s;
 }
 
 edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,

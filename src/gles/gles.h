@@ -190,6 +190,7 @@ typedef struct edmli_gles {
     uint8_t *cache;
     size_t cache_bytes;
     uint32_t cache_key;               /* the driver's (renderer and version) and edml's */
+    uint32_t identity;                /* the driver's renderer and version, hashed: the placement cache's key */
     uint32_t cache_loaded;            /* programs loaded from it (bits) */
     uint32_t cache_used, cache_count; /* the device's own count: the caller's memory is not trusted */
     edml_program_cache_stats cache_stats;

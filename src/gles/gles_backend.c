@@ -67,10 +67,13 @@ static edmli_readiness edmli_gles_op_ready(edml_operator *op, bool wait, uint8_t
  * still one GPU workgroup's job). Never a software
  * rasterizer (Mesa's llvmpipe runs shaders on the CPU it would take from the
  * NEON kernels: measured slower on every workload) unless the board allows. */
-static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op)
+static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op, char *why, size_t cap)
 {
     const edmli_gles *g = (const edmli_gles *)dev->state[EDML_BACKEND_GLES];
-    if (!dev->board.gpu_software_ok && edmli_gles_is_software(g)) return false;
+    if (!dev->board.gpu_software_ok && edmli_gles_is_software(g)) {
+        edmli_format(why, cap, "a software GPU (%s), which the board's gpu_software_ok keeps from work", g->renderer);
+        return false;
+    }
     uint64_t n = 0;
     for (uint32_t i = 0; i < op->input_count; i++) n = op->inputs[i].elem_count > n ? op->inputs[i].elem_count : n;
     for (uint32_t o = 0; o < op->output_count; o++) n = op->outputs[o].elem_count > n ? op->outputs[o].elem_count : n;
@@ -78,9 +81,18 @@ static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op)
     const bool copy_like =
         op->kind == EDMLI_OP_ELEMENTWISE_IF || (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.slice_rank > 0);
     const uint64_t workers = op->workers ? op->workers : 1;
-    if (n < (copy_like ? dev->board.gpu_min_elements_copy : dev->board.gpu_min_elements) * workers) return false;
-    return op->kind != EDMLI_OP_TOPK || op->plan.topk.axis_size >= dev->board.gpu_topk_min_row;
+    const uint32_t min = copy_like ? dev->board.gpu_min_elements_copy : dev->board.gpu_min_elements;
+    const bool big = n >= min * workers;
+    edmli_format(why, cap, "%llu elements, %s the board's %s%u x %u workers", (unsigned long long)n,
+                 big ? "at or above" : "under", copy_like ? "gpu_min_elements_copy " : "gpu_min_elements ",
+                 (unsigned)min, (unsigned)workers);
+    if (!big || op->kind != EDMLI_OP_TOPK || op->plan.topk.axis_size >= dev->board.gpu_topk_min_row) return big;
+    edmli_format(why, cap, "TopK rows of %u, shorter than the board's gpu_topk_min_row %u",
+                 (unsigned)op->plan.topk.axis_size, (unsigned)dev->board.gpu_topk_min_row);
+    return false;
 }
+
+static uint32_t edmli_gles_identity(const void *state) { return ((const edmli_gles *)state)->identity; }
 
 /* Each kernel ends its call as edmli_gles_release() says: a context that
  * was current before it is current again, the device's kept or let go. */
@@ -138,6 +150,7 @@ const edmli_backend edmli_gles_backend = {
     .ready = edmli_gles_op_ready,
     .bake = edmli_gles_bake_op,
     .wants = edmli_gles_wants,
+    .identity = edmli_gles_identity,
     .state_bytes = edmli_gles_state_bytes,
     .open = edmli_gles_device_open,
     .close = edmli_gles_device_close,

@@ -103,7 +103,9 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
     const int inv = l.size_x > 0 && l.size_x < l.inv ? l.size_x : l.inv, shared = l.shared, ssbo = l.ssbo,
               blocks = l.blocks, align = l.align, groups = l.groups, ubo = l.ubo, ubo_align = l.ubo_align;
     const char *renderer = (const char *)gl->glGetString(EDMLI_GL_RENDERER);
+    const char *version = (const char *)gl->glGetString(EDMLI_GL_VERSION);
     edmli_format(g->renderer, sizeof g->renderer, "%s", renderer ? renderer : "unknown");
+    g->identity = edmli_gles_hash(edmli_gles_hash(2166136261u, g->renderer), version ? version : "");
     if (blocks < 3 || inv < 128 || shared < 16384 || ubo < (int)EDMLI_GLES_PARAM_BYTES) {
         edmli_format(why, cap,
                      "%s: %d storage blocks, %d invocations, %d bytes shared, uniform blocks of %d bytes: below GLES "

@@ -1,0 +1,212 @@
+/* AUTO's placement of an operator that both the CPU and the GPU can run
+ * (edml_device_desc.placement): by the board's thresholds, or measured on
+ * the board. Measured, an operator's first executions with a kind of
+ * bindings (host memory, GPU buffers) run on the CPU and on the GPU
+ * alternately, a warm-up and EDMLI_PLACE_TIMED timed runs a side, each a
+ * real execution; the faster side's median wins unless the two medians are
+ * within EDMLI_PLACE_MARGIN of each other (the thresholds' choice then).
+ * Decisions go to the placement cache (placement_cache.c). */
+#include "internal.h"
+#include "edml_port.h"
+
+#include <string.h>
+
+#define EDMLI_PLACE_MARGIN 20u        /* within 1/20 (5%) of each other: too close to call */
+#define EDMLI_PLACE_SLOW_NS 50000000u /* EDML_FAULT_SLOW_CPU/_GPU: 50 ms a timed run */
+
+static const char *const edmli_kind_name[EDMLI_BIND_KINDS] = {"host memory", "GPU buffers"};
+
+/* The operator's key: its type, tensors and plan (no pointers: the same
+ * from one start to the next) and the workers the CPU side runs on. */
+static uint64_t edmli_place_key(const edml_operator *op)
+{
+    uint64_t h = 14695981039346656037ull;
+    const struct {
+        const void *p;
+        size_t n;
+    } parts[5] = {{&op->type, sizeof op->type},
+                  {op->inputs, sizeof op->inputs},
+                  {op->outputs, sizeof op->outputs},
+                  {&op->plan, sizeof op->plan},
+                  {&op->workers, sizeof op->workers}};
+    for (int k = 0; k < 5; k++)
+        for (size_t i = 0; i < parts[k].n; i++) h = (h ^ ((const uint8_t *)parts[k].p)[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t edmli_place_kind_key(const edml_operator *op, uint32_t kind)
+{
+    return op->place_key ^ (0x9e3779b97f4a7c15ull * (kind + 1u));
+}
+
+void edmli_place_init(edml_device *dev, edml_operator *op)
+{
+    op->last_kind = EDMLI_BIND_HOST;
+    memset(op->place, 0, sizeof op->place);
+    if (!op->measurable) return;
+    op->place_key = edmli_place_key(op);
+    for (uint32_t k = 0; k < EDMLI_BIND_KINDS; k++) {
+        edmli_place *p = &op->place[k];
+        p->gpu = op->threshold_gpu;
+        if (edmli_place_cache_get(dev, edmli_place_kind_key(op, k), p)) p->state = EDMLI_PLACE_SAVED;
+    }
+}
+
+/* Whether the operator still has both sides: its GPU backend planned and
+ * on the device (it leaves for good after a failure). */
+static bool edmli_place_open(const edml_operator *op)
+{
+    const edml_device *dev = op->obj.device;
+    return op->measurable && !edmli_backends[op->backend]->on_cpu &&
+           (dev->backends & EDML_BACKEND_BIT(op->backend)) != 0;
+}
+
+edml_backend edmli_place_backend(const edml_operator *op, edmli_bind_kind kind)
+{
+    if (!edmli_place_open(op) || op->place[kind].gpu) return op->backend;
+    return edmli_cpu_backend(op->obj.device, op->kind);
+}
+
+edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may_measure, edmli_place_call *pc)
+{
+    edml_device *dev = op->obj.device;
+    memset(pc, 0, sizeof *pc);
+    op->last_kind = (uint8_t)kind;
+    edmli_place *p = &op->place[kind];
+    if (!edmli_place_open(op) || !may_measure || dev->desc.placement != EDML_PLACEMENT_MEASURE)
+        return edmli_place_backend(op, kind);
+    if (p->state == EDMLI_PLACE_THRESHOLD) p->state = EDMLI_PLACE_MEASURING, p->runs = 0;
+    if (p->state != EDMLI_PLACE_MEASURING) return edmli_place_backend(op, kind);
+    pc->timed = true;
+    pc->kind = (uint8_t)kind;
+    pc->side = p->runs & 1u;
+    pc->t0 = edmli_port_now_ns();
+    return pc->side ? op->backend : edmli_cpu_backend(dev, op->kind);
+}
+
+static uint64_t edmli_median3(const uint64_t *t)
+{
+    const uint64_t a = t[0], b = t[1], c = t[2];
+    return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
+_Static_assert(EDMLI_PLACE_TIMED == 3u, "edmli_median3 takes the timed runs");
+
+/* "1.210 ms" (the library's formatter has no widths) */
+static void edmli_place_ms(char *buf, size_t cap, uint64_t ns)
+{
+    const unsigned us = (unsigned)(ns / 1000u % 1000u);
+    edmli_format(buf, cap, "%llu.%u%u%u ms", (unsigned long long)(ns / 1000000u), us / 100u, us / 10u % 10u, us % 10u);
+}
+
+/* The measured runs decide: the faster side, or the thresholds' choice
+ * where the two are too close to call; said once, kept in the cache. */
+static void edmli_place_decide(edml_operator *op, edmli_place *p, uint32_t kind)
+{
+    edml_device *dev = op->obj.device;
+    p->ns[0] = edmli_median3(p->t[0]);
+    p->ns[1] = edmli_median3(p->t[1]);
+    const uint64_t lo = p->ns[0] < p->ns[1] ? p->ns[0] : p->ns[1], hi = p->ns[0] ^ p->ns[1] ^ lo;
+    p->close = hi - lo <= lo / EDMLI_PLACE_MARGIN;
+    p->gpu = p->close ? op->threshold_gpu : p->ns[1] < p->ns[0];
+    p->state = EDMLI_PLACE_MEASURED;
+    edmli_place_cache_put(dev, edmli_place_kind_key(op, kind), p);
+    if (!dev->err.log) return;
+    char line[EDMLI_MESSAGE_BYTES], cpu_t[32], gpu_t[32];
+    edmli_place_ms(cpu_t, sizeof cpu_t, p->ns[0]);
+    edmli_place_ms(gpu_t, sizeof gpu_t, p->ns[1]);
+    edmli_format(line, sizeof line, "%s with %s runs on %s: measured %s %s, %s %s%s", edmli_op_name(op->type),
+                 edmli_kind_name[kind], edml_backend_name(edmli_place_backend(op, kind)),
+                 edml_backend_name(edmli_cpu_backend(dev, op->kind)), cpu_t, edml_backend_name(op->backend), gpu_t,
+                 p->close ? " (within 5%: the thresholds' choice)" : "");
+    dev->err.log(dev->err.log_user, EDML_STATUS_OK, line);
+}
+
+void edmli_place_end(edml_operator *op, const edmli_place_call *pc, edml_status s, bool moved)
+{
+    if (!pc->timed) return;
+    const edml_device *dev = op->obj.device;
+    edmli_place *p = &op->place[pc->kind];
+    uint64_t ns = edmli_port_now_ns() - pc->t0;
+    const uint32_t slow = pc->side ? EDML_FAULT_SLOW_GPU : EDML_FAULT_SLOW_CPU;
+    if (dev->desc.inject_faults & slow) ns += EDMLI_PLACE_SLOW_NS;
+    /* a run that failed or ran elsewhere is no measurement (a GPU that
+     * failed leaves the device: the operator is on the CPU for good) */
+    if ((s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) || moved || p->state != EDMLI_PLACE_MEASURING) return;
+    if (p->runs >= 2u) p->t[pc->side][p->runs / 2u - 1u] = ns;
+    if (++p->runs == EDMLI_PLACE_RUNS) edmli_place_decide(op, p, pc->kind);
+}
+
+/* Why a measurable operator runs where it does with bindings of `kind`. */
+static void edmli_place_explain(const edml_operator *op, uint32_t kind, char *buf, size_t cap)
+{
+    const edml_device *dev = op->obj.device;
+    const edmli_place *p = &op->place[kind];
+    const char *kn = edmli_kind_name[kind], *b = edml_backend_name(edmli_place_backend(op, kind));
+    char why[EDMLI_MESSAGE_BYTES / 2], cpu_t[32], gpu_t[32];
+    edmli_place_ms(cpu_t, sizeof cpu_t, p->ns[0]);
+    edmli_place_ms(gpu_t, sizeof gpu_t, p->ns[1]);
+    const char *cpu = edml_backend_name(edmli_cpu_backend(dev, op->kind)), *gpu = edml_backend_name(op->backend);
+    if (p->state == EDMLI_PLACE_MEASURED || p->state == EDMLI_PLACE_SAVED) {
+        edmli_format(buf, cap, "%s: %s with %s: %s %s, %s %s%s", b,
+                     p->state == EDMLI_PLACE_SAVED ? "saved, measured" : "measured", kn, cpu, cpu_t, gpu, gpu_t,
+                     p->close ? " (within 5%: the thresholds' choice)" : "");
+    } else if (p->state == EDMLI_PLACE_MEASURING) {
+        edmli_format(buf, cap, "%s: measuring with %s: %u of %u runs, alternately on %s and %s", b, kn,
+                     (unsigned)p->runs, EDMLI_PLACE_RUNS, cpu, gpu);
+    } else {
+        edmli_backends[op->backend]->wants(dev, op, why, sizeof why);
+        edmli_format(buf, cap, "%s: threshold (%s %s): %s", b,
+                     dev->desc.placement == EDML_PLACEMENT_MEASURE ? "until measured with" : "no saved decision for",
+                     kn, why);
+    }
+}
+
+/* The backend off the CPU built for the operator's kind (GLES), or AUTO. */
+static edml_backend edmli_gpu_side(const edml_operator *op)
+{
+    for (int b = EDML_BACKEND_COUNT_ - 1; b > EDML_BACKEND_AUTO; b--)
+        if (edmli_backends[b] && !edmli_backends[b]->on_cpu && edmli_backends[b]->kernels[op->kind])
+            return (edml_backend)b;
+    return EDML_BACKEND_AUTO;
+}
+
+/* Why an AUTO operator that is not measured runs where it does. */
+static void edmli_place_fixed(const edml_operator *op, char *buf, size_t cap)
+{
+    const edml_device *dev = op->obj.device;
+    const edml_backend g = edmli_gpu_side(op);
+    const char *b = edml_backend_name(op->backend);
+    char why[EDMLI_MESSAGE_BYTES / 2];
+    if (op->declined[0])
+        edmli_format(buf, cap, "%s: the %s backend cannot run it: %s", b, edmli_backend_title(g), op->declined);
+    else if (g == EDML_BACKEND_AUTO)
+        edmli_format(buf, cap, "%s: no backend off the CPU has this operator", b);
+    else if (!(dev->backends & EDML_BACKEND_BIT(g)))
+        edmli_format(buf, cap, "%s: no %s on this device: %s", b, edmli_backend_title(g), dev->why[g]);
+    else if (op->measurable) /* its GPU side failed since: the operator ran on the CPU for good */
+        edmli_format(buf, cap, "%s: the %s backend failed it", b, edmli_backend_title(g));
+    else {
+        edmli_backends[g]->wants(dev, op, why, sizeof why);
+        edmli_format(buf, cap, "%s: threshold: %s", b, why);
+    }
+}
+
+const char *edml_operator_placement(const edml_operator *handle, char *buf, size_t cap)
+{
+    edmli_object *o;
+    if (!buf || !cap) return "";
+    const edml_status s = edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, NULL, &o);
+    if (s) {
+        edmli_format(buf, cap, "%s: %s", edml_status_string(s), edml_error_without_device());
+        return buf;
+    }
+    const edml_operator *op = (const edml_operator *)o;
+    if (op->requested != EDML_BACKEND_AUTO)
+        edmli_format(buf, cap, "%s: asked for by name", edml_backend_name(op->backend));
+    else if (edmli_place_open(op))
+        edmli_place_explain(op, op->last_kind, buf, cap);
+    else
+        edmli_place_fixed(op, buf, cap);
+    edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
+    return buf;
+}

@@ -1,0 +1,214 @@
+/* The placement cache: measured placements in memory the application
+ * gives (edml_device_desc.placement_cache) and keeps across boots, so that
+ * an AUTO operator measured once is placed at once the next time. Laid out
+ * as a header, then fixed-size entries:
+ *   header: "edmlpl1", the board's key (its name and CPU), the GPU's (its
+ *           driver's renderer and version), edml's version, entries
+ *   entry:  the operator's key (its descriptor, the kind of bindings, the
+ *           workers), the CPU's and the GPU's medians, the decision, the
+ *           thresholds' choice kept for a close call, a checksum
+ * The memory is the caller's, kept in flash or a file between boots: the
+ * device trusts none of it. At creation every entry's checksum is checked
+ * (a damaged one is dropped, those after it move down); a cache of another
+ * board, GPU driver or edml version, or none, is emptied. The device keeps
+ * its own count of entries, and checks an entry's checksum again each time
+ * it reads one. Without a GPU on the device the memory is left as it is. */
+#include "internal.h"
+
+#include <string.h>
+
+typedef struct edmli_pc_head {
+    char magic[8];
+    uint32_t board, gpu, version, count;
+    uint32_t reserved[2];
+} edmli_pc_head;
+
+typedef struct edmli_pc_entry {
+    uint64_t key;
+    uint64_t ns[2];
+    uint32_t gpu, close;
+    uint32_t sum, reserved;
+} edmli_pc_entry;
+
+static const char edmli_pc_magic[8] = "edmlpl1";
+
+static uint32_t edmli_pc_fnv(uint32_t h, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ ((const uint8_t *)p)[i]) * 16777619u;
+    return h;
+}
+
+static uint32_t edmli_pc_sum(const edmli_pc_entry *e)
+{
+    edmli_pc_entry c = *e;
+    c.sum = 0;
+    return edmli_pc_fnv(2166136261u, &c, sizeof c);
+}
+
+static edmli_pc_entry *edmli_pc_at(const edmli_place_cache *c, uint32_t i)
+{
+    return (edmli_pc_entry *)(void *)(c->mem + sizeof(edmli_pc_head) + (size_t)i * sizeof(edmli_pc_entry));
+}
+
+/* The entry count the device trusts, written back into the header. */
+static void edmli_pc_set_count(edmli_place_cache *c, uint32_t n)
+{
+    c->count = n;
+    memcpy(c->mem + offsetof(edmli_pc_head, count), &n, sizeof n);
+    c->stats.decisions = n;
+    c->stats.used = sizeof(edmli_pc_head) + (size_t)n * sizeof(edmli_pc_entry);
+}
+
+/* A notice to the device's log: a constant line (no buffer on the stack). */
+static void edmli_pc_say(const edml_device *dev, const char *line)
+{
+    if (dev->err.log) dev->err.log(dev->err.log_user, EDML_STATUS_OK, line);
+}
+
+edml_status edmli_place_cache_check(const edml_device_desc *dd, const void *arena, size_t arena_size, edmli_errbuf *e)
+{
+    if (!dd->placement_cache || !dd->placement_cache_bytes) return EDML_STATUS_OK;
+    const uintptr_t c = (uintptr_t)dd->placement_cache, a = (uintptr_t)arena, p = (uintptr_t)dd->program_cache;
+    const size_t n = dd->placement_cache_bytes;
+    if (n > UINTPTR_MAX - c) return edmli_fail(e, EDMLI_MSG_PLACE_CACHE_WRAPS, (unsigned long long)n);
+    if (c < a + arena_size && a < c + n)
+        return edmli_fail(e, EDMLI_MSG_PLACE_CACHE_IN_ARENA, (unsigned long long)n, (unsigned long long)arena_size);
+    if (p && dd->program_cache_bytes && c < p + dd->program_cache_bytes && p < c + n)
+        return edmli_fail(e, EDMLI_MSG_PLACE_CACHE_IN_PROGRAMS, (unsigned long long)n);
+    return EDML_STATUS_OK;
+}
+
+/* The device's key: its board, its GPU's driver, edml's version. */
+static edmli_pc_head edmli_pc_key(const edml_device *dev, uint32_t gpu)
+{
+    edmli_pc_head h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, edmli_pc_magic, sizeof h.magic);
+    const char *name = dev->board.name ? dev->board.name : "", *cpu = dev->board.cpu ? dev->board.cpu : "";
+    h.board = edmli_pc_fnv(edmli_pc_fnv(2166136261u, name, strlen(name) + 1), cpu, strlen(cpu) + 1);
+    h.gpu = gpu;
+    h.version = EDML_VERSION;
+    return h;
+}
+
+/* What differs between the memory's header and the device's key. */
+static const char *edmli_pc_other(const edmli_pc_head *got, const edmli_pc_head *want)
+{
+    if (memcmp(got->magic, want->magic, sizeof got->magic))
+        return "placement cache: emptied: no placement cache there yet";
+    if (got->board != want->board) return "placement cache: emptied: it was another board's";
+    if (got->gpu != want->gpu) return "placement cache: emptied: it was another GPU driver's (renderer or version)";
+    if (got->version != want->version) return "placement cache: emptied: it was another edml version's";
+    return NULL;
+}
+
+/* Every entry's checksum at creation: the damaged dropped, the rest packed. */
+static void edmli_pc_sweep(edml_device *dev, uint32_t count)
+{
+    edmli_place_cache *c = &dev->places;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const edmli_pc_entry *e = edmli_pc_at(c, i);
+        if (e->sum != edmli_pc_sum(e) || e->gpu > 1u || e->close > 1u) {
+            c->stats.damaged++;
+            continue;
+        }
+        if (kept != i) memmove(edmli_pc_at(c, kept), e, sizeof *e);
+        kept++;
+    }
+    if (kept != count) edmli_pc_say(dev, "placement cache: damaged entries dropped (a checksum did not match)");
+    edmli_pc_set_count(c, kept);
+}
+
+void edmli_place_cache_open(edml_device *dev)
+{
+    edmli_place_cache *c = &dev->places;
+    memset(c, 0, sizeof *c);
+    const edml_device_desc *dd = &dev->desc;
+    if (!dd->placement_cache || dd->placement_cache_bytes < sizeof(edmli_pc_head)) return;
+    uint32_t gpu = 0;
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if ((dev->backends & EDML_BACKEND_BIT(b)) && edmli_backends[b]->identity)
+            gpu = edmli_backends[b]->identity(dev->state[b]);
+    if (!gpu) {
+        edmli_pc_say(dev, "placement cache: not used: no GPU on this device (the memory is left as it is)");
+        return;
+    }
+    c->mem = (uint8_t *)dd->placement_cache;
+    c->bytes = dd->placement_cache_bytes;
+    const size_t cap = (c->bytes - sizeof(edmli_pc_head)) / sizeof(edmli_pc_entry);
+    c->cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
+    edmli_pc_head got, want = edmli_pc_key(dev, gpu);
+    memcpy(&got, c->mem, sizeof got);
+    const char *other = edmli_pc_other(&got, &want);
+    if (other) {
+        memcpy(c->mem, &want, sizeof want);
+        c->stats.emptied = 1;
+        edmli_pc_say(dev, other);
+        edmli_pc_set_count(c, 0);
+        return;
+    }
+    edmli_pc_sweep(dev, got.count < c->cap ? got.count : c->cap);
+}
+
+/* Entry i, its checksum checked again (the memory is the caller's); a
+ * damaged one is dropped, the last entry moved into its place. */
+static const edmli_pc_entry *edmli_pc_read(edml_device *dev, uint32_t i)
+{
+    edmli_place_cache *c = &dev->places;
+    const edmli_pc_entry *e = edmli_pc_at(c, i);
+    if (e->sum == edmli_pc_sum(e) && e->gpu <= 1u && e->close <= 1u) return e;
+    c->stats.damaged++;
+    edmli_pc_say(dev, "placement cache: a damaged entry dropped (its checksum changed after the device's creation)");
+    if (i + 1u < c->count) memmove(edmli_pc_at(c, i), edmli_pc_at(c, c->count - 1u), sizeof *e);
+    edmli_pc_set_count(c, c->count - 1u);
+    return NULL;
+}
+
+/* The index of key's entry, or count. */
+static uint32_t edmli_pc_find(edml_device *dev, uint64_t key, edmli_pc_entry *out)
+{
+    edmli_place_cache *c = &dev->places;
+    for (uint32_t i = 0; i < c->count;) {
+        const edmli_pc_entry *e = edmli_pc_read(dev, i);
+        if (!e) continue; /* dropped: entry i is another one now */
+        if (e->key == key) {
+            *out = *e;
+            return i;
+        }
+        i++;
+    }
+    return c->count;
+}
+
+bool edmli_place_cache_get(edml_device *dev, uint64_t key, edmli_place *p)
+{
+    edmli_pc_entry e;
+    if (!dev->places.mem || edmli_pc_find(dev, key, &e) == dev->places.count) return false;
+    p->gpu = (uint8_t)e.gpu;
+    p->close = (uint8_t)e.close;
+    p->ns[0] = e.ns[0], p->ns[1] = e.ns[1];
+    dev->places.stats.loaded++;
+    return true;
+}
+
+void edmli_place_cache_put(edml_device *dev, uint64_t key, const edmli_place *p)
+{
+    edmli_place_cache *c = &dev->places;
+    if (!c->mem) return;
+    edmli_pc_entry e, old;
+    memset(&e, 0, sizeof e);
+    e.key = key;
+    e.ns[0] = p->ns[0], e.ns[1] = p->ns[1];
+    e.gpu = p->gpu, e.close = p->close;
+    e.sum = edmli_pc_sum(&e);
+    uint32_t i = edmli_pc_find(dev, key, &old);
+    if (i == c->count && c->count == c->cap) {
+        c->stats.full++;
+        edmli_pc_say(dev, "placement cache: full: a decision was not kept (give it more bytes)");
+        return;
+    }
+    memcpy(edmli_pc_at(c, i), &e, sizeof e);
+    if (i == c->count) edmli_pc_set_count(c, c->count + 1u);
+    c->stats.kept++;
+}

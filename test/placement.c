@@ -1,0 +1,413 @@
+/* AUTO's measured placement (edml_device_desc.placement) on this machine's
+ * GPU, with a board whose thresholds send every operator to it: each
+ * operator's first executions with host memory and with GPU buffers run on
+ * both sides, timed; where the GPU (llvmpipe here) is the slower by far,
+ * by the test's own clock, the operator ends on the CPU; the fault modes
+ * that slow one side make it choose the other; every output is the
+ * reference's, before, during and after measuring, one by one and in
+ * command lists. The placement cache: decisions used at once by a device
+ * re-created on it, refused for another board or GPU driver, checked like
+ * the program cache (inside the arena or over the program cache refused,
+ * damaged entries dropped, at creation and after it, a full cache said),
+ * and operator sizes the same whatever it held. Fails where the machine
+ * has no GLES (make test installs Mesa). */
+#define _POSIX_C_SOURCE 200809L
+#include "ops.h"
+
+#include <time.h>
+
+#define CACHE_BYTES 4096u
+
+static edml_board board;
+static uint8_t cache[CACHE_BYTES + 64];
+static char last_log[512];
+
+static void log_fn(void *user, edml_status s, const char *m)
+{
+    (void)user, (void)s;
+    snprintf(last_log, sizeof last_log, "%s", m);
+}
+
+static edml_device *make(tl_device *d, uint32_t placement, uint32_t faults, void *pc, size_t pc_bytes)
+{
+    d->size = edml_device_size() + (1u << 18);
+    if (posix_memalign(&d->arena, 16, d->size)) abort();
+    memset(d->arena, 0, d->size);
+    edml_device_desc dd = {0};
+    dd.board = &board;
+    dd.placement = placement;
+    dd.inject_faults = faults;
+    dd.placement_cache = pc;
+    dd.placement_cache_bytes = pc_bytes;
+    dd.log = log_fn;
+    d->dev = NULL;
+    CHECK(edml_device_create(&dd, d->arena, d->size, &d->dev) == EDML_STATUS_OK, "device: %s", last_log);
+    return d->dev;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The median of 5 executions of c on a backend named, by the test's clock. */
+static double timed(edml_device *dev, ops_case *c, edml_backend b)
+{
+    edml_operator *op = NULL;
+    double t[5];
+    if (edml_operator_create(dev, &c->desc, b, &op) != EDML_STATUS_OK) return -1;
+    ops_execute(c, op, NULL);
+    for (int k = 0; k < 5; k++) {
+        const double t0 = now_s();
+        ops_execute(c, op, NULL);
+        t[k] = now_s() - t0;
+    }
+    edml_operator_destroy(op);
+    for (int i = 0; i < 5; i++)
+        for (int j = i + 1; j < 5; j++)
+            if (t[j] < t[i]) {
+                double x = t[i];
+                t[i] = t[j], t[j] = x;
+            }
+    return t[2];
+}
+
+/* Executions of an AUTO operator until measured (and two after), each
+ * right; the placement said at every step. */
+static void measure(edml_device *dev, ops_case *c, edml_operator *op, const char *what)
+{
+    char why[300];
+    for (int k = 0; k < 10; k++) {
+        ops_reset_outputs(c);
+        CHECK(ops_execute(c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(c), "%s %s: execution %d: %s", c->name,
+              what, k, edml_device_last_error(dev));
+        edml_operator_placement(op, why, sizeof why);
+        CHECK(strstr(why, k < 7 ? "measuring with host memory" : "measured with host memory"), "%s %s: %d: %s", c->name,
+              what, k, why);
+    }
+}
+
+/* llvmpipe (shaders on the CPU the NEON kernels use, a submission and a
+ * fence a call) is far slower on every sample: measured placement moves
+ * each to NEON, where the thresholds had put it on the GPU. */
+static void check_moves_to_cpu(void)
+{
+    tl_device d;
+    edml_device *dev = make(&d, EDML_PLACEMENT_MEASURE, 0, NULL, 0);
+    for (int i = 0; dev && i < ops_count_on(EDML_BACKEND_GLES); i++) {
+        ops_case c;
+        ops_make_on(&c, i, EDML_BACKEND_GLES);
+        const double gpu = timed(dev, &c, EDML_BACKEND_GLES), cpu = timed(dev, &c, EDML_BACKEND_NEON);
+        edml_operator *op = NULL;
+        char why[300];
+        CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
+        CHECK(strstr(edml_operator_placement(op, why, sizeof why), "gles: threshold (until measured"), "%s: %s", c.name,
+              why);
+        measure(dev, &c, op, "measured");
+        if (gpu > 3 * cpu)
+            CHECK(edml_operator_backend(op) == EDML_BACKEND_NEON, "%s: GLES %.3f ms, NEON %.3f ms, placed: %s", c.name,
+                  gpu * 1e3, cpu * 1e3, why);
+        printf("placement: %s: GLES %.3f ms, NEON %.3f ms by the test's clock; %s\n", c.name, gpu * 1e3, cpu * 1e3,
+               edml_operator_placement(op, why, sizeof why));
+        edml_operator_destroy(op);
+        ops_free(&c);
+    }
+    tl_device_free(&d);
+}
+
+/* A side made 50 ms slower by a fault loses, whatever the clock says. */
+static void check_slow(uint32_t fault, edml_backend want)
+{
+    tl_device d;
+    edml_device *dev = make(&d, EDML_PLACEMENT_MEASURE, fault, NULL, 0);
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    char why[300];
+    CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
+    if (op) measure(dev, &c, op, fault == EDML_FAULT_SLOW_CPU ? "CPU slowed" : "GPU slowed");
+    CHECK(op && edml_operator_backend(op) == want, "%s: placed %s", c.name,
+          op ? edml_operator_placement(op, why, sizeof why) : "");
+    CHECK(strstr(last_log, "measured") && strstr(last_log, edml_backend_name(want)), "the decision said: %s", last_log);
+    ops_free(&c);
+    tl_device_free(&d);
+}
+
+/* Tensors in GPU buffers are a kind of their own: measured apart, the
+ * CPU side through the CPU's view of the buffers, every answer right; a
+ * command list's entries use the decisions and measure nothing. */
+static void check_gpu_kind(void)
+{
+    tl_device d;
+    edml_device *dev = make(&d, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_GPU, NULL, 0);
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    edml_gpu_buffer *g[CASE_MAX_INPUTS + CASE_MAX_OUTPUTS] = {0};
+    EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
+    CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
+    for (int i = 0; dev && i < c.nin + c.nout; i++) {
+        const tl_tensor *t = i < c.nin ? &c.in[i] : &c.out[i - c.nin];
+        CHECK(edml_gpu_buffer_create(dev, t->total, &g[i]) == EDML_STATUS_OK, "buffer");
+        if (i < c.nin) edml_gpu_buffer_write(g[i], 0, t->buf, t->total), in[i] = edml_gpu_binding(g[i], 0, t->total);
+        if (i >= c.nin) out[i - c.nin] = edml_gpu_binding(g[i], 0, t->total);
+    }
+    ops_reset_outputs(&c); /* the outputs' padding, which nothing writes, as the expected outputs hold it */
+    for (int o = 0; dev && o < c.nout; o++) edml_gpu_buffer_write(g[c.nin + o], 0, c.out[o].buf, c.out[o].total);
+    char why[300];
+    for (int k = 0; op && k < 9; k++) {
+        CHECK(edml_operator_execute(op, in, (UINT)c.nin, out, (UINT)c.nout, NULL) == EDML_STATUS_OK, "%s: run %d: %s",
+              c.name, k, edml_device_last_error(dev));
+        for (int o = 0; o < c.nout; o++) edml_gpu_buffer_read(g[c.nin + o], 0, c.out[o].buf, c.out[o].total);
+        CHECK(ops_outputs_match(&c), "%s: GPU buffers, run %d: wrong output", c.name, k);
+    }
+    CHECK(op && strstr(edml_operator_placement(op, why, sizeof why), "neon: measured with GPU buffers"), "%s: %s",
+          c.name, why);
+    ops_execute(&c, op, NULL); /* host memory: not measured yet */
+    CHECK(op && strstr(edml_operator_placement(op, why, sizeof why), "measuring with host memory: 1 of 8"), "%s", why);
+    edml_command_list *l = NULL;
+    CHECK(edml_command_list_create(dev, 4, &l) == EDML_STATUS_OK, "list");
+    for (int k = 0; k < 4 && l; k++) edml_command_list_record(l, op, in, (UINT)c.nin, out, (UINT)c.nout, NULL);
+    CHECK(l && edml_command_list_submit(l) == EDML_STATUS_OK && edml_command_list_wait(l, UINT64_MAX) == 0, "list: %s",
+          edml_device_last_error(dev));
+    for (int o = 0; o < c.nout; o++) edml_gpu_buffer_read(g[c.nin + o], 0, c.out[o].buf, c.out[o].total);
+    CHECK(ops_outputs_match(&c), "%s: a list on GPU buffers: wrong output", c.name);
+    ops_execute(&c, op, NULL);
+    CHECK(strstr(edml_operator_placement(op, why, sizeof why), "measuring with host memory: 2 of 8"),
+          "a list measured: %s", why);
+    if (l) edml_command_list_destroy(l);
+    for (int i = c.nin + c.nout; i-- > 0;)
+        if (g[i]) edml_gpu_buffer_destroy(g[i]);
+    ops_free(&c);
+    tl_device_free(&d);
+}
+
+/* Every sample measured on a device with the cache; a second device on the
+ * same memory uses the decisions at once (sizes unchanged); SAVED mode too,
+ * and measures nothing where the cache has no decision. */
+static void check_cache_reused(void)
+{
+    tl_device d;
+    edml_placement_cache_stats st;
+    edml_operator_sizes cold, warm;
+    memset(cache, 0x5a, sizeof cache);
+    edml_device *dev = make(&d, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_CPU, cache, CACHE_BYTES);
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    CHECK(edml_device_placement_cache_stats(dev, &st) == EDML_STATUS_OK && st.emptied == 1 && st.decisions == 0,
+          "a new cache: emptied %u", st.emptied);
+    edml_operator_query(dev, &c.desc, EDML_BACKEND_AUTO, &cold);
+    CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
+    measure(dev, &c, op, "for the cache");
+    edml_device_placement_cache_stats(dev, &st);
+    CHECK(st.kept == 1 && st.decisions == 1 && st.used == 32 + 40, "kept %u, %u decisions, %zu bytes", st.kept,
+          st.decisions, st.used);
+    CHECK(cache[CACHE_BYTES] == 0x5a, "written past placement_cache_bytes");
+    tl_device_free(&d);
+    const uint32_t modes[2] = {EDML_PLACEMENT_SAVED, EDML_PLACEMENT_MEASURE};
+    for (int m = 0; m < 2; m++) {
+        const uint32_t mode = modes[m];
+        char why[300];
+        dev = make(&d, mode, 0, cache, CACHE_BYTES);
+        edml_operator_query(dev, &c.desc, EDML_BACKEND_AUTO, &warm);
+        CHECK(warm.persistent_bytes == cold.persistent_bytes && warm.gpu_persistent_bytes == cold.gpu_persistent_bytes,
+              "sizes depend on the cache: %zu/%zu", warm.persistent_bytes, cold.persistent_bytes);
+        CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
+        CHECK(edml_operator_backend(op) == EDML_BACKEND_GLES &&
+                  strstr(edml_operator_placement(op, why, sizeof why), "gles: saved, measured with host memory"),
+              "mode %u: %s", mode, why);
+        ops_reset_outputs(&c);
+        CHECK(ops_execute(&c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "saved: run");
+        CHECK(strstr(edml_operator_placement(op, why, sizeof why), "saved"), "mode %u measured again: %s", mode, why);
+        edml_device_placement_cache_stats(dev, &st);
+        CHECK(st.loaded == 1 && st.emptied == 0 && st.kept == 0, "loaded %u emptied %u kept %u", st.loaded, st.emptied,
+              st.kept);
+        ops_case other;
+        ops_make_on(&other, 1, EDML_BACKEND_GLES);
+        edml_operator *op2 = NULL;
+        CHECK(edml_operator_create(dev, &other.desc, EDML_BACKEND_AUTO, &op2) == EDML_STATUS_OK, "other");
+        for (int k = 0; op2 && k < 9; k++) ops_execute(&other, op2, NULL);
+        CHECK(op2 && strstr(edml_operator_placement(op2, why, sizeof why),
+                            mode == EDML_PLACEMENT_SAVED ? "threshold (no saved decision" : "measured"),
+              "mode %u, no decision saved: %s", mode, why);
+        ops_free(&other);
+        tl_device_free(&d);
+    }
+    ops_free(&c);
+}
+
+/* The decision of sample 0 measured into `mem` (GPU made slow: NEON). */
+static void fill_cache(uint8_t *mem, size_t bytes, const edml_board *b)
+{
+    tl_device d;
+    const edml_board keep = board;
+    board = *b;
+    edml_device *dev = make(&d, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_GPU, mem, bytes);
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
+    for (int k = 0; op && k < 8; k++) ops_execute(&c, op, NULL);
+    ops_free(&c);
+    tl_device_free(&d);
+    board = keep;
+}
+
+/* How a device re-created on the cache takes it. */
+static edml_placement_cache_stats reopen(const char *what, bool *saved)
+{
+    tl_device d;
+    edml_placement_cache_stats st = {0};
+    edml_device *dev = make(&d, EDML_PLACEMENT_SAVED, 0, cache, CACHE_BYTES);
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    char why[300] = "";
+    CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s: create", what);
+    *saved = op && strstr(edml_operator_placement(op, why, sizeof why), "saved, measured") != NULL;
+    if (dev) edml_device_placement_cache_stats(dev, &st);
+    ops_free(&c);
+    tl_device_free(&d);
+    return st;
+}
+
+/* Another board's or GPU driver's cache is emptied (said); a flipped bit
+ * in an entry drops it; memory changed after the device's creation is
+ * caught when read; a cache of one entry's room keeps the first decision
+ * and says it is full. */
+static void check_cache_checked(void)
+{
+    bool saved;
+    edml_placement_cache_stats st;
+    edml_board other = board;
+    other.name = "another-board";
+    fill_cache(cache, CACHE_BYTES, &other);
+    st = reopen("another board", &saved);
+    CHECK(st.emptied == 1 && !saved && strstr(last_log, "another board's"), "another board: %u %d %s", st.emptied,
+          saved, last_log);
+    fill_cache(cache, CACHE_BYTES, &board);
+    cache[12] ^= 1; /* the GPU driver's key */
+    st = reopen("another GPU driver", &saved);
+    CHECK(st.emptied == 1 && !saved && strstr(last_log, "another GPU driver's"), "another driver: %s", last_log);
+    fill_cache(cache, CACHE_BYTES, &board);
+    cache[32 + 9] ^= 4; /* a bit of the first entry */
+    st = reopen("a flipped bit", &saved);
+    CHECK(st.damaged == 1 && st.decisions == 0 && !saved, "a flipped bit: damaged %u, %u decisions", st.damaged,
+          st.decisions);
+    fill_cache(cache, CACHE_BYTES, &board);
+    {
+        tl_device d;
+        edml_device *dev = make(&d, EDML_PLACEMENT_SAVED, 0, cache, CACHE_BYTES);
+        ops_case c;
+        ops_make_on(&c, 0, EDML_BACKEND_GLES);
+        cache[32 + 20] ^= 1; /* after the device checked it */
+        edml_operator *op = NULL;
+        char why[300] = "";
+        CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
+        CHECK(op && !strstr(edml_operator_placement(op, why, sizeof why), "saved, measured"),
+              "a changed entry used: %s", why);
+        if (dev) edml_device_placement_cache_stats(dev, &st);
+        CHECK(st.damaged == 1 && st.decisions == 0, "changed after creation: damaged %u", st.damaged);
+        ops_free(&c);
+        tl_device_free(&d);
+    }
+    static uint8_t small[32 + 40 + 39];
+    tl_device d;
+    edml_device *dev = make(&d, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_GPU, small, sizeof small);
+    for (int i = 0; dev && i < 2; i++) {
+        ops_case c;
+        ops_make_on(&c, i, EDML_BACKEND_GLES);
+        edml_operator *op = NULL;
+        CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
+        for (int k = 0; op && k < 8; k++) ops_execute(&c, op, NULL);
+        ops_free(&c);
+    }
+    if (dev) edml_device_placement_cache_stats(dev, &st);
+    CHECK(st.kept == 1 && st.full == 1 && st.used == 72, "kept %u full %u used %zu", st.kept, st.full, st.used);
+    tl_device_free(&d);
+}
+
+/* Memory the device owns is refused, as is a mode that does not exist. */
+static void check_refused(void)
+{
+    tl_device d;
+    d.size = edml_device_size() + 65536;
+    if (posix_memalign(&d.arena, 16, d.size)) abort();
+    memset(d.arena, 0, d.size);
+    char why[300] = "";
+    edml_device_desc dd = {0};
+    dd.error_buffer = why, dd.error_buffer_bytes = sizeof why;
+    dd.placement_cache = (uint8_t *)d.arena + d.size - 1024, dd.placement_cache_bytes = 4096;
+    CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_INVALID_ARGUMENT &&
+              strstr(why, "overlaps the device arena"),
+          "inside the arena: %s", why);
+    dd.placement_cache = cache, dd.placement_cache_bytes = CACHE_BYTES;
+    dd.program_cache = cache + 1024, dd.program_cache_bytes = 1024;
+    CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_INVALID_ARGUMENT &&
+              strstr(why, "overlaps program_cache"),
+          "over the program cache: %s", why);
+    dd.program_cache = NULL, dd.program_cache_bytes = 0;
+    dd.placement = 3;
+    CHECK(edml_device_create(&dd, d.arena, d.size, &d.dev) == EDML_STATUS_INVALID_ARGUMENT &&
+              strstr(why, "placement is 3"),
+          "mode 3: %s", why);
+    free(d.arena);
+}
+
+/* What edml_operator_placement says of operators not measured. */
+static void check_said(void)
+{
+    tl_device d;
+    char why[300];
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+    edml_operator *named = NULL, *aut = NULL;
+    CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_NEON, &named) == EDML_STATUS_OK &&
+              edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &aut) == EDML_STATUS_OK,
+          "create");
+    CHECK(strstr(edml_operator_placement(named, why, sizeof why), "neon: asked for by name"), "named: %s", why);
+    CHECK(strstr(edml_operator_placement(aut, why, sizeof why), "gles: threshold: ") &&
+              strstr(why, "at or above the board's"),
+          "thresholds: %s", why);
+    tl_device_free(&d);
+    const edml_board keep = board;
+    board.gpu_software_ok = 0;
+    dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+    CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &aut) == EDML_STATUS_OK, "create");
+    CHECK(strstr(edml_operator_placement(aut, why, sizeof why), "neon: threshold: a software GPU"), "software: %s",
+          why);
+    board = keep;
+    tl_device_free(&d);
+    CHECK(strstr(edml_operator_placement(NULL, why, sizeof why),
+                 "EDML_STATUS_INVALID_ARGUMENT: the operator (op) is NULL"),
+          "NULL: %s", why);
+    ops_free(&c);
+}
+
+int main(void)
+{
+    board = *edml_board_builtin();
+    board.gpu_min_elements = board.gpu_min_elements_copy = board.gpu_topk_min_row = 0;
+    board.gpu_software_ok = 1;
+    tl_device probe;
+    char info[300];
+    if (tl_device_make(&probe, edml_device_size() + 4096, 0) ||
+        !(edml_device_backends(probe.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
+        printf("placement: no GLES here: %s\n", probe.dev ? edml_device_gles_info(probe.dev, info, sizeof info) : "");
+        return 1;
+    }
+    tl_device_free(&probe);
+    check_moves_to_cpu();
+    check_slow(EDML_FAULT_SLOW_CPU, EDML_BACKEND_GLES);
+    check_slow(EDML_FAULT_SLOW_GPU, EDML_BACKEND_NEON);
+    check_gpu_kind();
+    check_cache_reused();
+    check_cache_checked();
+    check_refused();
+    check_said();
+    return tl_summary("placement");
+}
