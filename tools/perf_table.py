@@ -22,6 +22,11 @@
         the same rows, two builds side by side: a row a workload and mode
         (those MODEs only, where named), the medians over the rounds and B's
         time over A's
+    python3 tools/perf_table.py placement FILE.json...
+        edml-bench --placement (one file a thread count): a row a workload and
+        binding, each variant's median over the rounds, the faster backend's
+        time, and each AUTO variant's time over it (a * where it is more than
+        1.10x); then how many rows each AUTO variant has within 10%
 
 Prints a Markdown table; docs/performance.md holds it below the command.
 """
@@ -140,6 +145,45 @@ def compare_table(doc, a, b, modes):
         row([w, m, f"{ta:.3f} ms", f"{tb:.3f} ms", f"{tb / ta:.2f}x"])
 
 
+def placement_table(docs):
+    import statistics
+    ms, placed, threads = {}, {}, []
+    for d in docs:
+        for r in d["results"]:
+            key = (r["threads"], r["workload"], r["binding"])
+            if r["threads"] not in threads:
+                threads.append(r["threads"])
+            ms.setdefault(key + (r["variant"],), []).append(r["median_ms"])
+            if r["placed"]:
+                placed[key + (r["variant"],)] = r["placed"]
+    row(["threads", "workload", "tensors", "NEON", "GLES", "AUTO, thresholds", "AUTO, measured",
+         "thresholds / best", "measured / best"])
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    within = {}
+    for t in threads:
+        for w in WORKLOADS:
+            for b in ("host", "gpu"):
+                k = (t, w, b)
+                if k + ("neon",) not in ms:
+                    continue
+                m = {v: statistics.median(ms[k + (v,)]) for v in ("neon", "gles", "auto", "measured")}
+                best = min(m["neon"], m["gles"])
+                cells = [str(t), w, "host memory" if b == "host" else "GPU buffers"]
+                cells += [f"{m[v]:.3f} ms" for v in ("neon", "gles")]
+                cells += [f"{m[v]:.3f} ms ({placed.get(k + (v,), '?')})" for v in ("auto", "measured")]
+                for v in ("auto", "measured"):
+                    ratio = m[v] / best
+                    within.setdefault((t, v), [0, 0])
+                    within[(t, v)][0] += ratio <= 1.10
+                    within[(t, v)][1] += 1
+                    cells.append(f"{ratio:.2f}x" + (" *" if ratio > 1.10 else ""))
+                row(cells)
+    print()
+    for (t, v), (n, total) in sorted(within.items()):
+        name = "AUTO by thresholds" if v == "auto" else "AUTO measured"
+        print(f"- {t} thread{'s' if t > 1 else ''}: {name} within 10% of the faster backend on {n} of {total}")
+
+
 def ceilings():
     import re
     text = open(__file__.rsplit("/tools/", 1)[0] + "/docs/bench.md").read() if "/tools/" in __file__ else \
@@ -178,6 +222,8 @@ def main(argv):
         insns_table(load(files[0]), load(files[1]))
     elif what == "rounds":
         rounds_table(load(files[0]))
+    elif what == "placement":
+        placement_table([load(f) for f in files])
     elif what == "compare":
         compare_table(load(files[0]), files[1], files[2], files[3:])
     else:

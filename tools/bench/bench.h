@@ -57,6 +57,8 @@ typedef struct options {
     bool pipeline;  /* --pipeline: make demo's four steps, one by one and as a command list */
     bool gpu_time;  /* --gpu-time: each GLES call split by the GPU's clock */
     bool mapped;    /* --mapped: host memory, GPU buffers and mapped ones (tools/bench/mapped.c) */
+    bool placement; /* --placement: where AUTO puts each workload (tools/bench/placement.c) */
+    int rounds;     /* --rounds N: --placement's interleaved rounds (3) */
 } options;
 
 /* An operator timed host to host (measure.c: timed_open, timed_median,
@@ -136,6 +138,10 @@ int write_json(const char *json);
 
 /* sweep.c */
 bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask);
+/* The same with edml_device_desc.placement, another device's pool (NULL:
+ * its own) and a GPU arena of gpu_arena bytes. */
+bool bench_device_open_placed(bench_device *b, uint32_t threads, uint32_t mask, uint32_t placement, edml_pool *pool,
+                              uint64_t gpu_arena);
 void bench_device_close(bench_device *b);
 int sweep(const options *o);
 
@@ -163,6 +169,10 @@ int gpu_time(const options *o);
  * "gl_step", "gl_chain", "chain", "pipeline", "gpu_time"), what it is, and
  * n named numbers (at most 4). */
 void bench_figure(const char *kind, const char *name, int n, const char *const *keys, const double *vals);
+
+/* --placement: NEON, GLES, AUTO by thresholds and AUTO measured, with host
+ * memory and GPU buffers, in interleaved rounds (placement.c). */
+int bench_placement(const options *o);
 
 /* --mapped: ElementWiseIf through host memory, GPU buffers and mapped GPU
  * buffers (mapped.c); JSON rows of kind "mapped" to `json`. */

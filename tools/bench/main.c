@@ -2,7 +2,7 @@
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
  *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--gpu-time]
- *              [--any-thread]
+ *              [--placement [--rounds R]] [--any-thread]
  *              [--topk ROWS,N,K[,0]] [--list]
  *
  * For each workload and backend: the median time per call over N calls
@@ -36,7 +36,10 @@
  * --gpu-time splits GLES calls by the GPU's clock (GL_EXT_disjoint_timer_query):
  * the GPU's busy span from a timestamp before the work to one after its
  * fence, and the rest of the call; bare GL kernels, then each workload (its
- * outputs checked by the rows above, not here).
+ * outputs checked by the rows above, not here). --placement times each
+ * workload on NEON, on GLES, with AUTO by the board's thresholds and with
+ * AUTO measured (EDML_PLACEMENT_MEASURE), in host memory and in GPU
+ * buffers, in R interleaved rounds (tools/bench/placement.c).
  * The device keeps its one GL context current (gles_one_thread = 1);
  * --any-thread creates it as a multi-threaded application would (0: a
  * context per calling thread, kept current). */
@@ -53,7 +56,7 @@
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false};
+    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false, false, 3};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -83,6 +86,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->gpu_time = true;
         else if (!strcmp(argv[i], "--mapped"))
             o->mapped = true;
+        else if (!strcmp(argv[i], "--placement"))
+            o->placement = true;
+        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc && atoi(argv[i + 1]) >= 1)
+            o->rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--topk") && i + 1 < argc) {
             topk_rows[3] = 1;
             int got = sscanf(argv[++i], "%u,%u,%u,%u", &topk_rows[0], &topk_rows[1], &topk_rows[2], &topk_rows[3]);
@@ -100,11 +107,11 @@ static int parse_args(int argc, char **argv, options *o)
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
         } else {
-            fprintf(
-                stderr,
-                "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
-                "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
-                "[--gpu-time] [--pipeline] [--mapped] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list]\n");
+            fprintf(stderr,
+                    "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
+                    "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
+                    "[--gpu-time] [--pipeline] [--mapped] [--placement] [--rounds N] [--any-thread] [--workgroup N] "
+                    "[--topk ROWS,N,K[,0]] [--list]\n");
             return 2;
         }
     }
@@ -157,6 +164,7 @@ int main(int argc, char **argv)
     if (o.pipeline) return with_json(pipeline(), &o);
     if (o.gpu_time) return with_json(gpu_time(&o), &o);
     if (o.mapped) return bench_mapped(o.json, iters);
+    if (o.placement) return bench_placement(&o);
     if (o.sweep) return sweep(&o);
     bench_device bd;
     if (!bench_device_open(&bd, bench_threads, 0)) return 1;

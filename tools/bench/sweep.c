@@ -12,14 +12,25 @@
 
 bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask)
 {
+    /* the largest workload and its copy, and the operators' parameters */
+    return bench_device_open_placed(b, threads, mask, EDML_PLACEMENT_THRESHOLDS, NULL, (512ull << 20) + (1u << 20));
+}
+
+bool bench_device_open_placed(bench_device *b, uint32_t threads, uint32_t mask, uint32_t placement, edml_pool *pool,
+                              uint64_t gpu_arena)
+{
     memset(b, 0, sizeof *b);
     edml_device_desc dd = {0};
     dd.backends = mask;
-    dd.gpu_arena_bytes =
-        (512ull << 20) + (1u << 20);       /* the largest workload and its copy, and the operators' parameters */
+    dd.gpu_arena_bytes = gpu_arena;
     dd.gles_one_thread = bench_one_thread; /* 1: one thread makes every call */
     dd.board = bench_board.gpu_workgroup ? &bench_board : NULL;
-    if (threads > 1) {
+    dd.placement = placement;
+    if (threads > 1 && pool) { /* another device's pool: it runs one device's call at a time */
+        dd.parallel_for = edml_pool_parallel_for;
+        dd.parallel_context = pool;
+        dd.workers = threads;
+    } else if (threads > 1) {
         size_t pb = edml_pool_size(threads, 0);
         if (!pb || posix_memalign(&b->pool_memory, 64, pb) ||
             edml_pool_create(threads, 0, b->pool_memory, pb, &b->pool) != EDML_STATUS_OK) {

@@ -1,0 +1,216 @@
+/* edml-bench --placement [--rounds R]: where AUTO puts each workload against
+ * where it should. For every workload, with its tensors in host memory and
+ * in GPU buffers, four variants: NEON alone, GLES alone, AUTO by the
+ * board's thresholds, and AUTO measured (a device with
+ * EDML_PLACEMENT_MEASURE, timed after its measuring runs). Timed in
+ * interleaved rounds (each round times every variant once, the median of
+ * --iters calls), so that the machine's drift between rounds does not
+ * decide; every variant's outputs checked against the reference's. Prints a
+ * line a row and, with --json FILE, rows of kind "placement": workload,
+ * binding ("host" or "gpu"), variant ("neon", "gles", "auto", "measured"),
+ * threads, round, median_ms, correct, placed (the backend an AUTO variant
+ * ran on) and why (edml_operator_placement()). */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VARIANTS 4
+#define PLACE_ROWS 2048
+
+static const char *const variant_names[VARIANTS] = {"neon", "gles", "auto", "measured"};
+static const char *const binding_names[2] = {"host", "gpu"};
+
+typedef struct place_row {
+    const char *workload;
+    int binding, variant, round;
+    double ms;
+    bool correct;
+    char placed[8], why[160];
+} place_row;
+
+static place_row rows[PLACE_ROWS];
+static int nrows;
+
+/* One workload's operators and bindings: variants 0-2 on the thresholds'
+ * device, 3 on the measuring one; GPU buffers on each. */
+typedef struct place_set {
+    workload *w;
+    edml_device *dev[2]; /* thresholds, measured */
+    edml_operator *op[VARIANTS];
+    edml_gpu_buffer *buf[2][5];                    /* a device's inputs, then outputs */
+    EDML_BUFFER_BINDING in[2][2][3], out[2][2][2]; /* [device][binding] */
+    uint8_t *ref[2];
+} place_set;
+
+static int dev_of(int variant) { return variant == 3; }
+
+static edml_status place_run(place_set *s, int v, int b)
+{
+    const int d = dev_of(v);
+    return edml_operator_execute(s->op[v], s->in[d][b], (UINT)s->w->nin, s->out[d][b], (UINT)s->w->nout, NULL);
+}
+
+/* The variant's outputs with bindings b against the reference's. */
+static bool place_correct(place_set *s, int v, int b)
+{
+    workload *w = s->w;
+    for (int o = 0; o < w->nout; o++) {
+        memset(w->out[o].host, 0xcd, (size_t)w->out[o].bytes);
+        if (b) edml_gpu_buffer_write(s->buf[dev_of(v)][w->nin + o], 0, w->out[o].host, w->out[o].bytes);
+    }
+    if (place_run(s, v, b)) return false;
+    for (int o = 0; b && o < w->nout; o++)
+        edml_gpu_buffer_read(s->buf[dev_of(v)][w->nin + o], 0, w->out[o].host, w->out[o].bytes);
+    return same_outputs(w, s->ref);
+}
+
+/* GPU buffers of device d holding the workload's inputs, and its bindings. */
+static bool place_buffers(place_set *s, int d)
+{
+    workload *w = s->w;
+    for (int k = 0; k < w->nin + w->nout; k++) {
+        const tensor *t = k < w->nin ? &w->in[k] : &w->out[k - w->nin];
+        if (edml_gpu_buffer_create(s->dev[d], t->bytes, &s->buf[d][k])) return false;
+        if (k < w->nin && edml_gpu_buffer_write(s->buf[d][k], 0, t->host, t->bytes)) return false;
+        EDML_BUFFER_BINDING host = {t->host, 0, t->bytes}, gpu = edml_gpu_binding(s->buf[d][k], 0, t->bytes);
+        if (k < w->nin) s->in[d][0][k] = host, s->in[d][1][k] = gpu;
+        if (k >= w->nin) s->out[d][0][k - w->nin] = host, s->out[d][1][k - w->nin] = gpu;
+    }
+    return true;
+}
+
+static void place_close(place_set *s)
+{
+    for (int v = VARIANTS; v-- > 0;)
+        if (s->op[v]) edml_operator_destroy(s->op[v]);
+    for (int d = 2; d-- > 0;)
+        for (int k = 5; k-- > 0;)
+            if (s->buf[d][k]) edml_gpu_buffer_destroy(s->buf[d][k]);
+    for (int o = 0; o < 2; o++) free(s->ref[o]);
+}
+
+/* The reference's outputs, the operators, the buffers, and the measured
+ * variant's measuring runs (both bindings), none of it timed. */
+static bool place_open(place_set *s)
+{
+    workload *w = s->w;
+    edml_operator *ref = NULL;
+    if (edml_operator_create(s->dev[0], &w->desc, EDML_BACKEND_REF, &ref)) return false;
+    EDML_BUFFER_BINDING bi[3], bo[2];
+    for (int k = 0; k < w->nin; k++) bi[k] = (EDML_BUFFER_BINDING){w->in[k].host, 0, w->in[k].bytes};
+    for (int k = 0; k < w->nout; k++) bo[k] = (EDML_BUFFER_BINDING){w->out[k].host, 0, w->out[k].bytes};
+    const bool ran = edml_operator_execute(ref, bi, (UINT)w->nin, bo, (UINT)w->nout, NULL) == EDML_STATUS_OK;
+    edml_operator_destroy(ref);
+    for (int o = 0; ran && o < w->nout; o++) {
+        s->ref[o] = malloc((size_t)w->out[o].bytes);
+        memcpy(s->ref[o], w->out[o].host, (size_t)w->out[o].bytes);
+    }
+    static const edml_backend backends[VARIANTS] = {EDML_BACKEND_NEON, EDML_BACKEND_GLES, EDML_BACKEND_AUTO,
+                                                    EDML_BACKEND_AUTO};
+    for (int v = 0; ran && v < VARIANTS; v++)
+        if (edml_operator_create(s->dev[dev_of(v)], &w->desc, backends[v], &s->op[v])) return false;
+    if (!ran || !place_buffers(s, 0) || !place_buffers(s, 1)) return false;
+    edml_device_release_thread(s->dev[0]); /* the measuring device's context alone, as in place_time */
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < 12; k++) place_run(s, 3, b); /* the measuring runs, and warm-ups after them */
+    return true;
+}
+
+static void place_row_add(place_set *s, int v, int b, int round, double ms, bool correct)
+{
+    if (nrows == PLACE_ROWS) return;
+    place_row *r = &rows[nrows++];
+    *r = (place_row){s->w->name, b, v, round, ms, correct, "", ""};
+    if (v >= 2) {
+        snprintf(r->placed, sizeof r->placed, "%s", edml_backend_name(edml_operator_backend(s->op[v])));
+        edml_operator_placement(s->op[v], r->why, sizeof r->why);
+    }
+    printf("%-15s %-5s %-9s round %d %10.3f ms%s%s%s\n", r->workload, binding_names[b], variant_names[v], round, ms,
+           correct ? "" : "  WRONG RESULT", v >= 2 ? "  " : "", r->why);
+}
+
+/* One variant with bindings b: the median of `iters` calls. */
+static double place_time(place_set *s, int v, int b)
+{
+    double t[256];
+    const int reps = iters < 256 ? iters : 256;
+    /* the other device's GL context let go, as an application with one
+     * device has only its own: else each call would switch contexts twice */
+    edml_device_release_thread(s->dev[!dev_of(v)]);
+    place_run(s, v, b);
+    for (int k = 0; k < reps; k++) {
+        const double t0 = now_s();
+        place_run(s, v, b);
+        t[k] = now_s() - t0;
+    }
+    return median(t, reps) * 1e3;
+}
+
+static int place_workload(edml_device *const dev[2], int wi, const options *o)
+{
+    workload w;
+    make_workload(&w, wi, o->scale);
+    place_set s;
+    memset(&s, 0, sizeof s);
+    s.w = &w, s.dev[0] = dev[0], s.dev[1] = dev[1];
+    int wrong = 0;
+    if (!place_open(&s)) {
+        printf("%-15s n/a: %s / %s\n", w.name, edml_device_last_error(dev[0]), edml_device_last_error(dev[1]));
+        wrong = 1;
+    }
+    for (int round = 1; !wrong && round <= o->rounds; round++)
+        for (int v = 0; v < VARIANTS; v++)
+            for (int b = 0; b < 2; b++) {
+                const bool ok = round > 1 || place_correct(&s, v, b);
+                wrong += !ok;
+                place_row_add(&s, v, b, round, place_time(&s, v, b), ok);
+            }
+    place_close(&s);
+    free_workload(&w);
+    return wrong;
+}
+
+static int place_json(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return perror(path), 1;
+    fprintf(f, "{\n  \"board\": \"%s\",\n  \"iterations\": %d,\n  \"results\": [\n", edml_board_builtin()->name, iters);
+    for (int i = 0; i < nrows; i++) {
+        const place_row *r = &rows[i];
+        fprintf(f,
+                "    {\"kind\": \"placement\", \"workload\": \"%s\", \"binding\": \"%s\", \"variant\": \"%s\", "
+                "\"threads\": %u, \"round\": %d, \"median_ms\": %.6f, \"correct\": %s, \"placed\": \"%s\", "
+                "\"why\": \"%s\"}%s\n",
+                r->workload, binding_names[r->binding], variant_names[r->variant], (unsigned)bench_threads, r->round,
+                r->ms, r->correct ? "true" : "false", r->placed, r->why, i + 1 < nrows ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    fclose(f);
+    printf("wrote %s\n", path);
+    return 0;
+}
+
+int bench_placement(const options *o)
+{
+    bench_device thr, mea;
+    /* the largest workload's GPU buffers and its staging, and the operators' parameters */
+    const uint64_t gpu_arena = (1024ull << 20) + (1u << 20);
+    if (!bench_device_open_placed(&thr, bench_threads, 0, EDML_PLACEMENT_THRESHOLDS, NULL, gpu_arena)) return 1;
+    if (!bench_device_open_placed(&mea, bench_threads, 0, EDML_PLACEMENT_MEASURE, thr.pool, gpu_arena)) return 1;
+    edml_device *dev[2] = {thr.dev, mea.dev};
+    char info[300];
+    printf("edml-bench --placement: board %s, %u thread%s, median of %d calls, %d rounds\n%s\n\n",
+           edml_board_builtin()->name, (unsigned)bench_threads, bench_threads > 1 ? "s" : "", iters, o->rounds,
+           edml_device_gles_info(dev[0], info, sizeof info));
+    int wrong = 0;
+    for (int wi = 0; wi < WORKLOADS; wi++)
+        if (!o->only || !strcmp(o->only, workload_name(wi))) wrong += place_workload(dev, wi, o);
+    if (o->json && place_json(o->json)) wrong++;
+    bench_device_close(&mea);
+    bench_device_close(&thr);
+    if (wrong) printf("%d rows wrong or not run\n", wrong);
+    return wrong ? 1 : 0;
+}
