@@ -4,7 +4,7 @@
 
 int main(void)
 {
-    static _Alignas(16) uint8_t arena[10240]; /* all the memory edml will use */
+    static _Alignas(16) uint8_t arena[12288]; /* all the memory edml will use */
     edml_device *dev;
     char why[200] = "";
     edml_device_desc dd = {0}; /* zero: defaults (built-in board, every backend) */

@@ -173,7 +173,7 @@
  *
  * @section example Example: TopK of one row (examples/topk.c, as in the README)
  * @code
- *   static _Alignas(16) uint8_t arena[10240];     // all the memory edml will use
+ *   static _Alignas(16) uint8_t arena[12288];     // all the memory edml will use
  *   edml_device *dev;
  *   char why[200] = "";
  *   edml_device_desc dd = {0};                    // zero: defaults (built-in board, every backend)
