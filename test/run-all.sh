@@ -17,7 +17,7 @@ J=${EDML_JOBS:-$(nproc 2>/dev/null || echo 2)}
 step() {
     name=$1
     shift
-    log="$logs/$(echo "$name" | tr ' /:' '___').log"
+    log="$logs/$(echo "$name" | tr ' /:' '___' | cut -c1-120).log" # a file name fits any file system
     start=$(date +%s)
     if "$@" >"$log" 2>&1; then
         echo "PASS $name ($(( $(date +%s) - start ))s)"

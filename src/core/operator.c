@@ -342,7 +342,7 @@ static edml_status edmli_bind_all(const edml_operator *op, edmli_errbuf *e, cons
  * overlapping none of them) or the free top of the device arena. */
 static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, const EDML_BUFFER_BINDING *temporary,
                                    const edmli_range *in_r, const edmli_range *out_r, edmli_exec *ex, bool *from_arena,
-                                   const char *call)
+                                   const char *scratch_of)
 {
     edml_device *dev = op->obj.device;
     const char *name = "the temporary buffer";
@@ -354,9 +354,7 @@ static edml_status edmli_bind_temp(const edml_operator *op, edmli_errbuf *e, con
     }
     if (!temporary) {
         void *p;
-        char what[48];
-        edmli_format(what, sizeof what, "scratch of %s", call);
-        edml_status s = edmli_arena_scratch(&dev->arena, e, what, (size_t)op->temp_bytes, &p);
+        edml_status s = edmli_arena_scratch(&dev->arena, e, scratch_of, (size_t)op->temp_bytes, &p);
         ex->scratch = (uint8_t *)p;
         *from_arena = s == EDML_STATUS_OK;
         return s;
@@ -485,10 +483,11 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool resid
         op->backend = edmli_cpu_backend(dev, op->kind);
     }
     if (cpu_now) return edmli_run_on(op, ex, edmli_cpu_backend(dev, op->kind), resident);
+    bool moved = false;
+    if (!op->measurable) return edmli_run_placed(op, ex, op->backend, resident, &moved);
     edmli_place_call pc;
     const edmli_bind_kind kind = resident ? EDMLI_BIND_GPU : EDMLI_BIND_HOST;
     const edml_backend b = edmli_place_begin(op, kind, ex->entry == EDMLI_NO_ENTRY, &pc);
-    bool moved = false;
     const edml_status s = edmli_run_placed(op, ex, b, resident, &moved);
     edmli_place_end(op, &pc, s, moved);
     return s;
@@ -517,10 +516,11 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
     else if (!outputs)
         s = edmli_fail(e, EDMLI_MSG_NULL_ARGUMENT, "outputs");
     if (!s) s = edmli_bind_all(op, e, inputs, outputs, in_r, out_r, &ex);
-    const char *call = check_only                ? "edml_command_list_record"
-                       : entry != EDMLI_NO_ENTRY ? "edml_command_list_submit"
-                                                 : "edml_operator_execute";
-    if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch, call);
+    /* what a short arena's message names: constants, no formatting on the hot path */
+    const char *scratch_of = check_only                ? "scratch of edml_command_list_record"
+                             : entry != EDMLI_NO_ENTRY ? "scratch of edml_command_list_submit"
+                                                       : "scratch of edml_operator_execute";
+    if (!s) s = edmli_bind_temp(op, e, temporary, in_r, out_r, &ex, &arena_scratch, scratch_of);
     /* ready first (a GPU kernel's first check runs in the execution's scratch); a list's entries are
      * made ready as they are recorded */
     bool cpu_now = false;

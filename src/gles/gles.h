@@ -146,10 +146,14 @@ typedef struct edmli_gles {
      * (gles_shapes.h, gles_watchdog.c) */
     bool watchdog;
     /* edml_device_desc.gpu_arena_mapped: the arena's persistent, coherent
-     * mapping (NULL: none); else whether a range of it is mapped now (GL
-     * then allows no dispatch on it: the device's GPU calls wait) */
+     * mapping (NULL: none); else whether a range of it is mapped now: a copy
+     * of [view_at, view_at + view_bytes) in the readback buffer, mapped, and
+     * copied back at the unmap (the arena itself is never mapped: a driver
+     * may move a buffer the CPU maps into host memory for good, where every
+     * kernel then reads it across the bus). The device's GPU calls wait. */
     uint8_t *arena_map;
     bool mapped_plain;
+    uint64_t view_at, view_bytes;
     uint32_t local;    /* invocations per workgroup */
     uint32_t sort_max; /* longest row the bitonic sort takes; largest K */
     uint32_t max_groups_x;
@@ -367,6 +371,8 @@ bool edmli_gles_cache_load(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
 void edmli_gles_cache_keep(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash);
 void edmli_gles_cache_stats(const edmli_gles *g, edml_program_cache_stats *stats);
 uint32_t edmli_gles_hash(uint32_t h, const char *text);
+/* The readback buffer holds at least `bytes` (false: GL_OUT_OF_MEMORY). */
+bool edmli_gles_readback_room(edmli_gles *g, uint64_t bytes);
 
 /* Programs made ready for use (gles_ready.c): each built, then checked on
  * every known-answer test that dispatches it on this device (gles_kat.c),

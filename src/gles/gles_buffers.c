@@ -70,8 +70,10 @@ static edml_status edmli_gles_buffer_copy(edml_device *dev, void *state, uint64_
 }
 
 /* A persistently mapped arena: the GPU's work done (a submitted list's
- * included), a pointer into the mapping. Else a range mapped for reading
- * and writing, GL's own wait first. */
+ * included), a pointer into the mapping. Else the range copied into the
+ * readback buffer, which is mapped for reading and writing (GL's own wait
+ * for the copy first); the unmap copies it back (gles.h: the arena itself
+ * is never mapped). */
 static edml_status edmli_gles_buffer_map(edml_device *dev, void *state, uint64_t offset, uint64_t bytes, void **data)
 {
     edmli_gles *g = (edmli_gles *)state;
@@ -80,14 +82,20 @@ static edml_status edmli_gles_buffer_map(edml_device *dev, void *state, uint64_t
     if (!s && g->arena_map) {
         s = edmli_gles_finish(&r); /* a fence: what ran before is complete and visible */
         *data = g->arena_map + offset;
+    } else if (!s && !edmli_gles_readback_room(g, bytes)) {
+        s = edmli_gles_fail(&r, "the readback buffer cannot hold the mapped range (GL_OUT_OF_MEMORY)");
     } else if (!s) {
         edmli_gl *gl = &g->port.gl;
         gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
-        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
-        *data = gl->glMapBufferRange(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes,
+        gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
+        gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)offset, 0,
+                                (intptr_t)bytes);
+        *data = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)bytes,
                                      EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT);
-        if (!*data) s = edmli_gles_fail(&r, "glMapBufferRange of a GPU buffer failed");
+        if (!*data) s = edmli_gles_fail(&r, "glMapBufferRange of a GPU buffer's copy failed");
         g->mapped_plain = *data != NULL;
+        g->view_at = offset, g->view_bytes = bytes;
     }
     edmli_gles_release(g);
     return s;
@@ -102,9 +110,13 @@ static edml_status edmli_gles_buffer_unmap(edml_device *dev, void *state)
     edml_status s = edmli_gles_begin(&r, g, &dev->err);
     if (!s) {
         edmli_gl *gl = &g->port.gl;
-        gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
-        if (!gl->glUnmapBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER))
+        gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->readback_buf);
+        if (!gl->glUnmapBuffer(EDMLI_GL_COPY_READ_BUFFER))
             s = edmli_gles_fail(&r, "glUnmapBuffer: the mapped data was lost (the driver says it is undefined)");
+        gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
+        if (!s)
+            gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)g->view_at,
+                                    (intptr_t)g->view_bytes);
     }
     edmli_gles_release(g);
     return s;

@@ -479,6 +479,18 @@ static uint64_t edmli_gles_count_at(const edmli_gles *g, uint64_t fetched, uint6
     return at;
 }
 
+bool edmli_gles_readback_room(edmli_gles *g, uint64_t bytes)
+{
+    if (bytes <= g->readback_bytes) return true;
+    edmli_gl *gl = &g->port.gl;
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
+    g->readback_bytes = 0;
+    gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)bytes, NULL, EDMLI_GL_STREAM_READ);
+    if (gl->glGetError() != EDMLI_GL_NO_ERROR) return false;
+    g->readback_bytes = bytes;
+    return true;
+}
+
 /* The workgroups counted (shaders/main.glsl): the counters' copy added up. */
 static uint32_t edmli_gles_counted(const volatile uint32_t *words)
 {
@@ -508,14 +520,8 @@ static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
     bool one;
     const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
     const uint64_t count_at = edmli_gles_count_at(g, fetched, &total);
-    if (total > g->readback_bytes) {
-        gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
-        g->readback_bytes = 0;
-        gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)total, NULL, EDMLI_GL_STREAM_READ);
-        if (gl->glGetError() != EDMLI_GL_NO_ERROR)
-            return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
-        g->readback_bytes = total;
-    }
+    if (!edmli_gles_readback_room(g, total))
+        return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
     edmli_gles_stage_counts(g, count_at);
     if (!fetched) return EDML_STATUS_OK;
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);

@@ -53,6 +53,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__GLIBC__)
+#include <execinfo.h>
+#include <signal.h>
+
+/* A crash in a long run on a lent machine says where (addr2line on this
+ * binary turns the offsets into lines). */
+static void on_crash(int sig)
+{
+    void *frames[64];
+    const int n = backtrace(frames, 64);
+    fprintf(stderr, "edml-bench: signal %d; the stack:\n", sig);
+    backtrace_symbols_fd(frames, n, 2);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+static void on_crash_say(void) { signal(SIGSEGV, on_crash), signal(SIGBUS, on_crash), signal(SIGABRT, on_crash); }
+#else
+static void on_crash_say(void) {}
+#endif
 
 static int parse_args(int argc, char **argv, options *o)
 {
@@ -154,6 +173,7 @@ static int with_json(int rc, const options *o) { return o->json && write_json(o-
 int main(int argc, char **argv)
 {
     options o;
+    on_crash_say();
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0) return rc;
     if (o.only_calls >= 0) return count_calls(&o);
