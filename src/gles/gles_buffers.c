@@ -117,6 +117,7 @@ static edml_status edmli_gles_buffer_unmap(edml_device *dev, void *state)
         if (!s)
             gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)g->view_at,
                                     (intptr_t)g->view_bytes);
+        if (!s) s = edmli_gles_finish(&r); /* a fence: the copy is in the arena when the call returns */
     }
     edmli_gles_release(g);
     return s;
