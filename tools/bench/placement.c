@@ -4,8 +4,8 @@
  * board's thresholds, and AUTO measured (a device with
  * EDML_PLACEMENT_MEASURE, timed after its measuring runs). Timed in
  * interleaved rounds (each round times every variant once, the median of
- * --iters calls), so that the machine's drift between rounds does not
- * decide; every variant's outputs checked against the reference's. Prints a
+ * --iters calls, starting one variant later than the round before), so
+ * that neither the machine's drift nor the order decides; every variant's outputs checked against the reference's. Prints a
  * line a row and, with --json FILE, rows of kind "placement": workload,
  * binding ("host" or "gpu"), variant ("neon", "gles", "auto", "measured"),
  * threads, round, median_ms, correct, placed (the backend an AUTO variant
@@ -161,9 +161,12 @@ static int place_workload(edml_device *const dev[2], int wi, const options *o)
         printf("%-15s n/a: %s / %s\n", w.name, edml_device_last_error(dev[0]), edml_device_last_error(dev[1]));
         wrong = 1;
     }
+    /* each round starts one variant later, so that none always follows the
+     * GPU's work (a driver's threads that spin after it take cores from a
+     * pool as wide as the machine) */
     for (int round = 1; !wrong && round <= o->rounds; round++)
-        for (int v = 0; v < VARIANTS; v++)
-            for (int b = 0; b < 2; b++) {
+        for (int k = 0; k < VARIANTS; k++)
+            for (int b = 0, v = (k + round - 1) % VARIANTS; b < 2; b++) {
                 const bool ok = round > 1 || place_correct(&s, v, b);
                 wrong += !ok;
                 place_row_add(&s, v, b, round, place_time(&s, v, b), ok);
