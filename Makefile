@@ -281,6 +281,24 @@ bench: setup
 	@$(MAKE) --no-print-directory BOARD=$(BOARD) all
 	toolchain/run $(BOARD) $(BUILD)/edml-bench --json $(BUILD)/bench.json $(BENCH_ARGS)
 
+# The board report: edml-bench --report, two programs to copy to the board:
+# edml-board-report-gl (dynamically linked: the GPU too) and
+# edml-board-report (static: any board, the CPU alone).
+REPORT_DIR := $(BUILD)/board-report
+.PHONY: board-report
+board-report: $(BUILD)/edml-bench $(BUILD)/static-report/edml-bench
+	@mkdir -p $(REPORT_DIR)
+	@cp $(BUILD)/edml-bench $(REPORT_DIR)/edml-board-report-gl
+	@cp $(BUILD)/static-report/edml-bench $(REPORT_DIR)/edml-board-report
+	@echo "$(REPORT_DIR)/: copy edml-board-report-gl (and edml-board-report) to the $(BOARD) board, then there:"
+	@echo "  ./edml-board-report-gl --report report.json      (./edml-board-report where the board has no GL)"
+	@echo "bring back report.json and report.json.placement, and make its tables here:"
+	@echo "  python3 tools/perf_table.py report report.json"
+
+$(BUILD)/static-report/edml-bench: FORCE
+	@$(MAKE) --no-print-directory BOARD=$(BOARD) BUILD=$(BUILD)/static-report LDFLAGS="$(LDFLAGS) -static" \
+	    $(BUILD)/static-report/edml-bench
+
 # The version, from edml.h; what the port needs at link time, for edml.pc
 # (Libs.private) and edml::edml (INTERFACE_LINK_LIBRARIES).
 version_part = $(shell sed -n 's/^\#define EDML_VERSION_$(1) \([0-9]*\).*/\1/p' include/edml.h)
@@ -313,6 +331,7 @@ help:
 	@echo "  demo          a detector's post-processing on every backend, then the DirectML pages' examples"
 	@echo "  bench         edml-bench: every workload on every backend, JSON in $(BUILD)/bench.json"
 	@echo "  bench-insns   instructions per element under qemu-aarch64 (rpi4), reference against NEON"
+	@echo "  board-report  $(BUILD)/board-report/: the board report's programs, to run on the board (docs/performance.md)"
 	@echo "  test-image    one static program with every test vector built in, to copy to a board"
 	@echo "  test-image-gl the same, dynamically linked, with the GLES backend"
 	@echo "  baremetal     AArch64 without an OS ($(BAREMETAL_BOARD)'s library, PORT=none): examples/baremetal and the test image"

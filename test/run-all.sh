@@ -64,6 +64,10 @@ host_suite() {
     step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 1500
     step "edml-bench: every workload at a thousandth of its size and one --topk shape, every backend's outputs equal to the reference's; --gpu-time on one" \
         sh -c '$1 --scale 0.001 --iters 10 && $1 --topk 300,64,20 --iters 10 && $1 --gpu-time --scale 0.001 --workload if_bcast' sh $H/edml-bench
+    step "edml-bench --placement: NEON, GLES, AUTO by thresholds and AUTO measured, host memory and GPU buffers, every answer the reference's" \
+        $H/edml-bench --placement --scale 0.001 --iters 3 --rounds 1
+    step "the board report (make board-report), with the GPU and static: every workload, measured placement, caps.h; its tables" \
+        sh -c 'sh test/check-board-report.sh host gl && sh test/check-board-report.sh host'
     step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 500 --small-dispatches
     step "differential test gles, 256-invocation workgroups (the Raspberry Pi's V3D shape)" $H/test/diff --backend gles --seed 19 --iters 800 --workgroup 256
     for l in v3d mali adreno gles31; do
@@ -194,7 +198,9 @@ arm_suite() {
     if [ "$(uname -m)" = x86_64 ]; then
         step "build rpi4 GL test image" make -j"$J" BOARD=rpi4 test-image-gl
         step "rpi4 GL test image under qemu (gles, arm64 Mesa)" toolchain/run rpi4 build/rpi4/edml-test-gl --backend gles --iters 100 --seed 13
+        step "the board report as a Raspberry Pi 4 runs it (make board-report BOARD=rpi4, under qemu with the arm64 Mesa)" sh test/check-board-report.sh rpi4 gl
     fi
+    step "the board report's static program on ARMv7 (make board-report BOARD=rpi4-armhf, under qemu)" sh test/check-board-report.sh rpi4-armhf
 }
 
 # lane NAME FUNCTION...: the functions' steps in order, their lines shown and

@@ -22,6 +22,11 @@
         the same rows, two builds side by side: a row a workload and mode
         (those MODEs only, where named), the medians over the rounds and B's
         time over A's
+    python3 tools/perf_table.py report FILE.json
+        a board report (make board-report, edml-bench --report): the board,
+        what the GPU's first start costs with and without the program cache,
+        each workload on NEON at each thread count and on GLES, the
+        crossovers, where measured placement puts each workload, caps.h
     python3 tools/perf_table.py placement FILE.json...
         edml-bench --placement (one file a thread count): a row a workload and
         binding, each variant's median over the rounds, the faster backend's
@@ -184,6 +189,63 @@ def placement_table(docs):
         print(f"- {t} thread{'s' if t > 1 else ''}: {name} within 10% of the faster backend on {n} of {total}")
 
 
+def report_tables(d):
+    ident, gl = d["identity"], d["identity"].get("gl", {})
+    print(f"### {ident['model'] or ident['cpu']} ({d['board']} build, edml {d['library']})\n")
+    heat = [d.get("heat_before", {}), d.get("heat_after", {})]
+    row(["what", "the board said"])
+    print("| --- | --- |")
+    row(["CPU", f"{ident['cpu']}, {ident['cores']} cores" +
+         (f", up to {ident['max_mhz']} MHz" if ident.get("max_mhz") else "")])
+    row(["kernel", ident["kernel"]])
+    row(["GL", f"{gl['renderer']}, {gl['version']}" if "renderer" in gl else gl.get("none", "none")])
+    if "renderer" in gl:
+        row(["GL extensions", ", ".join(f"{k}: {'yes' if gl[k] else 'no'}"
+                                        for k in ("robustness", "buffer_storage", "parallel_compile"))
+             + f"; {gl['program_binary_formats']} program binary formats"])
+    row(["temperature", " -> ".join("-" if h.get("celsius") is None else f"{h['celsius']:.1f} C" for h in heat)
+         + ("; throttled" if any(h.get("throttled") for h in heat) else "")])
+    print(f"\nscale {d['scale']}, median of {d['iterations']} calls\n")
+    start = [r for r in d.get("start", []) if "workload" in r]
+    if start:
+        cold = {r["workload"]: r["create_ms"] for r in start if r["cache"] == "empty"}
+        warm = {r["workload"]: r["create_ms"] for r in start if r["cache"] == "loaded"}
+        totals = [r for r in d["start"] if "workload" not in r]
+        row(["workload", "GLES operator created, nothing compiled", "from the program cache"])
+        print("| --- | --- | --- |")
+        for w in WORKLOADS:
+            if w in cold:
+                row([w, f"{cold[w]:.1f} ms", f"{warm.get(w, 0):.1f} ms"])
+        for t in totals:
+            print(f"- {t['cache']} cache: {t['compiled']} programs compiled, {t['loaded']} loaded, "
+                  f"{t['used_bytes']} bytes of cache")
+        print()
+    threads = sorted({r["threads"] for r in d["results"] if r["backend"] == "neon"})
+    row(["workload"] + [f"NEON, {t} thread{'s' if t > 1 else ''}" for t in threads] + ["GLES", "GLES, GPU buffers"])
+    print("|" + " --- |" * (len(threads) + 3))
+    ms = {(r["workload"], r["backend"], r["binding"], r["threads"]): r for r in d["results"]}
+    def cell(r):
+        if r is None or r["median_ms"] is None:
+            return "-"
+        return f"{r['median_ms']:.3f} ms" + ("" if r["correct"] else " WRONG") + (" (throttled)" if r["throttled"] else "")
+    for w in WORKLOADS:
+        row([w] + [cell(ms.get((w, "neon", "host", t))) for t in threads] +
+            [cell(ms.get((w, "gles", "host", 1))), cell(ms.get((w, "gles", "gpu", 1)))])
+    if d.get("crossover"):
+        print()
+        row(["operator", "elements", "NEON, 1 thread", "GLES"])
+        print("| --- | --- | --- | --- |")
+        for r in d["crossover"]:
+            row([r["family"], str(r["elements"]), f"{r['neon_ms']:.3f} ms", f"{r['gles_ms']:.3f} ms"])
+    if d.get("placement"):
+        print()
+        row(["workload", "tensors", "measured placement"])
+        print("| --- | --- | --- |")
+        for r in d["placement"]:
+            row([r["workload"], "host memory" if r["binding"] == "host" else "GPU buffers", r["why"]])
+    print("\n    " + d["caps"].replace("\n", "\n    ").rstrip())
+
+
 def ceilings():
     import re
     text = open(__file__.rsplit("/tools/", 1)[0] + "/docs/bench.md").read() if "/tools/" in __file__ else \
@@ -222,6 +284,8 @@ def main(argv):
         insns_table(load(files[0]), load(files[1]))
     elif what == "rounds":
         rounds_table(load(files[0]))
+    elif what == "report":
+        report_tables(load(files[0]))
     elif what == "placement":
         placement_table([load(f) for f in files])
     elif what == "compare":

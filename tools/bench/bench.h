@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct tensor {
     EDML_TENSOR_DATA_TYPE dtype;
@@ -51,14 +52,15 @@ typedef struct options {
     const char *only, *json, *only_backend;
     double scale;
     bool crossover, sweep;
-    int only_calls; /* --calls N: just N executions of one workload on one backend (instruction counts) */
-    int chain;      /* --chain N: N executions one by one against one command list (GLES) */
-    bool gpu_floor; /* --gpu-floor: gl_floor and gl_copy, bare GL */
-    bool pipeline;  /* --pipeline: make demo's four steps, one by one and as a command list */
-    bool gpu_time;  /* --gpu-time: each GLES call split by the GPU's clock */
-    bool mapped;    /* --mapped: host memory, GPU buffers and mapped ones (tools/bench/mapped.c) */
-    bool placement; /* --placement: where AUTO puts each workload (tools/bench/placement.c) */
-    int rounds;     /* --rounds N: --placement's interleaved rounds (3) */
+    int only_calls;     /* --calls N: just N executions of one workload on one backend (instruction counts) */
+    int chain;          /* --chain N: N executions one by one against one command list (GLES) */
+    bool gpu_floor;     /* --gpu-floor: gl_floor and gl_copy, bare GL */
+    bool pipeline;      /* --pipeline: make demo's four steps, one by one and as a command list */
+    bool gpu_time;      /* --gpu-time: each GLES call split by the GPU's clock */
+    bool mapped;        /* --mapped: host memory, GPU buffers and mapped ones (tools/bench/mapped.c) */
+    bool placement;     /* --placement: where AUTO puts each workload (tools/bench/placement.c) */
+    int rounds;         /* --rounds N: --placement's interleaved rounds (3) */
+    const char *report; /* --report FILE: the board report (tools/bench/report.c) */
 } options;
 
 /* An operator timed host to host (measure.c: timed_open, timed_median,
@@ -123,6 +125,7 @@ extern edmli_port_gl *gpu_time_gl;
 uint64_t rng(void);
 float uniform(void);
 void if_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *cond_strides);
+void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes, UINT naxes);
 const char *workload_name(int i);
 void make_workload(workload *w, int i, double sc);
 void free_workload(workload *w);
@@ -139,7 +142,14 @@ int write_json(const char *json);
 /* sweep.c */
 bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask);
 /* The same with edml_device_desc.placement, another device's pool (NULL:
- * its own) and a GPU arena of gpu_arena bytes. */
+ * its own) and a GPU arena of gpu_arena bytes; and with any descriptor's
+ * fields (base: its board, threads and context mode the bench's; a GPU
+ * arena of 0 its default). */
+bool bench_device_open_with(bench_device *b, uint32_t threads, const edml_device_desc *base, edml_pool *pool);
+/* Median seconds of the workload on a backend, host to host; its outputs
+ * against `keep` (taken from this run when keep[0] is NULL). Negative where
+ * it cannot run. */
+double bench_time_outputs(edml_device *dev, workload *w, edml_backend be, uint8_t **keep, bool *same);
 bool bench_device_open_placed(bench_device *b, uint32_t threads, uint32_t mask, uint32_t placement, edml_pool *pool,
                               uint64_t gpu_arena);
 void bench_device_close(bench_device *b);
@@ -173,6 +183,26 @@ void bench_figure(const char *kind, const char *name, int n, const char *const *
 /* --placement: NEON, GLES, AUTO by thresholds and AUTO measured, with host
  * memory and GPU buffers, in interleaved rounds (placement.c). */
 int bench_placement(const options *o);
+/* AUTO measured (dev places by EDML_PLACEMENT_MEASURE) on the workload with
+ * host memory and GPU buffers until decided: edml_operator_placement()'s
+ * words and the backend, for each. */
+void bench_place(edml_device *dev, workload *w, char why[2][200], char placed[2][8]);
+/* NEON's and GLES's median seconds (t[0], t[1]; negative: not run) on one
+ * operator of `elements`: family 0 ElementWiseIf FLOAT32, 1 ArgMin along
+ * rows of 4096 (measure.c). */
+void bench_crossover_point(edml_device *dev, int family, UINT elements, double t[2]);
+
+/* --report FILE: the board report (report.c, report_sys.c) */
+typedef struct report_heat {
+    bool has_temp, has_flags, throttled;
+    double celsius;
+    unsigned flags;
+} report_heat;
+int bench_report(const options *o);
+void report_thermal(report_heat *h);
+void report_heat_json(FILE *f, const report_heat *h);
+void report_identity(FILE *f);
+void json_str(FILE *f, const char *s);
 
 /* --mapped: ElementWiseIf through host memory, GPU buffers and mapped GPU
  * buffers (mapped.c); JSON rows of kind "mapped" to `json`. */

@@ -2,7 +2,7 @@
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
  *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--gpu-time]
- *              [--placement [--rounds R]] [--any-thread]
+ *              [--placement [--rounds R]] [--report FILE] [--any-thread]
  *              [--topk ROWS,N,K[,0]] [--list]
  *
  * For each workload and backend: the median time per call over N calls
@@ -39,7 +39,8 @@
  * outputs checked by the rows above, not here). --placement times each
  * workload on NEON, on GLES, with AUTO by the board's thresholds and with
  * AUTO measured (EDML_PLACEMENT_MEASURE), in host memory and in GPU
- * buffers, in R interleaved rounds (tools/bench/placement.c).
+ * buffers, in R interleaved rounds (tools/bench/placement.c). --report
+ * FILE writes the board report (tools/bench/report.c; make board-report).
  * The device keeps its one GL context current (gles_one_thread = 1);
  * --any-thread creates it as a multi-threaded application would (0: a
  * context per calling thread, kept current). */
@@ -75,7 +76,7 @@ static void on_crash_say(void) {}
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false, false, 3};
+    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false, false, 3, NULL};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -107,6 +108,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->mapped = true;
         else if (!strcmp(argv[i], "--placement"))
             o->placement = true;
+        else if (!strcmp(argv[i], "--report") && i + 1 < argc)
+            o->report = argv[++i];
         else if (!strcmp(argv[i], "--rounds") && i + 1 < argc && atoi(argv[i + 1]) >= 1)
             o->rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--topk") && i + 1 < argc) {
@@ -129,7 +132,8 @@ static int parse_args(int argc, char **argv, options *o)
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
                     "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
-                    "[--gpu-time] [--pipeline] [--mapped] [--placement] [--rounds N] [--any-thread] [--workgroup N] "
+                    "[--gpu-time] [--pipeline] [--mapped] [--placement] [--rounds N] [--report FILE] [--any-thread] "
+                    "[--workgroup N] "
                     "[--topk ROWS,N,K[,0]] [--list]\n");
             return 2;
         }
@@ -185,6 +189,7 @@ int main(int argc, char **argv)
     if (o.gpu_time) return with_json(gpu_time(&o), &o);
     if (o.mapped) return bench_mapped(o.json, iters);
     if (o.placement) return bench_placement(&o);
+    if (o.report) return bench_report(&o);
     if (o.sweep) return sweep(&o);
     bench_device bd;
     if (!bench_device_open(&bd, bench_threads, 0)) return 1;

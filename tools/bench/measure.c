@@ -357,35 +357,45 @@ void bench_workload(edml_device *dev, int wi, const options *o, int *wrong)
 
 /* NEON against GLES over growing ElementWiseIf sizes, host to host: where a
  * board's AUTO threshold lies. */
+void bench_crossover_point(edml_device *dev, int family, UINT elements, double t[2])
+{
+    workload w;
+    memset(&w, 0, sizeof w);
+    if (family == 0) {
+        UINT s[1] = {elements};
+        if_workload(&w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, s, NULL);
+    } else {
+        UINT s[2] = {elements / 4096 ? elements / 4096 : 1, 4096}, ax[1] = {1};
+        argmin_workload(&w, EDML_OPERATOR_ARGMIN, 2, s, ax, 1);
+    }
+    for (int b = 0; b < 2; b++) {
+        edml_operator *op;
+        t[b] = -1;
+        if (edml_operator_create(dev, &w.desc, b ? EDML_BACKEND_GLES : EDML_BACKEND_NEON, &op)) continue;
+        EDML_BUFFER_BINDING bi[3], bo[2];
+        for (int k = 0; k < w.nin; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
+        for (int k = 0; k < w.nout; k++) bo[k] = (EDML_BUFFER_BINDING){w.out[k].host, 0, w.out[k].bytes};
+        double s[11];
+        edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, NULL);
+        for (int k = 0; k < 11; k++) {
+            double t0 = now_s();
+            edml_operator_execute(op, bi, (UINT)w.nin, bo, (UINT)w.nout, NULL);
+            s[k] = now_s() - t0;
+        }
+        t[b] = median(s, 11);
+        edml_operator_destroy(op);
+    }
+    free_workload(&w);
+}
+
 void crossover(edml_device *dev)
 {
     printf("crossover, ElementWiseIf FLOAT32 (host to host):\n");
     for (UINT n = 1024; n <= (1u << 24); n *= 4) {
-        workload w;
-        memset(&w, 0, sizeof w);
-        UINT s[1] = {n};
-        if_workload(&w, EDML_TENSOR_DATA_TYPE_FLOAT32, 1, s, NULL);
-        double tt[2] = {0, 0};
-        for (int b = 0; b < 2; b++) {
-            edml_operator *op;
-            if (edml_operator_create(dev, &w.desc, b ? EDML_BACKEND_GLES : EDML_BACKEND_NEON, &op)) continue;
-            EDML_BUFFER_BINDING bi[3], bo[1];
-            for (int k = 0; k < 3; k++) bi[k] = (EDML_BUFFER_BINDING){w.in[k].host, 0, w.in[k].bytes};
-            bo[0] = (EDML_BUFFER_BINDING){w.out[0].host, 0, w.out[0].bytes};
-            double t[32];
-            edml_operator_execute(op, bi, 3, bo, 1, NULL);
-            for (int k = 0; k < 11; k++) {
-                double t0 = now_s();
-                edml_operator_execute(op, bi, 3, bo, 1, NULL);
-                t[k] = now_s() - t0;
-            }
-            tt[b] = median(t, 11);
-            edml_operator_destroy(op);
-        }
-        printf("  %9u elements: neon %8.3f ms, gles %8.3f ms%s\n", n, tt[0] * 1e3, tt[1] * 1e3,
-               tt[1] < tt[0] ? "  <- GPU faster" : "");
-        w.nout = 1;
-        free_workload(&w);
+        double t[2];
+        bench_crossover_point(dev, 0, n, t);
+        printf("  %9u elements: neon %8.3f ms, gles %8.3f ms%s\n", n, t[0] * 1e3, t[1] * 1e3,
+               t[1] > 0 && t[1] < t[0] ? "  <- GPU faster" : "");
     }
 }
 

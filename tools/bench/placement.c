@@ -217,3 +217,30 @@ int bench_placement(const options *o)
     if (wrong) printf("%d rows wrong or not run\n", wrong);
     return wrong ? 1 : 0;
 }
+
+void bench_place(edml_device *dev, workload *w, char why[2][200], char placed[2][8])
+{
+    edml_operator *op = NULL;
+    edml_gpu_buffer *g[5] = {0};
+    EDML_BUFFER_BINDING bi[2][3], bo[2][2];
+    for (int b = 0; b < 2; b++) snprintf(why[b], 200, "not run"), placed[b][0] = 0;
+    if (edml_operator_create(dev, &w->desc, EDML_BACKEND_AUTO, &op)) return;
+    bool gpu = true;
+    for (int k = 0; k < w->nin + w->nout; k++) {
+        const tensor *t = k < w->nin ? &w->in[k] : &w->out[k - w->nin];
+        EDML_BUFFER_BINDING host = {t->host, 0, t->bytes};
+        gpu = gpu && edml_gpu_buffer_create(dev, t->bytes, &g[k]) == EDML_STATUS_OK;
+        if (gpu && k < w->nin) gpu = edml_gpu_buffer_write(g[k], 0, t->host, t->bytes) == EDML_STATUS_OK;
+        const EDML_BUFFER_BINDING on_gpu = gpu ? edml_gpu_binding(g[k], 0, t->bytes) : host;
+        if (k < w->nin) bi[0][k] = host, bi[1][k] = on_gpu;
+        if (k >= w->nin) bo[0][k - w->nin] = host, bo[1][k - w->nin] = on_gpu;
+    }
+    for (int b = 0; b < (gpu ? 2 : 1); b++) {
+        for (int k = 0; k < 9; k++) edml_operator_execute(op, bi[b], (UINT)w->nin, bo[b], (UINT)w->nout, NULL);
+        edml_operator_placement(op, why[b], 200);
+        snprintf(placed[b], 8, "%s", edml_backend_name(edml_operator_backend(op)));
+    }
+    for (int k = 5; k-- > 0;)
+        if (g[k]) edml_gpu_buffer_destroy(g[k]);
+    edml_operator_destroy(op);
+}

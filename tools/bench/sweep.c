@@ -12,20 +12,29 @@
 
 bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask)
 {
-    /* the largest workload and its copy, and the operators' parameters */
-    return bench_device_open_placed(b, threads, mask, EDML_PLACEMENT_THRESHOLDS, NULL, (512ull << 20) + (1u << 20));
+    edml_device_desc base = {0};
+    base.backends = mask;
+    return bench_device_open_with(b, threads, &base, NULL);
 }
 
 bool bench_device_open_placed(bench_device *b, uint32_t threads, uint32_t mask, uint32_t placement, edml_pool *pool,
                               uint64_t gpu_arena)
 {
+    edml_device_desc base = {0};
+    base.backends = mask;
+    base.placement = placement;
+    base.gpu_arena_bytes = gpu_arena;
+    return bench_device_open_with(b, threads, &base, pool);
+}
+
+bool bench_device_open_with(bench_device *b, uint32_t threads, const edml_device_desc *base, edml_pool *pool)
+{
     memset(b, 0, sizeof *b);
-    edml_device_desc dd = {0};
-    dd.backends = mask;
-    dd.gpu_arena_bytes = gpu_arena;
+    edml_device_desc dd = *base;
+    /* the largest workload and its copy, and the operators' parameters */
+    if (!dd.gpu_arena_bytes) dd.gpu_arena_bytes = (512ull << 20) + (1u << 20);
     dd.gles_one_thread = bench_one_thread; /* 1: one thread makes every call */
     dd.board = bench_board.gpu_workgroup ? &bench_board : NULL;
-    dd.placement = placement;
     if (threads > 1 && pool) { /* another device's pool: it runs one device's call at a time */
         dd.parallel_for = edml_pool_parallel_for;
         dd.parallel_context = pool;
@@ -61,7 +70,7 @@ void bench_device_close(bench_device *b)
 
 /* Median time of the operator on `dev`; its outputs compared with `keep`
  * (taken from this run when keep[0] is NULL). Negative if it cannot run. */
-static double time_outputs(edml_device *dev, workload *w, edml_backend be, uint8_t **keep, bool *same)
+double bench_time_outputs(edml_device *dev, workload *w, edml_backend be, uint8_t **keep, bool *same)
 {
     for (int k = 0; k < w->nout; k++) memset(w->out[k].host, 0xa5, (size_t)w->out[k].bytes);
     timed_op t;
@@ -88,11 +97,11 @@ static void sweep_workload(bench_device *devs, const uint32_t *threads, int n, i
     make_workload(&w, wi, o->scale);
     uint8_t *ref[2] = {NULL, NULL};
     bool same;
-    time_outputs(devs[0].dev, &w, EDML_BACKEND_REF, ref, &same);
+    bench_time_outputs(devs[0].dev, &w, EDML_BACKEND_REF, ref, &same);
     double t1 = 0;
     for (int k = 0; k < n; k++) {
         fprintf(stderr, "%s, %u threads...   \r", w.name, (unsigned)threads[k]);
-        double sec = time_outputs(devs[k].dev, &w, be, ref, &same);
+        double sec = bench_time_outputs(devs[k].dev, &w, be, ref, &same);
         double copy_gbps = (double)w.bytes / copy_time(w.bytes, devs[k].pool) * 1e-9;
         result r = {w.name, edml_backend_name(be), "sweep", sec, 0, copy_gbps, 0, threads[k], same, sec > 0, ""};
         if (!r.available) {

@@ -117,8 +117,7 @@ static void topk_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rows, UINT
     w->topk_k = k;
 }
 
-static void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes,
-                            UINT naxes)
+void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes, UINT naxes)
 {
     UINT out_sizes[8];
     memcpy(out_sizes, sizes, rank * sizeof(UINT));

@@ -1,0 +1,36 @@
+#!/bin/sh
+# make board-report BOARD=<board>, and the report run as a user runs it on
+# the board (here under qemu-user, with the arm64 Mesa for rpi4's GL
+# program), at a tiny scale: a JSON report with the board's identity, every
+# workload on NEON at each thread count (and GLES where there is a GPU),
+# measured placement and a caps.h block, every answer right; and
+# tools/perf_table.py makes its tables. So the report never rots between
+# the boards that run it.
+#   test/check-board-report.sh BOARD [gl]
+set -u
+cd "$(dirname "$0")/.."
+board=$1 gl=${2:-}
+dir=build/$board/board-report
+make -s --no-print-directory BOARD="$board" board-report >/dev/null 2>&1 || { echo "FAIL: make board-report BOARD=$board"; exit 1; }
+prog=$dir/edml-board-report${gl:+-gl}
+out=$dir/check.json
+rm -f "$out" "$out.placement"
+toolchain/run "$board" "$prog" --report "$out" --scale 0.0005 --iters 2 >"$dir/check.log" 2>&1 || {
+    tail -n 20 "$dir/check.log"
+    echo "FAIL: $prog --report"
+    exit 1
+}
+python3 tools/perf_table.py report "$out" >"$dir/check.md" || { echo "FAIL: perf_table.py report"; exit 1; }
+fail=0
+check() { grep -q -- "$2" "$3" || { echo "FAIL: $1"; fail=1; }; }
+check "no identity" "| CPU |" "$dir/check.md"
+check "no caps.h block" "#define EDML_BOARD_CORES" "$dir/check.md"
+[ "$(grep -c '^| [a-z_0-9]* | [0-9.]* ms |' "$dir/check.md")" -ge 16 ] || { echo "FAIL: not every workload timed"; fail=1; }
+grep -q WRONG "$dir/check.md" && { echo "FAIL: a wrong answer"; fail=1; }
+if [ -n "$gl" ]; then
+    check "no GPU start costs" "from the program cache" "$dir/check.md"
+    [ "$(grep -c '| measured with\|: measured with' "$dir/check.md")" -ge 32 ] || { echo "FAIL: not every placement measured"; fail=1; }
+    [ -s "$out.placement" ] || { echo "FAIL: no placement cache saved"; fail=1; }
+fi
+[ $fail = 0 ] && echo "board report ($board${gl:+, with the GPU}): $(grep -c '^| ' "$dir/check.md") table rows, $(sed -n 's/.*"cpu": "\(.*\)",/\1/p' "$out")"
+exit $fail

@@ -1,0 +1,274 @@
+/* edml-bench --report FILE: the board report, what a user runs on a board
+ * to see what edml does there (make board-report builds it for a board).
+ * Written as JSON to FILE, and printed as it goes:
+ *   identity   the board, CPU, cores, clocks, kernel, GL driver and limits
+ *   heat       the temperature and the firmware's throttling flags, before
+ *              and after; each workload's rows marked when taken throttled
+ *   start      what GLES's first start costs: each workload's operator
+ *              created with nothing compiled (its kernels built and checked
+ *              on their known answers), then again from the program cache
+ *   workloads  the 16 workloads at --scale on NEON at 1, 2, 4 ... cores
+ *              threads, and on GLES (host memory and GPU buffers)
+ *   crossover  NEON against GLES over growing sizes, one thread: a
+ *              copy-like operator and a reduction
+ *   placement  where measured placement puts each workload on all cores,
+ *              and why; the decisions also go to FILE.placement, a
+ *              placement cache that firmware loads (EDML_PLACEMENT_SAVED)
+ *   caps       a boards/<board>/caps.h block from the crossovers
+ * tools/perf_table.py report FILE makes the docs' tables of it. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define REPORT_CACHE (4u << 20)      /* programs' binaries: a few hundred KiB on Mesa's drivers */
+#define REPORT_PLACEMENT (64u << 10) /* 32 decisions of 40 bytes and a header: room to spare */
+
+static int comma(FILE *f, int n) { return fprintf(f, n ? ",\n" : "\n"), n + 1; }
+
+/* Median seconds of GLES with the workload's tensors in GPU buffers (its
+ * outputs read back once against `ref`); negative where it cannot run. */
+static double bench_time_resident(edml_device *dev, workload *w, uint8_t **ref, bool *same)
+{
+    edml_operator *op = NULL;
+    edml_gpu_buffer *g[5] = {0};
+    EDML_BUFFER_BINDING bi[3], bo[2];
+    double t[256], sec = -1;
+    bool ok = edml_operator_create(dev, &w->desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK;
+    for (int k = 0; ok && k < w->nin + w->nout; k++) {
+        const tensor *x = k < w->nin ? &w->in[k] : &w->out[k - w->nin];
+        ok = edml_gpu_buffer_create(dev, x->bytes, &g[k]) == EDML_STATUS_OK;
+        if (ok && k < w->nin) ok = edml_gpu_buffer_write(g[k], 0, x->host, x->bytes) == EDML_STATUS_OK;
+        if (ok && k < w->nin) bi[k] = edml_gpu_binding(g[k], 0, x->bytes);
+        if (ok && k >= w->nin) bo[k - w->nin] = edml_gpu_binding(g[k], 0, x->bytes);
+    }
+    *same = false;
+    if (ok && edml_operator_execute(op, bi, (UINT)w->nin, bo, (UINT)w->nout, NULL) == EDML_STATUS_OK) {
+        for (int k = 0; k < w->nout; k++) edml_gpu_buffer_read(g[w->nin + k], 0, w->out[k].host, w->out[k].bytes);
+        *same = same_outputs(w, ref);
+        const int reps = iters < 256 ? iters : 256;
+        for (int k = 0; k < reps; k++) {
+            const double t0 = now_s();
+            edml_operator_execute(op, bi, (UINT)w->nin, bo, (UINT)w->nout, NULL);
+            t[k] = now_s() - t0;
+        }
+        sec = median(t, reps);
+    }
+    for (int k = 5; k-- > 0;)
+        if (g[k]) edml_gpu_buffer_destroy(g[k]);
+    if (op) edml_operator_destroy(op);
+    return sec;
+}
+
+/* Each workload's GLES operator created on a device with an empty program
+ * cache (built and checked), then on one given the cache (loaded). */
+static void report_start(FILE *f, const options *o)
+{
+    static uint8_t cache[REPORT_CACHE];
+    fprintf(f, "  \"start\": [");
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        bench_device bd;
+        edml_device_desc base = {0};
+        base.program_cache = cache, base.program_cache_bytes = sizeof cache;
+        const double t0 = now_s();
+        if (!bench_device_open_with(&bd, 1, &base, NULL)) break;
+        const double created = now_s() - t0;
+        for (int wi = 0; wi < WORKLOADS; wi++) {
+            workload w;
+            make_workload(&w, wi, o->scale < 0.01 ? o->scale : 0.01);
+            edml_operator *op = NULL;
+            const double t1 = now_s();
+            const edml_status s = edml_operator_create(bd.dev, &w.desc, EDML_BACKEND_GLES, &op);
+            const double ms = (now_s() - t1) * 1e3;
+            n = comma(f, n);
+            fprintf(
+                f,
+                "    {\"workload\": \"%s\", \"cache\": \"%s\", \"device_ms\": %.3f, \"create_ms\": %.3f, \"ok\": %s}",
+                w.name, pass ? "loaded" : "empty", created * 1e3, ms, s ? "false" : "true");
+            printf("start: %-15s %s cache: operator on GLES in %.1f ms%s\n", w.name, pass ? "from the" : "an empty", ms,
+                   s ? " (refused)" : "");
+            if (op) edml_operator_destroy(op);
+            free_workload(&w);
+        }
+        edml_program_cache_stats st = {0};
+        edml_device_program_cache_stats(bd.dev, &st);
+        n = comma(f, n);
+        fprintf(f, "    {\"cache\": \"%s\", \"loaded\": %u, \"compiled\": %u, \"used_bytes\": %zu}",
+                pass ? "loaded" : "empty", st.loaded, st.compiled, st.used);
+        bench_device_close(&bd);
+    }
+    fprintf(f, "\n  ],\n");
+}
+
+/* One workload's rows: NEON at each thread count, GLES with host memory
+ * and with GPU buffers; every output the reference's. */
+static void report_workload(FILE *f, bench_device *devs, const uint32_t *threads, int nt, int wi, const options *o,
+                            int *n)
+{
+    workload w;
+    make_workload(&w, wi, o->scale);
+    report_heat h;
+    report_thermal(&h);
+    uint8_t *ref[2] = {NULL, NULL};
+    bool same;
+    bench_time_outputs(devs[0].dev, &w, EDML_BACKEND_REF, ref, &same);
+    for (int k = 0; k <= nt + 1; k++) {
+        const bool gles = k >= nt;
+        const edml_backend be = gles ? EDML_BACKEND_GLES : EDML_BACKEND_NEON;
+        double ms = gles && k == nt + 1 ? bench_time_resident(devs[0].dev, &w, ref, &same)
+                                        : bench_time_outputs(devs[gles ? 0 : k].dev, &w, be, ref, &same);
+        ms *= 1e3;
+        *n = comma(f, *n);
+        fprintf(f,
+                "    {\"workload\": \"%s\", \"backend\": \"%s\", \"binding\": \"%s\", \"threads\": %u, "
+                "\"median_ms\": ",
+                w.name, edml_backend_name(be), k == nt + 1 ? "gpu" : "host", gles ? 1u : (unsigned)threads[k]);
+        ms > 0 ? fprintf(f, "%.6f", ms) : fprintf(f, "null");
+        fprintf(f, ", \"correct\": %s, \"throttled\": %s}", ms > 0 && same ? "true" : "false",
+                h.throttled ? "true" : "false");
+        printf("%-15s %-4s %-4s %2u threads %10.3f ms%s%s\n", w.name, edml_backend_name(be),
+               k == nt + 1 ? "gpu" : "host", gles ? 1u : (unsigned)threads[k], ms,
+               ms > 0 && !same ? "  WRONG RESULT" : "", h.throttled ? "  (throttled)" : "");
+    }
+    for (int k = 0; k < 2; k++) free(ref[k]);
+    free_workload(&w);
+}
+
+/* NEON and GLES on one thread over growing sizes of ElementWiseIf FLOAT32
+ * (copy-like) and ArgMin along rows of 4096 (a reduction); the smallest
+ * size from which GLES stays ahead, or 0 where it never is. */
+static void report_crossover(FILE *f, edml_device *dev, uint32_t found[2])
+{
+    fprintf(f, "  \"crossover\": [");
+    int n = 0;
+    for (int fam = 0; fam < 2; fam++) {
+        found[fam] = 0;
+        for (UINT e = 4096; e <= (1u << 24); e *= 4) {
+            double t[2];
+            bench_crossover_point(dev, fam, e, t);
+            if (t[1] > 0 && t[1] < t[0] && !found[fam]) found[fam] = e;
+            if (t[1] > 0 && t[1] >= t[0]) found[fam] = 0; /* it must stay ahead */
+            n = comma(f, n);
+            fprintf(f, "    {\"family\": \"%s\", \"elements\": %u, \"neon_ms\": %.6f, \"gles_ms\": %.6f}",
+                    fam ? "reduction" : "copy", (unsigned)e, t[0] * 1e3, t[1] * 1e3);
+            printf("crossover %-9s %9u elements: neon %9.3f ms, gles %9.3f ms\n", fam ? "reduction" : "copy",
+                   (unsigned)e, t[0] * 1e3, t[1] * 1e3);
+        }
+    }
+    fprintf(f, "\n  ],\n");
+}
+
+/* Measured placement of every workload on all cores, host memory and GPU
+ * buffers; the decisions saved to `path`. */
+static void report_placement(FILE *f, uint32_t cores, const options *o, const char *path)
+{
+    static uint8_t decisions[REPORT_PLACEMENT];
+    bench_device bd;
+    fprintf(f, "  \"placement\": [");
+    int n = 0;
+    edml_device_desc base = {0};
+    base.placement = EDML_PLACEMENT_MEASURE;
+    base.placement_cache = decisions, base.placement_cache_bytes = sizeof decisions;
+    if (bench_device_open_with(&bd, cores, &base, NULL)) {
+        for (int wi = 0; wi < WORKLOADS; wi++) {
+            workload w;
+            make_workload(&w, wi, o->scale);
+            char why[2][200], placed[2][8];
+            bench_place(bd.dev, &w, why, placed);
+            for (int b = 0; b < 2; b++) {
+                n = comma(f, n);
+                fprintf(f, "    {\"workload\": \"%s\", \"binding\": \"%s\", \"placed\": \"%s\", \"why\": ", w.name,
+                        b ? "gpu" : "host", placed[b]);
+                json_str(f, why[b]);
+                fprintf(f, "}");
+                printf("placement %-15s %-4s %s\n", w.name, b ? "gpu" : "host", why[b]);
+            }
+            free_workload(&w);
+        }
+        edml_placement_cache_stats st = {0};
+        edml_device_placement_cache_stats(bd.dev, &st);
+        FILE *p = fopen(path, "wb");
+        if (p && st.used) fwrite(decisions, 1, st.used, p);
+        if (p) fclose(p);
+        printf("placement: %u decisions in %s (%zu bytes: edml_device_desc.placement_cache, EDML_PLACEMENT_SAVED)\n",
+               st.decisions, path, st.used);
+        bench_device_close(&bd);
+    }
+    fprintf(f, "\n  ],\n");
+}
+
+static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores)
+{
+    char caps[600];
+    char gles[300];
+    bench_device bd;
+    gles[0] = '\0';
+    if (bench_device_open(&bd, 1, 0)) {
+        edml_device_gles_info(bd.dev, gles, sizeof gles);
+        gles[strcspn(gles, ",")] = '\0'; /* the renderer, not the settings */
+        bench_device_close(&bd);
+    }
+    snprintf(caps, sizeof caps,
+             "/* AUTO thresholds from edml-bench --report (one thread's crossovers) on %s */\n"
+             "#define EDML_BOARD_GPU_MIN_ELEMENTS %uu%s\n"
+             "#define EDML_BOARD_GPU_MIN_ELEMENTS_COPY %uu%s\n"
+             "#define EDML_BOARD_CORES %u\n",
+             gles, found[1] ? found[1] : 4294967295u, found[1] ? "" : " /* never: GLES was not ahead */",
+             found[0] ? found[0] : 4294967295u, found[0] ? "" : " /* never: GLES was not ahead */", (unsigned)cores);
+    fprintf(f, "  \"caps\": ");
+    json_str(f, caps);
+    fprintf(f, ",\n");
+    printf("\n%s\n", caps);
+}
+
+/* 1, 2, 4 ... and the cores themselves */
+static int thread_counts(uint32_t cores, uint32_t *t)
+{
+    int n = 0;
+    for (uint32_t k = 1; k < cores && n < 7; k *= 2) t[n++] = k;
+    t[n++] = cores;
+    return n;
+}
+
+int bench_report(const options *o)
+{
+    FILE *f = fopen(o->report, "w");
+    if (!f) return perror(o->report), 1;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    const uint32_t cores = online < 1 ? 1u : online > 64 ? 64u : (uint32_t)online;
+    uint32_t threads[8], found[2] = {0, 0};
+    const int nt = thread_counts(cores, threads);
+    report_heat before, after;
+    report_thermal(&before);
+    fprintf(f, "{\n  \"kind\": \"board-report\",\n  \"board\": \"%s\",\n  \"library\": \"%s\",\n",
+            edml_board_builtin()->name, edml_version());
+    fprintf(f, "  \"scale\": %g,\n  \"iterations\": %d,\n", o->scale, iters);
+    report_identity(f);
+    bench_device devs[8];
+    int opened = 0, n = 0;
+    while (opened < nt && bench_device_open(&devs[opened], threads[opened], 0)) opened++;
+    const bool gpu = opened && (edml_device_backends(devs[0].dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
+    if (gpu) report_start(f, o);
+    fprintf(f, "  \"results\": [");
+    for (int wi = 0; opened == nt && wi < WORKLOADS; wi++) report_workload(f, devs, threads, nt, wi, o, &n);
+    fprintf(f, "\n  ],\n");
+    if (gpu) report_crossover(f, devs[0].dev, found);
+    for (int k = opened; k-- > 0;) bench_device_close(&devs[k]);
+    char path[512];
+    snprintf(path, sizeof path, "%s.placement", o->report);
+    if (gpu) report_placement(f, cores, o, path);
+    report_caps(f, found, cores);
+    report_thermal(&after);
+    fprintf(f, "  \"heat_before\": ");
+    report_heat_json(f, &before);
+    fprintf(f, ",\n  \"heat_after\": ");
+    report_heat_json(f, &after);
+    fprintf(f, "\n}\n");
+    fclose(f);
+    printf("wrote %s\n", o->report);
+    return opened == nt ? 0 : 1;
+}
