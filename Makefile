@@ -268,7 +268,7 @@ demo:
 
 # The boards' GPU compilers without the boards (toolchain/gpu-targets): Mesa
 # built once from Debian's source with its no-op DRM shims, every program
-# compiled as a device would; the table in docs/gpu.md.
+# compiled as a device would; the tables in docs/gpu-compilers.md.
 .PHONY: gpu-targets
 gpu-targets:
 	@sh toolchain/gpu-targets
@@ -337,7 +337,7 @@ help:
 	@echo "  baremetal     AArch64 without an OS ($(BAREMETAL_BOARD)'s library, PORT=none): examples/baremetal and the test image"
 	@echo "  test-baremetal  both under qemu-system-aarch64 -M virt (toolchain/run-baremetal); part of make test"
 	@echo "  install       edml.h, libedml.a, edml.pc and lib/cmake/edml (with the CMake toolchain files) under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
-	@echo "  gpu-targets   every GLES program compiled by the boards' GPU compilers (Mesa's shims): docs/gpu.md"
+	@echo "  gpu-targets   every GLES program compiled by the boards' GPU compilers (Mesa's shims): docs/gpu-compilers.md"
 	@echo "  fuzz          the libFuzzer targets, FUZZ_SECONDS each (default 600)"
 	@echo "  soak          SOAK_CYCLES create/execute/destroy cycles per backend (default 100000)"
 	@echo "  setup         installs missing Debian packages (toolchain/setup-host)"

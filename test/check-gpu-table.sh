@@ -1,5 +1,5 @@
 #!/bin/sh
-# docs/gpu.md's table of the boards' GPU compilers (make gpu-targets) names
+# docs/gpu-compilers.md's table of the boards' GPU compilers (make gpu-targets) names
 # today's sources: each program's row carries the hash of what a device
 # compiles for it (common.glsl, the GLSL libraries it includes, its .comp,
 # main.glsl and the parameter structs the prelude declares), so a changed shader
@@ -23,14 +23,14 @@ fail=0 n=0
 for p in $("$prelude" --list | awk '{print $1}'); do
     n=$((n + 1))
     want=$(hash_of "$p")
-    row=$(grep "^| $p | \`" docs/gpu.md 2>/dev/null | head -n 1) # the compilers' table: hash first
+    row=$(grep "^| $p | \`" docs/gpu-compilers.md 2>/dev/null | head -n 1) # the compilers' table: hash first
     if [ -z "$row" ]; then
-        echo "FAIL: docs/gpu.md has no row for $p: run make gpu-targets"
+        echo "FAIL: docs/gpu-compilers.md has no row for $p: run make gpu-targets"
         fail=1
     elif ! echo "$row" | grep -q "\`$want\`"; then
-        echo "FAIL: $p's sources changed since docs/gpu.md's table (hash $want): run make gpu-targets"
+        echo "FAIL: $p's sources changed since docs/gpu-compilers.md's table (hash $want): run make gpu-targets"
         fail=1
     fi
 done
-[ $fail = 0 ] && echo "docs/gpu.md: the GPU compilers' table names today's sources of all $n programs"
+[ $fail = 0 ] && echo "docs/gpu-compilers.md: the GPU compilers' table names today's sources of all $n programs"
 exit $fail

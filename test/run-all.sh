@@ -38,7 +38,7 @@ host_suite() {
     step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
     step "misuse: stale and foreign handles, live arenas, re-entry, bindings, messages, GPU arena" $H/test/misuse
     step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
-    step "docs/gpu.md's table of the boards' GPU compilers (make gpu-targets) names today's shader sources" sh test/check-gpu-table.sh
+    step "docs/gpu-compilers.md's table of the boards' GPU compilers (make gpu-targets) names today's shader sources" sh test/check-gpu-table.sh
     step "make gpu-targets fetches Debian's sources from the machine's own apt mirror (deb822 and one-line sources), naming no host" sh test/check-apt-mirror.sh
     step "GLES faults injected: fallback and statuses" $H/test/faults
     step "GLES known-answer tests: every program checked by its tests at each GPU's limits, an idle GPU fails them all, GatherND's skipped dispatch caught; the program cache" $H/test/kat

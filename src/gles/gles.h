@@ -140,7 +140,7 @@ typedef struct edmli_gles {
      * (topk_thread.comp, keys and indices in registers) are built and used:
      * not on V3D and Mali, whose compilers spill over them (V3D 918
      * registers, in minutes; Mali 169-190); its lists of 8 with 32-bit keys
-     * (topk_thread_8) fit them all and are built everywhere: docs/gpu.md */
+     * (topk_thread_8) fit them all and are built everywhere: docs/gpu-compilers.md */
     bool lists_16;
     /* V3D: each invocation's loops kept within the watchdog's caps
      * (gles_shapes.h, gles_watchdog.c) */
