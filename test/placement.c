@@ -274,7 +274,7 @@ static edml_placement_cache_stats reopen(const char *what, bool *saved)
     return st;
 }
 
-/* Another board's or GPU driver's cache is emptied (said); a flipped bit
+/* Another board's, GPU driver's or edml version's cache is emptied (said); a flipped bit
  * in an entry drops it; memory changed after the device's creation is
  * caught when read; a cache of one entry's room keeps the first decision
  * and says it is full. */
@@ -292,6 +292,10 @@ static void check_cache_checked(void)
     cache[12] ^= 1; /* the GPU driver's key */
     st = reopen("another GPU driver", &saved);
     CHECK(st.emptied == 1 && !saved && strstr(last_log, "another GPU driver's"), "another driver: %s", last_log);
+    fill_cache(cache, CACHE_BYTES, &board);
+    cache[16] ^= 1; /* edml's version */
+    st = reopen("another edml version", &saved);
+    CHECK(st.emptied == 1 && !saved && strstr(last_log, "another edml version's"), "another version: %s", last_log);
     fill_cache(cache, CACHE_BYTES, &board);
     cache[32 + 9] ^= 4; /* a bit of the first entry */
     st = reopen("a flipped bit", &saved);
