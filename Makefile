@@ -12,7 +12,9 @@ endif
 include boards/$(BOARD)/board.mk
 
 # Toolchain: the board's prefix unless CROSS_COMPILE, CC or AR are given
-# (Yocto and Buildroot set CC/CFLAGS; they are honoured).
+# (Yocto and Buildroot set CC/CFLAGS; they are honoured). BOARD_TUNE (the
+# board's CPU flags, -mcpu and the like) may be given empty, so that the
+# build system's own flags for the machine decide (packaging/).
 CROSS_COMPILE ?= $(BOARD_CROSS_COMPILE)
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
@@ -309,6 +311,8 @@ CMAKE_DIR := $(DESTDIR)$(PREFIX)/lib/cmake/edml
 install: $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(CMAKE_DIR)
 	install -m 644 include/edml.h $(DESTDIR)$(PREFIX)/include/edml.h
+	install -d $(DESTDIR)$(PREFIX)/share/doc/edml
+	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/edml/LICENSE
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libedml.a
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LINK_LIBS)|' -e 's|@VERSION@|$(VERSION)|' \
 	    edml.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/edml.pc
@@ -345,5 +349,6 @@ help:
 	@echo "  help          this list, the variables and the boards"
 	@echo "variables: BOARD (default host), PORT (the board's: linux or none), CROSS_COMPILE, CC, AR, CFLAGS, LDFLAGS,"
 	@echo "           BUILD (default build/<board>, build/<board>-port-<port> for another port), PREFIX, DESTDIR,"
+	@echo "           BOARD_TUNE (the board's -mcpu flags; empty: the build system's own, as Buildroot and Yocto give them),"
 	@echo "           BAREMETAL_BOARD (the AArch64 board make baremetal links, default rpi4)"
 	@echo "boards: $(BOARDS)"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file edml.h
  * @brief edml: DirectML's tensor operators for ARM edge boards, with no heap.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CMake toolchain file for aarch64-linux-gnu (Debian's gcc-aarch64-linux-gnu), for applications
 # that link edml:
 #   cmake -DCMAKE_TOOLCHAIN_FILE=toolchain/aarch64-linux-gnu.cmake \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CMake toolchain file for arm-linux-gnueabihf (Debian's gcc-arm-linux-gnueabihf), for applications
 # that link edml:
 #   cmake -DCMAKE_TOOLCHAIN_FILE=toolchain/arm-linux-gnueabihf.cmake \

@@ -2,7 +2,8 @@
 BOARD_DESCRIPTION := NVIDIA Jetson Nano (Cortex-A57, Maxwell GPU, GLES 3.2)
 BOARD_TRIPLE := aarch64-linux-gnu
 BOARD_CROSS_COMPILE := aarch64-linux-gnu-
-BOARD_CFLAGS := -mcpu=cortex-a57
+BOARD_TUNE := -mcpu=cortex-a57
+BOARD_CFLAGS := $(BOARD_TUNE)
 BOARD_PORT := linux
 BOARD_NEON := 1
 BOARD_LDLIBS :=

@@ -2,7 +2,8 @@
 BOARD_DESCRIPTION := Raspberry Pi 5 (BCM2712, Cortex-A76, V3D 7.1 GLES 3.1), 64-bit OS
 BOARD_TRIPLE := aarch64-linux-gnu
 BOARD_CROSS_COMPILE := aarch64-linux-gnu-
-BOARD_CFLAGS := -mcpu=cortex-a76
+BOARD_TUNE := -mcpu=cortex-a76
+BOARD_CFLAGS := $(BOARD_TUNE)
 BOARD_PORT := linux
 BOARD_NEON := 1
 BOARD_LDLIBS :=
