@@ -163,6 +163,7 @@ host_deep() {
     # builds apart from the ARM lane's directories
     step "Buildroot and Yocto variables honoured: CC, AR, CFLAGS, LDFLAGS (on the command line, in the environment, CC with flags), DESTDIR, PREFIX (rpi4)" sh test/check-build-vars.sh rpi4
     step "installed edml found by CMake (find_package, edml::edml) and pkg-config: host" sh test/check-consumer.sh host
+    step "packages for Buildroot and Yocto as far as nothing is fetched: the licence and its checksums, a full SRCREV with that LICENSE, required variables, versions and boards" sh test/check-packaging.sh
     step "stack: every public call's worst-case depth on AArch64 and ARMv7 (GCC's call graphs) within edml.h's table" sh test/check-stack.sh
     step "PORT=none is freestanding: the archive needs only memcpy/memset/memmove/memcmp and libgcc (host, AArch64, ARMv7)" sh test/check-freestanding.sh host rpi4 rpi4-armhf
     # 5. Every board builds.

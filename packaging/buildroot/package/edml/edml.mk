@@ -1,0 +1,53 @@
+################################################################################
+#
+# edml
+#
+################################################################################
+
+# The edml checkout this BR2_EXTERNAL tree lives in (packaging/buildroot/).
+# For a release tarball instead: EDML_SITE = <its URL>, without the
+# SITE_METHOD line, and its sha256 in edml.hash.
+EDML_VERSION = 0.1.0
+EDML_SITE = $(BR2_EXTERNAL_EDML_PATH)/../..
+EDML_SITE_METHOD = local
+# the checkout's own builds (Mesa's for make gpu-targets among them) stay behind
+EDML_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS = --exclude /build
+EDML_LICENSE = Apache-2.0
+EDML_LICENSE_FILES = LICENSE
+EDML_INSTALL_STAGING = YES
+EDML_INSTALL_TARGET = $(if $(BR2_PACKAGE_EDML_TOOLS),YES,NO)
+
+# BOARD_TUNE= leaves the CPU flags to Buildroot's TARGET_CFLAGS (and the
+# toolchain's defaults); the board gives edml its run-time data.
+EDML_MAKE_OPTS = \
+	BOARD=$(call qstrip,$(BR2_PACKAGE_EDML_BOARD)) \
+	PORT=$(if $(BR2_PACKAGE_EDML_GLES),linux,none) \
+	BOARD_TUNE= \
+	CC="$(TARGET_CC)" \
+	AR="$(TARGET_AR)" \
+	CFLAGS="$(TARGET_CFLAGS)" \
+	LDFLAGS="$(TARGET_LDFLAGS)" \
+	PREFIX=/usr \
+	BUILD=build/buildroot
+
+ifeq ($(BR2_PACKAGE_EDML_GLES),y)
+EDML_DEPENDENCIES += libegl libgles
+endif
+
+define EDML_BUILD_CMDS
+	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(EDML_MAKE_OPTS) lib \
+		$(if $(BR2_PACKAGE_EDML_TOOLS),tools)
+endef
+
+define EDML_INSTALL_STAGING_CMDS
+	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(EDML_MAKE_OPTS) \
+		DESTDIR=$(STAGING_DIR) install
+endef
+
+define EDML_INSTALL_TARGET_CMDS
+	$(INSTALL) -D -m 0755 $(@D)/build/buildroot/edml-run $(TARGET_DIR)/usr/bin/edml-run
+	$(INSTALL) -D -m 0755 $(@D)/build/buildroot/edml-bench $(TARGET_DIR)/usr/bin/edml-bench
+	$(INSTALL) -D -m 0755 $(@D)/build/buildroot/edml-demo $(TARGET_DIR)/usr/bin/edml-demo
+endef
+
+$(eval $(generic-package))

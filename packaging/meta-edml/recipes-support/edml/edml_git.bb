@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: Apache-2.0
+SUMMARY = "DirectML's tensor operators for ARM boards, with no heap"
+DESCRIPTION = "TopK, GatherND, ArgMin/ArgMax and ElementWiseIf on NEON and, \
+where the board has a GPU, OpenGL ES 3.1 compute shaders: a static library, \
+its header, pkg-config and CMake packages."
+SECTION = "libs"
+LICENSE = "Apache-2.0"
+LIC_FILES_CHKSUM = "file://LICENSE;md5=3b83ef96387f14655fc854ddc3c6bd57"
+
+# Where edml's repository is: set EDML_GIT_URI in local.conf (or a
+# bbappend) to your mirror of it; SRCREV is the revision this layer builds.
+EDML_GIT_URI ??= "git://github.com/edml/edml.git;protocol=https;branch=main"
+SRC_URI = "${EDML_GIT_URI}"
+SRCREV = "e086ee6daba74e3528fb2b9e238a40d647b2cc8f"
+PV = "0.1.0+git"
+
+# scarthgap unpacks into WORKDIR, styhead and later into UNPACKDIR
+S = "${@d.getVar('UNPACKDIR') or d.getVar('WORKDIR')}/git"
+
+inherit pkgconfig
+
+COMPATIBLE_HOST = "(aarch64|arm).*-linux.*"
+
+# edml's board (boards/<board>/ of its source): the AUTO thresholds and the
+# GPU's workgroup size it reads at run time, taken from the machine's tune.
+# The CPU flags are the machine's own (BOARD_TUNE empty: TUNE_CCARGS in CC).
+def edml_board(d):
+    tune = (d.getVar('TUNE_FEATURES') or '').split()
+    arm64 = d.getVar('TARGET_ARCH') == 'aarch64'
+    if not arm64:
+        return 'rpi4-armhf'
+    for feature, board in (('cortexa76', 'rpi5'), ('cortexa72', 'rpi4'), ('cortexa78ae', 'jetson-orin'),
+                           ('cortexa57', 'jetson-nano'), ('cortexa53', 'rpi3')):
+        if feature in tune or any(t.startswith(feature) for t in tune):
+            return board
+    return 'rpi4'
+
+EDML_BOARD ??= "${@edml_board(d)}"
+
+PACKAGECONFIG ??= "${@bb.utils.filter('DISTRO_FEATURES', 'opengl', d) and 'gles' or ''}"
+PACKAGECONFIG[gles] = ",,virtual/egl virtual/libgles2"
+PACKAGECONFIG[tools] = ""
+
+EDML_PORT = "${@bb.utils.contains('PACKAGECONFIG', 'gles', 'linux', 'none', d)}"
+EXTRA_OEMAKE = "BOARD=${EDML_BOARD} PORT=${EDML_PORT} BOARD_TUNE= \
+    CC='${CC}' AR='${AR}' CFLAGS='${CFLAGS}' LDFLAGS='${LDFLAGS}' \
+    PREFIX=${prefix} BUILD=build/yocto"
+
+do_configure[noexec] = "1"
+
+do_compile() {
+    oe_runmake lib ${@bb.utils.contains('PACKAGECONFIG', 'tools', 'tools', '', d)}
+}
+
+do_install() {
+    oe_runmake install DESTDIR=${D}
+    if ${@bb.utils.contains('PACKAGECONFIG', 'tools', 'true', 'false', d)}; then
+        install -d ${D}${bindir}
+        install -m 0755 ${S}/build/yocto/edml-run ${S}/build/yocto/edml-bench ${S}/build/yocto/edml-demo ${D}${bindir}
+    fi
+}
+
+# the library is static: libedml.a in edml-staticdev, the header, edml.pc and
+# the CMake package in edml-dev; edml itself holds the tools, if built
+ALLOW_EMPTY:${PN} = "1"
+FILES:${PN}-dev += "${libdir}/cmake/edml"
+FILES:${PN}-doc += "${datadir}/doc/edml"
+RDEPENDS:${PN}-dev = ""

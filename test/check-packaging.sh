@@ -1,0 +1,67 @@
+#!/bin/sh
+# What the packages for Buildroot and Yocto (packaging/) can be checked for
+# without fetching anything: the licence (LICENSE is Apache-2.0's text, its
+# checksums in the recipe and in Buildroot's hash file match it, SPDX lines
+# in the installed files, the licence installed and in edml.pc); the
+# recipe's required variables, a full SRCREV that names a commit of this
+# repository whose LICENSE has the recipe's checksum, its version edml.h's;
+# Buildroot's package variables, its boards edml's, its version edml.h's.
+# test/check-buildroot.sh and test/check-yocto.sh build and parse them
+# with a Buildroot or poky tree.
+set -u
+cd "$(dirname "$0")/.."
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+bb=packaging/meta-edml/recipes-support/edml/edml_git.bb
+mk=packaging/buildroot/package/edml/edml.mk
+version=$(sed -n 's/^#define EDML_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' include/edml.h | paste -sd.)
+# the licence
+grep -q "Apache License" LICENSE && grep -q "Version 2.0, January 2004" LICENSE || no "LICENSE is not Apache-2.0's text"
+md5=$(md5sum LICENSE | cut -d' ' -f1) sha=$(sha256sum LICENSE | cut -d' ' -f1)
+grep -q "LIC_FILES_CHKSUM = \"file://LICENSE;md5=$md5\"" "$bb" || no "$bb: LIC_FILES_CHKSUM is not LICENSE's md5 ($md5)"
+grep -q "^sha256  $sha  LICENSE$" packaging/buildroot/package/edml/edml.hash || no "edml.hash: not LICENSE's sha256 ($sha)"
+for f in include/edml.h edml.pc.in cmake/edmlConfig.cmake.in cmake/edmlConfigVersion.cmake.in \
+    toolchain/aarch64-linux-gnu.cmake toolchain/arm-linux-gnueabihf.cmake; do
+    head -n 1 "$f" | grep -q "SPDX-License-Identifier: Apache-2.0" || no "$f: no SPDX line first"
+done
+d=$(mktemp -d)
+make -s --no-print-directory BOARD=host PORT=none BUILD=build/host-packaging DESTDIR="$d" PREFIX=/usr install >/dev/null 2>&1 ||
+    no "make install"
+cmp -s LICENSE "$d/usr/share/doc/edml/LICENSE" || no "the licence is not installed (share/doc/edml/LICENSE)"
+[ "$(PKG_CONFIG_PATH=$d/usr/lib/pkgconfig pkg-config --variable=license edml 2>/dev/null)" = Apache-2.0 ] ||
+    no "edml.pc: no license variable"
+grep -q 'edml_LICENSE "Apache-2.0"' "$d/usr/lib/cmake/edml/edmlConfig.cmake" || no "edmlConfig.cmake: no edml_LICENSE"
+rm -rf "$d"
+# the Yocto recipe
+for v in SUMMARY LICENSE LIC_FILES_CHKSUM SRC_URI SRCREV PV S EXTRA_OEMAKE 'PACKAGECONFIG\[gles\]' 'PACKAGECONFIG\[tools\]'; do
+    grep -q "^$v " "$bb" || no "$bb: no $v"
+done
+grep -q "^inherit pkgconfig" "$bb" || no "$bb: does not inherit pkgconfig"
+grep -q "BOARD_TUNE= " "$bb" || no "$bb: the board's CPU flags would override the machine's tune"
+srcrev=$(sed -n 's/^SRCREV = "\(.*\)"/\1/p' "$bb")
+echo "$srcrev" | grep -Eqx '[0-9a-f]{40}' || no "$bb: SRCREV '$srcrev' is not a full hash (bitbake would go to the network to parse)"
+if git rev-parse --git-dir >/dev/null 2>&1 && ! git rev-parse --is-shallow-repository 2>/dev/null | grep -q true; then
+    if git cat-file -e "$srcrev^{commit}" 2>/dev/null; then
+        [ "$(git show "$srcrev:LICENSE" 2>/dev/null | md5sum | cut -d' ' -f1)" = "$md5" ] ||
+            no "$bb: LICENSE at SRCREV $srcrev does not have the recipe's checksum"
+    else
+        no "$bb: SRCREV $srcrev is no commit of this repository"
+    fi
+else
+    echo "check-packaging: not a full git checkout: SRCREV's commit not checked"
+fi
+case "$(sed -n 's/^PV = "\(.*\)"/\1/p' "$bb")" in "$version"+git*) ;; *) no "$bb: PV is not edml.h's $version";; esac
+grep -q 'LAYERSERIES_COMPAT_edml = ".*scarthgap' packaging/meta-edml/conf/layer.conf || no "layer.conf: not compatible with scarthgap"
+# the Buildroot package
+for v in EDML_VERSION EDML_SITE EDML_LICENSE EDML_LICENSE_FILES EDML_INSTALL_STAGING EDML_MAKE_OPTS; do
+    grep -q "^$v " "$mk" || no "$mk: no $v"
+done
+grep -q "^EDML_VERSION = $version$" "$mk" || no "$mk: EDML_VERSION is not edml.h's $version"
+grep -q '^\$(eval \$(generic-package))$' "$mk" || no "$mk: not a generic-package"
+grep -q "BOARD_TUNE= " "$mk" || no "$mk: the board's CPU flags would override Buildroot's"
+for b in $(sed -n 's/^	default "\([a-z0-9-]*\)".*/\1/p' packaging/buildroot/package/edml/Config.in) \
+    $(sed -n 's/.*EDML_BOARD ??= "\([a-z0-9-]*\)".*/\1/p; s/.*, *'"'"'\([a-z0-9-]*\)'"'"')[,)].*/\1/p' "$bb"); do
+    [ -f "boards/$b/board.mk" ] || no "a package names board '$b', which edml does not have"
+done
+[ $fail = 0 ] && echo "packaging: LICENSE (Apache-2.0) and its checksums, SPDX lines, the installed licence; the recipe (SRCREV $srcrev) and the Buildroot package ($version) as edml is"
+exit $fail
