@@ -1,0 +1,140 @@
+#!/bin/sh
+# edml built through Buildroot's own package infrastructure, offline, from
+# this checkout (packaging/buildroot as BR2_EXTERNAL, the package's
+# SITE_METHOD local), as an integrator's `make edml` would: then
+# utils/check-package on the package's files, and edml-run (built by the
+# package, installed into the target) and examples/topk (built against the
+# staging directory through its pkg-config file) run right under qemu.
+#   test/check-buildroot.sh BUILDROOT=<a Buildroot tree>   (or BUILDROOT in the environment)
+# Test-only workarounds, said as they are taken (an integrator's machine
+# and toolchain need neither):
+#   - Buildroot wants GNU tar 1.35 on the host (else it builds host-tar,
+#     fetching its source): Debian 12 has 1.34, so tar 1.35 is built from
+#     Debian 13's source package (fetched through this machine's apt
+#     mirror, toolchain/apt-mirror) and put first on PATH;
+#   - Buildroot refuses a distribution's cross compiler (configured with
+#     --with-sysroot=/): Debian's aarch64-linux-gnu-gcc is wrapped, its
+#     cross libc laid out as a sysroot (links into /usr/aarch64-linux-gnu).
+# The GLES backend is not built (Mesa would be fetched): PORT=none.
+set -eu
+cd "$(dirname "$0")/.."
+for a in "$@"; do case $a in BUILDROOT=*) BUILDROOT=${a#BUILDROOT=} ;; esac; done
+if [ -z "${BUILDROOT:-}" ] || [ ! -f "${BUILDROOT:-}/Makefile" ]; then
+    echo "check-buildroot: not checked: give BUILDROOT=<a Buildroot tree> (git clone https://gitlab.com/buildroot.org/buildroot)"
+    exit 0
+fi
+missing=
+for t in cpio rsync file patch bc unzip perl qemu-aarch64 aarch64-linux-gnu-gcc; do command -v $t >/dev/null || missing="$missing $t"; done
+[ -z "$missing" ] || { echo "FAIL: Buildroot's host tools are missing:$missing (apt-get install them)"; exit 1; }
+here=$(pwd)
+work=$here/build/buildroot-check
+out=$work/out
+mkdir -p "$work"
+BUILDROOT=$(cd "$BUILDROOT" && pwd)
+
+# 1. tar 1.35 where the host's is older
+tar_ok() { "$1" --version 2>/dev/null | head -n 1 | awk '{split($NF, v, "."); exit !(v[1] > 1 || (v[1] == 1 && v[2] >= 35))}'; }
+if ! tar_ok tar; then
+    if [ ! -x "$work/tar/bin/tar" ]; then
+        echo "check-buildroot: workaround: the host's tar is $(tar --version | head -n 1 | awk '{print $NF}'); building tar 1.35 from Debian 13's source"
+        mirror=$(sh toolchain/apt-mirror)
+        src=$work/tar-src
+        rm -rf "$src" && mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
+        (cd "$src" && echo "deb-src [trusted=yes] $mirror trixie main" >sources.list &&
+            apt-get -q -o Dir::Etc::SourceList="$src/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+                -o Dir::State::Lists="$src/lists" -o Dir::Cache="$src/cache" update >/dev/null &&
+            apt-get -q -o Dir::Etc::SourceList="$src/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+                -o Dir::State::Lists="$src/lists" -o Dir::Cache="$src/cache" source --download-only tar >/dev/null)
+        t=$(ls "$src"/tar_*.orig.tar.* | head -n 1)
+        (cd "$src" && tar xf "$t" && cd tar-1.35* && FORCE_UNSAFE_CONFIGURE=1 ./configure -q --prefix="$work/tar" &&
+            make -s -j"$(nproc)" && make -s install) >"$work/tar-build.log" 2>&1
+    fi
+    PATH=$work/tar/bin:$PATH
+    export PATH
+    tar_ok tar || { echo "FAIL: no tar 1.35 (build/buildroot-check/tar-build.log)"; exit 1; }
+fi
+
+# 2. Debian's cross compiler, wrapped so that Buildroot takes it
+tc=$work/toolchain
+sys=$work/sysroot
+if [ ! -d "$sys/usr/lib" ]; then # a copy: Buildroot copies the sysroot's libraries into its own
+    mkdir -p "$tc/bin" "$sys/usr/aarch64-linux-gnu"
+    cp -a /usr/aarch64-linux-gnu/include /usr/aarch64-linux-gnu/lib "$sys/usr/"
+    ln -sfn usr/lib "$sys/lib"
+    ln -sfn ../lib "$sys/usr/aarch64-linux-gnu/lib" # libc.so's absolute paths, taken within the sysroot
+fi
+for t in gcc cpp ar as ld ld.bfd nm objcopy objdump ranlib readelf strip gcc-ar gcc-nm gcc-ranlib; do
+    real=$(command -v "aarch64-linux-gnu-$t") || continue
+    if [ "$t" = gcc ] || [ "$t" = cpp ]; then
+        cat >"$tc/bin/aarch64-linux-gnu-$t" <<EOF
+#!/bin/sh
+# test-only: Debian's cross $t with its libc as a sysroot; -v without --with-sysroot=/
+case " \$* " in *" --sysroot"*) exec $real "\$@" ;; esac
+if [ "\$*" = -v ]; then $real -v 2>&1 | sed 's| --with-sysroot=/ | |' >&2; exit 0; fi
+for a in "\$@"; do # the sysroot's files, where Buildroot looks for its libc
+    case \$a in -print-sysroot) echo $sys; exit 0 ;; -print-file-name=*) f=$sys/usr/lib/\${a#-print-file-name=}; [ -e "\$f" ] && echo "\$f" && exit 0 ;; esac
+done
+exec $real --sysroot=$sys "\$@"
+EOF
+        chmod +x "$tc/bin/aarch64-linux-gnu-$t"
+    else
+        ln -sfn "$real" "$tc/bin/aarch64-linux-gnu-$t"
+    fi
+done
+echo "check-buildroot: workaround: Debian's aarch64-linux-gnu-gcc wrapped as an external toolchain ($tc), its libc as a sysroot"
+
+# 3. a configuration of edml alone on that toolchain, and make edml
+mkdir -p "$out" "$work/dl"
+cat >"$work/defconfig" <<EOF
+BR2_aarch64=y
+BR2_cortex_a72=y
+BR2_DL_DIR="$work/dl"
+BR2_TOOLCHAIN_EXTERNAL=y
+BR2_TOOLCHAIN_EXTERNAL_CUSTOM=y
+BR2_TOOLCHAIN_EXTERNAL_PREINSTALLED=y
+BR2_TOOLCHAIN_EXTERNAL_PATH="$tc"
+BR2_TOOLCHAIN_EXTERNAL_CUSTOM_PREFIX="aarch64-linux-gnu"
+BR2_TOOLCHAIN_EXTERNAL_GCC_12=y
+BR2_TOOLCHAIN_EXTERNAL_HEADERS_6_1=y
+BR2_TOOLCHAIN_EXTERNAL_CUSTOM_GLIBC=y
+# BR2_TOOLCHAIN_EXTERNAL_CXX is not set
+BR2_TOOLCHAIN_EXTERNAL_OPENMP=y
+# BR2_TOOLCHAIN_EXTERNAL_INET_RPC is not set
+BR2_INIT_NONE=y
+BR2_SYSTEM_BIN_SH_NONE=y
+# BR2_PACKAGE_BUSYBOX is not set
+# BR2_TARGET_ROOTFS_TAR is not set
+BR2_PACKAGE_EDML=y
+BR2_PACKAGE_EDML_TOOLS=y
+EOF
+br() { make -C "$BUILDROOT" O="$out" BR2_EXTERNAL="$here/packaging/buildroot" "$@"; }
+start=$(date +%s)
+br BR2_DEFCONFIG="$work/defconfig" defconfig >"$work/defconfig.log" 2>&1 || { tail -n 20 "$work/defconfig.log"; exit 1; }
+grep -q '^BR2_PACKAGE_EDML=y' "$out/.config" || { echo "FAIL: the configuration lost BR2_PACKAGE_EDML"; exit 1; }
+board=$(sed -n 's/^BR2_PACKAGE_EDML_BOARD="\(.*\)"/\1/p' "$out/.config")
+br edml >"$work/make-edml.log" 2>&1 || { tail -n 30 "$work/make-edml.log"; echo "FAIL: make edml"; exit 1; }
+echo "check-buildroot: make edml (board $board, from the target's Cortex-A72) in $(($(date +%s) - start)) s; downloads: $(ls "$work/dl" | wc -l)"
+[ -z "$(ls "$work/dl")" ] || { echo "FAIL: Buildroot downloaded: $(ls "$work/dl")"; exit 1; }
+staging=$(ls -d "$out"/host/*-buildroot-linux-*/sysroot | head -n 1) # the staging directory, before make's link to it
+for f in usr/include/edml.h usr/lib/libedml.a usr/lib/pkgconfig/edml.pc usr/lib/cmake/edml/edmlConfig.cmake; do
+    [ -f "$staging/$f" ] || { echo "FAIL: staging has no $f"; exit 1; }
+done
+
+# 4. the package's own lint
+if /usr/bin/python3 -c 'import magic, flake8' 2>/dev/null; then
+    (cd packaging/buildroot && /usr/bin/python3 "$BUILDROOT/utils/check-package" -b package/edml/* Config.in \
+        external.mk external.desc configs/*) || { echo "FAIL: check-package"; exit 1; }
+else
+    echo "check-buildroot: not checked: utils/check-package needs python3-magic and flake8 (apt-get install python3-magic flake8)"
+fi
+
+# 5. what the package built, run under qemu
+qemu-aarch64 -L "$out/target" "$out/target/usr/bin/edml-run" --check --backend neon test/cases/*.case | tail -n 1 |
+    tee "$work/run.txt" | grep -q " 0 failed" || { cat "$work/run.txt"; echo "FAIL: edml-run from the target"; exit 1; }
+pc="$(PKG_CONFIG_SYSROOT_DIR=$staging PKG_CONFIG_LIBDIR=$staging/usr/lib/pkgconfig pkg-config --cflags --libs --static edml)"
+# shellcheck disable=SC2086
+"$out/host/bin/aarch64-linux-gnu-gcc" -O2 -o "$work/topk" examples/topk.c $pc
+qemu-aarch64 -L "$staging" "$work/topk" | tee "$work/topk.txt" | grep -q "3.5@4 1.25@6 0.7@1" ||
+    { cat "$work/topk.txt"; echo "FAIL: examples/topk against the staging directory"; exit 1; }
+echo "check-buildroot: edml-run from the target: $(cat "$work/run.txt"); examples/topk built against staging: $(grep "^top" "$work/topk.txt")"
+echo "check-buildroot: not checked: the GLES backend (Mesa would be fetched and built), the Raspberry Pi fragments, a release tarball's hash"
