@@ -1,0 +1,63 @@
+#!/bin/sh
+# meta-edml in a poky build, offline (BB_NO_NETWORK): bitbake parses every
+# recipe with the layer added (-p), prints edml's environment (-e: the
+# board taken from the machine's tune, the machine's CPU flags in CC and
+# none of edml's board's), writes its task graph (-g) and dry-runs its build
+# (-n), as an integrator's first steps would.
+#   test/check-yocto.sh POKY=<a poky tree, scarthgap or later>   (or POKY in the environment)
+# bitbake refuses to run as root, and wants the en_US.UTF-8 locale and
+# chrpath, diffstat and gawk on the host: run as root, the script runs
+# bitbake as the user edml-yocto (made if missing: a test-only step, said
+# when taken). What it cannot check offline is printed at the end.
+set -eu
+cd "$(dirname "$0")/.."
+for a in "$@"; do case $a in POKY=*) POKY=${a#POKY=} ;; esac; done
+if [ -z "${POKY:-}" ] || [ ! -f "${POKY:-}/oe-init-build-env" ]; then
+    echo "check-yocto: not checked: give POKY=<a poky tree> (git clone -b scarthgap https://git.yoctoproject.org/poky)"
+    exit 0
+fi
+missing=
+for t in chrpath diffstat gawk python3 git; do command -v $t >/dev/null || missing="$missing $t"; done
+locale -a 2>/dev/null | grep -qi '^en_US.utf-\?8$' || missing="$missing en_US.UTF-8-locale"
+[ -z "$missing" ] || { echo "FAIL: bitbake's host needs:$missing (apt-get install chrpath diffstat gawk locales; locale-gen)"; exit 1; }
+here=$(pwd)
+POKY=$(cd "$POKY" && pwd)
+work=$here/build/yocto-check
+mkdir -p "$work"
+run=
+if [ "$(id -u)" = 0 ]; then
+    id edml-yocto >/dev/null 2>&1 || { useradd -m edml-yocto && echo "check-yocto: test-only: made the user edml-yocto (bitbake refuses root)"; }
+    chown -R edml-yocto "$work"
+    run="runuser -u edml-yocto --"
+fi
+machine=${EDML_YOCTO_MACHINE:-qemuarm64}
+cat >"$work/steps.sh" <<EOF
+set -e
+export LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
+cd "$POKY" # oe-init-build-env finds itself from there
+. ./oe-init-build-env "$work/build" >/dev/null
+grep -q meta-edml conf/bblayers.conf || bitbake-layers add-layer "$here/packaging/meta-edml" >/dev/null
+grep -q BB_NO_NETWORK conf/local.conf || printf 'BB_NO_NETWORK = "1"\nMACHINE = "$machine"\nPACKAGECONFIG:pn-edml = "gles tools"\n' >>conf/local.conf
+bitbake -p >"$work/parse.log" 2>&1
+bitbake -e edml >"$work/env.txt" 2>"$work/env.log"
+bitbake -g edml >"$work/graph.log" 2>&1
+bitbake -n edml >"$work/dry-run.log" 2>&1
+EOF
+start=$(date +%s)
+$run bash "$work/steps.sh" || {
+    for l in parse env graph dry-run; do [ -f "$work/$l.log" ] && tail -n 15 "$work/$l.log"; done
+    echo "FAIL: bitbake (logs in build/yocto-check/)"
+    exit 1
+}
+v() { sed -n "s/^\\(export \\)\\{0,1\\}$1=\"\\(.*\\)\"\$/\\2/p" "$work/env.txt" | head -n 1; }
+board=$(v EDML_BOARD) tune=$(v TUNE_CCARGS) make_opts=$(v EXTRA_OEMAKE) cc=$(v CC) srcrev=$(v SRCREV)
+fail=0
+[ -n "$board" ] && [ -f "boards/$board/board.mk" ] || { echo "FAIL: EDML_BOARD '$board' is not a board of edml"; fail=1; }
+case "$make_opts" in *"BOARD_TUNE= "*) ;; *) echo "FAIL: EXTRA_OEMAKE keeps the board's CPU flags: $make_opts"; fail=1 ;; esac
+case "$cc" in *"$tune"*) ;; *) echo "FAIL: CC lacks the machine's tune ($tune): $cc"; fail=1 ;; esac
+grep -q "edml.*do_compile" "$work/build/task-depends.dot" 2>/dev/null || { echo "FAIL: no task graph for edml"; fail=1; }
+grep -q "edml" "$work/dry-run.log" || { echo "FAIL: the dry run did not reach edml"; fail=1; }
+[ $fail = 0 ] || exit 1
+echo "check-yocto: poky $(git -C "$POKY" describe --tags 2>/dev/null || echo "?"), MACHINE $machine: parsed, edml's environment, task graph and dry run in $(($(date +%s) - start)) s"
+echo "check-yocto: EDML_BOARD $board from the tune '$tune'; SRCREV $srcrev; PACKAGECONFIG '$(v PACKAGECONFIG)'"
+echo "check-yocto: not checked: fetching and compiling (BB_NO_NETWORK: the toolchain and edml's source would be fetched), meta-raspberrypi's Mesa append (its layer is not in this tree)"
