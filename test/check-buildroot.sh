@@ -128,7 +128,21 @@ else
     echo "check-buildroot: not checked: utils/check-package needs python3-magic and flake8 (apt-get install python3-magic flake8)"
 fi
 
-# 5. what the package built, run under qemu
+# 5. the Raspberry Pi fragments over Buildroot's defconfigs: edml with its GPU path and Mesa's V3D
+for pi in 4_64:rpi4 5:rpi5; do
+    cfg=$work/raspberrypi${pi%%:*}
+    rm -rf "$cfg" && mkdir -p "$cfg"
+    make -s -C "$BUILDROOT" O="$cfg" BR2_EXTERNAL="$here/packaging/buildroot" "raspberrypi${pi%%:*}_defconfig" >"$cfg.log" 2>&1 &&
+        (cd "$cfg" && "$BUILDROOT/support/kconfig/merge_config.sh" -m .config \
+            "$here/packaging/buildroot/configs/edml_${pi#*:}.fragment" && make -s olddefconfig) >>"$cfg.log" 2>&1 ||
+        { tail -n 10 "$cfg.log"; echo "FAIL: raspberrypi${pi%%:*}_defconfig with edml_${pi#*:}.fragment"; exit 1; }
+    for o in BR2_PACKAGE_EDML_GLES=y BR2_PACKAGE_MESA3D_GALLIUM_DRIVER_V3D=y "BR2_PACKAGE_EDML_BOARD=\"${pi#*:}\""; do
+        grep -qx "$o" "$cfg/.config" || { echo "FAIL: raspberrypi${pi%%:*}_defconfig with the fragment: no $o"; exit 1; }
+    done
+done
+echo "check-buildroot: raspberrypi4_64_defconfig and raspberrypi5_defconfig with edml's fragments: edml with GLES, Mesa's V3D"
+
+# 6. what the package built, run under qemu
 qemu-aarch64 -L "$out/target" "$out/target/usr/bin/edml-run" --check --backend neon test/cases/*.case | tail -n 1 |
     tee "$work/run.txt" | grep -q " 0 failed" || { cat "$work/run.txt"; echo "FAIL: edml-run from the target"; exit 1; }
 pc="$(PKG_CONFIG_SYSROOT_DIR=$staging PKG_CONFIG_LIBDIR=$staging/usr/lib/pkgconfig pkg-config --cflags --libs --static edml)"
@@ -137,4 +151,4 @@ pc="$(PKG_CONFIG_SYSROOT_DIR=$staging PKG_CONFIG_LIBDIR=$staging/usr/lib/pkgconf
 qemu-aarch64 -L "$staging" "$work/topk" | tee "$work/topk.txt" | grep -q "3.5@4 1.25@6 0.7@1" ||
     { cat "$work/topk.txt"; echo "FAIL: examples/topk against the staging directory"; exit 1; }
 echo "check-buildroot: edml-run from the target: $(cat "$work/run.txt"); examples/topk built against staging: $(grep "^top" "$work/topk.txt")"
-echo "check-buildroot: not checked: the GLES backend (Mesa would be fetched and built), the Raspberry Pi fragments, a release tarball's hash"
+echo "check-buildroot: not checked: the GLES backend built (Mesa would be fetched and built), a Raspberry Pi image, a release tarball's hash"
