@@ -218,7 +218,7 @@ def report_tables(d):
                 row([w, f"{cold[w]:.1f} ms", f"{warm.get(w, 0):.1f} ms"])
         for t in totals:
             print(f"- {t['cache']} cache: {t['compiled']} programs compiled, {t['loaded']} loaded, "
-                  f"{t['used_bytes']} bytes of cache")
+                  f"{t['used_bytes']} bytes of cache" + (f"; {t['gles']}" if t.get("gles") else ""))
         print()
     threads = sorted({r["threads"] for r in d["results"] if r["backend"] == "neon"})
     row(["workload"] + [f"NEON, {t} thread{'s' if t > 1 else ''}" for t in threads] + ["GLES", "GLES, GPU buffers"])

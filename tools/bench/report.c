@@ -96,9 +96,12 @@ static void report_start(FILE *f, const options *o)
         }
         edml_program_cache_stats st = {0};
         edml_device_program_cache_stats(bd.dev, &st);
+        char info[600];
         n = comma(f, n);
-        fprintf(f, "    {\"cache\": \"%s\", \"loaded\": %u, \"compiled\": %u, \"used_bytes\": %zu}",
+        fprintf(f, "    {\"cache\": \"%s\", \"loaded\": %u, \"compiled\": %u, \"used_bytes\": %zu, \"gles\": ",
                 pass ? "loaded" : "empty", st.loaded, st.compiled, st.used);
+        json_str(f, edml_device_gles_info(bd.dev, info, sizeof info)); /* the kernels checked, any taken off */
+        fprintf(f, "}");
         bench_device_close(&bd);
     }
     fprintf(f, "\n  ],\n");
