@@ -288,14 +288,17 @@ bench: setup
 # edml-board-report (static: any board, the CPU alone).
 REPORT_DIR := $(BUILD)/board-report
 .PHONY: board-report
-board-report: $(BUILD)/edml-bench $(BUILD)/static-report/edml-bench
-	@mkdir -p $(REPORT_DIR)
-	@cp $(BUILD)/edml-bench $(REPORT_DIR)/edml-board-report-gl
-	@cp $(BUILD)/static-report/edml-bench $(REPORT_DIR)/edml-board-report
+board-report: $(REPORT_DIR)/edml-board-report-gl $(REPORT_DIR)/edml-board-report
 	@echo "$(REPORT_DIR)/: copy edml-board-report-gl (and edml-board-report) to the $(BOARD) board, then there:"
 	@echo "  ./edml-board-report-gl --report report.json      (./edml-board-report where the board has no GL)"
 	@echo "bring back report.json and report.json.placement, and make its tables here:"
 	@echo "  python3 tools/perf_table.py report report.json"
+
+$(REPORT_DIR)/edml-board-report-gl: $(BUILD)/edml-bench
+	@mkdir -p $(REPORT_DIR) && cp $< $@
+
+$(REPORT_DIR)/edml-board-report: $(BUILD)/static-report/edml-bench
+	@mkdir -p $(REPORT_DIR) && cp $< $@
 
 $(BUILD)/static-report/edml-bench: FORCE
 	@$(MAKE) --no-print-directory BOARD=$(BOARD) BUILD=$(BUILD)/static-report LDFLAGS="$(LDFLAGS) -static" \

@@ -100,11 +100,11 @@
  * not listed take under 256 bytes.
  *
  *   call                                 AArch64  ARMv7
- *   edml_command_list_submit              8448   7936
- *   edml_command_list_wait                7936   7424
- *   edml_command_list_destroy             7936   7424
- *   edml_command_list_record              7424   7168
- *   edml_operator_execute                 7424   7168
+ *   edml_command_list_submit              8704   8192
+ *   edml_command_list_wait                8192   7680
+ *   edml_command_list_destroy             8192   7680
+ *   edml_command_list_record              7680   7168
+ *   edml_operator_execute                 7680   7168
  *   (a-part-on-a-worker)                  3328   3072
  *   edml_operator_create                  2816   2560
  *   edml_operator_query                   2816   2560

@@ -1,5 +1,6 @@
 #!/bin/sh
-# make board-report BOARD=<board>, and the report run as a user runs it on
+# make board-report BOARD=<board>'s program (with the GPU, or the static
+# one), and the report run as a user runs it on
 # the board (here under qemu-user, with the arm64 Mesa for rpi4's GL
 # program), at a tiny scale: a JSON report with the board's identity, every
 # workload on NEON at each thread count (and GLES where there is a GPU),
@@ -11,8 +12,9 @@ set -u
 cd "$(dirname "$0")/.."
 board=$1 gl=${2:-}
 dir=build/$board/board-report
-make -s --no-print-directory BOARD="$board" board-report >/dev/null 2>&1 || { echo "FAIL: make board-report BOARD=$board"; exit 1; }
 prog=$dir/edml-board-report${gl:+-gl}
+# the program this check runs (make board-report builds both)
+make -s --no-print-directory BOARD="$board" "$prog" >/dev/null 2>&1 || { echo "FAIL: make BOARD=$board $prog"; exit 1; }
 out=$dir/check.json
 rm -f "$out" "$out.placement"
 toolchain/run "$board" "$prog" --report "$out" --scale 0.0005 --iters 2 >"$dir/check.log" 2>&1 || {

@@ -38,6 +38,14 @@ static uint32_t edmli_pc_fnv(uint32_t h, const void *p, size_t n)
     return h;
 }
 
+/* A string's bytes and its terminator (no C library: PORT=none is freestanding). */
+static uint32_t edmli_pc_fnv_str(uint32_t h, const char *s)
+{
+    do h = (h ^ (uint8_t)*s) * 16777619u;
+    while (*s++);
+    return h;
+}
+
 static uint32_t edmli_pc_sum(const edmli_pc_entry *e)
 {
     edmli_pc_entry c = *e;
@@ -85,7 +93,7 @@ static edmli_pc_head edmli_pc_key(const edml_device *dev, uint32_t gpu)
     memset(&h, 0, sizeof h);
     memcpy(h.magic, edmli_pc_magic, sizeof h.magic);
     const char *name = dev->board.name ? dev->board.name : "", *cpu = dev->board.cpu ? dev->board.cpu : "";
-    h.board = edmli_pc_fnv(edmli_pc_fnv(2166136261u, name, strlen(name) + 1), cpu, strlen(cpu) + 1);
+    h.board = edmli_pc_fnv_str(edmli_pc_fnv_str(2166136261u, name), cpu);
     h.gpu = gpu;
     h.version = EDML_VERSION;
     return h;

@@ -144,13 +144,15 @@ static void report_workload(FILE *f, bench_device *devs, const uint32_t *threads
 /* NEON and GLES on one thread over growing sizes of ElementWiseIf FLOAT32
  * (copy-like) and ArgMin along rows of 4096 (a reduction); the smallest
  * size from which GLES stays ahead, or 0 where it never is. */
-static void report_crossover(FILE *f, edml_device *dev, uint32_t found[2])
+static void report_crossover(FILE *f, edml_device *dev, const options *o, uint32_t found[2])
 {
     fprintf(f, "  \"crossover\": [");
     int n = 0;
+    /* up to 16M elements, fewer at a smaller --scale (a quick report) */
+    const double top = o->scale < 1 ? (double)(1u << 24) * o->scale : (double)(1u << 24);
     for (int fam = 0; fam < 2; fam++) {
         found[fam] = 0;
-        for (UINT e = 4096; e <= (1u << 24); e *= 4) {
+        for (UINT e = 4096; e <= (1u << 24) && (e <= 16384 || e <= top); e *= 4) {
             double t[2];
             bench_crossover_point(dev, fam, e, t);
             if (t[1] > 0 && t[1] < t[0] && !found[fam]) found[fam] = e;
@@ -259,7 +261,7 @@ int bench_report(const options *o)
     fprintf(f, "  \"results\": [");
     for (int wi = 0; opened == nt && wi < WORKLOADS; wi++) report_workload(f, devs, threads, nt, wi, o, &n);
     fprintf(f, "\n  ],\n");
-    if (gpu) report_crossover(f, devs[0].dev, found);
+    if (gpu) report_crossover(f, devs[0].dev, o, found);
     for (int k = opened; k-- > 0;) bench_device_close(&devs[k]);
     char path[512];
     snprintf(path, sizeof path, "%s.placement", o->report);
