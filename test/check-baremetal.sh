@@ -60,7 +60,7 @@ image() {
         bad "test image (-M $1): $last"
     fi
 }
-image virt 1 1000
+image virt 1 500
 image virt,virtualization=on 2 100
 image virt,secure=on 3 100
 

@@ -108,9 +108,10 @@ static void report_start(FILE *f, const options *o)
 }
 
 /* One workload's rows: NEON at each thread count, GLES with host memory
- * and with GPU buffers; every output the reference's. */
-static void report_workload(FILE *f, bench_device *devs, const uint32_t *threads, int nt, int wi, const options *o,
-                            int *n)
+ * and with GPU buffers where the device has GLES; every output the
+ * reference's. */
+static void report_workload(FILE *f, bench_device *devs, const uint32_t *threads, int nt, bool gpu, int wi,
+                            const options *o, int *n)
 {
     workload w;
     make_workload(&w, wi, o->scale);
@@ -119,7 +120,7 @@ static void report_workload(FILE *f, bench_device *devs, const uint32_t *threads
     uint8_t *ref[2] = {NULL, NULL};
     bool same;
     bench_time_outputs(devs[0].dev, &w, EDML_BACKEND_REF, ref, &same);
-    for (int k = 0; k <= nt + 1; k++) {
+    for (int k = 0; k < (gpu ? nt + 2 : nt); k++) {
         const bool gles = k >= nt;
         const edml_backend be = gles ? EDML_BACKEND_GLES : EDML_BACKEND_NEON;
         double ms = gles && k == nt + 1 ? bench_time_resident(devs[0].dev, &w, ref, &same)
@@ -259,7 +260,7 @@ int bench_report(const options *o)
     const bool gpu = opened && (edml_device_backends(devs[0].dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
     if (gpu) report_start(f, o);
     fprintf(f, "  \"results\": [");
-    for (int wi = 0; opened == nt && wi < WORKLOADS; wi++) report_workload(f, devs, threads, nt, wi, o, &n);
+    for (int wi = 0; opened == nt && wi < WORKLOADS; wi++) report_workload(f, devs, threads, nt, gpu, wi, o, &n);
     fprintf(f, "\n  ],\n");
     if (gpu) report_crossover(f, devs[0].dev, o, found);
     for (int k = opened; k-- > 0;) bench_device_close(&devs[k]);
