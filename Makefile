@@ -86,7 +86,15 @@ lib: $(LIB)
 tools: $(TOOLS)
 tests: $(TESTS) $(TOOLS)
 
-$(BUILD)/obj/%.o: %.c $(HEADERS)
+# Objects are rebuilt when the compiler or flags change, not only the
+# sources: a stamp of them, rewritten only when they differ.
+FLAGS_STAMP := $(BUILD)/flags.stamp
+FLAGS_TEXT = $(subst ','\'',$(CC) | $(LIB_CFLAGS) | $(TOOL_CFLAGS))
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(FLAGS_TEXT)' | cmp -s - $@ || printf '%s\n' '$(FLAGS_TEXT)' > $@
+
+$(BUILD)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
@@ -101,7 +109,7 @@ $(BUILD)/gen/shaders.c: $(SHADERS) tools/embed-shaders.sh $(BUILD)/gen/shaders.l
 	@mkdir -p $(dir $@)
 	sh tools/embed-shaders.sh $(SHADERS) > $@
 
-$(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c
+$(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
@@ -110,7 +118,7 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/tools/%.o: tools/%.c tools/case.h tools/bench/bench.h include/edml.h
+$(BUILD)/tools/%.o: tools/%.c tools/case.h tools/bench/bench.h include/edml.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -c $< -o $@
 
@@ -138,7 +146,7 @@ $(BUILD)/test/kat $(BUILD)/test/cache $(BUILD)/test/watchdog: $(BUILD)/test/%: t
 	$(CC) $(LIB_CFLAGS) -Itest $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
 # The tests, each with the operators' samples (test/ops.h) built in.
-TEST_DEPS := test/testlib.h test/ops.h test/image.h tools/case.h $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB)
+TEST_DEPS := test/testlib.h test/ops.h test/image.h tools/case.h $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(FLAGS_STAMP)
 $(BUILD)/test/%: test/%.c $(TEST_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS) -lpthread

@@ -60,9 +60,9 @@ image() {
         bad "test image (-M $1): $last"
     fi
 }
-image virt 1 500
-image virt,virtualization=on 2 100
-image virt,secure=on 3 100
+image virt 1 300
+image virt,virtualization=on 2 50
+image virt,secure=on 3 50
 
 EDML_BAREMETAL_MACHINE=virt $run $bm/edml-test.elf --fault >"$out" 2>&1
 rc=$?

@@ -17,8 +17,7 @@ set -u
 cd "$(dirname "$0")/.."
 fail=0
 for board in "$@"; do
-    build=build/$board-freestanding
-    rm -rf "$build"
+    build=build/$board/static # the test image's PORT=none library (make test-image)
     if ! make -s -j"${EDML_JOBS:-2}" BOARD="$board" PORT=none BUILD="$build" "$build/libedml.a"; then
         echo "FAIL $board: PORT=none does not build"
         fail=1

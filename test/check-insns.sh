@@ -15,9 +15,8 @@ scale=${INSN_SCALE:-0.02}
 mkdir -p build/insns
 [ build/insns/libinsncount.so -nt tools/insncount.c ] ||
     gcc -O2 -shared -fPIC -fvisibility=hidden tools/insncount.c -o build/insns/libinsncount.so
-build=build/$board-insns # afresh: flags do not rebuild objects
-rm -rf "$build"
-make -s BOARD="$board" PORT=none BUILD="$build" "$build/edml-bench" >/dev/null
+build=build/$board/static # the test image's PORT=none build (make test-image)
+make -s -j"${EDML_JOBS:-2}" BOARD="$board" PORT=none BUILD="$build" "$build/edml-bench" >/dev/null
 prog=$build/edml-bench
 count() { # workload calls -> instructions
     EDML_QEMU_FLAGS="-cpu $cpu -plugin build/insns/libinsncount.so" toolchain/run "$board" "$prog" --workload "$1" \

@@ -25,7 +25,7 @@ for f in include/edml.h edml.pc.in cmake/edmlConfig.cmake.in cmake/edmlConfigVer
     head -n 1 "$f" | grep -q "SPDX-License-Identifier: Apache-2.0" || no "$f: no SPDX line first"
 done
 d=$(mktemp -d)
-make -s --no-print-directory BOARD=host PORT=none BUILD=build/host-packaging DESTDIR="$d" PREFIX=/usr install >/dev/null 2>&1 ||
+make -s --no-print-directory BOARD=host PORT=none BUILD=build/host/static DESTDIR="$d" PREFIX=/usr install >/dev/null 2>&1 ||
     no "make install"
 cmp -s LICENSE "$d/usr/share/doc/edml/LICENSE" || no "the licence is not installed (share/doc/edml/LICENSE)"
 [ "$(PKG_CONFIG_PATH=$d/usr/lib/pkgconfig pkg-config --variable=license edml 2>/dev/null)" = Apache-2.0 ] ||
