@@ -234,11 +234,19 @@ $(BM)/edml-test.elf: $(IMAGE_COMMON) test/baremetal.c test/image.h test/testlib.
 FUZZ_SECONDS ?= 600
 FUZZ := build/fuzz
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-.PHONY: fuzz fuzz-build fuzz-lib
+# The library as the fuzzers link it (coverage for libFuzzer, ASan, UBSan);
+# `make sanitize` builds the tools and tests on the same objects.
+SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+SAN_BUILD := $(FUZZ)/lib
+SAN_TESTS := $(SAN_BUILD)/test/unit $(SAN_BUILD)/test/misuse $(SAN_BUILD)/test/diff $(SAN_BUILD)/test/threads
+.PHONY: fuzz fuzz-build fuzz-lib sanitize
 fuzz-build: fuzz-lib
 	@$(MAKE) --no-print-directory $(FUZZ)/fuzz_ops $(FUZZ)/fuzz_case $(FUZZ)/fuzz_api
 fuzz-lib:
-	@$(MAKE) --no-print-directory BOARD=host CC=clang BUILD=$(FUZZ)/lib CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" lib
+	@$(MAKE) --no-print-directory BOARD=host CC=clang BUILD=$(SAN_BUILD) CFLAGS="$(SAN_CFLAGS)" lib
+sanitize:
+	@$(MAKE) --no-print-directory BOARD=host CC=clang BUILD=$(SAN_BUILD) CFLAGS="$(SAN_CFLAGS)" \
+	    LDFLAGS="-fsanitize=address,undefined" all $(SAN_TESTS)
 $(FUZZ)/fuzz_ops: test/fuzz_ops.c $(FUZZ)/lib/libedml.a
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/lib/libedml.a -lm -ldl
 $(FUZZ)/fuzz_api: test/fuzz_api.c $(FUZZ)/lib/libedml.a
@@ -353,6 +361,7 @@ help:
 	@echo "  install       edml.h, libedml.a, edml.pc and lib/cmake/edml (with the CMake toolchain files) under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
 	@echo "  gpu-targets   every GLES program compiled by the boards' GPU compilers (Mesa's shims): docs/gpu-compilers.md"
 	@echo "  fuzz          the libFuzzer targets, FUZZ_SECONDS each (default 600)"
+	@echo "  sanitize      the library, tools and tests built by clang with ASan and UBSan (in $(SAN_BUILD))"
 	@echo "  soak          SOAK_CYCLES create/execute/destroy cycles per backend (default 100000)"
 	@echo "  setup         installs missing Debian packages (toolchain/setup-host)"
 	@echo "  clean         removes build/"

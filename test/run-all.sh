@@ -61,8 +61,8 @@ host_suite() {
         step "vectors on $b through one command list (GPU kernels no barrier orders run backwards): the verdicts of one execute per case" env EDML_RUN_ARGS="--command-list --reorder" sh test/run-cases.sh $H/edml-run $b
     done
     step "differential test neon through command lists" $H/test/diff --backend neon --seed 24 --iters 2000 --command-list
-    step "differential test gles through command lists, kernels no barrier orders run backwards (llvmpipe)" $H/test/diff --backend gles --seed 23 --iters 400 --command-list --reorder
-    step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 800
+    step "differential test gles through command lists, kernels no barrier orders run backwards (llvmpipe)" $H/test/diff --backend gles --seed 23 --iters 300 --command-list --reorder
+    step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 600
     step "edml-bench: every workload at a thousandth of its size and one --topk shape, every backend's outputs equal to the reference's; --gpu-time on one" \
         sh -c '$1 --scale 0.001 --iters 4 && $1 --topk 300,64,20 --iters 4 && $1 --gpu-time --scale 0.001 --workload if_bcast' sh $H/edml-bench
     step "edml-bench --placement: NEON, GLES, AUTO by thresholds and AUTO measured, host memory and GPU buffers, every answer the reference's" \
@@ -115,15 +115,15 @@ host_suite() {
     step "command list example (examples/command_list.c): one list, two submissions" sh -c "$H/examples/command_list | tee /dev/stderr | tr '\n' ' ' | grep -q 'round 0: argmax 1 2, chosen 1 -2 3 -4 round 1: argmax 3 2, chosen 1 2 3 4'"
 
     # 2. clang, warnings as errors.
-    step "build host (clang -Werror)" make -j"$J" BOARD=host CC=clang BUILD=build/host-clang all tests
+    step "build host (clang -Werror; its tests under make sanitize)" make -j"$J" BOARD=host CC=clang BUILD=build/host-clang all
     step "vectors on neon (clang build)" sh test/run-cases.sh build/host-clang/edml-run neon
 }
 
 host_deep() {
     # 3. AddressSanitizer + UndefinedBehaviorSanitizer over the whole suite.
-    S=build/host-asan
-    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-    step "build host (clang ASan+UBSan)" make -j"$J" BOARD=host CC=clang BUILD=$S CFLAGS="-O1 -g $SAN" LDFLAGS="$SAN" all $S/test/unit $S/test/misuse $S/test/diff $S/test/threads
+    # (make sanitize: on the objects the fuzzers link below)
+    S=build/fuzz/lib
+    step "build host (clang ASan+UBSan)" make -j"$J" sanitize
     step "unit tests (ASan+UBSan)" $S/test/unit
     step "misuse (ASan+UBSan)" $S/test/misuse
     step "10 threads on one GLES device, each releasing its context before it ends (ASan+UBSan: nothing leaks)" $S/test/threads --shared --threads 10 --backend gles --rounds 1
@@ -150,16 +150,16 @@ host_deep() {
         step "valgrind: differential test on $b" $V $H/test/diff --backend $b --iters 100 --seed 17
     done
 
-    # libFuzzer, 30 s each over the committed seed corpus.
-    step "build fuzz targets (clang, libFuzzer, ASan, UBSan)" make -j"$J" fuzz-build
+    # libFuzzer, 20 s each over the committed seed corpus.
+    step "build fuzz targets (clang, libFuzzer, ASan, UBSan; the library make sanitize built)" make -j"$J" fuzz-build
     for t in ops case; do
         c=$(mktemp -d)
-        step "fuzz_$t for 30 s" build/fuzz/fuzz_$t -max_total_time=30 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/$t
+        step "fuzz_$t for 20 s" build/fuzz/fuzz_$t -max_total_time=20 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/$t
         rm -rf "$c"
     done
     c=$(mktemp -d)
-    step "fuzz_api for 30 s: sequences of public calls over two devices (lifetimes, stale and foreign handles, GPU buffers and mappings, command lists with hazards, queries, a shared and damaged program cache, dropped dispatches and other faults, two threads) against the reference" \
-        build/fuzz/fuzz_api -max_total_time=30 -max_len=4096 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/api
+    step "fuzz_api for 20 s: sequences of public calls over two devices (lifetimes, stale and foreign handles, GPU buffers and mappings, command lists with hazards, queries, a shared and damaged program cache, dropped dispatches and other faults, two threads) against the reference" \
+        build/fuzz/fuzz_api -max_total_time=20 -max_len=4096 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/api
     rm -rf "$c"
     step "installed edml found by CMake (find_package, edml::edml) and pkg-config: host" sh test/check-consumer.sh host
     step "packages for Buildroot and Yocto as far as nothing is fetched: the licence and its checksums, a full SRCREV with that LICENSE, required variables, versions and boards" sh test/check-packaging.sh
