@@ -89,47 +89,10 @@
  *
  * @section stack Stack
  *
- * The most stack each call takes on the calling thread, in bytes, for the
- * firmware builds (PORT=none, gcc -O2) of AArch64 (rpi4) and ARMv7
- * (rpi4-armhf): the deepest chain of frames through the call graph, from
- * GCC's own stack-usage figures (tools/stack-depth.sh; `make test` checks
- * that no call exceeds this table). Add the frames of your log callback
- * and parallel-for, which edml calls; with PORT=linux, GLES calls also
- * run the GL driver's code. "(a-part-on-a-worker)" is what a worker thread
- * of a parallel-for needs for one part, besides its own frames. Calls
- * not listed take under 256 bytes.
- *
- *   call                                 AArch64  ARMv7
- *   edml_command_list_submit              8704   8192
- *   edml_command_list_wait                8192   7680
- *   edml_command_list_destroy             8192   7680
- *   edml_command_list_record              7680   7168
- *   edml_operator_execute                 7680   7168
- *   (a-part-on-a-worker)                  3328   3072
- *   edml_operator_create                  2816   2560
- *   edml_operator_query                   2816   2560
- *   edml_device_create                    2048   1792
- *   edml_pool_parallel_for                1536   1280
- *   edml_gpu_buffer_map                   1024    768
- *   edml_gpu_buffer_unmap                 1024    768
- *   edml_gpu_buffer_destroy               1024    768
- *   edml_device_program_cache_used        1024    768
- *   edml_device_program_cache_stats       1024    768
- *   edml_operator_placement               1024    768
- *   edml_gpu_buffer_copy                   768    512
- *   edml_gpu_buffer_write                  768    512
- *   edml_gpu_buffer_read                   768    512
- *   edml_operator_get_binding_properties   768    512
- *   edml_operator_destroy                  768    512
- *   edml_operator_backend                  768    512
- *   edml_command_list_reset                768    512
- *   edml_command_list_count                768    512
- *   edml_gpu_buffer_create                 512    512
- *   edml_device_gles_info                  512    512
- *   edml_device_backend_info               512    512
- *   edml_command_list_create               512    512
- *   edml_device_arena_stats                512    256
- *   edml_device_placement_cache_stats      512    256
+ * docs/stack.md gives the most stack each call takes on the calling thread
+ * in the firmware builds for AArch64 and ARMv7 (from GCC's call graphs;
+ * `make test` checks every call against it). Add the frames of your log
+ * callback and parallel-for.
  *
  * @section gpu The GPU
  *
@@ -172,38 +135,10 @@
  * that its sizes never depend on what the cache held.
  * edml_operator_placement() says where an operator runs and why.
  *
- * @section example Example: TopK of one row (examples/topk.c, as in the README)
- * @code
- *   static _Alignas(16) uint8_t arena[12288];     // all the memory edml will use
- *   edml_device *dev;
- *   char why[200] = "";
- *   edml_device_desc dd = {0};                    // zero: defaults (built-in board, every backend)
- *   dd.error_buffer = why, dd.error_buffer_bytes = sizeof why;
- *   if (edml_device_create(&dd, arena, sizeof arena, &dev) != EDML_STATUS_OK)
- *       puts(why);                                // e.g. "the arena must be aligned to 16 bytes"
+ * @section example Example
  *
- *   float scores[8] = {0.1f, 0.7f, -2.0f, 0.7f, 3.5f, 0.0f, 1.25f, -0.5f};
- *   float values[3];
- *   uint32_t indices[3];
- *   UINT in_sizes[2] = {1, 8}, out_sizes[2] = {1, 3};
- *   EDML_BUFFER_TENSOR_DESC in_b = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, in_sizes, NULL, 0, 0};
- *   EDML_BUFFER_TENSOR_DESC val_b = {EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_FLAG_NONE, 2, out_sizes, NULL, 0, 0};
- *   EDML_BUFFER_TENSOR_DESC idx_b = {EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_FLAG_NONE, 2, out_sizes, NULL, 0, 0};
- *   EDML_TENSOR_DESC in = {EDML_TENSOR_TYPE_BUFFER, &in_b};
- *   EDML_TENSOR_DESC val = {EDML_TENSOR_TYPE_BUFFER, &val_b};
- *   EDML_TENSOR_DESC idx = {EDML_TENSOR_TYPE_BUFFER, &idx_b};
- *   EDML_TOP_K1_OPERATOR_DESC topk = {&in, &val, &idx, 1, 3, EDML_AXIS_DIRECTION_DECREASING};   // Axis 1, K 3
- *   EDML_OPERATOR_DESC desc = {EDML_OPERATOR_TOP_K1, &topk};
- *
- *   edml_operator *op;
- *   if (edml_operator_create(dev, &desc, EDML_BACKEND_AUTO, &op) != EDML_STATUS_OK)
- *       puts(edml_device_last_error(dev));        // e.g. "OutputValueTensor.Sizes[1] is 4, expected K = 3"
- *
- *   EDML_BUFFER_BINDING inputs[1] = {{scores, 0, sizeof scores}};
- *   EDML_BUFFER_BINDING outputs[2] = {{values, 0, sizeof values}, {indices, 0, sizeof indices}};
- *   edml_status s = edml_operator_execute(op, inputs, 1, outputs, 2, NULL); // scratch from the arena
- *   // values = {3.5, 1.25, 0.7}, indices = {4, 6, 1}
- * @endcode
+ * examples/topk.c, the README's first example: a device in a static arena,
+ * a TopK of one row created with EDML_BACKEND_AUTO and executed.
  */
 #ifndef EDML_H
 #define EDML_H
@@ -877,12 +812,10 @@ typedef struct edml_gpu_buffer edml_gpu_buffer;
  * binding may not lie in the device arena. Already on the GPU, as DirectML
  * binds a GPU resource: made by edml_gpu_binding(), so that a chain of
  * operators runs without round trips through host memory. An operator on
- * the CPU (NEON, the reference, or AUTO's choice) reads and writes GPU
- * buffers through the CPU's view of the GPU arena, after the GPU's work on
- * them: the persistent mapping where gpu_arena_mapped made one (no copy on
- * a board whose GPU shares the CPU's memory), else the span of the arena
- * the call's buffers lie in, mapped for the call (a copy each way on a GPU
- * with memory of its own; BUSY while another mapping is held).
+ * the CPU reads and writes GPU buffers through the CPU's view of the GPU
+ * arena, after the GPU's work on them: the persistent mapping where
+ * gpu_arena_mapped made one, else a copy each way for the call (BUSY while
+ * another mapping is held).
  */
 typedef struct EDML_BUFFER_BINDING {
     void *Buffer;
@@ -969,13 +902,11 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_g
  *  After DirectML's command recorder: operator executions recorded with
  *  their bindings, run in order by one submission, completed by a wait. The
  *  same code runs on every backend; a list may hold operators of several.
- *  A list lives in the device arena, as an operator does (a stack: its bytes
- *  come back once everything created after it is released too). Each
- *  recording checks the operator and its bindings as
- *  edml_operator_execute() does and refuses, recording nothing, what that
- *  would refuse; the bindings are copied, the memory they name is read and
- *  written between the submission and the end of its wait: leave them alone
- *  until edml_command_list_wait() returns. CPU entries run at submission, on
+ *  A list lives in the device arena, as an operator does. Each recording
+ *  checks the operator and its bindings as edml_operator_execute() does and
+ *  refuses, recording nothing, what that would refuse; the memory the
+ *  bindings name is read and written between the submission and the end of
+ *  its wait: leave it alone until edml_command_list_wait() returns. CPU entries run at submission, on
  *  the calling thread (and the device's parallel-for); consecutive GLES
  *  entries are one GPU submission, and the last one is left running when
  *  edml_command_list_submit() returns. Any other call that uses the GPU on
@@ -1027,14 +958,10 @@ edml_status edml_command_list_destroy(edml_command_list *list);
  *  state and thread stacks live in memory the caller gives it. Its workers
  *  are the calling thread and workers - 1 threads; between calls a thread
  *  spins briefly (about 50 us) and then sleeps on a condition variable, so an
- *  idle pool costs no CPU. glibc's pthread_create() places each thread's
- *  descriptor and static TLS in the given stack, and allocates the thread's
- *  TLS vector (DTV) with its own internal calloc: a few hundred bytes a
- *  thread, once, at edml_pool_create(), given back at edml_pool_destroy().
- *  Nothing else is allocated, and nothing at all while the pool runs
- *  operators (test/noalloc.c). One pool may serve
- *  several devices; its parallel-for runs one call at a time (a second
- *  caller waits). With PORT=none every function here returns
+ *  idle pool costs no CPU. Only glibc's pthread_create() allocates: a few
+ *  hundred bytes of TLS vector a thread, at edml_pool_create(), given back at
+ *  edml_pool_destroy(); nothing while the pool runs operators. One pool may
+ *  serve several devices; its parallel-for runs one call at a time. With PORT=none every function here returns
  *  ::EDML_STATUS_UNSUPPORTED: give the device your RTOS's parallel-for. */
 /**@{*/
 typedef struct edml_pool edml_pool;

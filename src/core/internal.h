@@ -52,7 +52,7 @@ typedef struct edmli_errbuf {
 #define EDMLI_PRINTF(f, a)
 #endif
 /* A function kept out of its callers, so that its frame (message buffers
- * of a rare path) is not on their deepest path (edml.h's stack table). */
+ * of a rare path) is not on their deepest path (docs/stack.md). */
 #if defined(__GNUC__)
 #define EDMLI_NOINLINE __attribute__((noinline))
 #else
