@@ -76,7 +76,7 @@ HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.
 # the .case parser and runner, built into the tools and tests that read case files
 CASE_SRC := tools/case.c tools/case_run.c
 TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude $(BUILD)/gpu-compile)
-TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped $(BUILD)/test/dropped $(BUILD)/test/placement \
+TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/lists $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped $(BUILD)/test/dropped $(BUILD)/test/placement \
          $(BUILD)/examples/topk $(BUILD)/examples/command_list $(if $(filter 1,$(WITH_GLES)),$(BUILD)/test/kat $(BUILD)/test/cache $(BUILD)/test/watchdog)
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
@@ -146,7 +146,7 @@ $(BUILD)/test/kat $(BUILD)/test/cache $(BUILD)/test/watchdog: $(BUILD)/test/%: t
 	$(CC) $(LIB_CFLAGS) -Itest $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
 # The tests, each with the operators' samples (test/ops.h) built in.
-TEST_DEPS := test/testlib.h test/ops.h test/image.h tools/case.h $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(FLAGS_STAMP)
+TEST_DEPS := test/testlib.h test/ops.h test/misuse.h test/image.h tools/case.h $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(FLAGS_STAMP)
 $(BUILD)/test/%: test/%.c $(TEST_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS) -lpthread
@@ -172,7 +172,7 @@ SAMPLES := $(sort $(shell grep -l '^// sample:' $(CASES)))
 GEN_LIST_shaders = $(SHADERS)
 GEN_LIST_cases = $(CASES)
 GEN_LIST_samples = $(SAMPLES)
-IMAGE_COMMON := test/image.c test/diff.c test/unit.c test/misuse.c $(CASE_SRC) $(BUILD)/gen/cases.c
+IMAGE_COMMON := test/image.c test/diff.c test/unit.c test/misuse.c test/lists.c $(CASE_SRC) $(BUILD)/gen/cases.c
 IMAGE_SRC := $(IMAGE_COMMON) test/image_hosted.c
 .PHONY: test-image test-image-gl
 ifeq ($(PORT),none)
@@ -192,10 +192,10 @@ $(BUILD)/gen/cases.c: $(CASES) test/embed-cases.sh $(BUILD)/gen/cases.list
 	@mkdir -p $(dir $@)
 	sh test/embed-cases.sh $(CASES) > $@
 
-$(BUILD)/edml-test: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools/case.h $(LIB)
+$(BUILD)/edml-test: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h test/misuse.h tools/case.h $(LIB)
 	$(CC) $(TOOL_CFLAGS) -DEDML_TEST_IMAGE $(LDFLAGS) -static -o $@ $(IMAGE_SRC) $(LIB) $(TOOL_LIBS)
 
-$(BUILD)/edml-test-gl: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h tools/case.h $(LIB)
+$(BUILD)/edml-test-gl: $(IMAGE_SRC) test/image.h test/testlib.h test/ops.h test/misuse.h tools/case.h $(LIB)
 	$(CC) $(TOOL_CFLAGS) -DEDML_TEST_IMAGE $(LDFLAGS) -o $@ $(IMAGE_SRC) $(LIB) $(TOOL_LIBS)
 
 # Bare metal, AArch64: BAREMETAL_BOARD's library with PORT=none, linked with
@@ -225,7 +225,7 @@ $(BM)/obj/start.o: examples/baremetal/start.S
 	$(CC) $(BM_FLAGS) -c -o $@ $<
 $(BM)/example.elf: examples/baremetal/main.c $(BM)/obj/start.o $(BM)/obj/startup.o $(BM_DEPS) $(LIB)
 	$(CC) $(BM_FLAGS) -std=c11 $(WARN) -Iinclude $(BM_LDFLAGS) -o $@ $< $(BM)/obj/start.o $(BM)/obj/startup.o $(LIB)
-$(BM)/edml-test.elf: $(IMAGE_COMMON) test/baremetal.c test/image.h test/testlib.h test/ops.h tools/case.h $(BM)/obj/start.o $(BM)/obj/startup.o $(BM_DEPS) $(LIB)
+$(BM)/edml-test.elf: $(IMAGE_COMMON) test/baremetal.c test/image.h test/testlib.h test/ops.h test/misuse.h tools/case.h $(BM)/obj/start.o $(BM)/obj/startup.o $(BM_DEPS) $(LIB)
 	$(CC) $(BM_FLAGS) -std=c11 $(WARN) -Iinclude -Itools -Itest -D_POSIX_C_SOURCE=200809L -DEDML_TEST_IMAGE -DTL_HAVE_THREADS=0 $(BM_LDFLAGS) \
 	    -o $@ $(IMAGE_COMMON) test/baremetal.c $(BM)/obj/start.o $(BM)/obj/startup.o $(LIB)
 
@@ -238,7 +238,7 @@ FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 # `make sanitize` builds the tools and tests on the same objects.
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 SAN_BUILD := $(FUZZ)/lib
-SAN_TESTS := $(SAN_BUILD)/test/unit $(SAN_BUILD)/test/misuse $(SAN_BUILD)/test/diff $(SAN_BUILD)/test/threads
+SAN_TESTS := $(SAN_BUILD)/test/unit $(SAN_BUILD)/test/misuse $(SAN_BUILD)/test/lists $(SAN_BUILD)/test/diff $(SAN_BUILD)/test/threads
 .PHONY: fuzz fuzz-build fuzz-lib sanitize
 fuzz-build: fuzz-lib
 	@$(MAKE) --no-print-directory $(FUZZ)/fuzz_ops $(FUZZ)/fuzz_case $(FUZZ)/fuzz_api

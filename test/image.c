@@ -19,6 +19,7 @@
 int diff_main(int argc, char **argv);
 int unit_main(void);
 int misuse_main(void);
+int lists_main(void);
 
 /* every backend this build and board have */
 static int every_backend(edml_backend *backends)
@@ -163,6 +164,9 @@ int main(int argc, char **argv)
     rc ? failed++ : passed++;
     rc = misuse_main();
     printf("%s misuse tests\n", rc ? "FAIL" : "PASS");
+    rc ? failed++ : passed++;
+    rc = lists_main();
+    printf("%s command list tests\n", rc ? "FAIL" : "PASS");
     rc ? failed++ : passed++;
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -38,6 +38,7 @@ host_suite() {
     step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
     step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
     step "misuse: stale and foreign handles, live arenas, re-entry, bindings, messages, GPU arena" $H/test/misuse
+    step "command lists: every operator on every backend in one list, misuse refused recording nothing, GLES batches (chains, GatherND's counts, hazards, many ranges), a submission still running" $H/test/lists
     step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
     step "docs/gpu-compilers.md's table of the boards' GPU compilers (make gpu-targets) names today's shader sources" sh test/check-gpu-table.sh
     step "make gpu-targets fetches Debian's sources from the machine's own apt mirror (deb822 and one-line sources), naming no host" sh test/check-apt-mirror.sh
@@ -126,6 +127,7 @@ host_deep() {
     step "build host (clang ASan+UBSan)" make -j"$J" sanitize
     step "unit tests (ASan+UBSan)" $S/test/unit
     step "misuse (ASan+UBSan)" $S/test/misuse
+    step "command lists (ASan+UBSan)" $S/test/lists
     step "10 threads on one GLES device, each releasing its context before it ends (ASan+UBSan: nothing leaks)" $S/test/threads --shared --threads 10 --backend gles --rounds 1
     for b in ref neon; do
         step "vectors on $b (ASan+UBSan)" sh test/run-cases.sh $S/edml-run $b
