@@ -34,9 +34,6 @@ static uint32_t reserve; /* edml_device_desc.reserve_scratch of the devices make
 
 static edml_status make_device(tl_device *d, uint32_t faults, uint32_t at, uint64_t gpu_bytes)
 {
-    d->size = edml_device_size() + (1 << 18);
-    if (posix_memalign(&d->arena, 16, d->size)) abort();
-    memset(d->arena, 0, d->size);
     edml_device_desc dd = {0};
     dd.board = &board;
     dd.log = log_fn;
@@ -45,7 +42,7 @@ static edml_status make_device(tl_device *d, uint32_t faults, uint32_t at, uint6
     dd.gpu_arena_bytes = gpu_bytes;
     dd.reserve_scratch = reserve;
     logs = 0, last_log[0] = '\0';
-    return edml_device_create(&dd, d->arena, d->size, &d->dev);
+    return tl_device_create(d, edml_device_size() + (1 << 18), &dd);
 }
 
 /* A named GLES operator: right at the first submission, failed at the

@@ -27,14 +27,11 @@ static edml_board gpu_board(void)
 
 static edml_status make_device(tl_device *d, uint32_t faults, const edml_board *board)
 {
-    d->size = edml_device_size() + (1 << 16);
-    if (posix_memalign(&d->arena, 16, d->size)) abort();
-    memset(d->arena, 0, d->size);
     edml_device_desc dd = {0};
     dd.board = board;
     dd.log = log_fn;
     dd.inject_faults = faults;
-    return edml_device_create(&dd, d->arena, d->size, &d->dev);
+    return tl_device_create(d, edml_device_size() + (1 << 16), &dd);
 }
 
 /* faults at device creation: GLES absent, AUTO runs on the CPU */

@@ -20,11 +20,7 @@ static void log_to(void *user, edml_status s, const char *msg)
 /* a device as `dd` says, in an arena of its own (64 KiB after the device) */
 static edml_status make_device(tl_device *d, const edml_device_desc *dd)
 {
-    d->size = edml_device_size() + (1 << 16);
-    if (posix_memalign(&d->arena, 16, d->size)) abort();
-    memset(d->arena, 0, d->size);
-    d->dev = NULL;
-    return edml_device_create(dd, d->arena, d->size, &d->dev);
+    return tl_device_create(d, edml_device_size() + (1 << 16), dd);
 }
 
 /* a device of `gpu_bytes` of GPU arena, its board given (NULL: built in) */

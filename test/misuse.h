@@ -30,15 +30,12 @@ static inline edml_board gpu_board(void)
 
 static inline edml_status gpu_device(tl_device *d, const edml_board *board, uint64_t gpu_bytes, uint32_t faults)
 {
-    d->size = edml_device_size() + (1 << 16);
-    if (posix_memalign(&d->arena, 16, d->size)) abort();
-    memset(d->arena, 0, d->size);
     edml_device_desc dd = {0};
     dd.board = board;
     dd.gpu_arena_bytes = gpu_bytes;
     dd.inject_faults = faults;
     dd.log = log_fn;
-    return edml_device_create(&dd, d->arena, d->size, &d->dev);
+    return tl_device_create(d, edml_device_size() + (1 << 16), &dd);
 }
 
 static inline bool has_gles(const tl_device *d)

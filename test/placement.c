@@ -30,9 +30,6 @@ static void log_fn(void *user, edml_status s, const char *m)
 
 static edml_device *make(tl_device *d, uint32_t placement, uint32_t faults, void *pc, size_t pc_bytes)
 {
-    d->size = edml_device_size() + (1u << 18);
-    if (posix_memalign(&d->arena, 16, d->size)) abort();
-    memset(d->arena, 0, d->size);
     edml_device_desc dd = {0};
     dd.board = &board;
     dd.placement = placement;
@@ -40,8 +37,7 @@ static edml_device *make(tl_device *d, uint32_t placement, uint32_t faults, void
     dd.placement_cache = pc;
     dd.placement_cache_bytes = pc_bytes;
     dd.log = log_fn;
-    d->dev = NULL;
-    CHECK(edml_device_create(&dd, d->arena, d->size, &d->dev) == EDML_STATUS_OK, "device: %s", last_log);
+    CHECK(tl_device_create(d, edml_device_size() + (1u << 18), &dd) == EDML_STATUS_OK, "device: %s", last_log);
     return d->dev;
 }
 

@@ -229,18 +229,25 @@ static uint32_t tl_inject_faults;
 static const edml_board *tl_board;
 static uint32_t tl_gles_one_thread; /* edml_device_desc.gles_one_thread of devices made with tl_device_make */
 
-static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t backends)
+/* A device as `dd` says in an arena of its own of `size` bytes. */
+static inline edml_status tl_device_create(tl_device *d, size_t size, const edml_device_desc *dd)
 {
     d->size = size;
+    d->dev = NULL;
     if (posix_memalign(&d->arena, 16, size)) abort();
     memset(d->arena, 0, size); /* written: edml_device_create reads its head (a live device?) */
+    return edml_device_create(dd, d->arena, size, &d->dev);
+}
+
+static inline edml_status tl_device_make(tl_device *d, size_t size, uint32_t backends)
+{
     edml_device_desc dd = {0};
     dd.backends = backends ? backends : tl_backends_default;
     dd.inject_faults = tl_inject_faults;
     dd.board = tl_board;
     dd.gles_one_thread = tl_gles_one_thread;
     tl_parallel_desc(&dd);
-    return edml_device_create(&dd, d->arena, size, &d->dev);
+    return tl_device_create(d, size, &dd);
 }
 
 static inline void tl_device_free(tl_device *d)
