@@ -477,4 +477,18 @@ static inline uint32_t edmli_type_size(EDML_TENSOR_DATA_TYPE t)
 
 static inline size_t edmli_align_up(size_t v, size_t a) { return (v + (a - 1)) & ~(a - 1); }
 
+/* FNV-1a, the library's one hash (cache keys and checksums, program
+ * sources, baked blocks): bytes, and a string's bytes without its end. */
+#define EDMLI_FNV1A_SEED 2166136261u
+static inline uint32_t edmli_fnv1a(uint32_t h, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ ((const uint8_t *)p)[i]) * 16777619u;
+    return h;
+}
+static inline uint32_t edmli_fnv1a_str(uint32_t h, const char *s)
+{
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
 #endif /* EDMLI_INTERNAL_H */

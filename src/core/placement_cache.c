@@ -32,25 +32,20 @@ typedef struct edmli_pc_entry {
 
 static const char edmli_pc_magic[8] = "edmlpl1";
 
-static uint32_t edmli_pc_fnv(uint32_t h, const void *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) h = (h ^ ((const uint8_t *)p)[i]) * 16777619u;
-    return h;
-}
-
-/* A string's bytes and its terminator (no C library: PORT=none is freestanding). */
-static uint32_t edmli_pc_fnv_str(uint32_t h, const char *s)
-{
-    do h = (h ^ (uint8_t)*s) * 16777619u;
-    while (*s++);
-    return h;
-}
+/* A string's bytes and its end, so that the name and the CPU keep apart. */
+static uint32_t edmli_pc_fnv_str(uint32_t h, const char *s) { return edmli_fnv1a(edmli_fnv1a_str(h, s), "", 1); }
 
 static uint32_t edmli_pc_sum(const edmli_pc_entry *e)
 {
     edmli_pc_entry c = *e;
     c.sum = 0;
-    return edmli_pc_fnv(2166136261u, &c, sizeof c);
+    return edmli_fnv1a(EDMLI_FNV1A_SEED, &c, sizeof c);
+}
+
+/* An entry as the device wrote it: its checksum, and flags of 0 or 1. */
+static bool edmli_pc_sound(const edmli_pc_entry *e)
+{
+    return e->sum == edmli_pc_sum(e) && e->gpu <= 1u && e->close <= 1u;
 }
 
 static edmli_pc_entry *edmli_pc_at(const edmli_place_cache *c, uint32_t i)
@@ -93,7 +88,7 @@ static edmli_pc_head edmli_pc_key(const edml_device *dev, uint32_t gpu)
     memset(&h, 0, sizeof h);
     memcpy(h.magic, edmli_pc_magic, sizeof h.magic);
     const char *name = dev->board.name ? dev->board.name : "", *cpu = dev->board.cpu ? dev->board.cpu : "";
-    h.board = edmli_pc_fnv_str(edmli_pc_fnv_str(2166136261u, name), cpu);
+    h.board = edmli_pc_fnv_str(edmli_pc_fnv_str(EDMLI_FNV1A_SEED, name), cpu);
     h.gpu = gpu;
     h.version = EDML_VERSION;
     return h;
@@ -117,7 +112,7 @@ static void edmli_pc_sweep(edml_device *dev, uint32_t count)
     uint32_t kept = 0;
     for (uint32_t i = 0; i < count; i++) {
         const edmli_pc_entry *e = edmli_pc_at(c, i);
-        if (e->sum != edmli_pc_sum(e) || e->gpu > 1u || e->close > 1u) {
+        if (!edmli_pc_sound(e)) {
             c->stats.damaged++;
             continue;
         }
@@ -165,7 +160,7 @@ static const edmli_pc_entry *edmli_pc_read(edml_device *dev, uint32_t i)
 {
     edmli_place_cache *c = &dev->places;
     const edmli_pc_entry *e = edmli_pc_at(c, i);
-    if (e->sum == edmli_pc_sum(e) && e->gpu <= 1u && e->close <= 1u) return e;
+    if (edmli_pc_sound(e)) return e;
     c->stats.damaged++;
     edmli_pc_say(dev, "placement cache: a damaged entry dropped (its checksum changed after the device's creation)");
     if (i + 1u < c->count) memmove(edmli_pc_at(c, i), edmli_pc_at(c, c->count - 1u), sizeof *e);

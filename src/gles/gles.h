@@ -370,7 +370,6 @@ void edmli_gles_cache_open(edmli_gles *g, void *mem, size_t bytes);
 bool edmli_gles_cache_load(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash);
 void edmli_gles_cache_keep(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash);
 void edmli_gles_cache_stats(const edmli_gles *g, edml_program_cache_stats *stats);
-uint32_t edmli_gles_hash(uint32_t h, const char *text);
 /* The readback buffer holds at least `bytes` (false: GL_OUT_OF_MEMORY). */
 bool edmli_gles_readback_room(edmli_gles *g, uint64_t bytes);
 

@@ -17,19 +17,12 @@ static int edmli_gles_baked_find(const edmli_gles_baked *b, const void *words, u
     return -1;
 }
 
-static uint32_t edmli_gles_block_hash(const uint8_t *p, uint32_t bytes)
-{
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (uint32_t i = 0; i < bytes; i++) h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
 /* Sizing: whether an equal block was counted (equal hash and size: two
  * different blocks that collide are counted once, and baking then keeps
  * only what was counted; the other is uploaded by each execution). */
 static bool edmli_gles_sized_before(edmli_gles_bake *k, const void *words, uint32_t bytes)
 {
-    const uint32_t h = edmli_gles_block_hash(words, bytes);
+    const uint32_t h = edmli_fnv1a(EDMLI_FNV1A_SEED, words, bytes);
     for (uint32_t i = 0; i < k->count; i++)
         if (k->hash[i] == h && k->hash_bytes[i] == bytes) return true;
     if (k->count < EDMLI_GLES_BAKED_MAX) k->hash[k->count] = h, k->hash_bytes[k->count] = bytes;

@@ -119,8 +119,8 @@ static bool edmli_gles_sources(edmli_gles *g, edmli_gles_prog id, char *prelude,
     src[4] = edmli_gles_src[id];
     src[5] = edmli_gles_src_main;
     if (g->faults & EDML_FAULT_SHADER_COMPILE) src[4] = "void kernel_main() { this does not compile; }\n";
-    *hash = 2166136261u;
-    for (int i = 0; i < EDMLI_GLES_SOURCES; i++) *hash = edmli_gles_hash(*hash, src[i]);
+    *hash = EDMLI_FNV1A_SEED;
+    for (int i = 0; i < EDMLI_GLES_SOURCES; i++) *hash = edmli_fnv1a_str(*hash, src[i]);
     return true;
 }
 

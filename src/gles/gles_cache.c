@@ -52,11 +52,7 @@ static uint32_t edmli_cache_sum(const edmli_cache_entry *e, const uint8_t *bin)
 {
     edmli_cache_entry head = *e;
     head.sum = 0;
-    uint32_t h = 2166136261u;
-    const uint8_t *p = (const uint8_t *)&head;
-    for (size_t i = 0; i < sizeof head; i++) h = (h ^ p[i]) * 16777619u;
-    for (uint32_t i = 0; i < e->bytes; i++) h = (h ^ bin[i]) * 16777619u;
-    return h;
+    return edmli_fnv1a(edmli_fnv1a(EDMLI_FNV1A_SEED, &head, sizeof head), bin, e->bytes);
 }
 
 /* The header as the device counts it, written for the next boot. */
@@ -133,8 +129,8 @@ void edmli_gles_cache_open(edmli_gles *g, void *mem, size_t bytes)
         return;
     }
     const char *version = (const char *)gl->glGetString(EDMLI_GL_VERSION);
-    g->cache_key = edmli_gles_hash(edmli_gles_hash(edmli_gles_hash(2166136261u, g->renderer), version ? version : ""),
-                                   edml_version());
+    g->cache_key = edmli_fnv1a_str(
+        edmli_fnv1a_str(edmli_fnv1a_str(EDMLI_FNV1A_SEED, g->renderer), version ? version : ""), edml_version());
     g->cache = (uint8_t *)mem;
     g->cache_bytes = bytes > UINT32_MAX ? UINT32_MAX : bytes;
     edmli_cache_head h;
@@ -237,10 +233,4 @@ void edmli_gles_cache_stats(const edmli_gles *g, edml_program_cache_stats *stats
 {
     *stats = g->cache_stats;
     stats->used = g->cache ? g->cache_used : 0;
-}
-
-uint32_t edmli_gles_hash(uint32_t h, const char *text)
-{
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) h = (h ^ *p) * 16777619u; /* FNV-1a */
-    return h;
 }

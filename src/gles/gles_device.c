@@ -105,7 +105,7 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
     const char *renderer = (const char *)gl->glGetString(EDMLI_GL_RENDERER);
     const char *version = (const char *)gl->glGetString(EDMLI_GL_VERSION);
     edmli_format(g->renderer, sizeof g->renderer, "%s", renderer ? renderer : "unknown");
-    g->identity = edmli_gles_hash(edmli_gles_hash(2166136261u, g->renderer), version ? version : "");
+    g->identity = edmli_fnv1a_str(edmli_fnv1a_str(EDMLI_FNV1A_SEED, g->renderer), version ? version : "");
     if (blocks < 3 || inv < 128 || shared < 16384 || ubo < (int)EDMLI_GLES_PARAM_BYTES) {
         edmli_format(why, cap,
                      "%s: %d storage blocks, %d invocations, %d bytes shared, uniform blocks of %d bytes: below GLES "
