@@ -603,9 +603,17 @@ typedef struct edml_device_desc {
     void *placement_cache;
     size_t placement_cache_bytes; /**< bytes of placement_cache */
     /** Tests only: the GPU submission, counted from 1 after the known-answer
-     *  tests, that ::EDML_FAULT_DROPPED_DISPATCH or ::EDML_FAULT_GPU_RESET
-     *  strikes; 0: the first. */
+     *  tests, that the faults marked (at) strike; 0: the first. */
     uint32_t inject_fault_at;
+    /** How long a call waits for a GPU submission's fence before it fails
+     *  (::EDML_STATUS_BACKEND_FAILED) and GLES leaves the device: the
+     *  longest a hung GPU stalls a call (docs/gpu.md); 0: 5000 ms. */
+    uint32_t gpu_fence_timeout_ms;
+    /** 1, a debug aid: edml_command_list_submit() fills the list's host
+     *  outputs with 0xA5 bytes and its work runs in edml_command_list_wait(),
+     *  on every backend, so that reading outputs before the wait fails on the
+     *  CPU as it would on the GPU. 0: off. */
+    uint32_t poison_list_outputs;
 } edml_device_desc;
 
 /** @name Placement (edml_device_desc.placement) */
@@ -643,6 +651,8 @@ typedef struct edml_device_desc {
 #define EDML_FAULT_GPU_RESET 0x100000u       /**< (at) one submission dropped and a GPU reset reported */
 #define EDML_FAULT_SLOW_CPU 0x200000u        /**< measured placement times each CPU run 50 ms longer */
 #define EDML_FAULT_SLOW_GPU 0x400000u        /**< measured placement times each GPU run 50 ms longer */
+#define EDML_FAULT_PARTIAL_WORKGROUP 0x800000u /**< (at) only each workgroup's first invocation runs */
+#define EDML_FAULT_STALE_READBACK 0x1000000u   /**< (at) the readback mapping shows the bytes before */
 /** Every limits profile above. */
 #define EDML_FAULT_LIMITS_ANY \
     (EDML_FAULT_LIMITS_GLES31 | EDML_FAULT_LIMITS_V3D | EDML_FAULT_LIMITS_MALI | EDML_FAULT_LIMITS_ADRENO)

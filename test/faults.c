@@ -142,7 +142,7 @@ static void check_kernel_faults(const edml_board *board)
         const char *says;
     } faults[] = {
         {EDML_FAULT_SHADER_COMPILE, "does not compile"},
-        {EDML_FAULT_SKIPPED_DISPATCH, "the GPU ran 0 of the 1 workgroups dispatched"},
+        {EDML_FAULT_SKIPPED_DISPATCH, "the GPU completed 0 of the 1 workgroups dispatched"},
     };
     char info[600];
     for (size_t f = 0; f < sizeof faults / sizeof *faults; f++)

@@ -83,6 +83,8 @@ typedef struct case_result {
 edml_device *case_device_new(edml_backend backend, uint32_t threads, uint32_t faults, char *why, size_t cap);
 /* The board the devices are made for (NULL: the built-in one). */
 extern const edml_board *case_board;
+/* The GPU submission the devices' faults marked (at) strike (0: the first). */
+extern uint32_t case_fault_at;
 /* The built-in board with every AUTO threshold 0 and a software GPU
  * allowed: AUTO places every operator it can on the GPU (tests). */
 const edml_board *case_board_gpu_always(void);

@@ -93,6 +93,7 @@ static bool case_pool_start(uint32_t threads, char *why, size_t cap)
 }
 
 const edml_board *case_board;
+uint32_t case_fault_at;
 
 const edml_board *case_board_gpu_always(void)
 {
@@ -128,6 +129,7 @@ edml_device *case_device_new_sized(edml_backend backend, uint32_t threads, uint3
     if (backend != EDML_BACKEND_AUTO) dd.backends = EDML_BACKEND_BIT(backend) | EDML_BACKEND_BIT(EDML_BACKEND_REF);
     dd.inject_faults = faults;
     dd.board = case_board;
+    dd.inject_fault_at = case_fault_at;
     if (threads > 1) {
         if (!case_pool && !case_pool_start(threads, why, cap)) return NULL;
         dd.parallel_for = edml_pool_parallel_for;

@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define STRIKE_NAMES "dropped|reset|partial-workgroup|stale-readback"
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts]\n"
                "                [--command-list [--reorder]] [--limits " CASE_LIMITS_NAMES "] [--unchecked]\n"
-               "                [--gpu-always] [--may-refuse] FILE...\n"
+               "                [--gpu-always] [--may-refuse] [--strike FAULT] FILE...\n"
                "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
@@ -34,6 +36,11 @@ static void usage(FILE *f)
                "  --may-refuse (GLES, tests) a case the GPU backend refuses with a status, its\n"
                "               outputs untouched, is REFUSED, not failed (a GPU that may do\n"
                "               nothing); a wrong answer with OK still fails\n"
+               "  --strike F   (GLES, tests) each case on a device of its own, run twice, the\n"
+               "               second run struck by fault F (" STRIKE_NAMES "):\n"
+               "               with --command-list, the list's first submission struck (cases\n"
+               "               that expect an error are left out: they would move it);\n"
+               "               a wrong answer with OK fails, a refusal is REFUSED (--may-refuse)\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
 }
 
@@ -89,16 +96,16 @@ static int list_backends(void)
     return 0;
 }
 
-/* The command line's settings. */
+/* The command line's settings: strike, the fault of --strike (0: none). */
 typedef struct run_opts {
     bool check, as_list, may_refuse;
-    uint32_t faults, threads;
+    uint32_t faults, threads, strike;
     edml_backend backend;
 } run_opts;
 
 /* The verdicts so far. */
 typedef struct tally {
-    int passed, failed, skipped, refused;
+    int passed, failed, skipped, refused, left_out;
     bool malformed;
 } tally;
 
@@ -108,7 +115,7 @@ typedef struct list_case {
     edml_operator *op;
     void *in[CASE_MAX_INPUTS], *scratch;
     case_result r;
-    bool recorded, ok, skipped;
+    bool recorded, ok, skipped, alone;
     char why[CASE_MSG + 300];
 } list_case;
 
@@ -171,6 +178,8 @@ static int run_as_list(char **paths, int n, const run_opts *o)
             t.malformed = true;
         } else if (!case_backend_has(&lc->c, backend)) {
             lc->skipped = true; /* as one execute per case: said so, never passed */
+        } else if (lc->c.expect_error && o->strike) {
+            lc->skipped = lc->alone = true; /* its submissions would move the struck one */
         } else if (lc->c.expect_error) {
             lc->ok = case_check(&lc->c, dev, backend, &lc->r, lc->why, sizeof lc->why);
         } else {
@@ -186,6 +195,11 @@ static int run_as_list(char **paths, int n, const run_opts *o)
             snprintf(lc->why, sizeof lc->why, "the list: %s: %s", edml_status_string(s), edml_device_last_error(dev));
         } else if (lc->recorded) {
             lc->ok = case_compare(&lc->c, &lc->r, lc->why, sizeof lc->why);
+        }
+        if (lc->skipped && lc->alone) {
+            printf("SKIP %s: expects an error: run alone (left out where a list's submission is struck)\n", paths[i]);
+            t.left_out++;
+            continue;
         }
         if (lc->skipped) {
             printf("SKIP %s: backend %s has no kernel for %s\n", paths[i], edml_backend_name(backend),
@@ -239,6 +253,26 @@ static bool parse_limits(const char *l, uint32_t *faults)
     return f != 0;
 }
 
+/* --strike: the fault that strikes each case's second GPU submission */
+static bool parse_strike(const char *name, run_opts *o)
+{
+    static const struct {
+        const char *name;
+        uint32_t fault;
+    } faults[] = {{"dropped", EDML_FAULT_DROPPED_DISPATCH},
+                  {"reset", EDML_FAULT_GPU_RESET},
+                  {"partial-workgroup", EDML_FAULT_PARTIAL_WORKGROUP},
+                  {"stale-readback", EDML_FAULT_STALE_READBACK}};
+    for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
+        if (!strcmp(name, faults[i].name)) {
+            o->strike = faults[i].fault;
+            o->faults |= o->strike;
+            return true;
+        }
+    fprintf(stderr, "edml-run: --strike takes " STRIKE_NAMES ", not '%s'\n", name);
+    return false;
+}
+
 /* Options up to the first file: the index of that file, or -1 to exit with
  * *rc (a listing, help or a usage error). */
 static int parse_options(int argc, char **argv, run_opts *o, int *rc)
@@ -275,6 +309,8 @@ static int parse_options(int argc, char **argv, run_opts *o, int *rc)
             o->may_refuse = true;
         } else if (strcmp(a, "--limits") == 0 && first + 1 < argc) {
             if (!parse_limits(argv[++first], &o->faults)) return -1;
+        } else if (strcmp(a, "--strike") == 0 && first + 1 < argc) {
+            if (!parse_strike(argv[++first], o)) return -1;
         } else if (strcmp(a, "--") == 0) {
             first++;
             break;
@@ -306,7 +342,11 @@ static void run_file(const char *path, edml_device *dev, const run_opts *o, tall
     } else {
         case_result r;
         char why[CASE_MSG + 300];
-        const bool ok = case_check(c, dev, o->backend, &r, why, sizeof why);
+        bool ok = case_check(c, dev, o->backend, &r, why, sizeof why);
+        if (ok && o->strike) { /* the second run, struck */
+            case_result_free(&r);
+            ok = case_check(c, dev, o->backend, &r, why, sizeof why);
+        }
         const bool refused = !ok && o->may_refuse && case_refused(c, &r);
         const edml_status s = r.exec_status ? r.exec_status : r.create_status;
         if (o->check && ok) {
@@ -334,6 +374,7 @@ static void print_tally(const tally *t, edml_backend backend, const char *tail)
 {
     printf("%d passed, %d failed", t->passed, t->failed);
     if (t->skipped) printf(", %d skipped (no kernel on %s)", t->skipped, edml_backend_name(backend));
+    if (t->left_out) printf(", %d left out (they expect an error)", t->left_out);
     if (t->refused) printf(", %d refused (the GPU backend refused them with a status, writing nothing)", t->refused);
     printf("%s\n", tail);
 }
@@ -344,16 +385,20 @@ int main(int argc, char **argv)
     int rc;
     const int first = parse_options(argc, argv, &o, &rc);
     if (first < 0) return rc;
+    case_fault_at = o.strike && !o.as_list ? 2u : 1u; /* a case's second run; a list's first submission */
     if (o.as_list) return run_as_list(argv + first, argc - first, &o);
     tally t = {0};
     char why_dev[256];
-    edml_device *dev = case_device_new(o.backend, o.threads, o.faults, why_dev, sizeof why_dev);
-    if (!dev) {
-        fprintf(stderr, "edml-run: %s\n", why_dev);
-        return 2;
+    edml_device *dev = NULL;
+    for (int i = first; i < argc; i++) {
+        if (!dev && !(dev = case_device_new(o.backend, o.threads, o.faults, why_dev, sizeof why_dev))) {
+            fprintf(stderr, "edml-run: %s\n", why_dev);
+            return 2;
+        }
+        run_file(argv[i], dev, &o, &t);
+        if (o.strike) case_device_free(dev), dev = NULL; /* --strike: a device a case */
     }
-    for (int i = first; i < argc; i++) run_file(argv[i], dev, &o, &t);
-    if (o.check) print_tally(&t, o.backend, "");
+    if (o.check) print_tally(&t, o.backend, o.strike ? " (the second run of each struck)" : "");
     case_device_free(dev);
     if (t.malformed) return 2;
     return t.failed ? 1 : 0;

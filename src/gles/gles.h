@@ -102,7 +102,6 @@ extern const unsigned char edmli_gles_src_specialized[EDMLI_GLES_PROG_COUNT];
 #define EDMLI_GLES_PARAM_SLOTS 16u
 /* A parameter block as bound: whole 16-byte vectors (its uniform block's size) */
 #define EDMLI_GLES_PARAM_VEC(bytes) (((bytes) + 15u) & ~15u)
-#define EDMLI_GLES_FENCE_TIMEOUT_NS 5000000000ull
 #define EDMLI_GLES_UNITS_PER_DISPATCH (1u << 22) /* keeps each dispatch short (V3D: 500 ms watchdog) */
 #define EDMLI_GLES_GROUPS_PER_DISPATCH 4096u
 /* Where a GPU buffer starts in the arena: a multiple of this, so that a
@@ -122,14 +121,23 @@ typedef struct edmli_gles_range {
 /* GatherND's status words as each call starts: no clamped coordinate, none first */
 extern const uint32_t edmli_gles_status_init[4];
 #define EDMLI_GLES_STATUS_SLOTS 32u /* a batch's GatherNDs (slot k at byte 16 k); more end it */
-/* The workgroups that ran (shaders/main.glsl) are counted in
- * EDMLI_GLES_COUNTERS words after the GPU arena, in its buffer (workgroup
- * x adds to word x % EDMLI_GLES_COUNTERS: no one address every workgroup
- * contends for), copied after the run's last kernel into the status
- * buffer's last EDMLI_GLES_COUNTERS words (after the slots and their
- * initial values), or without one into the readback buffer, and added up. */
+/* The proof that a submission ran (shaders/main.glsl, gles_done.c): a
+ * block reserved after the GPU arena, in its buffer: a head of four words
+ * (EDMLI_GLES_SERIAL_WORD: the number of a submission that dispatched
+ * nothing, written by the host so that a stale mapping shows another;
+ * EDMLI_GLES_PARTIAL_WORD: EDML_FAULT_PARTIAL_WORKGROUP's switch, read only
+ * by programs built for that fault), then EDMLI_GLES_COUNTERS words in
+ * which every workgroup whose invocations all finished counts itself
+ * (workgroup x in word x % EDMLI_GLES_COUNTERS: no one address every
+ * workgroup contends for). After the run's last kernel the block is copied
+ * where its outputs are read: into the readback buffer after the fetches,
+ * in the same mapping, or, where nothing is fetched, into the mapped status
+ * buffer's last bytes (without one, into the readback buffer alone). */
 #define EDMLI_GLES_COUNTERS 64u
-#define EDMLI_GLES_ARENA_RESERVED (EDMLI_GLES_COUNTERS * 4u)
+#define EDMLI_GLES_RESERVED_HEAD 16u
+#define EDMLI_GLES_SERIAL_WORD 0u
+#define EDMLI_GLES_PARTIAL_WORD 1u
+#define EDMLI_GLES_ARENA_RESERVED (EDMLI_GLES_RESERVED_HEAD + EDMLI_GLES_COUNTERS * 4u)
 #define EDMLI_GLES_STATUS_BYTES (2u * EDMLI_GLES_STATUS_SLOTS * 16u + EDMLI_GLES_ARENA_RESERVED)
 
 typedef struct edmli_gles {
@@ -276,10 +284,13 @@ typedef struct edmli_gles {
      * last read: after each fence the two must agree, else a dispatch was
      * dropped. The submissions fenced outside the known-answer tests (for
      * EDML_FAULT_DROPPED_DISPATCH and _GPU_RESET: the one they strike,
-     * edml_device_desc.inject_fault_at). */
-    uint32_t done_sent, done_base;
-    bool dropped; /* a count fell short since the flag was cleared */
+     * edml_device_desc.inject_fault_at). The last serial a submission that
+     * dispatched nothing wrote (gles.h's reserved block). */
+    uint32_t done_sent, done_base, serial;
+    bool dropped;    /* a proof failed since the flag was cleared */
+    bool partial_on; /* EDML_FAULT_PARTIAL_WORKGROUP's switch is set in the GPU arena */
     uint32_t submissions, fault_at;
+    uint64_t fence_timeout_ns; /* edml_device_desc.gpu_fence_timeout_ms */
     /* GL's reset query where the context is told of GPU resets (NULL:
      * not), and why GLES is off on this device for good ("": it is not):
      * a GPU reset lost its context, or a dispatch was dropped */
@@ -305,6 +316,13 @@ typedef struct edmli_gles_deferred {
  * (BACKEND_FAILED, nothing written) and, outside the known-answer tests,
  * takes GLES off the device for good (`lost`). */
 bool edmli_gles_drops(const edmli_gles *g);
+/* Whether an injected fault strikes the submission being built (1: the
+ * first after the known-answer tests; edml_device_desc.inject_fault_at). */
+bool edmli_gles_struck(const edmli_gles *g, uint32_t fault);
+/* EDML_FAULT_PARTIAL_WORKGROUP: the switch main() reads (gles.h's reserved
+ * block) set before the struck submission's first dispatch (dispatching),
+ * cleared after its last. */
+void edmli_gles_partial(edmli_gles *g, bool dispatching);
 /* Tests (test/kat.c) only: no dispatch runs, yet each counts as done, as on
  * a GPU whose lost work nothing reports: the known-answer tests alone must
  * catch it. */
@@ -316,7 +334,10 @@ void edmli_gles_fenced(edmli_gles *g);
 bool edmli_gles_faulted(const edmli_gles *g, uint32_t fault);
 /* GLES off on this device for good, with the reason (the first kept). */
 void edmli_gles_lose(edmli_gles *g, const char *why);
-edml_status edmli_gles_done_check(struct edmli_gles_run *r, uint32_t counted);
+/* The proof read back after a fence (gles.h's reserved block): the serial
+ * where this submission wrote one, and the workgroups that completed
+ * against those dispatched. */
+edml_status edmli_gles_proof_check(struct edmli_gles_run *r, const uint32_t proof[EDMLI_GLES_ARENA_RESERVED / 4u]);
 edml_status edmli_gles_reset_check(struct edmli_gles_run *r);
 /* Where GLES was lost: BACKEND_FAILED with the reason (else OK). */
 edml_status edmli_gles_refuse_lost(const edmli_gles *g, edmli_errbuf *err);
@@ -477,6 +498,7 @@ typedef struct edmli_gles_run {
     uint32_t slot;
     uint32_t nfetches;
     edml_status staged; /* the fetches' copies into the readback buffer, queued before the fence */
+    uint32_t serial;    /* what this submission wrote as its serial (0: none; it dispatched) */
     /* in a batch: this entry's GPU-buffer ranges (inputs', then outputs',
      * by their slot; bit k of `mine_used` for mine[k]), the batch's at its finish */
     edmli_gles_range mine[EDMLI_GLES_ENTRY_RANGES];

@@ -98,9 +98,9 @@ static void edmli_gles_take_program(edmli_gles *g, edmli_gles_prog id)
 }
 
 /* The sources of program id: its prelude (in `prelude`), the libraries it
- * takes, the kernel, main() (shaders/main.glsl); their hash (the program
- * cache's key). false: why. */
-#define EDMLI_GLES_SOURCES 6
+ * takes, the kernel, the fault that main() simulates (tests), main()
+ * (shaders/main.glsl); their hash (the program cache's key). false: why. */
+#define EDMLI_GLES_SOURCES 7
 static bool edmli_gles_sources(edmli_gles *g, edmli_gles_prog id, char *prelude, const char *src[EDMLI_GLES_SOURCES],
                                uint32_t *hash)
 {
@@ -117,7 +117,8 @@ static bool edmli_gles_sources(edmli_gles *g, edmli_gles_prog id, char *prelude,
     src[2] = libs & EDMLI_GLES_LIBS_OUT ? edmli_gles_src_output : "";
     src[3] = libs & EDMLI_GLES_LIBS_TOPK ? edmli_gles_src_topk : "";
     src[4] = edmli_gles_src[id];
-    src[5] = edmli_gles_src_main;
+    src[5] = g->faults & EDML_FAULT_PARTIAL_WORKGROUP ? "#define EDMLI_FAULT_PARTIAL_WORKGROUP 1\n" : "";
+    src[6] = edmli_gles_src_main;
     if (g->faults & EDML_FAULT_SHADER_COMPILE) src[4] = "void kernel_main() { this does not compile; }\n";
     *hash = EDMLI_FNV1A_SEED;
     for (int i = 0; i < EDMLI_GLES_SOURCES; i++) *hash = edmli_fnv1a_str(*hash, src[i]);

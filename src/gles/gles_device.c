@@ -131,9 +131,10 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
                      dev->board.gpu_workgroup, g->local, inv);
         edmli_gles_note(g, note);
     }
-    /* shared memory of topk_select: 12 bytes a sort entry, 8 KiB of histograms, 4 bytes a thread */
+    /* shared memory of topk_select: 12 bytes a sort entry, 8 KiB of histograms, 4 bytes a thread, 16
+     * bytes of its own and main()'s count of finished invocations */
     g->sort_max = EDMLI_GLES_SORT_MAX;
-    while (g->sort_max > 64 && g->sort_max * 12u + 8192u + g->local * 4u + 16u > (uint32_t)shared) g->sort_max /= 2;
+    while (g->sort_max > 64 && g->sort_max * 12u + 8192u + g->local * 4u + 20u > (uint32_t)shared) g->sort_max /= 2;
     g->max_groups_x = groups > 0 ? (uint32_t)groups : 65535u;
     g->max_ssbo = (uint64_t)(uint32_t)ssbo;
     /* glBindBufferRange offsets are multiples of it: tensors' (storage) and
@@ -366,13 +367,14 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     edmli_gles *g = (edmli_gles *)state;
     if (!edmli_gles_open(g, dev, dev->desc.inject_faults, why, cap)) return false;
     edmli_gles_status_open(g);
-    { /* the workgroup counts after the arena (gles.h) */
+    { /* the proof's block after the arena (gles.h) */
         const uint8_t zeros[EDMLI_GLES_ARENA_RESERVED] = {0};
         g->port.gl.glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
         g->port.gl.glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, sizeof zeros, zeros);
     }
     edmli_gles_reset_open(g);
     g->fault_at = dev->desc.inject_fault_at ? dev->desc.inject_fault_at : 1u;
+    g->fence_timeout_ns = (dev->desc.gpu_fence_timeout_ms ? dev->desc.gpu_fence_timeout_ms : 5000u) * 1000000ull;
     g->one_thread = dev->desc.gles_one_thread != 0;
     g->batching = false;
     g->unwaited = false;

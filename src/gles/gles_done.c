@@ -10,9 +10,7 @@
  * (outside the known-answer tests, which take off only their kernels). */
 #include "gles.h"
 
-/* The submission the injected faults strike (1: the first after the
- * known-answer tests), while it is built. */
-static bool edmli_gles_struck(const edmli_gles *g, uint32_t fault)
+bool edmli_gles_struck(const edmli_gles *g, uint32_t fault)
 {
     return (g->faults & fault) && !g->checking && g->submissions + 1u == g->fault_at;
 }
@@ -27,6 +25,18 @@ bool edmli_gles_drops(const edmli_gles *g)
     return edmli_gles_struck(g, EDML_FAULT_DROPPED_DISPATCH) || edmli_gles_struck(g, EDML_FAULT_GPU_RESET);
 }
 
+void edmli_gles_partial(edmli_gles *g, bool dispatching)
+{
+    const bool on = dispatching && edmli_gles_struck(g, EDML_FAULT_PARTIAL_WORKGROUP);
+    if (on == g->partial_on) return;
+    const uint32_t word = on;
+    edmli_gl *gl = &g->port.gl;
+    if (!on) gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
+    gl->glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)(g->arena_bytes + 4u * EDMLI_GLES_PARTIAL_WORD), 4, &word);
+    g->partial_on = on;
+}
+
 void edmli_gles_fenced(edmli_gles *g)
 {
     if (!g->checking) g->submissions++;
@@ -37,20 +47,39 @@ void edmli_gles_lose(edmli_gles *g, const char *why)
     if (!g->lost[0]) edmli_format(g->lost, sizeof g->lost, "%s", why);
 }
 
-edml_status edmli_gles_done_check(edmli_gles_run *r, uint32_t counted)
+/* A failed proof: GLES off for good (outside the known-answer tests, whose
+ * failure takes off only the kernels they ran), the call failed. */
+static edml_status edmli_gles_disproved(edmli_gles_run *r, const char *why)
 {
     edmli_gles *g = r->g;
+    g->dropped = true;
+    if (!g->checking) edmli_gles_lose(g, why);
+    return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", why);
+}
+
+edml_status edmli_gles_proof_check(edmli_gles_run *r, const uint32_t proof[EDMLI_GLES_ARENA_RESERVED / 4u])
+{
+    edmli_gles *g = r->g;
+    char why[EDMLI_GLES_WHY_BYTES];
+    const uint32_t *counts = proof + EDMLI_GLES_RESERVED_HEAD / 4u;
+    uint32_t counted = 0;
+    for (uint32_t i = 0; i < EDMLI_GLES_COUNTERS; i++) counted += counts[i];
     const uint32_t sent = g->done_sent - g->done_base, ran = counted - g->done_base;
     g->done_base = g->done_sent = counted; /* the next submission counts from here */
-    if (ran == sent || (g->faults & EDML_FAULT_UNCHECKED)) return EDML_STATUS_OK;
-    g->dropped = true;
-    char why[EDMLI_GLES_WHY_BYTES];
+    if (g->faults & EDML_FAULT_UNCHECKED) return EDML_STATUS_OK;
+    if (r->serial && proof[EDMLI_GLES_SERIAL_WORD] != r->serial) {
+        edmli_format(why, sizeof why,
+                     "the bytes read back are not this submission's (serial %u where %u was written): a stale "
+                     "mapping of the readback buffer",
+                     proof[EDMLI_GLES_SERIAL_WORD], r->serial);
+        return edmli_gles_disproved(r, why);
+    }
+    if (ran == sent) return EDML_STATUS_OK;
     edmli_format(why, sizeof why,
-                 "the GPU ran %u of the %u workgroups dispatched: the driver dropped a dispatch (a kernel it could "
-                 "not run, or a GPU reset)",
+                 "the GPU completed %u of the %u workgroups dispatched: the driver dropped a dispatch or cut a "
+                 "workgroup short (a kernel it could not run, a GPU reset), or the bytes read back are stale",
                  ran, sent);
-    if (!g->checking) edmli_gles_lose(g, why); /* a test's failure takes off only the kernels it ran */
-    return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", why);
+    return edmli_gles_disproved(r, why);
 }
 
 edml_status edmli_gles_reset_check(edmli_gles_run *r)

@@ -46,6 +46,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->slot = 0;
     r->nfetches = 0;
     r->staged = EDML_STATUS_OK;
+    r->serial = 0;
     r->mine_used = 0;
     if (!edmli_gles_make_current(g)) return edmli_gles_fail(r, "eglMakeCurrent failed");
     edmli_gl *gl = &g->port.gl;
@@ -306,6 +307,7 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
     uint32_t per = groups ? EDMLI_GLES_GROUPS_PER_DISPATCH : EDMLI_GLES_UNITS_PER_DISPATCH;
     const uint32_t local = edmli_gles_prog_local(g, prog);
     if (g->faults & EDML_FAULT_SMALL_DISPATCHES) per = groups ? 1u : 1000u;
+    if (g->faults & EDML_FAULT_PARTIAL_WORKGROUP) edmli_gles_partial(g, true);
     const bool drop = edmli_gles_drops(g) || (g->faults & EDMLI_GLES_FAULT_IDLE) ||
                       ((g->faults & EDML_FAULT_SKIPPED_DISPATCH) && prog == EDMLI_GLES_PROG_GATHER_ND); /* as V3D may */
     for (uint32_t base = 0; base < units; base += per) {
@@ -469,13 +471,14 @@ static uint64_t edmli_gles_fetch_layout(const edmli_gles_run *r, uint64_t *base,
     return *one ? hi - lo : total;
 }
 
-/* Where the copy of the workgroup counts lies in the readback buffer,
- * after the fetches (without a status buffer: else they are read through
- * its mapping), and the readback bytes then. */
-static uint64_t edmli_gles_count_at(const edmli_gles *g, uint64_t fetched, uint64_t *total)
+/* Where the proof (gles.h's reserved block) lies in the readback buffer:
+ * after the fetches, read through the same mapping as they are. Where
+ * nothing is fetched and the status buffer is mapped, it is read there
+ * instead (*total 0: no mapping at all); else the readback bytes. */
+static uint64_t edmli_gles_proof_at(const edmli_gles *g, uint64_t fetched, uint64_t *total)
 {
     const uint64_t at = edmli_gles_fetch_span(fetched);
-    *total = g->status_map ? fetched : at + EDMLI_GLES_ARENA_RESERVED;
+    *total = fetched || !g->status_map ? at + EDMLI_GLES_ARENA_RESERVED : 0;
     return at;
 }
 
@@ -491,25 +494,29 @@ bool edmli_gles_readback_room(edmli_gles *g, uint64_t bytes)
     return true;
 }
 
-/* The workgroups counted (shaders/main.glsl): the counters' copy added up. */
-static uint32_t edmli_gles_counted(const volatile uint32_t *words)
+/* A submission that dispatched nothing has no count to show that the
+ * mapping read after its fence is its own: it writes a serial into the
+ * proof first (gles.h). */
+static void edmli_gles_stamp(edmli_gles_run *r, uint64_t total)
 {
-    uint32_t sum = 0;
-    for (uint32_t i = 0; i < EDMLI_GLES_COUNTERS; i++) sum += words[i];
-    return sum;
+    edmli_gles *g = r->g;
+    if (!total || g->done_sent != g->done_base) return;
+    r->serial = ++g->serial ? g->serial : ++g->serial;
+    g->port.gl.glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
+    g->port.gl.glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)(g->arena_bytes + 4u * EDMLI_GLES_SERIAL_WORD), 4,
+                               &r->serial);
 }
 
-/* The counters after the arena copied where the host reads them after the
- * fence: the status buffer's last words, or the readback buffer at
- * count_at. */
-static void edmli_gles_stage_counts(edmli_gles *g, uint64_t count_at)
+/* The proof copied where the host reads it after the fence: the readback
+ * buffer at proof_at (total > 0), else the status buffer's last bytes. */
+static void edmli_gles_stage_proof(edmli_gles *g, uint64_t proof_at, uint64_t total)
 {
     edmli_gl *gl = &g->port.gl;
     gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_map ? g->status_buf : g->readback_buf);
-    if (g->status_map) count_at = EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_ARENA_RESERVED;
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, total ? g->readback_buf : g->status_buf);
+    if (!total) proof_at = EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_ARENA_RESERVED;
     gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)g->arena_bytes,
-                            (intptr_t)count_at, EDMLI_GLES_ARENA_RESERVED);
+                            (intptr_t)proof_at, EDMLI_GLES_ARENA_RESERVED);
 }
 
 static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
@@ -519,11 +526,14 @@ static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
     uint64_t base, total;
     bool one;
     const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
-    const uint64_t count_at = edmli_gles_count_at(g, fetched, &total);
+    const uint64_t proof_at = edmli_gles_proof_at(g, fetched, &total);
     if (!edmli_gles_readback_room(g, total))
         return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
-    edmli_gles_stage_counts(g, count_at);
+    edmli_gles_stamp(r, total);
+    if (total && edmli_gles_struck(g, EDML_FAULT_STALE_READBACK)) return EDML_STATUS_OK; /* the last bytes stay */
+    edmli_gles_stage_proof(g, proof_at, total);
     if (!fetched) return EDML_STATUS_OK;
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     if (one) {
         gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)base, 0,
@@ -536,8 +546,10 @@ static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
     return EDML_STATUS_OK;
 }
 
-/* After the fence: the workgroup count checked, then one mapping, and the
- * host written only once both succeeded, so that a failure writes nothing. */
+/* After the fence: one mapping of exactly the bytes staged, the proof read
+ * there (the outputs' own mapping: a stale or failed one fails the call),
+ * and the host written only once it holds, so that a failure writes
+ * nothing. */
 static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
 {
     edmli_gles *g = r->g;
@@ -547,11 +559,13 @@ static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
     uint64_t base, total;
     bool one;
     const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
-    const uint64_t count_at = edmli_gles_count_at(g, fetched, &total);
-    const volatile uint32_t *mapped_counts =
-        g->status_map ? g->status_map + (EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_ARENA_RESERVED) / 4u : NULL;
-    edml_status s = mapped_counts ? edmli_gles_done_check(r, edmli_gles_counted(mapped_counts)) : EDML_STATUS_OK;
-    if (s || !total) return s;
+    const uint64_t proof_at = edmli_gles_proof_at(g, fetched, &total);
+    uint32_t proof[EDMLI_GLES_ARENA_RESERVED / 4u];
+    if (!total) { /* nothing fetched: the status buffer's persistent mapping */
+        const volatile uint32_t *w = g->status_map + (EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_ARENA_RESERVED) / 4u;
+        for (uint32_t i = 0; i < EDMLI_GLES_ARENA_RESERVED / 4u; i++) proof[i] = w[i];
+        return edmli_gles_proof_check(r, proof);
+    }
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
     const bool fault = edmli_gles_faulted(g, EDML_FAULT_MAP);
@@ -559,12 +573,13 @@ static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
         if (p) gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
         return edmli_gles_fail(r, fault ? "glMapBufferRange failed (fault injected)" : "glMapBufferRange failed");
     }
-    uint32_t copied[EDMLI_GLES_COUNTERS];
-    memcpy(copied, p + count_at, sizeof copied);
-    if (!mapped_counts) s = edmli_gles_done_check(r, edmli_gles_counted(copied));
+    memcpy(proof, p + proof_at, sizeof proof);
+    edml_status s = edmli_gles_proof_check(r, proof);
     for (uint64_t i = 0, at = 0; !s && i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
         memcpy(r->fetches[i].host, p + (one ? r->fetches[i].offset - base : at), (size_t)r->fetches[i].bytes);
-    gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
+    if (!gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER) && !s)
+        s = edmli_gles_fail(r, "glUnmapBuffer: the driver says the bytes read back (now in the outputs) were corrupted "
+                               "while mapped");
     return s;
 }
 
@@ -580,8 +595,12 @@ static edml_status edmli_gles_fence_outcome(edmli_gles_run *r, unsigned w)
 {
     edml_status s = edmli_gles_reset_check(r);
     if (s) return s;
-    if (w == EDMLI_GL_TIMEOUT_EXPIRED)
-        return edmli_gles_fail(r, "the fence timed out after 5 s (fault injected or GPU hung)");
+    if (w == EDMLI_GL_TIMEOUT_EXPIRED) {
+        char what[96];
+        edmli_format(what, sizeof what, "the fence timed out after %llu ms (fault injected or GPU hung)",
+                     (unsigned long long)(r->g->fence_timeout_ns / 1000000u));
+        return edmli_gles_fail(r, what);
+    }
     if (w != EDMLI_GL_ALREADY_SIGNALED && w != EDMLI_GL_CONDITION_SATISFIED)
         return edmli_gles_fail(r, "glClientWaitSync failed");
     unsigned err = r->g->port.gl.glGetError();
@@ -600,6 +619,7 @@ static GLsync_ edmli_gles_fence(edmli_gles_run *r)
 {
     edmli_gl *gl = &r->g->port.gl;
     edmli_gles_replay(r->g);
+    if (r->g->faults & EDML_FAULT_PARTIAL_WORKGROUP) edmli_gles_partial(r->g, false);
     gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
                         (r->g->status_map || r->g->arena_map ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
     r->staged = edmli_gles_stage_fetches(r);
@@ -612,7 +632,7 @@ static edml_status edmli_gles_wait(edmli_gles_run *r)
     edmli_gl *gl = &r->g->port.gl;
     GLsync_ fence = edmli_gles_fence(r);
     if (!fence) return edmli_gles_fail(r, "glFenceSync failed");
-    const unsigned w = edmli_gles_client_wait(r->g, fence, EDMLI_GLES_FENCE_TIMEOUT_NS);
+    const unsigned w = edmli_gles_client_wait(r->g, fence, r->g->fence_timeout_ns);
     gl->glDeleteSync(fence);
     if (w == EDMLI_GL_ALREADY_SIGNALED || w == EDMLI_GL_CONDITION_SATISFIED) r->g->unwaited = false;
     return edmli_gles_fence_outcome(r, w);
@@ -729,9 +749,9 @@ static edml_status edmli_gles_complete_pending(edmli_gles *g, uint64_t timeout_n
     edmli_gles_run *r = g->batch;
     r->err = &e;
     if (!edmli_gles_make_current(g)) return edmli_gles_settle(g, edmli_gles_fail(r, "eglMakeCurrent failed"), &e);
-    const uint64_t limit = timeout_ns < EDMLI_GLES_FENCE_TIMEOUT_NS ? timeout_ns : EDMLI_GLES_FENCE_TIMEOUT_NS;
+    const uint64_t limit = timeout_ns < g->fence_timeout_ns ? timeout_ns : g->fence_timeout_ns;
     const unsigned w = edmli_gles_client_wait(g, (GLsync_)g->pending_fence, limit);
-    if (w == EDMLI_GL_TIMEOUT_EXPIRED && limit < EDMLI_GLES_FENCE_TIMEOUT_NS) {
+    if (w == EDMLI_GL_TIMEOUT_EXPIRED && limit < g->fence_timeout_ns) {
         edmli_gles_release(g);
         return EDML_STATUS_TIMEOUT;
     }
