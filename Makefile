@@ -76,7 +76,8 @@ HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.
 # the .case parser and runner, built into the tools and tests that read case files
 CASE_SRC := tools/case.c tools/case_run.c
 TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude $(BUILD)/gpu-compile)
-TESTS := $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/lists $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped $(BUILD)/test/dropped $(BUILD)/test/placement \
+GUARD_GLES := $(if $(filter 1,$(WITH_GLES)),$(BUILD)/guard/libGLESv2.so.2)
+TESTS := $(GUARD_GLES) $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/lists $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped $(BUILD)/test/dropped $(BUILD)/test/placement \
          $(BUILD)/examples/topk $(BUILD)/examples/command_list $(if $(filter 1,$(WITH_GLES)),$(BUILD)/test/kat $(BUILD)/test/cache $(BUILD)/test/watchdog)
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
@@ -150,6 +151,12 @@ TEST_DEPS := test/testlib.h test/ops.h test/misuse.h test/image.h tools/case.h $
 $(BUILD)/test/%: test/%.c $(TEST_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS) -lpthread
+
+# The guarded GLES stand-in (test/guarded-gl.sh): every mapping exactly its
+# range, an inaccessible page after it.
+$(BUILD)/guard/libGLESv2.so.2: test/guard/guard_gles.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -fPIC -shared -Wl,-soname,libedml-guard-gles.so $(LDFLAGS) -o $@ $< -ldl -lpthread
 
 $(BUILD)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -50,6 +50,13 @@ host_suite() {
     for f in partial-workgroup stale-readback dropped reset; do
         step "every vector with GPU fault $f striking (one by one and as a command list): named GLES right or refused, AUTO right, never OK and wrong" sh test/run-strikes.sh $H/edml-run $f 40
     done
+    G="sh test/guarded-gl.sh $H/guard"
+    for b in gles auto; do
+        step "guarded mappings (each exactly its range, an inaccessible page after it): vectors on $b, one by one and as one command list" \
+            sh -c 'sh test/run-cases.sh "$1" $2 $3 && EDML_RUN_ARGS=--command-list sh test/run-cases.sh "$1" $2 $3' sh "$G" $H/edml-run $b
+    done
+    step "guarded mappings: edml-bench's workloads on every backend (GPU buffers and mapped ones too), GPU buffers through the CPU's view, command lists" \
+        sh -c '$1 $2/edml-bench --scale 0.001 --iters 2 && $1 $2/edml-bench --placement --scale 0.001 --iters 2 --rounds 1 && $1 $2/test/mapped && $1 $2/test/gpu && $1 $2/test/lists' sh "$G" $H
     step "GPU buffers: resident tensors, copies, the GPU arena" $H/test/gpu
     step "GPU buffers, the GL context kept current by one thread" $H/test/gpu --one-thread
     step "hostile review: odd and oversized GPU arenas, adjusted settings, AUTO's sizes, stale handles across devices, pool sizes, nested and failing parallel-fors, messages" $H/test/hostile
