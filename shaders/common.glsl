@@ -10,6 +10,11 @@ layout(std430, binding = 1) buffer Mem { uint m[]; };
 layout(std430, binding = 1) buffer Mem4 { uvec4 m4[]; };
 // And coherent, for results that other workgroups of the same pass read.
 layout(std430, binding = 1) coherent buffer MemC { uint mc[]; };
+// The status block (binding 2): a buffer the host reads through a
+// persistent mapping where the driver has GL_EXT_buffer_storage, else the
+// GPU arena. GatherND's status words; its last 68 words (the arena's too)
+// hold the proof that main.glsl publishes.
+layout(std430, binding = 2) coherent buffer Status { uint st[]; };
 uniform uint u_base;     // first unit of this dispatch
 uniform uint u_count;    // units in this dispatch
 // The byte offsets of this execution's tensors and scratch in m[] are the

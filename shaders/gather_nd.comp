@@ -9,7 +9,6 @@
 // slice start 16-byte aligned) an invocation copies up to VEC_RUN vectors of
 // 16 bytes of one slice, whose start it finds by walking the outer dims only.
 EDMLI_PARAMS(edmli_gather_nd_prm);
-layout(std430, binding = 2) coherent buffer Status { uint st[]; };
 
 // The data element offset the index tuple at `q` (bytes) adds; counts its
 // clamped coordinates when `first` (the slice's first element) with `pos`,

@@ -1,16 +1,22 @@
-// After every kernel: each invocation that finished its kernel adds one to
-// its workgroup's count in shared memory, and the one that completes the
-// count adds the workgroup to a word of the 64 counters after the GPU arena
-// (its x % 64: no one address every workgroup waits on). After the
-// submission's fence the host reads the counters through the mapping it
-// reads the outputs from and compares their sum with the workgroups it
-// dispatched: a dispatch the driver dropped (Mesa's V3D skips a kernel
-// whose registers it could not allocate, with no GL error), a workgroup a
-// GPU reset cut short (V3D runs 256 invocations as 16 batches of 16) or a
-// stale mapping fails the call instead of answering with what the outputs
-// held. The count starts at zero behind a barrier in uniform control flow,
-// before any kernel code; no invocation leaves main() before counting.
+// After every kernel, the proof that it ran whole. Each invocation that
+// finished its kernel adds one to its workgroup's count in shared memory;
+// the one that completes that count adds the workgroup to its dispatch's
+// counters after the GPU arena (slot u_slot, which no other dispatch since
+// the last barrier has: 64 counters, one for each workgroup number modulo
+// 64, so that workgroups seldom wait on one address, and a 65th that counts
+// the counters completed). The workgroup that completes the dispatch sets
+// its counters back to zero and publishes the dispatch's workgroups in the
+// status block's proof word (binding 2: where the host reads it after the
+// fence; one write a dispatch, no copy). The host compares what was
+// published with the workgroups it dispatched: a dispatch the driver
+// dropped (Mesa's V3D skips a kernel whose registers it could not
+// allocate, with no GL error) or a workgroup a GPU reset cut short (V3D
+// runs 256 invocations as 16 batches of 16) fails the call instead of
+// answering with what the outputs held. The shared count starts at zero
+// behind a barrier in uniform control flow, before any kernel code.
+uniform uint u_slot;
 shared uint done_lanes;
+const uint PROOF_SLOTS = 16u, PROOF_SPREAD = 64u, PROOF_SLOT_WORDS = 65u;
 
 void main() {
     if (gl_LocalInvocationIndex == 0u) done_lanes = 0u;
@@ -19,9 +25,18 @@ void main() {
     // tests only (EDML_FAULT_PARTIAL_WORKGROUP): while the host sets the
     // switch, only the first invocation of each workgroup runs, as when a
     // reset ends a workgroup after its first batch of invocations
-    if (gl_LocalInvocationIndex != 0u && mc[mc.length() - 67] != 0u) return;
+    if (gl_LocalInvocationIndex != 0u && mc[mc.length() - 3] != 0u) return;
 #endif
     kernel_main();
     const uint lanes = gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;
-    if (atomicAdd(done_lanes, 1u) == lanes - 1u) atomicAdd(mc[mc.length() - 64 + int(gl_WorkGroupID.x & 63u)], 1u);
+    if (atomicAdd(done_lanes, 1u) != lanes - 1u) return;
+    uvec3 n = gl_NumWorkGroups, id = gl_WorkGroupID;
+    uint groups = n.x * n.y * n.z, r = (id.x + n.x * (id.y + n.y * id.z)) % PROOF_SPREAD;
+    uint of_r = groups / PROOF_SPREAD + (r < groups % PROOF_SPREAD ? 1u : 0u);
+    int top = mc.length() - 4 - int(PROOF_SLOTS * PROOF_SLOT_WORDS) + int((u_slot % PROOF_SLOTS) * PROOF_SLOT_WORDS);
+    if (atomicAdd(mc[top + 1 + int(r)], 1u) != of_r - 1u) return;
+    atomicExchange(mc[top + 1 + int(r)], 0u);
+    if (atomicAdd(mc[top], 1u) != min(groups, PROOF_SPREAD) - 1u) return;
+    atomicExchange(mc[top], 0u);
+    atomicAdd(st[st.length() - 2], groups);
 }

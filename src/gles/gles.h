@@ -122,23 +122,31 @@ typedef struct edmli_gles_range {
 extern const uint32_t edmli_gles_status_init[4];
 #define EDMLI_GLES_STATUS_SLOTS 32u /* a batch's GatherNDs (slot k at byte 16 k); more end it */
 /* The proof that a submission ran (shaders/main.glsl, gles_done.c): a
- * block reserved after the GPU arena, in its buffer: a head of four words
- * (EDMLI_GLES_SERIAL_WORD: the number of a submission that dispatched
- * nothing, written by the host so that a stale mapping shows another;
- * EDMLI_GLES_PARTIAL_WORD: EDML_FAULT_PARTIAL_WORKGROUP's switch, read only
- * by programs built for that fault), then EDMLI_GLES_COUNTERS words in
- * which every workgroup whose invocations all finished counts itself
- * (workgroup x in word x % EDMLI_GLES_COUNTERS: no one address every
- * workgroup contends for). After the run's last kernel the block is copied
- * where its outputs are read: into the readback buffer after the fetches,
- * in the same mapping, or, where nothing is fetched, into the mapped status
- * buffer's last bytes (without one, into the readback buffer alone). */
-#define EDMLI_GLES_COUNTERS 64u
+ * block of EDMLI_GLES_ARENA_RESERVED bytes after the GPU arena, in its
+ * buffer: the dispatches' counters, EDMLI_GLES_SLOTS slots (one a dispatch
+ * among those since the last barrier: u_slot) of EDMLI_GLES_SLOT_WORDS
+ * (a counter for each workgroup number modulo 64, and one of the counters
+ * completed), back at zero once their dispatch completed; then a head of
+ * four words, which the status buffer ends with too. EDMLI_GLES_SERIAL_WORD:
+ * the number of a submission that dispatched nothing, written by the host
+ * so that a stale mapping shows another; EDMLI_GLES_PARTIAL_WORD (the
+ * arena's): EDML_FAULT_PARTIAL_WORKGROUP's switch, read only by programs
+ * built for that fault; EDMLI_GLES_DONE_WORD (the status block's: the
+ * status buffer's, else the arena's): the workgroups completed, added by
+ * each dispatch's last. The host reads the head where it reads the
+ * outputs: copied into the readback buffer after the fetches, in their
+ * mapping; where nothing is fetched, through the status buffer's
+ * persistent mapping (without one, the arena's head copied into the
+ * readback buffer alone). */
+#define EDMLI_GLES_SLOTS 16u
+#define EDMLI_GLES_SLOT_WORDS 65u
+#define EDMLI_GLES_COUNTER_BYTES (EDMLI_GLES_SLOTS * EDMLI_GLES_SLOT_WORDS * 4u)
 #define EDMLI_GLES_RESERVED_HEAD 16u
 #define EDMLI_GLES_SERIAL_WORD 0u
 #define EDMLI_GLES_PARTIAL_WORD 1u
-#define EDMLI_GLES_ARENA_RESERVED (EDMLI_GLES_RESERVED_HEAD + EDMLI_GLES_COUNTERS * 4u)
-#define EDMLI_GLES_STATUS_BYTES (2u * EDMLI_GLES_STATUS_SLOTS * 16u + EDMLI_GLES_ARENA_RESERVED)
+#define EDMLI_GLES_DONE_WORD 2u
+#define EDMLI_GLES_ARENA_RESERVED (EDMLI_GLES_COUNTER_BYTES + EDMLI_GLES_RESERVED_HEAD)
+#define EDMLI_GLES_STATUS_BYTES (2u * EDMLI_GLES_STATUS_SLOTS * 16u + EDMLI_GLES_RESERVED_HEAD)
 
 typedef struct edmli_gles {
     edmli_port_gl port;
@@ -176,7 +184,7 @@ typedef struct edmli_gles {
      * execute's in slot 0, a batch's GatherNDs' in slots 0, 1, ...), then
      * as many slots of their initial value, copied over those that changed */
     unsigned status_buf;
-    const volatile uint32_t *status_map;
+    volatile uint32_t *status_map;
     /* a batch's GatherNDs' slots, and each's command list entry */
     uint32_t batch_gathers;
     uint32_t gather_entry[EDMLI_GLES_STATUS_SLOTS];
@@ -223,7 +231,7 @@ typedef struct edmli_gles {
     uint8_t *check_mem; /* an execution's scratch, for a check made then (else the arena's free top) */
     uint64_t check_mem_bytes;
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT],
-        loc_bind_step[EDMLI_GLES_PROG_COUNT];
+        loc_bind_step[EDMLI_GLES_PROG_COUNT], loc_slot[EDMLI_GLES_PROG_COUNT];
     uint64_t prog_ctx[EDMLI_GLES_PROG_COUNT]; /* the context (key) that set each program's uniforms last */
     /* what the driver's compiler said of each program through GL_KHR_debug
      * (Mesa's "S:F spills:fills"; -1: nothing), and of the one being built */
@@ -235,7 +243,7 @@ typedef struct edmli_gles {
      * batch the program in use and the parameter range at binding 0 (GL
      * calls that would change nothing are left out: each costs the CPU time
      * before a list's GPU work starts) */
-    uint32_t set_base[EDMLI_GLES_PROG_COUNT], set_count[EDMLI_GLES_PROG_COUNT];
+    uint32_t set_base[EDMLI_GLES_PROG_COUNT], set_count[EDMLI_GLES_PROG_COUNT], set_slot[EDMLI_GLES_PROG_COUNT];
     unsigned used_prog, params_bound_buf;
     uint64_t state_key; /* the context whose bindings and program those are (0: none yet) */
     uint32_t params_bound_at, params_bound_bytes;
@@ -287,8 +295,12 @@ typedef struct edmli_gles {
      * edml_device_desc.inject_fault_at). The last serial a submission that
      * dispatched nothing wrote (gles.h's reserved block). */
     uint32_t done_sent, done_base, serial;
+    /* dispatches since the last shader-storage barrier: the next one's
+     * slot among the counters (a barrier before the EDMLI_GLES_SLOTS + 1st) */
+    uint32_t slots;
     bool dropped;    /* a proof failed since the flag was cleared */
-    bool partial_on; /* EDML_FAULT_PARTIAL_WORKGROUP's switch is set in the GPU arena */
+    bool partial_on;     /* EDML_FAULT_PARTIAL_WORKGROUP's switch is set in the GPU arena */
+    bool counters_dirty; /* a proof failed: the dispatches' counters are set back before the next submission */
     uint32_t submissions, fault_at;
     uint64_t fence_timeout_ns; /* edml_device_desc.gpu_fence_timeout_ms */
     /* GL's reset query where the context is told of GPU resets (NULL:
@@ -323,6 +335,9 @@ bool edmli_gles_struck(const edmli_gles *g, uint32_t fault);
  * block) set before the struck submission's first dispatch (dispatching),
  * cleared after its last. */
 void edmli_gles_partial(edmli_gles *g, bool dispatching);
+/* The dispatches' counters (gles.h's reserved block) set back to zero,
+ * and with `head` the head too (a new device). */
+void edmli_gles_proof_clean(edmli_gles *g, bool head);
 /* Tests (test/kat.c) only: no dispatch runs, yet each counts as done, as on
  * a GPU whose lost work nothing reports: the known-answer tests alone must
  * catch it. */
@@ -337,7 +352,7 @@ void edmli_gles_lose(edmli_gles *g, const char *why);
 /* The proof read back after a fence (gles.h's reserved block): the serial
  * where this submission wrote one, and the workgroups that completed
  * against those dispatched. */
-edml_status edmli_gles_proof_check(struct edmli_gles_run *r, const uint32_t proof[EDMLI_GLES_ARENA_RESERVED / 4u]);
+edml_status edmli_gles_proof_check(struct edmli_gles_run *r, const uint32_t proof[EDMLI_GLES_RESERVED_HEAD / 4u]);
 edml_status edmli_gles_reset_check(struct edmli_gles_run *r);
 /* Where GLES was lost: BACKEND_FAILED with the reason (else OK). */
 edml_status edmli_gles_refuse_lost(const edmli_gles *g, edmli_errbuf *err);

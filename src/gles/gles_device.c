@@ -106,7 +106,7 @@ static bool edmli_gles_limits(edmli_gles *g, const edml_device *dev, char *why, 
     const char *version = (const char *)gl->glGetString(EDMLI_GL_VERSION);
     edmli_format(g->renderer, sizeof g->renderer, "%s", renderer ? renderer : "unknown");
     g->identity = edmli_fnv1a_str(edmli_fnv1a_str(EDMLI_FNV1A_SEED, g->renderer), version ? version : "");
-    if (blocks < 3 || inv < 128 || shared < 16384 || ubo < (int)EDMLI_GLES_PARAM_BYTES) {
+    if (blocks < 4 || inv < 128 || shared < 16384 || ubo < (int)EDMLI_GLES_PARAM_BYTES) {
         edmli_format(why, cap,
                      "%s: %d storage blocks, %d invocations, %d bytes shared, uniform blocks of %d bytes: below GLES "
                      "3.1's minimum",
@@ -313,7 +313,7 @@ static void edmli_gles_status_open(edmli_gles *g)
         return;
     const unsigned bits =
         EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
-    const intptr_t bytes = EDMLI_GLES_STATUS_BYTES; /* the slots, their init, the workgroup counts' copy */
+    const intptr_t bytes = EDMLI_GLES_STATUS_BYTES; /* the slots, their init, the proof's head */
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     gl->glGenBuffers(1, &g->status_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);
@@ -367,11 +367,7 @@ bool edmli_gles_device_open(edml_device *dev, void *state, char *why, size_t cap
     edmli_gles *g = (edmli_gles *)state;
     if (!edmli_gles_open(g, dev, dev->desc.inject_faults, why, cap)) return false;
     edmli_gles_status_open(g);
-    { /* the proof's block after the arena (gles.h) */
-        const uint8_t zeros[EDMLI_GLES_ARENA_RESERVED] = {0};
-        g->port.gl.glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
-        g->port.gl.glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)g->arena_bytes, sizeof zeros, zeros);
-    }
+    edmli_gles_proof_clean(g, true); /* the proof's block after the arena (gles.h) */
     edmli_gles_reset_open(g);
     g->fault_at = dev->desc.inject_fault_at ? dev->desc.inject_fault_at : 1u;
     g->fence_timeout_ns = (dev->desc.gpu_fence_timeout_ms ? dev->desc.gpu_fence_timeout_ms : 5000u) * 1000000ull;

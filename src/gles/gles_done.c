@@ -33,7 +33,8 @@ void edmli_gles_partial(edmli_gles *g, bool dispatching)
     edmli_gl *gl = &g->port.gl;
     if (!on) gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
-    gl->glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)(g->arena_bytes + 4u * EDMLI_GLES_PARTIAL_WORD), 4, &word);
+    gl->glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER,
+                        (intptr_t)(g->arena_bytes + EDMLI_GLES_COUNTER_BYTES + 4u * EDMLI_GLES_PARTIAL_WORD), 4, &word);
     g->partial_on = on;
 }
 
@@ -47,23 +48,34 @@ void edmli_gles_lose(edmli_gles *g, const char *why)
     if (!g->lost[0]) edmli_format(g->lost, sizeof g->lost, "%s", why);
 }
 
+void edmli_gles_proof_clean(edmli_gles *g, bool head)
+{
+    static const uint8_t zeros[EDMLI_GLES_ARENA_RESERVED] = {0}; /* read-only: the source of the upload */
+    edmli_gl *gl = &g->port.gl;
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
+    gl->glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)g->arena_bytes,
+                        head ? EDMLI_GLES_ARENA_RESERVED : EDMLI_GLES_COUNTER_BYTES, zeros);
+    g->counters_dirty = false;
+}
+
 /* A failed proof: GLES off for good (outside the known-answer tests, whose
- * failure takes off only the kernels they ran), the call failed. */
+ * failure takes off only the kernels they ran), the call failed; the
+ * dispatches' counters set back to zero before the next submission (a
+ * workgroup cut short left its dispatch's counter short of done). */
 static edml_status edmli_gles_disproved(edmli_gles_run *r, const char *why)
 {
     edmli_gles *g = r->g;
+    g->counters_dirty = true;
     g->dropped = true;
     if (!g->checking) edmli_gles_lose(g, why);
     return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", why);
 }
 
-edml_status edmli_gles_proof_check(edmli_gles_run *r, const uint32_t proof[EDMLI_GLES_ARENA_RESERVED / 4u])
+edml_status edmli_gles_proof_check(edmli_gles_run *r, const uint32_t proof[EDMLI_GLES_RESERVED_HEAD / 4u])
 {
     edmli_gles *g = r->g;
     char why[EDMLI_GLES_WHY_BYTES];
-    const uint32_t *counts = proof + EDMLI_GLES_RESERVED_HEAD / 4u;
-    uint32_t counted = 0;
-    for (uint32_t i = 0; i < EDMLI_GLES_COUNTERS; i++) counted += counts[i];
+    const uint32_t counted = proof[EDMLI_GLES_DONE_WORD];
     const uint32_t sent = g->done_sent - g->done_base, ran = counted - g->done_base;
     g->done_base = g->done_sent = counted; /* the next submission counts from here */
     if (g->faults & EDML_FAULT_UNCHECKED) return EDML_STATUS_OK;

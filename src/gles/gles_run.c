@@ -52,6 +52,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     edmli_gl *gl = &g->port.gl;
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     g->unwaited = true;
+    if (g->counters_dirty) edmli_gles_proof_clean(g, false);
     if (g->handoff && g->handoff_key != g->port.context_key) /* another context's work first */
         gl->glWaitSync((GLsync_)g->handoff, 0, EDMLI_GL_TIMEOUT_IGNORED);
     if (g->state_key != g->port.context_key) { /* another context ran the last call: its state is its own */
@@ -281,6 +282,14 @@ static void edmli_gles_bind_params(edmli_gles *g, unsigned buf, uint32_t at, uin
     g->params_bound_buf = buf, g->params_bound_at = at, g->params_bound_bytes = bytes;
 }
 
+/* A memory barrier sent to GL: after one that orders shader storage, the
+ * proof's counters are free again (main.glsl). */
+static void edmli_gles_gl_barrier(edmli_gles *g, uint32_t bits)
+{
+    g->port.gl.glMemoryBarrier(bits);
+    if (bits & EDMLI_GL_SHADER_STORAGE_BARRIER_BIT) g->slots = 0;
+}
+
 /* The program in use, and its stale flag (its uniforms set last by another context). */
 static bool edmli_gles_use(edmli_gles *g, edmli_gles_prog prog)
 {
@@ -315,10 +324,13 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
         uint32_t wg = groups ? n : (n + local - 1) / local;
         uint32_t x = wg < g->max_groups_x ? wg : g->max_groups_x;
         uint32_t y = (wg + x - 1) / x;
+        if (g->slots == EDMLI_GLES_SLOTS) edmli_gles_gl_barrier(g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
+        const uint32_t slot = g->slots++;
         edmli_gles_set_words(g, g->loc_base[prog], &g->set_base[prog], &base, 1, stale && base == 0);
         edmli_gles_set_words(g, g->loc_count[prog], &g->set_count[prog], &n, 1, stale && base == 0);
+        edmli_gles_set_words(g, g->loc_slot[prog], &g->set_slot[prog], &slot, 1, stale && base == 0);
         if (!drop) gl->glDispatchCompute(x, y, layers);
-        if (!(g->faults & EDMLI_GLES_FAULT_IDLE)) g->done_sent += x * y * layers; /* each counts itself (main.glsl) */
+        if (!(g->faults & EDMLI_GLES_FAULT_IDLE)) g->done_sent += x * y * layers; /* the proof (main.glsl) */
     }
     g->check_seen |= 1u << prog;
     if (first) edmli_gles_listen(g, prog, false), g->dispatched |= 1u << prog;
@@ -353,10 +365,9 @@ static uint32_t edmli_gles_layers(const edmli_gles *g, const edmli_gles_deferred
  * of dispatches between two barriers backwards. */
 static void edmli_gles_replay(edmli_gles *g)
 {
-    edmli_gl *gl = &g->port.gl;
     const bool backwards = g->faults & EDML_FAULT_REORDER;
     for (uint32_t i = 0, end; i < g->ndeferred; i = end) {
-        if (g->deferred[i].barrier_before) gl->glMemoryBarrier(g->deferred[i].barrier_before);
+        if (g->deferred[i].barrier_before) edmli_gles_gl_barrier(g, g->deferred[i].barrier_before);
         for (end = i + 1; end < g->ndeferred && !g->deferred[end].barrier_before;) end++;
         for (uint32_t k = 0, layers; k < end - i; k += layers) {
             const edmli_gles_deferred *d = &g->deferred[backwards ? end - 1 - k : i + k];
@@ -367,7 +378,7 @@ static void edmli_gles_replay(edmli_gles *g)
                              layers);
         }
     }
-    if (g->barrier_pending) gl->glMemoryBarrier(g->barrier_pending);
+    if (g->barrier_pending) edmli_gles_gl_barrier(g, g->barrier_pending);
     g->ndeferred = 0;
     g->barrier_pending = 0;
 }
@@ -382,7 +393,7 @@ void edmli_gles_memory_barrier(edmli_gles *g, uint32_t bits)
     if (g->ndeferred)
         g->barrier_pending |= bits; /* before the next deferred dispatch */
     else
-        g->port.gl.glMemoryBarrier(bits);
+        edmli_gles_gl_barrier(g, bits);
 }
 
 void edmli_gles_dispatch(edmli_gles_run *r, edmli_gles_prog prog, uint32_t units, bool groups, const void *prm,
@@ -471,14 +482,15 @@ static uint64_t edmli_gles_fetch_layout(const edmli_gles_run *r, uint64_t *base,
     return *one ? hi - lo : total;
 }
 
-/* Where the proof (gles.h's reserved block) lies in the readback buffer:
- * after the fetches, read through the same mapping as they are. Where
- * nothing is fetched and the status buffer is mapped, it is read there
- * instead (*total 0: no mapping at all); else the readback bytes. */
+/* Where the proof (the head of gles.h's reserved block) lies in the
+ * readback buffer: after the fetches, read through the same mapping as
+ * they are. Where nothing is fetched and the status buffer is mapped, it
+ * is read there instead (*total 0: no mapping at all); else the readback
+ * bytes. */
 static uint64_t edmli_gles_proof_at(const edmli_gles *g, uint64_t fetched, uint64_t *total)
 {
     const uint64_t at = edmli_gles_fetch_span(fetched);
-    *total = fetched || !g->status_map ? at + EDMLI_GLES_ARENA_RESERVED : 0;
+    *total = fetched || !g->status_map ? at + EDMLI_GLES_RESERVED_HEAD : 0;
     return at;
 }
 
@@ -494,29 +506,28 @@ bool edmli_gles_readback_room(edmli_gles *g, uint64_t bytes)
     return true;
 }
 
+/* The status block's proof head: the status buffer's last bytes, else the arena's. */
+static uint64_t edmli_gles_proof_head(const edmli_gles *g)
+{
+    return g->status_map ? EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_RESERVED_HEAD : g->arena_bytes + EDMLI_GLES_COUNTER_BYTES;
+}
+
 /* A submission that dispatched nothing has no count to show that the
  * mapping read after its fence is its own: it writes a serial into the
- * proof first (gles.h). */
+ * proof first (through the status buffer's coherent mapping, else an
+ * upload into the arena's). */
 static void edmli_gles_stamp(edmli_gles_run *r, uint64_t total)
 {
     edmli_gles *g = r->g;
     if (!total || g->done_sent != g->done_base) return;
     r->serial = ++g->serial ? g->serial : ++g->serial;
+    if (g->status_map) {
+        g->status_map[edmli_gles_proof_head(g) / 4u + EDMLI_GLES_SERIAL_WORD] = r->serial;
+        return;
+    }
     g->port.gl.glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
-    g->port.gl.glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)(g->arena_bytes + 4u * EDMLI_GLES_SERIAL_WORD), 4,
-                               &r->serial);
-}
-
-/* The proof copied where the host reads it after the fence: the readback
- * buffer at proof_at (total > 0), else the status buffer's last bytes. */
-static void edmli_gles_stage_proof(edmli_gles *g, uint64_t proof_at, uint64_t total)
-{
-    edmli_gl *gl = &g->port.gl;
-    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, total ? g->readback_buf : g->status_buf);
-    if (!total) proof_at = EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_ARENA_RESERVED;
-    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)g->arena_bytes,
-                            (intptr_t)proof_at, EDMLI_GLES_ARENA_RESERVED);
+    g->port.gl.glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER,
+                               (intptr_t)(edmli_gles_proof_head(g) + 4u * EDMLI_GLES_SERIAL_WORD), 4, &r->serial);
 }
 
 static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
@@ -530,11 +541,13 @@ static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
     if (!edmli_gles_readback_room(g, total))
         return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
     edmli_gles_stamp(r, total);
-    if (total && edmli_gles_struck(g, EDML_FAULT_STALE_READBACK)) return EDML_STATUS_OK; /* the last bytes stay */
-    edmli_gles_stage_proof(g, proof_at, total);
+    if (!total || edmli_gles_struck(g, EDML_FAULT_STALE_READBACK)) return EDML_STATUS_OK; /* the last bytes stay */
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->status_map ? g->status_buf : g->arena_buf);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
+    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)edmli_gles_proof_head(g),
+                            (intptr_t)proof_at, EDMLI_GLES_RESERVED_HEAD);
     if (!fetched) return EDML_STATUS_OK;
     gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     if (one) {
         gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)base, 0,
                                 (intptr_t)fetched);
@@ -560,10 +573,10 @@ static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
     bool one;
     const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
     const uint64_t proof_at = edmli_gles_proof_at(g, fetched, &total);
-    uint32_t proof[EDMLI_GLES_ARENA_RESERVED / 4u];
+    uint32_t proof[EDMLI_GLES_RESERVED_HEAD / 4u];
     if (!total) { /* nothing fetched: the status buffer's persistent mapping */
-        const volatile uint32_t *w = g->status_map + (EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_ARENA_RESERVED) / 4u;
-        for (uint32_t i = 0; i < EDMLI_GLES_ARENA_RESERVED / 4u; i++) proof[i] = w[i];
+        const volatile uint32_t *w = g->status_map + edmli_gles_proof_head(g) / 4u;
+        for (uint32_t i = 0; i < EDMLI_GLES_RESERVED_HEAD / 4u; i++) proof[i] = w[i];
         return edmli_gles_proof_check(r, proof);
     }
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
@@ -620,8 +633,8 @@ static GLsync_ edmli_gles_fence(edmli_gles_run *r)
     edmli_gl *gl = &r->g->port.gl;
     edmli_gles_replay(r->g);
     if (r->g->faults & EDML_FAULT_PARTIAL_WORKGROUP) edmli_gles_partial(r->g, false);
-    gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
-                        (r->g->status_map || r->g->arena_map ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
+    edmli_gles_gl_barrier(r->g, EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
+                                    (r->g->status_map || r->g->arena_map ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
     r->staged = edmli_gles_stage_fetches(r);
     edmli_gles_fenced(r->g);
     return gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
