@@ -245,7 +245,7 @@ FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 # `make sanitize` builds the tools and tests on the same objects.
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 SAN_BUILD := $(FUZZ)/lib
-SAN_TESTS := $(SAN_BUILD)/test/unit $(SAN_BUILD)/test/misuse $(SAN_BUILD)/test/lists $(SAN_BUILD)/test/diff $(SAN_BUILD)/test/threads
+SAN_TESTS := $(SAN_BUILD)/test/unit $(SAN_BUILD)/test/misuse $(SAN_BUILD)/test/lists $(SAN_BUILD)/test/diff $(SAN_BUILD)/test/threads $(SAN_BUILD)/test/placement
 .PHONY: fuzz fuzz-build fuzz-lib sanitize
 fuzz-build: fuzz-lib
 	@$(MAKE) --no-print-directory $(FUZZ)/fuzz_ops $(FUZZ)/fuzz_case $(FUZZ)/fuzz_api

@@ -421,8 +421,9 @@ const char *edml_status_message(edml_status status);
  *  succeeded). This one holds the calling thread's last call's message when
  *  that call reached no device to keep it: a NULL or unrecognisable handle,
  *  a device held by another thread (::EDML_STATUS_BUSY), e.g. "the operator
- *  is NULL"; "" once a later call of the thread reached a device, and
- *  before any. A call that reached no device leaves every device's message
+ *  is NULL", or a refused edml_device_create() (whose whole message is in
+ *  its error_buffer and log); "" once a later call of the thread reached a
+ *  device, and before any. A call that reached no device leaves every device's message
  *  as it was. (With PORT=none, one for the whole program.) */
 const char *edml_error_without_device(void);
 /**@}*/
@@ -798,8 +799,10 @@ edml_backend edml_operator_backend(const edml_operator *op);
 /** Why the operator runs where it does, for the kind of bindings of its
  *  last execution: "gles: measured with host memory: neon 1.210 ms, gles
  *  0.340 ms", "neon: threshold: 262144 elements, under the board's
- *  4194304 x 4 workers", "neon: measuring with GPU buffers (run 3 of 8)",
- *  "neon: asked for by name". Written into buf (of cap bytes), returned. */
+ *  gpu_min_elements 4194304 x 4 workers", "gles: measuring with host memory:
+ *  2 of 8 runs, alternately on neon and gles", "neon: asked for by name"
+ *  (test/placement.c holds these to what the code writes). Written into buf
+ *  (of cap bytes), returned. */
 const char *edml_operator_placement(const edml_operator *op, char *buf, size_t cap);
 
 /** DirectML's DML_BINDING_PROPERTIES. */

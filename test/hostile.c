@@ -389,6 +389,11 @@ static void check_messages_without_device(void)
     CHECK(edml_device_arena_stats(gone, NULL) == EDML_STATUS_INVALID_DEVICE &&
               strstr(edml_error_without_device(), "the device was destroyed"),
           "a destroyed device: '%s'", edml_error_without_device());
+    edml_device *none = NULL;
+    uint8_t small[64] __attribute__((aligned(16))) = {0};
+    CHECK(edml_device_create(NULL, small, sizeof small, &none) == EDML_STATUS_ARENA_TOO_SMALL &&
+              strstr(edml_error_without_device(), "edml_device_create refused the device"),
+          "a refused device creation: '%s'", edml_error_without_device());
     d.dev = NULL;
     tl_device_free(&d);
     ops_free(&c);

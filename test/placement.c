@@ -18,6 +18,22 @@
 #define CACHE_BYTES 4096u
 
 static edml_board board;
+
+/* Placement strings the operators here wrote, their figures as '#': each
+ * of edml.h's examples must be one of them. */
+static char said[16][300];
+static int nsaid;
+static void normalize(char *out, size_t cap, const char *in)
+{
+    size_t n = 0;
+    for (; *in && n + 1 < cap; in++)
+        if (*in < '0' || *in > '9' || n == 0 || out[n - 1] != '#') out[n++] = (*in >= '0' && *in <= '9') ? '#' : *in;
+    out[n] = '\0';
+}
+static void keep_said(const char *s)
+{
+    if (nsaid < 16) normalize(said[nsaid++], sizeof said[0], s);
+}
 static uint8_t cache[CACHE_BYTES + 64];
 static char last_log[512];
 
@@ -110,8 +126,8 @@ static void check_slow(uint32_t fault, edml_backend want)
     char why[300];
     CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
     if (op) measure(dev, &c, op, fault == EDML_FAULT_SLOW_CPU ? "CPU slowed" : "GPU slowed");
-    CHECK(op && edml_operator_backend(op) == want, "%s: placed %s", c.name,
-          op ? edml_operator_placement(op, why, sizeof why) : "");
+    if (op) keep_said(edml_operator_placement(op, why, sizeof why));
+    CHECK(op && edml_operator_backend(op) == want, "%s: placed %s", c.name, op ? why : "");
     CHECK(strstr(last_log, "measured") && strstr(last_log, edml_backend_name(want)), "the decision said: %s", last_log);
     ops_free(&c);
     tl_device_free(&d);
@@ -159,6 +175,7 @@ static void check_gpu_kind(void)
     ops_execute(&c, op, NULL);
     CHECK(strstr(edml_operator_placement(op, why, sizeof why), "measuring with host memory: 2 of 8"),
           "a list measured: %s", why);
+    keep_said(why);
     if (l) edml_command_list_destroy(l);
     for (int i = c.nin + c.nout; i-- > 0;)
         if (g[i]) edml_gpu_buffer_destroy(g[i]);
@@ -236,6 +253,28 @@ static void fill_cache(uint8_t *mem, size_t bytes, const edml_board *b)
     ops_free(&c);
     tl_device_free(&d);
     board = keep;
+}
+
+/* A placement cache at every alignment (flash or a file's buffer need not
+ * be aligned): filled, then taken by a device re-created on it. */
+static void check_cache_aligned_anyhow(void)
+{
+    for (size_t off = 1; off < 8; off++) {
+        uint8_t *mem = cache + off;
+        memset(cache, 0, sizeof cache);
+        fill_cache(mem, CACHE_BYTES - 8, &board);
+        tl_device d;
+        edml_device *dev = make(&d, EDML_PLACEMENT_SAVED, 0, mem, CACHE_BYTES - 8);
+        ops_case c;
+        ops_make_on(&c, 0, EDML_BACKEND_GLES);
+        edml_operator *op = NULL;
+        char why[300] = "";
+        CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK &&
+                  strstr(edml_operator_placement(op, why, sizeof why), "neon: saved, measured"),
+              "a placement cache at an offset of %zu bytes: %s", off, why);
+        ops_free(&c);
+        tl_device_free(&d);
+    }
 }
 
 /* How a device re-created on the cache takes it. */
@@ -374,6 +413,53 @@ static void check_said(void)
     ops_free(&c);
 }
 
+/* edml.h's examples of edml_operator_placement(), read from the header
+ * (the quoted strings of its comment, lines joined), each one a string an
+ * operator here wrote, figures aside; then the thresholds' and a named
+ * operator's words, from operators made for them. */
+static void check_header_examples(void)
+{
+    tl_device d;
+    ops_case c;
+    char why[300], text[2048] = "", line[256];
+    edml_operator *op = NULL;
+    const edml_board keep = board;
+    board = *edml_board_builtin(); /* its thresholds, a software GPU allowed */
+    board.gpu_software_ok = 1;
+    CHECK(make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0) != NULL, "device");
+    board = keep;
+    ops_make_type(&c, EDML_OPERATOR_ARGMIN);
+    if (edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK)
+        keep_said(edml_operator_placement(op, why, sizeof why)), edml_operator_destroy(op);
+    if (edml_operator_create(d.dev, &c.desc, EDML_BACKEND_NEON, &op) == EDML_STATUS_OK)
+        keep_said(edml_operator_placement(op, why, sizeof why)), edml_operator_destroy(op);
+    ops_free(&c);
+    tl_device_free(&d);
+    FILE *f = fopen("include/edml.h", "r");
+    CHECK(f != NULL, "include/edml.h (run from the project's root)");
+    bool in = false;
+    while (f && fgets(line, sizeof line, f) && !(in && strstr(line, "*/"))) {
+        in = in || strstr(line, "Why the operator runs where it does");
+        const char *body = strstr(line, "*  ") ? strstr(line, "*  ") + 3 : line;
+        if (in && strlen(text) + strlen(body) + 2 < sizeof text) strcat(strcat(text, " "), body);
+    }
+    if (f) fclose(f);
+    for (char *p = text; (p = strchr(p, '\n'));) memmove(p, p + 1, strlen(p));
+    int examples = 0;
+    for (char *q = strchr(text, '"'); q && strchr(q + 1, '"'); q = strchr(strchr(q + 1, '"') + 1, '"')) {
+        char ex[300], norm[300];
+        const size_t n = (size_t)(strchr(q + 1, '"') - q - 1);
+        snprintf(ex, sizeof ex, "%.*s", (int)n, q + 1);
+        for (char *p = ex; (p = strstr(p, "  "));) memmove(p, p + 1, strlen(p)); /* a line's break */
+        normalize(norm, sizeof norm, ex);
+        bool found = false;
+        for (int k = 0; k < nsaid && !found; k++) found = !strcmp(said[k], norm);
+        CHECK(found, "edml.h's example \"%s\" is not what the code writes", ex);
+        examples++;
+    }
+    CHECK(examples == 4, "edml.h's examples of edml_operator_placement(): %d found", examples);
+}
+
 int main(void)
 {
     board = *edml_board_builtin();
@@ -388,6 +474,7 @@ int main(void)
     }
     tl_device_free(&probe);
     check_measured_all(0);
+    check_cache_aligned_anyhow();
     check_measured_all(EDML_FAULT_SLOW_GPU);
     check_slow(EDML_FAULT_SLOW_CPU, EDML_BACKEND_GLES);
     check_slow(EDML_FAULT_SLOW_GPU, EDML_BACKEND_NEON);
@@ -396,5 +483,6 @@ int main(void)
     check_cache_checked();
     check_refused();
     check_said();
+    check_header_examples();
     return tl_summary("placement");
 }

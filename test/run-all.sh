@@ -138,6 +138,7 @@ host_deep() {
     step "unit tests (ASan+UBSan)" $S/test/unit
     step "misuse (ASan+UBSan)" $S/test/misuse
     step "command lists (ASan+UBSan)" $S/test/lists
+    step "measured placement (ASan+UBSan): the placement cache at every alignment, damaged, full" $S/test/placement
     step "10 threads on one GLES device, each releasing its context before it ends (ASan+UBSan: nothing leaks)" $S/test/threads --shared --threads 10 --backend gles --rounds 1
     for b in ref neon; do
         step "vectors on $b (ASan+UBSan)" sh test/run-cases.sh $S/edml-run $b

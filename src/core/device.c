@@ -79,6 +79,9 @@ const char *edml_device_gles_info(const edml_device *device, char *buf, size_t c
  * and to the log, as there is no device to keep it. */
 static edml_status edmli_create_failed(const edml_device_desc *dd, const edmli_errbuf *e, edml_status s)
 {
+    /* the thread's channel holds constant strings: this one points to the whole message */
+    edmli_port_set_unrouted("edml_device_create refused the device: its message is in edml_device_desc.error_buffer "
+                            "and the log");
     if (dd->error_buffer && dd->error_buffer_bytes)
         edmli_format(dd->error_buffer, dd->error_buffer_bytes, "%s", e->text);
     if (dd->log) dd->log(dd->log_user, s, e->text);

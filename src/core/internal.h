@@ -182,6 +182,10 @@ struct edml_operator {
     edmli_place place[EDMLI_BIND_KINDS];
     uint64_t place_key;
     char declined[EDMLI_MESSAGE_BYTES / 4];
+    /* set by a backend's plan that declined for want of its own memory (the
+     * GPU arena): an operator that named it gets ARENA_TOO_SMALL, not
+     * BACKEND_UNAVAILABLE */
+    bool declined_memory;
     size_t own_scratch; /* with edml_device_desc.reserve_scratch: where its scratch starts (bytes after op), or 0 */
     union {
 #define EDMLI_PLAN_FIELD(KIND, name) edmli_##name##_plan name;

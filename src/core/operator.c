@@ -55,12 +55,16 @@ static edml_status edmli_place_op(edml_device *dev, edml_backend backend, edml_o
     edmli_errbuf *e = &dev->err;
     edml_backend b = backend;
     op->requested = backend; /* a backend's plan may decline only AUTO's choice */
+    op->declined_memory = false;
     if (b == EDML_BACKEND_AUTO)
         b = edmli_choose(dev, op);
     else if (!(dev->backends & EDML_BACKEND_BIT(b)))
         return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), dev->why[b]);
     char why[EDMLI_MESSAGE_BYTES / 2];
     const char *no = edmli_cannot_run(dev, b, op, why, sizeof why);
+    if (no && backend != EDML_BACKEND_AUTO && op->declined_memory)
+        return edmli_fail(e, EDML_STATUS_ARENA_TOO_SMALL, "backend %s cannot hold %s: %s", edml_backend_name(b),
+                          edmli_op_name(op->type), no);
     if (no && backend != EDML_BACKEND_AUTO)
         return edmli_fail(e, EDMLI_MSG_BACKEND_UNAVAILABLE, edml_backend_name(b), no);
     if (no) {

@@ -12,7 +12,9 @@
  * (a damaged one is dropped, those after it move down); a cache of another
  * board, GPU driver or edml version, or none, is emptied. The device keeps
  * its own count of entries, and checks an entry's checksum again each time
- * it reads one. Without a GPU on the device the memory is left as it is. */
+ * it reads one. Entries are copied in and out (memcpy), so the memory may
+ * have any alignment. Without a GPU on the device the memory is left as it
+ * is. */
 #include "internal.h"
 
 #include <string.h>
@@ -48,9 +50,16 @@ static bool edmli_pc_sound(const edmli_pc_entry *e)
     return e->sum == edmli_pc_sum(e) && e->gpu <= 1u && e->close <= 1u;
 }
 
-static edmli_pc_entry *edmli_pc_at(const edmli_place_cache *c, uint32_t i)
+/* Entry i's bytes in the caller's memory (any alignment: copied, never
+ * read through a struct pointer). */
+static uint8_t *edmli_pc_at(const edmli_place_cache *c, uint32_t i)
 {
-    return (edmli_pc_entry *)(void *)(c->mem + sizeof(edmli_pc_head) + (size_t)i * sizeof(edmli_pc_entry));
+    return c->mem + sizeof(edmli_pc_head) + (size_t)i * sizeof(edmli_pc_entry);
+}
+
+static void edmli_pc_load(const edmli_place_cache *c, uint32_t i, edmli_pc_entry *e)
+{
+    memcpy(e, edmli_pc_at(c, i), sizeof *e);
 }
 
 /* The entry count the device trusts, written back into the header. */
@@ -111,12 +120,13 @@ static void edmli_pc_sweep(edml_device *dev, uint32_t count)
     edmli_place_cache *c = &dev->places;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < count; i++) {
-        const edmli_pc_entry *e = edmli_pc_at(c, i);
-        if (!edmli_pc_sound(e)) {
+        edmli_pc_entry e;
+        edmli_pc_load(c, i, &e);
+        if (!edmli_pc_sound(&e)) {
             c->stats.damaged++;
             continue;
         }
-        if (kept != i) memmove(edmli_pc_at(c, kept), e, sizeof *e);
+        if (kept != i) memcpy(edmli_pc_at(c, kept), &e, sizeof e);
         kept++;
     }
     if (kept != count) edmli_pc_say(dev, "placement cache: damaged entries dropped (a checksum did not match)");
@@ -154,18 +164,19 @@ void edmli_place_cache_open(edml_device *dev)
     edmli_pc_sweep(dev, got.count < c->cap ? got.count : c->cap);
 }
 
-/* Entry i, its checksum checked again (the memory is the caller's); a
- * damaged one is dropped, the last entry moved into its place. */
-static const edmli_pc_entry *edmli_pc_read(edml_device *dev, uint32_t i)
+/* Entry i copied out, its checksum checked again (the memory is the
+ * caller's); false: it was damaged and is dropped, the last entry moved
+ * into its place. */
+static bool edmli_pc_read(edml_device *dev, uint32_t i, edmli_pc_entry *e)
 {
     edmli_place_cache *c = &dev->places;
-    const edmli_pc_entry *e = edmli_pc_at(c, i);
-    if (edmli_pc_sound(e)) return e;
+    edmli_pc_load(c, i, e);
+    if (edmli_pc_sound(e)) return true;
     c->stats.damaged++;
     edmli_pc_say(dev, "placement cache: a damaged entry dropped (its checksum changed after the device's creation)");
     if (i + 1u < c->count) memmove(edmli_pc_at(c, i), edmli_pc_at(c, c->count - 1u), sizeof *e);
     edmli_pc_set_count(c, c->count - 1u);
-    return NULL;
+    return false;
 }
 
 /* The index of key's entry, or count. */
@@ -173,12 +184,8 @@ static uint32_t edmli_pc_find(edml_device *dev, uint64_t key, edmli_pc_entry *ou
 {
     edmli_place_cache *c = &dev->places;
     for (uint32_t i = 0; i < c->count;) {
-        const edmli_pc_entry *e = edmli_pc_read(dev, i);
-        if (!e) continue; /* dropped: entry i is another one now */
-        if (e->key == key) {
-            *out = *e;
-            return i;
-        }
+        if (!edmli_pc_read(dev, i, out)) continue; /* dropped: entry i is another one now */
+        if (out->key == key) return i;
         i++;
     }
     return c->count;

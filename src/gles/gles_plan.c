@@ -54,8 +54,10 @@ const char *edmli_gles_derive(const edml_device *dev, edml_operator *op, uint32_
     const uint64_t have = g->arena_bytes - g->persistent,
                    need = edmli_add_sat(plan->stage_bytes, op->backend_gpu_bytes);
     if (fit && need > have) {
-        edmli_format(buf, cap, "it needs %llu bytes of GPU arena, %llu are free (%s)", (unsigned long long)need,
-                     (unsigned long long)have, g->arena_bound);
+        edmli_format(buf, cap, "it needs %llu bytes of the GPU arena, %llu available: %llu missing (%s)",
+                     (unsigned long long)need, (unsigned long long)have, (unsigned long long)(need - have),
+                     g->arena_bound);
+        op->declined_memory = true;
         return buf;
     }
     return NULL;
