@@ -69,14 +69,19 @@ static void check_named(ops_case *c, uint32_t fault, const char *says)
     tl_device_free(&d);
 }
 
-/* AUTO: every answer right, the CPU's from the fault on, said once. */
+/* AUTO: every answer right, the CPU's from the fault on, said once; an
+ * AUTO operator not run since says at once that it runs on the CPU now,
+ * and a named one that its backend is off the device. */
 static void check_auto(ops_case *c, uint32_t fault, const char *says)
 {
     tl_device d;
-    edml_operator *op = NULL;
+    edml_operator *op = NULL, *idle = NULL, *named = NULL;
+    char why[400];
     CHECK(make_device(&d, fault, 2, 0) == EDML_STATUS_OK, "device");
     CHECK(edml_operator_create(d.dev, &c->desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK &&
-              edml_operator_backend(op) == EDML_BACKEND_GLES,
+              edml_operator_create(d.dev, &c->desc, EDML_BACKEND_AUTO, &idle) == EDML_STATUS_OK &&
+              edml_operator_create(d.dev, &c->desc, EDML_BACKEND_GLES, &named) == EDML_STATUS_OK &&
+              edml_operator_backend(op) == EDML_BACKEND_GLES && edml_operator_backend(idle) == EDML_BACKEND_GLES,
           "%s: AUTO on the GPU", c->name);
     logs = 0;
     for (int i = 0; i < 4; i++) {
@@ -86,6 +91,12 @@ static void check_auto(ops_case *c, uint32_t fault, const char *says)
     CHECK(logs == 1 && strstr(last_log, says) && strstr(last_log, "this device continues on"), "%s: %d lines: %s",
           c->name, logs, last_log);
     CHECK(edml_operator_backend(op) != EDML_BACKEND_GLES, "%s: AUTO still on the GPU", c->name);
+    CHECK(edml_operator_backend(idle) != EDML_BACKEND_GLES &&
+              strstr(edml_operator_placement(idle, why, sizeof why), "failed"),
+          "%s: an AUTO operator not run since the fault: %s, '%s'", c->name,
+          edml_backend_name(edml_operator_backend(idle)), why);
+    CHECK(strstr(edml_operator_placement(named, why, sizeof why), "gles: asked for by name, off this device: it failed"),
+          "%s: a named operator after the fault: '%s'", c->name, why);
     tl_device_free(&d);
 }
 
@@ -137,6 +148,31 @@ static void check_resident(ops_case *c, uint32_t fault, const char *says)
     edml_status s = ok ? edml_operator_execute(op, in, (UINT)c->nin, out, (UINT)c->nout, NULL) : EDML_STATUS_OK;
     CHECK(ok && s == EDML_STATUS_BACKEND_FAILED && strstr(edml_device_last_error(d.dev), says), "%s: resident: %s %s",
           c->name, edml_status_string(s), edml_device_last_error(d.dev));
+    tl_device_free(&d);
+}
+
+/* A GPU reset struck while a GPU buffer is written: the write fails, GLES
+ * leaves the device, and an AUTO operator created before says at once
+ * that it runs on the CPU (and answers right there). */
+static void check_buffer_struck(ops_case *c)
+{
+    tl_device d;
+    edml_operator *op = NULL;
+    edml_gpu_buffer *b = NULL;
+    char why[400];
+    uint8_t bytes[64] = {0};
+    CHECK(make_device(&d, EDML_FAULT_GPU_RESET, 1, 0) == EDML_STATUS_OK &&
+              edml_operator_create(d.dev, &c->desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK &&
+              edml_operator_backend(op) == EDML_BACKEND_GLES && edml_gpu_buffer_create(d.dev, 64, &b) == 0,
+          "%s: AUTO on the GPU, a GPU buffer", c->name);
+    const edml_status s = b ? edml_gpu_buffer_write(b, 0, bytes, 64) : EDML_STATUS_OK;
+    CHECK(s == EDML_STATUS_BACKEND_FAILED && strstr(edml_device_last_error(d.dev), "reset"), "%s: the write: %s %s",
+          c->name, edml_status_string(s), edml_device_last_error(d.dev));
+    CHECK(edml_operator_backend(op) != EDML_BACKEND_GLES &&
+              strstr(edml_operator_placement(op, why, sizeof why), "reset"),
+          "%s: AUTO after the reset: %s '%s'", c->name, edml_backend_name(edml_operator_backend(op)), why);
+    ops_reset_outputs(c);
+    CHECK(ops_execute(c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(c), "%s: AUTO answers on the CPU", c->name);
     tl_device_free(&d);
 }
 
@@ -318,6 +354,7 @@ int main(void)
         ops_case c;
         ops_make_on(&c, which, EDML_BACKEND_GLES);
         check_mapped(&c);
+        check_buffer_struck(&c);
         check_sizes(&c);
         check_reserved(&c);
         ops_free(&c);

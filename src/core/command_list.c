@@ -231,8 +231,7 @@ static edml_status edmli_list_batch_failed(edml_command_list *l, const edmli_lis
 {
     edml_device *dev = l->obj.device;
     edml_status s = l->ticket.status;
-    edmli_format(dev->why[b->backend], sizeof dev->why[b->backend], "it failed: %s", l->ticket.message);
-    dev->backends &= ~EDML_BACKEND_BIT(b->backend);
+    edmli_backend_lost(dev, b->backend, l->ticket.message);
     if (dev->err.log) {
         char line[EDMLI_MESSAGE_BYTES];
         edmli_format(line, sizeof line, "command list entries %u to %u: %s %s; they run again one by one", b->first,

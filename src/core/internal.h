@@ -405,6 +405,10 @@ void edmli_object_release(edml_device *dev, edmli_object *o);
 const edmli_backend *edmli_device_backend(const edml_device *dev, edml_backend b);
 /* The best backend on the CPU the device has for an operator kind. */
 edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind);
+/* A backend that failed (a GPU reset, a dropped dispatch, a lost context)
+ * leaves the device for good, `why` kept for its refusals and every AUTO
+ * operator's placement (each says where it runs now). */
+void edmli_backend_lost(edml_device *dev, edml_backend b, const char *why);
 /* One execution of op on its entered device: the bindings checked, then
  * (unless check_only) run; edml_operator_execute's body (entry
  * EDMLI_NO_ENTRY), and a command list's entry's at record (check_only) and

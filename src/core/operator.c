@@ -466,10 +466,7 @@ static edml_status edmli_run_placed(edml_operator *op, const edmli_exec *ex, edm
     if (be->on_cpu || (s != EDML_STATUS_BACKEND_FAILED && s != EDML_STATUS_ARENA_TOO_SMALL)) return s;
     *moved = true;
     const bool failed = s == EDML_STATUS_BACKEND_FAILED; /* else its own memory ran out */
-    if (failed) {
-        edmli_format(dev->why[op->backend], sizeof dev->why[op->backend], "it failed: %s", ex->err->text);
-        dev->backends &= ~EDML_BACKEND_BIT(op->backend);
-    }
+    if (failed) edmli_backend_lost(dev, op->backend, ex->err->text);
     /* GPU buffers are out of the CPU's reach once the GPU failed */
     if (op->requested != EDML_BACKEND_AUTO || (resident && failed)) return s;
     return edmli_run_on_cpu(op, ex, s, failed, resident);

@@ -63,6 +63,9 @@ static bool edmli_place_open(const edml_operator *op)
 
 edml_backend edmli_place_backend(const edml_operator *op, edmli_bind_kind kind)
 {
+    const edml_device *dev = op->obj.device;
+    if (op->requested == EDML_BACKEND_AUTO && !(dev->backends & EDML_BACKEND_BIT(op->backend)))
+        return edmli_cpu_backend(dev, op->kind); /* its backend failed since: the CPU's, said at once */
     if (!edmli_place_open(op) || op->place[kind].gpu) return op->backend;
     return edmli_cpu_backend(op->obj.device, op->kind);
 }
@@ -201,7 +204,11 @@ const char *edml_operator_placement(const edml_operator *handle, char *buf, size
         return buf;
     }
     const edml_operator *op = (const edml_operator *)o;
-    if (op->requested != EDML_BACKEND_AUTO)
+    const edml_device *dev = op->obj.device;
+    if (op->requested != EDML_BACKEND_AUTO && !(dev->backends & EDML_BACKEND_BIT(op->backend)))
+        edmli_format(buf, cap, "%s: asked for by name, off this device: %s", edml_backend_name(op->backend),
+                     dev->why[op->backend]);
+    else if (op->requested != EDML_BACKEND_AUTO)
         edmli_format(buf, cap, "%s: asked for by name", edml_backend_name(op->backend));
     else if (edmli_place_open(op))
         edmli_place_explain(op, op->last_kind, buf, cap);
