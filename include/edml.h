@@ -42,20 +42,16 @@
  * belongs to the other call).
  *
  * GL contexts: a device with the GLES backend makes one of its EGL contexts
- * current on the calling thread for each call (one eglGetCurrentContext
- * where it is current already). When the call returns, edml_device_create()
- * and edml_device_destroy() included: a context that was current on the
- * thread when the call began and is not the device's (the application's,
+ * current on the calling thread for each call. When the call returns
+ * (edml_device_create() and edml_device_destroy() included) a context that
+ * was current before it and is not the device's (the application's,
  * another device's) is current again, with its surfaces; where none was,
- * the device's context may stay current (see
- * edml_device_desc.gles_one_thread), so that the next call switches
- * nothing. An application may therefore make its own context current
- * between edml calls at will.
- * edml_calc_buffer_tensor_size(), edml_data_type_size(),
- * edml_status_string(), edml_status_message(), edml_error_without_device()
- * (the calling thread's), edml_backend_name(),
- * edml_version() and edml_board_builtin() are thread-safe;
- * edml_device_last_error(), edml_device_backends() and
+ * the device's may stay current (edml_device_desc.gles_one_thread). An
+ * application may make its own context current between edml calls at will.
+ * edml_calc_buffer_tensor_size(), edml_data_type_size(), edml_status_string(),
+ * edml_status_message(), edml_error_without_device() (the calling thread's),
+ * edml_backend_name(), edml_version() and edml_board_builtin() are
+ * thread-safe; edml_device_last_error(), edml_device_backends() and
  * edml_device_gles_info() read the device without holding it: call them
  * from the thread whose call they report on.
  *
@@ -74,18 +70,13 @@
  *
  * A destroyed operator, GPU buffer or command list is refused
  * (::EDML_STATUS_INVALID_HANDLE with a message on its device naming the
- * argument, e.g. "the operator op was destroyed"), also when a
- * newer object has taken its place in the arena, and also after its device
- * was destroyed and a new one created in the same arena: a handle carries
- * its object's generation, from one count for every device of the process,
- * in the address bits it leaves free (20 bits on 64-bit targets, whose
- * device arenas must then lie below 2^48, as every Linux user address and
- * the boards' RAM do; 4 bits on 32-bit ones). A stale handle is taken for a
- * newer object only if exactly a multiple of 2^20 (2^4) objects were created
- * in the process between the two. Calls given a NULL or unrecognisable
- * handle can reach no device: they return their status and leave every
- * device's message as it was; edml_error_without_device() says what was
- * wrong.
+ * argument, e.g. "the operator op was destroyed"), also when a newer object
+ * has taken its place in the arena or a new device its device's arena (a
+ * handle carries its object's generation: docs/ARCHITECTURE.md, "Handles",
+ * says how and where device arenas must then lie). Calls given a NULL or
+ * unrecognisable handle reach no device: they return their status and
+ * leave every device's message as it was; edml_error_without_device() says
+ * what was wrong.
  *
  * @section stack Stack
  *
@@ -606,14 +597,11 @@ typedef struct edml_device_desc {
     /** Tests only: the GPU submission, counted from 1 after the known-answer
      *  tests, that the faults marked (at) strike; 0: the first. */
     uint32_t inject_fault_at;
-    /** How long a call waits for a GPU submission's fence before it fails
-     *  (::EDML_STATUS_BACKEND_FAILED) and GLES leaves the device: the
-     *  longest a hung GPU stalls a call (docs/gpu.md); 0: 5000 ms. */
+    /** The longest a call waits for a GPU fence, then fails and GLES leaves
+     *  the device: a hung GPU's stall (docs/gpu.md); 0: 5000 ms. */
     uint32_t gpu_fence_timeout_ms;
-    /** 1, a debug aid: edml_command_list_submit() fills the list's host
-     *  outputs with 0xA5 bytes and its work runs in edml_command_list_wait(),
-     *  on every backend, so that reading outputs before the wait fails on the
-     *  CPU as it would on the GPU. 0: off. */
+    /** 1 (debug): every backend's lists run in the wait, their host outputs'
+     *  elements 0xA5 from the submission on, as a GPU's are. 0: off. */
     uint32_t poison_list_outputs;
 } edml_device_desc;
 
@@ -629,29 +617,29 @@ typedef struct edml_device_desc {
  *  marked (at) strike from the GPU submission edml_device_desc.inject_fault_at
  *  names, after the known-answer tests. */
 /**@{*/
-#define EDML_FAULT_NO_GL 0x1u                /**< libEGL cannot be loaded */
-#define EDML_FAULT_CONTEXT 0x2u              /**< no GLES 3.1 context */
-#define EDML_FAULT_SHADER_COMPILE 0x4u       /**< a shader fails to compile */
-#define EDML_FAULT_OUT_OF_MEMORY 0x8u        /**< GL_OUT_OF_MEMORY creating the GPU arena */
-#define EDML_FAULT_FENCE_TIMEOUT 0x10u       /**< (at) every fence times out, as on a hung GPU */
-#define EDML_FAULT_SMALL_DISPATCHES 0x20u    /**< dispatches split into pieces of one workgroup */
-#define EDML_FAULT_MAP 0x40u                 /**< (at) reading results back fails */
-#define EDML_FAULT_SMALL_PARTS 0x80u         /**< CPU work cut into parts of 64 bytes */
-#define EDML_FAULT_BAKED_ONLY 0x100u         /**< an upload on the hot path fails the call */
-#define EDML_FAULT_REORDER 0x200u            /**< unordered GPU kernels run backwards */
-#define EDML_FAULT_NO_BUFFER_STORAGE 0x400u  /**< GL_EXT_buffer_storage left unused */
-#define EDML_FAULT_LIMITS_GLES31 0x800u      /**< GLES 3.1's minimum limits */
-#define EDML_FAULT_LIMITS_V3D 0x1000u        /**< the limits of Mesa's V3D (Raspberry Pi 4, 5) */
-#define EDML_FAULT_SPILLED 0x2000u           /**< TopK's per-invocation kernels said to spill */
-#define EDML_FAULT_SKIPPED_DISPATCH 0x4000u  /**< GatherND's kernel never dispatched (V3D's skip) */
-#define EDML_FAULT_SLOW_COMPILE 0x8000u      /**< programs built in the driver's threads, slowly */
-#define EDML_FAULT_UNCHECKED 0x10000u        /**< no known-answer test, no count checked: never in products */
-#define EDML_FAULT_LIMITS_MALI 0x20000u      /**< the limits of Mesa's Panfrost (Mali G52, G57, G610) */
-#define EDML_FAULT_LIMITS_ADRENO 0x40000u    /**< the limits of Mesa's freedreno (Adreno 6xx) */
-#define EDML_FAULT_DROPPED_DISPATCH 0x80000u /**< (at) one submission's dispatches dropped */
-#define EDML_FAULT_GPU_RESET 0x100000u       /**< (at) one submission dropped and a GPU reset reported */
-#define EDML_FAULT_SLOW_CPU 0x200000u        /**< measured placement times each CPU run 50 ms longer */
-#define EDML_FAULT_SLOW_GPU 0x400000u        /**< measured placement times each GPU run 50 ms longer */
+#define EDML_FAULT_NO_GL 0x1u                  /**< libEGL cannot be loaded */
+#define EDML_FAULT_CONTEXT 0x2u                /**< no GLES 3.1 context */
+#define EDML_FAULT_SHADER_COMPILE 0x4u         /**< a shader fails to compile */
+#define EDML_FAULT_OUT_OF_MEMORY 0x8u          /**< GL_OUT_OF_MEMORY creating the GPU arena */
+#define EDML_FAULT_FENCE_TIMEOUT 0x10u         /**< (at) every fence times out, as on a hung GPU */
+#define EDML_FAULT_SMALL_DISPATCHES 0x20u      /**< dispatches split into pieces of one workgroup */
+#define EDML_FAULT_MAP 0x40u                   /**< (at) reading results back fails */
+#define EDML_FAULT_SMALL_PARTS 0x80u           /**< CPU work cut into parts of 64 bytes */
+#define EDML_FAULT_BAKED_ONLY 0x100u           /**< an upload on the hot path fails the call */
+#define EDML_FAULT_REORDER 0x200u              /**< unordered GPU kernels run backwards */
+#define EDML_FAULT_NO_BUFFER_STORAGE 0x400u    /**< GL_EXT_buffer_storage left unused */
+#define EDML_FAULT_LIMITS_GLES31 0x800u        /**< GLES 3.1's minimum limits */
+#define EDML_FAULT_LIMITS_V3D 0x1000u          /**< the limits of Mesa's V3D (Raspberry Pi 4, 5) */
+#define EDML_FAULT_SPILLED 0x2000u             /**< TopK's per-invocation kernels said to spill */
+#define EDML_FAULT_SKIPPED_DISPATCH 0x4000u    /**< GatherND's kernel never dispatched (V3D's skip) */
+#define EDML_FAULT_SLOW_COMPILE 0x8000u        /**< programs built in the driver's threads, slowly */
+#define EDML_FAULT_UNCHECKED 0x10000u          /**< no known-answer test, no count checked: never in products */
+#define EDML_FAULT_LIMITS_MALI 0x20000u        /**< the limits of Mesa's Panfrost (Mali G52, G57, G610) */
+#define EDML_FAULT_LIMITS_ADRENO 0x40000u      /**< the limits of Mesa's freedreno (Adreno 6xx) */
+#define EDML_FAULT_DROPPED_DISPATCH 0x80000u   /**< (at) one submission's dispatches dropped */
+#define EDML_FAULT_GPU_RESET 0x100000u         /**< (at) one submission dropped and a GPU reset reported */
+#define EDML_FAULT_SLOW_CPU 0x200000u          /**< measured placement times each CPU run 50 ms longer */
+#define EDML_FAULT_SLOW_GPU 0x400000u          /**< measured placement times each GPU run 50 ms longer */
 #define EDML_FAULT_PARTIAL_WORKGROUP 0x800000u /**< (at) only each workgroup's first invocation runs */
 #define EDML_FAULT_STALE_READBACK 0x1000000u   /**< (at) the readback mapping shows the bytes before */
 /** Every limits profile above. */

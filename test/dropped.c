@@ -95,8 +95,9 @@ static void check_auto(ops_case *c, uint32_t fault, const char *says)
               strstr(edml_operator_placement(idle, why, sizeof why), "failed"),
           "%s: an AUTO operator not run since the fault: %s, '%s'", c->name,
           edml_backend_name(edml_operator_backend(idle)), why);
-    CHECK(strstr(edml_operator_placement(named, why, sizeof why), "gles: asked for by name, off this device: it failed"),
-          "%s: a named operator after the fault: '%s'", c->name, why);
+    CHECK(
+        strstr(edml_operator_placement(named, why, sizeof why), "gles: asked for by name, off this device: it failed"),
+        "%s: a named operator after the fault: '%s'", c->name, why);
     tl_device_free(&d);
 }
 

@@ -47,6 +47,62 @@ static void command_lists_run(void)
     tl_device_free(&d);
 }
 
+/* Whether the case's outputs were poisoned since `before` (a copy of them
+ * as reset): every byte 0xA5 or as it was (the bytes between elements),
+ * some 0xA5, and the answer not there. */
+static bool poisoned(const ops_case *c, uint8_t *const *before)
+{
+    uint64_t marked = 0;
+    for (int o = 0; o < c->nout; o++)
+        for (uint64_t k = 0; k < c->out[o].total; k++) {
+            const uint8_t v = ((const uint8_t *)c->out[o].buf)[k];
+            if (v != 0xA5 && v != before[o][k]) return false;
+            marked += v == 0xA5 && before[o][k] != 0xA5;
+        }
+    return marked > 0 && !ops_outputs_match(c);
+}
+
+/* edml_device_desc.poison_list_outputs: on every backend, a list's host
+ * outputs read between its submission and its wait hold 0xA5 (as a GPU
+ * leaves them undefined), and the right answers after the wait. */
+static void command_lists_poisoned(void)
+{
+    edml_board board = gpu_board();
+    edml_device_desc dd = {0};
+    dd.board = &board;
+    dd.log = log_fn;
+    dd.poison_list_outputs = 1;
+    tl_device d;
+    CHECK(tl_device_create(&d, edml_device_size() + (1 << 20), &dd) == EDML_STATUS_OK, "device");
+    for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++) {
+        if (!(edml_device_backends(d.dev) & EDML_BACKEND_BIT(b))) continue;
+        ops_case c;
+        edml_operator *op = NULL;
+        edml_command_list *list = NULL;
+        EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
+        ops_make_on(&c, 0, (edml_backend)b);
+        ops_bindings(&c, in, out);
+        CHECK(edml_operator_create(d.dev, &c.desc, (edml_backend)b, &op) == EDML_STATUS_OK &&
+                  edml_command_list_create(d.dev, 2, &list) == EDML_STATUS_OK &&
+                  edml_command_list_record(list, op, in, (UINT)c.nin, out, (UINT)c.nout, NULL) == EDML_STATUS_OK,
+              "%s: %s", c.name, MSG(d));
+        ops_reset_outputs(&c);
+        uint8_t *before[CASE_MAX_OUTPUTS] = {0};
+        for (int o = 0; o < c.nout; o++)
+            before[o] = malloc(c.out[o].total), memcpy(before[o], c.out[o].buf, c.out[o].total);
+        CHECK(list && edml_command_list_submit(list) == EDML_STATUS_OK && poisoned(&c, before),
+              "%s on %s: outputs read after the submission are not poisoned", c.name,
+              edml_backend_name((edml_backend)b));
+        CHECK(list && edml_command_list_wait(list, UINT64_MAX) == EDML_STATUS_OK && ops_outputs_match(&c),
+              "%s on %s: after the wait: %s", c.name, edml_backend_name((edml_backend)b), MSG(d));
+        for (int o = 0; o < c.nout; o++) free(before[o]);
+        if (list) edml_command_list_destroy(list);
+        if (op) edml_operator_destroy(op);
+        ops_free(&c);
+    }
+    tl_device_free(&d);
+}
+
 /* A list misused: refused with a status and a message, recording nothing;
  * an operator destroyed after it was recorded stops the list at its entry
  * (earlier entries written, later ones not); a clamped GatherND does not. */
@@ -531,6 +587,7 @@ int lists_main(void);
 int lists_main(void)
 {
     command_lists_run();
+    command_lists_poisoned();
     command_list_misuse();
     command_list_gles_batch();
     command_list_gles_gathers();

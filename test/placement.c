@@ -14,7 +14,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ops.h"
 
-
 #define CACHE_BYTES 4096u
 
 static edml_board board;
@@ -106,8 +105,7 @@ static void check_measured_all(uint32_t fault)
         measure(dev, &c, op, fault ? "GPU slowed" : "measured");
         edml_operator_placement(op, why, sizeof why);
         CHECK(placement_consistent(why), "%s: the placement disagrees with its own figures: %s", c.name, why);
-        if (fault)
-            CHECK(edml_operator_backend(op) == EDML_BACKEND_NEON, "%s: GPU slowed, placed: %s", c.name, why);
+        if (fault) CHECK(edml_operator_backend(op) == EDML_BACKEND_NEON, "%s: GPU slowed, placed: %s", c.name, why);
         printf("placement: %s%s: %s\n", c.name, fault ? " (GPU slowed)" : "", why);
         edml_operator_destroy(op);
         ops_free(&c);

@@ -42,6 +42,7 @@ struct edml_command_list {
     edmli_object obj;
     uint32_t capacity, count;
     bool submitted; /* run, its outcome not yet taken by a wait */
+    bool deferred;  /* submitted with edml_device_desc.poison_list_outputs: run by the wait */
     edml_status result;
     char message[EDMLI_MESSAGE_BYTES];
     edmli_list_batch pending; /* the submission's last batch, flushed, not yet complete */
@@ -358,16 +359,48 @@ static void edmli_list_run(edml_command_list *l)
     edmli_list_flush_batch(l, &b, l->count); /* the last batch runs on: the wait completes it */
 }
 
+/* The elements tensor t addresses at base set to 0xA5 (the bytes between
+ * them left as they are). */
+static void edmli_poison_tensor(uint8_t *base, const edmli_tensor *t)
+{
+    uint32_t at[EDMLI_MAX_DIMS] = {0};
+    for (uint64_t n = 0; n < t->elem_count; n++) {
+        uint64_t off = 0;
+        for (uint32_t d = 0; d < t->rank; d++) off += (uint64_t)at[d] * t->strides[d];
+        memset(base + off * t->elem_size, 0xA5, t->elem_size);
+        for (uint32_t d = t->rank; d-- > 0 && ++at[d] == t->sizes[d];) at[d] = 0;
+    }
+}
+
+/* edml_device_desc.poison_list_outputs: the elements of every host output
+ * of the list set to 0xA5 at the submission, as a GPU leaves outputs
+ * undefined until the wait (an output that is also some entry's host input
+ * is left as it is: that entry reads it). */
+static void edmli_list_poison(edml_command_list *l)
+{
+    for (uint32_t i = 0; i < l->count; i++) {
+        const edml_operator *op = edmli_list_op(l, &l->commands[i]);
+        for (uint32_t o = 0; op && o < l->commands[i].outputs; o++) {
+            const EDML_BUFFER_BINDING *b = &l->commands[i].out[o];
+            bool read = (b->Offset & EDML_GPU_BINDING_BIT) != 0 || !b->Buffer;
+            for (uint32_t e = 0; e < l->count && !read; e++)
+                for (uint32_t k = 0; k < l->commands[e].inputs && !read; k++)
+                    read = edmli_host_overlap(&l->commands[e].in[k], b);
+            if (!read) edmli_poison_tensor((uint8_t *)b->Buffer + b->Offset, &op->outputs[o]);
+        }
+    }
+}
+
 edml_status edml_command_list_submit(edml_command_list *handle)
 {
     edml_command_list *l;
     edml_status s = edmli_list_enter(handle, &l);
     if (s) return s;
     s = edmli_list_idle(l, "edml_command_list_submit");
-    if (!s) {
-        edmli_list_run(l);
-        l->submitted = true;
-    }
+    l->deferred = !s && l->obj.device->desc.poison_list_outputs;
+    if (l->deferred) edmli_list_poison(l);
+    if (!s && !l->deferred) edmli_list_run(l);
+    if (!s) l->submitted = true;
     edmli_device_leave(l->obj.device, s, true);
     return s;
 }
@@ -379,6 +412,10 @@ edml_status edml_command_list_wait(edml_command_list *handle, uint64_t timeout_n
     if (s) return s;
     edml_device *dev = l->obj.device;
     bool log = true;
+    if (l->submitted && l->deferred) { /* poison_list_outputs: the work runs now */
+        l->deferred = false;
+        edmli_list_run(l);
+    }
     if (!l->submitted) {
         s = edmli_fail(&dev->err, EDMLI_MSG_LIST_NOT_SUBMITTED);
     } else if (edmli_list_complete(l, timeout_ns) == EDML_STATUS_TIMEOUT) {

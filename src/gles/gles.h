@@ -298,7 +298,7 @@ typedef struct edmli_gles {
     /* dispatches since the last shader-storage barrier: the next one's
      * slot among the counters (a barrier before the EDMLI_GLES_SLOTS + 1st) */
     uint32_t slots;
-    bool dropped;    /* a proof failed since the flag was cleared */
+    bool dropped;        /* a proof failed since the flag was cleared */
     bool partial_on;     /* EDML_FAULT_PARTIAL_WORKGROUP's switch is set in the GPU arena */
     bool counters_dirty; /* a proof failed: the dispatches' counters are set back before the next submission */
     uint32_t submissions, fault_at;

@@ -80,7 +80,7 @@ static edml_status edmli_gles_buffer_map(edml_device *dev, void *state, uint64_t
     edmli_gles_run r;
     edml_status s = edmli_gles_begin(&r, g, &dev->err);
     if (!s && g->arena_map) {
-        s = edmli_gles_finish(&r); /* a fence: what ran before is complete and visible */
+        s = edmli_gles_finish(&r);             /* a fence: what ran before is complete and visible */
         if (!s) *data = g->arena_map + offset; /* a failed fence hands out no view */
     } else if (!s && !edmli_gles_readback_room(g, bytes)) {
         s = edmli_gles_fail(&r, "the readback buffer cannot hold the mapped range (GL_OUT_OF_MEMORY)");

@@ -509,7 +509,8 @@ bool edmli_gles_readback_room(edmli_gles *g, uint64_t bytes)
 /* The status block's proof head: the status buffer's last bytes, else the arena's. */
 static uint64_t edmli_gles_proof_head(const edmli_gles *g)
 {
-    return g->status_map ? EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_RESERVED_HEAD : g->arena_bytes + EDMLI_GLES_COUNTER_BYTES;
+    return g->status_map ? EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_RESERVED_HEAD
+                         : g->arena_bytes + EDMLI_GLES_COUNTER_BYTES;
 }
 
 /* A submission that dispatched nothing has no count to show that the
@@ -633,8 +634,9 @@ static GLsync_ edmli_gles_fence(edmli_gles_run *r)
     edmli_gl *gl = &r->g->port.gl;
     edmli_gles_replay(r->g);
     if (r->g->faults & EDML_FAULT_PARTIAL_WORKGROUP) edmli_gles_partial(r->g, false);
-    edmli_gles_gl_barrier(r->g, EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
-                                    (r->g->status_map || r->g->arena_map ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
+    edmli_gles_gl_barrier(r->g,
+                          EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT | EDMLI_GL_SHADER_STORAGE_BARRIER_BIT |
+                              (r->g->status_map || r->g->arena_map ? EDMLI_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0u));
     r->staged = edmli_gles_stage_fetches(r);
     edmli_gles_fenced(r->g);
     return gl->glFenceSync(EDMLI_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);

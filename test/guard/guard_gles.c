@@ -77,8 +77,8 @@ void *glMapBufferRange(unsigned target, intptr_t offset, intptr_t length, unsign
         fprintf(stderr, "guard_gles: no room to guard a mapping of %zu bytes\n", len);
         abort();
     }
-    *g = (struct guard){.real = real, .base = base, .copy = base + data - len, .len = len, .span = data + page,
-                        .access = access};
+    *g = (struct guard){
+        .real = real, .base = base, .copy = base + data - len, .len = len, .span = data + page, .access = access};
     if (access & MAP_READ)
         memcpy(g->copy, real, len);
     else
