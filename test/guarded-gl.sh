@@ -15,6 +15,6 @@ LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" EDML_GUARD_REAL_GLES
 rc=$?
 guarded=$(awk '{ n += $1; if ($5 > big) big = $5 } END { print n + 0, big + 0 }' "$report")
 rm -f "$report"
-echo "guarded-gl: mappings guarded, largest bytes: $guarded"
+echo "guarded-gl: mappings guarded, largest bytes: $guarded" >&2
 [ "$rc" -eq 0 ] || exit "$rc"
-[ "${guarded%% *}" -gt 0 ] || { echo "guarded-gl: no mapping went through the guard"; exit 1; }
+[ "${guarded%% *}" -gt 0 ] || { echo "guarded-gl: no mapping went through the guard" >&2; exit 1; }

@@ -52,8 +52,8 @@ host_suite() {
     done
     G="sh test/guarded-gl.sh $H/guard"
     for b in gles auto; do
-        step "guarded mappings (each exactly its range, an inaccessible page after it): vectors on $b, one by one and as one command list" \
-            sh -c 'sh test/run-cases.sh "$1" $2 $3 && EDML_RUN_ARGS=--command-list sh test/run-cases.sh "$1" $2 $3' sh "$G" $H/edml-run $b
+        step "guarded mappings (each exactly its range, an inaccessible page after it): vectors on $b (every GPU threshold 0), one by one and as one command list" \
+            sh -c 'EDML_RUN_ARGS=--gpu-always sh test/run-cases.sh "$1" $2 $3 && EDML_RUN_ARGS="--gpu-always --command-list" sh test/run-cases.sh "$1" $2 $3' sh "$G" $H/edml-run $b
     done
     step "guarded mappings: edml-bench's workloads on every backend (GPU buffers and mapped ones too), GPU buffers through the CPU's view, command lists" \
         sh -c '$1 $2/edml-bench --scale 0.001 --iters 2 && $1 $2/edml-bench --placement --scale 0.001 --iters 2 --rounds 1 && $1 $2/test/mapped && $1 $2/test/gpu && $1 $2/test/lists' sh "$G" $H

@@ -145,9 +145,16 @@ def compare_table(doc, a, b, modes):
     keys = sorted({(w, m) for w, m, _ in ms if not modes or m in modes})
     row(["workload", "mode", a, b, f"{b} / {a}"])
     print("| --- | --- | --- | --- | --- |")
+    ratios = {}
     for w, m in keys:
         ta, tb = statistics.median(ms[(w, m, a)]), statistics.median(ms[(w, m, b)])
         row([w, m, f"{ta:.3f} ms", f"{tb:.3f} ms", f"{tb / ta:.2f}x"])
+        ratios.setdefault(m, []).append((tb / ta, w))
+    print()
+    for m, rs in ratios.items():  # each mode: the median ratio over the workloads, and the largest
+        top = max(rs)
+        print(f"{m}: {b} / {a} median {statistics.median(r for r, _ in rs):.3f}x over {len(rs)} workloads, "
+              f"largest {top[0]:.2f}x ({top[1]})")
 
 
 def placement_table(docs):

@@ -124,7 +124,7 @@ extern const uint32_t edmli_gles_status_init[4];
 /* The proof that a submission ran (shaders/main.glsl, gles_done.c): a
  * block of EDMLI_GLES_ARENA_RESERVED bytes after the GPU arena, in its
  * buffer: the dispatches' counters, EDMLI_GLES_SLOTS slots (one a dispatch
- * among those since the last barrier: u_slot) of EDMLI_GLES_SLOT_WORDS
+ * among those since the last barrier: u_proof[0]) of EDMLI_GLES_SLOT_WORDS
  * (a counter for each workgroup number modulo 64, and one of the counters
  * completed), back at zero once their dispatch completed; then a head of
  * four words, which the status buffer ends with too. EDMLI_GLES_SERIAL_WORD:
@@ -231,7 +231,7 @@ typedef struct edmli_gles {
     uint8_t *check_mem; /* an execution's scratch, for a check made then (else the arena's free top) */
     uint64_t check_mem_bytes;
     int loc_base[EDMLI_GLES_PROG_COUNT], loc_count[EDMLI_GLES_PROG_COUNT], loc_bind[EDMLI_GLES_PROG_COUNT],
-        loc_bind_step[EDMLI_GLES_PROG_COUNT], loc_slot[EDMLI_GLES_PROG_COUNT];
+        loc_bind_step[EDMLI_GLES_PROG_COUNT], loc_proof[EDMLI_GLES_PROG_COUNT];
     uint64_t prog_ctx[EDMLI_GLES_PROG_COUNT]; /* the context (key) that set each program's uniforms last */
     /* what the driver's compiler said of each program through GL_KHR_debug
      * (Mesa's "S:F spills:fills"; -1: nothing), and of the one being built */
@@ -243,7 +243,8 @@ typedef struct edmli_gles {
      * batch the program in use and the parameter range at binding 0 (GL
      * calls that would change nothing are left out: each costs the CPU time
      * before a list's GPU work starts) */
-    uint32_t set_base[EDMLI_GLES_PROG_COUNT], set_count[EDMLI_GLES_PROG_COUNT], set_slot[EDMLI_GLES_PROG_COUNT];
+    uint32_t set_base[EDMLI_GLES_PROG_COUNT], set_count[EDMLI_GLES_PROG_COUNT];
+    uint32_t set_proof[EDMLI_GLES_PROG_COUNT][3]; /* main.glsl's u_proof: slot, workgroups along x, rows of them */
     unsigned used_prog, params_bound_buf;
     uint64_t state_key; /* the context whose bindings and program those are (0: none yet) */
     uint32_t params_bound_at, params_bound_bytes;

@@ -94,7 +94,7 @@ static void edmli_gles_take_program(edmli_gles *g, edmli_gles_prog id)
     g->loc_count[id] = gl->glGetUniformLocation(prog, "u_count");
     g->loc_bind[id] = gl->glGetUniformLocation(prog, "u_bind");
     g->loc_bind_step[id] = gl->glGetUniformLocation(prog, "u_bind_step");
-    g->loc_slot[id] = gl->glGetUniformLocation(prog, "u_slot");
+    g->loc_proof[id] = gl->glGetUniformLocation(prog, "u_proof");
     g->prog_state[id] = EDMLI_GLES_PROG_BUILT;
 }
 

@@ -325,10 +325,10 @@ static void edmli_gles_issue(edmli_gles *g, edmli_gles_prog prog, uint32_t units
         uint32_t x = wg < g->max_groups_x ? wg : g->max_groups_x;
         uint32_t y = (wg + x - 1) / x;
         if (g->slots == EDMLI_GLES_SLOTS) edmli_gles_gl_barrier(g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
-        const uint32_t slot = g->slots++;
+        const uint32_t proof[3] = {g->slots++, x, y * layers}; /* main.glsl's u_proof */
         edmli_gles_set_words(g, g->loc_base[prog], &g->set_base[prog], &base, 1, stale && base == 0);
         edmli_gles_set_words(g, g->loc_count[prog], &g->set_count[prog], &n, 1, stale && base == 0);
-        edmli_gles_set_words(g, g->loc_slot[prog], &g->set_slot[prog], &slot, 1, stale && base == 0);
+        edmli_gles_set_words(g, g->loc_proof[prog], g->set_proof[prog], proof, 3, stale && base == 0);
         if (!drop) gl->glDispatchCompute(x, y, layers);
         if (!(g->faults & EDMLI_GLES_FAULT_IDLE)) g->done_sent += x * y * layers; /* the proof (main.glsl) */
     }
