@@ -129,6 +129,36 @@ static void check_fence_timeout(const edml_board *board, ops_case *c)
     tl_device_free(&d);
 }
 
+/* edml_device_desc.gpu_fence_timeout_ms: the fence's wait said in the
+ * failure; and a GPU arena mapped persistently (gpu_arena_mapped) whose
+ * map finds its fence failed hands out no view. */
+static void check_fence_wait_set(const edml_board *board, ops_case *c)
+{
+    tl_device d;
+    edml_device_desc dd = {0};
+    dd.board = board;
+    dd.log = log_fn;
+    dd.inject_faults = EDML_FAULT_FENCE_TIMEOUT;
+    dd.gpu_fence_timeout_ms = 40;
+    dd.gpu_arena_mapped = 1;
+    CHECK(tl_device_create(&d, edml_device_size() + (1 << 16), &dd) == EDML_STATUS_OK, "device");
+    edml_operator *named = NULL;
+    CHECK(edml_operator_create(d.dev, &c->desc, EDML_BACKEND_GLES, &named) == EDML_STATUS_OK, "%s gles", c->name);
+    ops_reset_outputs(c);
+    edml_status s = ops_execute(c, named, NULL);
+    CHECK(s == EDML_STATUS_BACKEND_FAILED && strstr(edml_device_last_error(d.dev), "fence timed out after 40 ms"),
+          "%s: %s %s", c->name, edml_status_string(s), edml_device_last_error(d.dev));
+    tl_device_free(&d);
+    CHECK(tl_device_create(&d, edml_device_size() + (1 << 16), &dd) == EDML_STATUS_OK, "device");
+    edml_gpu_buffer *b = NULL;
+    void *view = NULL;
+    CHECK(edml_gpu_buffer_create(d.dev, 64, &b) == EDML_STATUS_OK, "buffer");
+    s = b ? edml_gpu_buffer_map(b, 0, 64, &view) : EDML_STATUS_OK;
+    CHECK(s == EDML_STATUS_BACKEND_FAILED && view == NULL, "a mapped arena's map with a failed fence: %s, view %p",
+          edml_status_string(s), view);
+    tl_device_free(&d);
+}
+
 /* Faults of one kernel, met when an operator first needs it (programs are
  * built then, and checked once on a known answer): a kernel that does not
  * compile, and GatherND's kernel skipped by the driver (as V3D does with
@@ -244,6 +274,7 @@ int main(void)
             ops_case c;
             ops_make_on(&c, which, EDML_BACKEND_GLES);
             check_fence_timeout(&board, &c);
+            check_fence_wait_set(&board, &c);
             check_slow_compile(&board, &c);
             ops_free(&c);
         }
