@@ -462,7 +462,7 @@ typedef struct edml_board {
                                         of rows), bound by host<->GPU transfers; 0xffffffff: never */
     uint32_t gpu_topk_min_row;      /**< auto: TopK rows shorter than this stay on the CPU */
     uint32_t gpu_software_ok;       /**< auto: 1 lets a software GPU (Mesa llvmpipe) run operators;
-                                        0 keeps them on the CPU, where llvmpipe was measured slower */
+                                        0 keeps every one on the CPU, measured or saved placement too */
     uint32_t gpu_workgroup;         /**< invocations in a GLES workgroup (a power of two from 128,
                                         within the GPU's limit; another value is taken as the
                                         largest such below it, and said as gpu_arena_bytes'

@@ -411,6 +411,83 @@ static void check_said(void)
     ops_free(&c);
 }
 
+/* A board that keeps a software GPU from work (gpu_software_ok 0) keeps
+ * every AUTO operator off llvmpipe however AUTO decides: measured (even
+ * with the CPU's runs made 50 ms slower) and saved (a cache whose decision
+ * for it is the GPU's) alike. Skips where the GPU is not a software one. */
+static void check_software_barred(void)
+{
+    tl_device d;
+    char info[300], why[300];
+    const edml_board keep = board;
+    fill_cache(cache, CACHE_BYTES, &keep); /* a decision for sample 0, made with software allowed */
+    board.gpu_software_ok = 0;
+    const uint32_t modes[2] = {EDML_PLACEMENT_MEASURE, EDML_PLACEMENT_SAVED};
+    for (int m = 0; m < 2; m++) {
+        edml_device *dev = make(&d, modes[m], EDML_FAULT_SLOW_CPU, cache, CACHE_BYTES);
+        if (!dev || !strstr(edml_device_gles_info(dev, info, sizeof info), "llvmpipe")) {
+            printf("placement: not a software GPU here: gpu_software_ok not tested\n");
+            tl_device_free(&d);
+            break;
+        }
+        ops_case c;
+        ops_make_on(&c, 0, EDML_BACKEND_GLES);
+        edml_operator *op = NULL;
+        CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
+        for (int k = 0; op && k < 10; k++) ops_execute(&c, op, NULL);
+        CHECK(op && edml_operator_backend(op) != EDML_BACKEND_GLES &&
+                  strstr(edml_operator_placement(op, why, sizeof why), "gpu_software_ok keeps from work"),
+              "mode %u: a software GPU barred by the board: %s", modes[m], why);
+        ops_free(&c);
+        tl_device_free(&d);
+    }
+    board = keep;
+}
+
+/* A decision measured with GPU buffers on a device whose GPU arena is not
+ * mapped is not taken by one whose arena is (the CPU's side costs another
+ * thing there), and the other way round: each device measures its own. */
+static void check_mapping_keyed(void)
+{
+    memset(cache, 0, sizeof cache);
+    for (int mapped = 0; mapped < 2; mapped++) {
+        tl_device d;
+        edml_device_desc dd = {0};
+        dd.board = &board;
+        dd.placement = EDML_PLACEMENT_SAVED;
+        dd.placement_cache = cache;
+        dd.placement_cache_bytes = CACHE_BYTES;
+        dd.gpu_arena_mapped = (uint32_t)mapped;
+        dd.inject_faults = mapped ? 0 : EDML_FAULT_SLOW_GPU;
+        dd.placement = mapped ? EDML_PLACEMENT_SAVED : EDML_PLACEMENT_MEASURE;
+        CHECK(tl_device_create(&d, edml_device_size() + (1u << 18), &dd) == EDML_STATUS_OK, "device");
+        ops_case c;
+        ops_make_on(&c, 0, EDML_BACKEND_GLES);
+        edml_operator *op = NULL;
+        edml_gpu_buffer *g[CASE_MAX_INPUTS + CASE_MAX_OUTPUTS] = {0};
+        EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
+        CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
+        for (int i = 0; i < c.nin + c.nout; i++) {
+            const tl_tensor *t = i < c.nin ? &c.in[i] : &c.out[i - c.nin];
+            CHECK(edml_gpu_buffer_create(d.dev, t->total, &g[i]) == EDML_STATUS_OK, "buffer");
+            if (i < c.nin)
+                edml_gpu_buffer_write(g[i], 0, t->buf, t->total), in[i] = edml_gpu_binding(g[i], 0, t->total);
+            if (i >= c.nin) out[i - c.nin] = edml_gpu_binding(g[i], 0, t->total);
+        }
+        for (int k = 0; op && k < 9; k++) edml_operator_execute(op, in, (UINT)c.nin, out, (UINT)c.nout, NULL);
+        char why[300];
+        edml_operator_placement(op, why, sizeof why);
+        CHECK(mapped ? strstr(why, "no saved decision for GPU buffers") != NULL
+                     : strstr(why, "neon: measured with GPU buffers") != NULL,
+              "%s: GPU arena %s: %s", c.name, mapped ? "mapped, the unmapped device's decision taken" : "unmapped",
+              why);
+        for (int i = c.nin + c.nout; i-- > 0;)
+            if (g[i]) edml_gpu_buffer_destroy(g[i]);
+        ops_free(&c);
+        tl_device_free(&d);
+    }
+}
+
 /* edml.h's examples of edml_operator_placement(), read from the header
  * (the quoted strings of its comment, lines joined), each one a string an
  * operator here wrote, figures aside; then the thresholds' and a named
@@ -481,6 +558,8 @@ int main(void)
     check_cache_checked();
     check_refused();
     check_said();
+    check_software_barred();
+    check_mapping_keyed();
     check_header_examples();
     return tl_summary("placement");
 }

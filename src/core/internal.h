@@ -290,6 +290,9 @@ typedef struct edmli_backend {
     /* AUTO: whether this backend (not on the CPU) should take the operator
      * by the board's thresholds; why (which threshold) in why (cap bytes) */
     bool (*wants)(const edml_device *dev, const edml_operator *op, char *why, size_t cap);
+    /* AUTO: whether the board keeps every operator off this backend, however
+     * AUTO decides (thresholds, measured, saved), and why; NULL: never */
+    bool (*barred)(const edml_device *dev, char *why, size_t cap);
     /* what the placement cache is keyed by besides the board and edml's
      * version (GLES: its driver's renderer and version), 0: none */
     uint32_t (*identity)(const void *state);

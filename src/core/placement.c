@@ -34,9 +34,13 @@ static uint64_t edmli_place_key(const edml_operator *op)
     return h;
 }
 
+/* The key of the operator with bindings of `kind`: with GPU buffers, also
+ * whether the GPU arena is mapped (edml_device_desc.gpu_arena_mapped), which
+ * changes what the CPU side costs on them ninefold. */
 static uint64_t edmli_place_kind_key(const edml_operator *op, uint32_t kind)
 {
-    return op->place_key ^ (0x9e3779b97f4a7c15ull * (kind + 1u));
+    const bool mapped = kind == EDMLI_BIND_GPU && op->obj.device->desc.gpu_arena_mapped;
+    return op->place_key ^ (0x9e3779b97f4a7c15ull * (kind + 1u)) ^ (mapped ? 0xc2b2ae3d27d4eb4full : 0u);
 }
 
 void edmli_place_init(edml_device *dev, edml_operator *op)

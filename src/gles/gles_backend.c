@@ -67,13 +67,17 @@ static edmli_readiness edmli_gles_op_ready(edml_operator *op, bool wait, uint8_t
  * still one GPU workgroup's job). Never a software
  * rasterizer (Mesa's llvmpipe runs shaders on the CPU it would take from the
  * NEON kernels: measured slower on every workload) unless the board allows. */
-static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op, char *why, size_t cap)
+static bool edmli_gles_barred(const edml_device *dev, char *why, size_t cap)
 {
     const edmli_gles *g = (const edmli_gles *)dev->state[EDML_BACKEND_GLES];
-    if (!dev->board.gpu_software_ok && edmli_gles_is_software(g)) {
-        edmli_format(why, cap, "a software GPU (%s), which the board's gpu_software_ok keeps from work", g->renderer);
-        return false;
-    }
+    if (dev->board.gpu_software_ok || !edmli_gles_is_software(g)) return false;
+    edmli_format(why, cap, "a software GPU (%s), which the board's gpu_software_ok keeps from work", g->renderer);
+    return true;
+}
+
+static bool edmli_gles_wants(const edml_device *dev, const edml_operator *op, char *why, size_t cap)
+{
+    if (edmli_gles_barred(dev, why, cap)) return false;
     uint64_t n = 0;
     for (uint32_t i = 0; i < op->input_count; i++) n = op->inputs[i].elem_count > n ? op->inputs[i].elem_count : n;
     for (uint32_t o = 0; o < op->output_count; o++) n = op->outputs[o].elem_count > n ? op->outputs[o].elem_count : n;
@@ -150,6 +154,7 @@ const edmli_backend edmli_gles_backend = {
     .ready = edmli_gles_op_ready,
     .bake = edmli_gles_bake_op,
     .wants = edmli_gles_wants,
+    .barred = edmli_gles_barred,
     .identity = edmli_gles_identity,
     .state_bytes = edmli_gles_state_bytes,
     .open = edmli_gles_device_open,
