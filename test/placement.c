@@ -36,10 +36,12 @@ static void keep_said(const char *s)
 static uint8_t cache[CACHE_BYTES + 64];
 static char last_log[512];
 
+static int too_small_said; /* log lines that said a cache was too small to use */
 static void log_fn(void *user, edml_status s, const char *m)
 {
     (void)user, (void)s;
     snprintf(last_log, sizeof last_log, "%s", m);
+    too_small_said += strstr(m, "not used:") && strstr(m, "_bytes") ? 1 : 0;
 }
 
 static edml_device *make(tl_device *d, uint32_t placement, uint32_t faults, void *pc, size_t pc_bytes)
@@ -488,6 +490,27 @@ static void check_mapping_keyed(void)
     }
 }
 
+/* A placement cache too small for its header and one decision, and a
+ * program cache too small for its header, are said in the log, not taken
+ * in silence. */
+static void check_too_small_said(void)
+{
+    tl_device d;
+    too_small_said = 0;
+    CHECK(make(&d, EDML_PLACEMENT_MEASURE, 0, cache, 40) != NULL, "device");
+    tl_device_free(&d);
+    CHECK(too_small_said == 1, "a 40-byte placement cache: %d lines said so (last: %s)", too_small_said, last_log);
+    edml_device_desc dd = {0};
+    uint8_t programs[8] = {0};
+    dd.log = log_fn;
+    dd.program_cache = programs;
+    dd.program_cache_bytes = sizeof programs;
+    too_small_said = 0;
+    CHECK(tl_device_create(&d, edml_device_size() + (1u << 16), &dd) == EDML_STATUS_OK, "device");
+    tl_device_free(&d);
+    CHECK(too_small_said == 1, "an 8-byte program cache: %d lines said so (last: %s)", too_small_said, last_log);
+}
+
 /* edml.h's examples of edml_operator_placement(), read from the header
  * (the quoted strings of its comment, lines joined), each one a string an
  * operator here wrote, figures aside; then the thresholds' and a named
@@ -560,6 +583,7 @@ int main(void)
     check_said();
     check_software_barred();
     check_mapping_keyed();
+    check_too_small_said();
     check_header_examples();
     return tl_summary("placement");
 }

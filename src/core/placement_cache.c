@@ -33,6 +33,7 @@ typedef struct edmli_pc_entry {
 } edmli_pc_entry;
 
 static const char edmli_pc_magic[8] = "edmlpl1";
+_Static_assert(sizeof(edmli_pc_head) == 32 && sizeof(edmli_pc_entry) == 40, "the sizes the log and docs give");
 
 /* A string's bytes and its end, so that the name and the CPU keep apart. */
 static uint32_t edmli_pc_fnv_str(uint32_t h, const char *s) { return edmli_fnv1a(edmli_fnv1a_str(h, s), "", 1); }
@@ -138,7 +139,12 @@ void edmli_place_cache_open(edml_device *dev)
     edmli_place_cache *c = &dev->places;
     memset(c, 0, sizeof *c);
     const edml_device_desc *dd = &dev->desc;
-    if (!dd->placement_cache || dd->placement_cache_bytes < sizeof(edmli_pc_head)) return;
+    if (dd->placement_cache && dd->placement_cache_bytes < sizeof(edmli_pc_head) + sizeof(edmli_pc_entry)) {
+        edmli_pc_say(dev, "placement cache: not used: placement_cache_bytes holds not even its 32-byte header and "
+                          "one 40-byte decision");
+        return;
+    }
+    if (!dd->placement_cache) return;
     uint32_t gpu = 0;
     for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
         if ((dev->backends & EDML_BACKEND_BIT(b)) && edmli_backends[b]->identity)

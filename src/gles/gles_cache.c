@@ -27,6 +27,7 @@ typedef struct edmli_cache_head {
     char magic[8];
     uint32_t key, used, count, reserved[3];
 } edmli_cache_head;
+_Static_assert(sizeof(edmli_cache_head) == 32, "the size the log gives");
 
 typedef struct edmli_cache_entry {
     uint32_t prog, src_hash, format, bytes;
@@ -121,7 +122,11 @@ void edmli_gles_cache_open(edmli_gles *g, void *mem, size_t bytes)
     edmli_gl *gl = &g->port.gl;
     int formats = 0;
     g->cache = NULL, g->cache_bytes = 0;
-    if (!mem || bytes < sizeof(edmli_cache_head) || !gl->glGetProgramBinary || !gl->glProgramBinary) return;
+    if (mem && bytes < sizeof(edmli_cache_head)) { /* given, but not even its header fits: said, not silent */
+        edmli_cache_say(g, "not used: program_cache_bytes is smaller than its 32-byte header", "");
+        return;
+    }
+    if (!mem || !gl->glGetProgramBinary || !gl->glProgramBinary) return;
     gl->glGetIntegerv(EDMLI_GL_NUM_PROGRAM_BINARY_FORMATS, &formats);
     while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
     if (formats <= 0) {
