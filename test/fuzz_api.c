@@ -48,6 +48,9 @@ static void fail(const char *what, int line, const char *detail)
     do {                                            \
         if (!(cond)) fail(#cond, __LINE__, detail); \
     } while (0)
+/* A GPU call on a device whose dispatches a fault dropped: it failed, or
+ * GLES had already left the device (unavailable since). */
+#define GONE(s, dropped) ((dropped) && ((s) == EDML_STATUS_BACKEND_FAILED || (s) == EDML_STATUS_BACKEND_UNAVAILABLE))
 
 typedef struct reader {
     const uint8_t *p;
@@ -432,7 +435,7 @@ static bool bind_inputs(world *w, const op_slot *o, int how, uint8_t **in, EDML_
         const int k = buf_of(w, o->dev, t->t[0].bytes);
         if (k < 0 || edml_operator_backend(o->h) != EDML_BACKEND_GLES) return false;
         const edml_status s = edml_gpu_buffer_write(w->buf[k].h, 0, in[0], t->t[0].bytes);
-        MUST(s == EDML_STATUS_OK || (s == EDML_STATUS_BACKEND_FAILED && w->d[o->dev].dropped), "write");
+        MUST(s == EDML_STATUS_OK || GONE(s, w->d[o->dev].dropped), "write");
         bi[0] = edml_gpu_binding(w->buf[k].h, 0, t->t[0].bytes);
         return false;
     }
@@ -637,7 +640,7 @@ static void buf_io(world *w, reader *r)
     for (uint64_t i = 0; i < n; i++) data[i] = (uint8_t)next(&seed);
     const bool fits = a->live && off + n <= a->bytes;
     edml_status s = edml_gpu_buffer_write(a->h, off, data, n);
-    if (fits && s == EDML_STATUS_BACKEND_FAILED && w->d[a->dev].dropped) return; /* GLES went off the device */
+    if (fits && GONE(s, w->d[a->dev].dropped)) return; /* GLES went off the device */
     MUST((s == EDML_STATUS_OK) == fits, edml_status_string(s));
     memset(back, SENTINEL, sizeof back);
     s = edml_gpu_buffer_read(a->h, off, back, n);
@@ -646,7 +649,7 @@ static void buf_io(world *w, reader *r)
     const bool same_dev = a->dev == b->dev && w->d[a->dev].live;
     const bool copy_ok = fits && b->live && same_dev && off + n <= b->bytes;
     s = edml_gpu_buffer_copy(b->h, off, a->h, off, n);
-    if (copy_ok && s == EDML_STATUS_BACKEND_FAILED && w->d[a->dev].dropped) return;
+    if (copy_ok && GONE(s, w->d[a->dev].dropped)) return;
     MUST((s == EDML_STATUS_OK) == copy_ok, edml_status_string(s));
     if (!copy_ok) return;
     memset(back, SENTINEL, sizeof back);
@@ -668,7 +671,7 @@ static void buf_map(world *w, reader *r)
     void *p = (void *)1;
     edml_status s = edml_gpu_buffer_map(b->h, off, n, &p);
     const bool fits = b->live && n && off + n <= b->bytes;
-    if (fits && s == EDML_STATUS_BACKEND_FAILED && d->dropped) return;
+    if (fits && GONE(s, d->dropped)) return;
     MUST((s == EDML_STATUS_OK) == fits && (s == EDML_STATUS_OK) == (p != NULL), edml_status_string(s));
     if (s) return;
     memcpy(p, data, n);
@@ -681,10 +684,10 @@ static void buf_map(world *w, reader *r)
         exec_free(&x);
     }
     s = edml_gpu_buffer_unmap(b->h);
-    if (s == EDML_STATUS_BACKEND_FAILED && d->dropped) return;
+    if (GONE(s, d->dropped)) return;
     MUST(s == EDML_STATUS_OK, edml_status_string(s));
     s = edml_gpu_buffer_read(b->h, off, back, n);
-    if (s == EDML_STATUS_BACKEND_FAILED && d->dropped) return;
+    if (GONE(s, d->dropped)) return;
     MUST(s == EDML_STATUS_OK && !memcmp(back, data, n), "written through the mapping, read back");
 }
 
@@ -778,7 +781,7 @@ static void list_check(world *w, list_run *l, edml_command_list *list)
     MUST(!memcmp(l->host, l->mhost, WORLD_BYTES), why);
     if (l->gbuf < 0) return;
     const edml_status rs = edml_gpu_buffer_read(w->buf[l->gbuf].h, 0, l->gpu, WORLD_BYTES);
-    if (rs == EDML_STATUS_BACKEND_FAILED && w->d[l->di].dropped) return;
+    if (GONE(rs, w->d[l->di].dropped)) return;
     MUST(rs == EDML_STATUS_OK, "GPU world");
     MUST(!memcmp(l->gpu, l->mgpu, WORLD_BYTES), why);
 }

@@ -107,7 +107,6 @@ static edml_status edmli_gpu_io(edml_gpu_buffer *handle, UINT64 offset, void *da
     void *state = NULL;
     const edmli_buffer_hooks *hooks = s ? NULL : edmli_buffers(dev, &state, &s);
     if (!s) s = hooks->io(dev, state, b->gpu_offset + offset, data, bytes, write);
-    if (s == EDML_STATUS_BACKEND_FAILED) edmli_backend_lost(dev, edmli_buffer_backend(), dev->err.text);
     edmli_device_leave(dev, s, true);
     return s;
 }
@@ -138,7 +137,6 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst_handle, UINT64 dst_offset,
     void *state = NULL;
     const edmli_buffer_hooks *hooks = s ? NULL : edmli_buffers(dev, &state, &s);
     if (!s) s = hooks->copy(dev, state, dst->gpu_offset + dst_offset, src->gpu_offset + src_offset, bytes);
-    if (s == EDML_STATUS_BACKEND_FAILED) edmli_backend_lost(dev, edmli_buffer_backend(), dev->err.text);
     edmli_device_leave(dev, s, true);
     return s;
 }
@@ -161,7 +159,6 @@ edml_status edml_gpu_buffer_map(edml_gpu_buffer *handle, UINT64 offset, UINT64 b
     void *state = NULL;
     const edmli_buffer_hooks *hooks = s ? NULL : edmli_buffers(dev, &state, &s);
     if (!s) s = hooks->map(dev, state, b->gpu_offset + offset, bytes, data);
-    if (s == EDML_STATUS_BACKEND_FAILED) edmli_backend_lost(dev, edmli_buffer_backend(), dev->err.text);
     if (!s) b->mapped = true;
     edmli_device_leave(dev, s, true);
     return s;

@@ -21,6 +21,15 @@ static uint64_t edmli_gles_buffer_mark(const void *state) { return ((const edmli
 
 static void edmli_gles_buffer_release_to(void *state, uint64_t mark) { ((edmli_gles *)state)->persistent = mark; }
 
+/* After a GPU buffer's call: where it lost GLES (a reset, a failed proof),
+ * GLES leaves the device as an execution's loss takes it off (every AUTO
+ * operator says so at once). */
+static edml_status edmli_gles_buffer_done(edml_device *dev, const edmli_gles *g, edml_status s)
+{
+    if (s && g->lost[0]) edmli_backend_lost(dev, EDML_BACKEND_GLES, g->lost);
+    return s;
+}
+
 static edml_status edmli_gles_buffer_io(edml_device *dev, void *state, uint64_t offset, void *host, uint64_t bytes,
                                         bool write)
 {
@@ -36,7 +45,7 @@ static edml_status edmli_gles_buffer_io(edml_device *dev, void *state, uint64_t 
         s = edmli_gles_finish(&r);
     }
     edmli_gles_release(g);
-    return s;
+    return edmli_gles_buffer_done(dev, g, s);
 }
 
 static edml_status edmli_gles_buffer_copy(edml_device *dev, void *state, uint64_t dst, uint64_t src, uint64_t bytes)
@@ -66,7 +75,7 @@ static edml_status edmli_gles_buffer_copy(edml_device *dev, void *state, uint64_
         s = edmli_gles_finish(&r);
     }
     edmli_gles_release(g);
-    return s;
+    return edmli_gles_buffer_done(dev, g, s);
 }
 
 /* A persistently mapped arena: the GPU's work done (a submitted list's
@@ -98,7 +107,7 @@ static edml_status edmli_gles_buffer_map(edml_device *dev, void *state, uint64_t
         g->view_at = offset, g->view_bytes = bytes;
     }
     edmli_gles_release(g);
-    return s;
+    return edmli_gles_buffer_done(dev, g, s);
 }
 
 static edml_status edmli_gles_buffer_unmap(edml_device *dev, void *state)
@@ -120,7 +129,7 @@ static edml_status edmli_gles_buffer_unmap(edml_device *dev, void *state)
         if (!s) s = edmli_gles_finish(&r); /* a fence: the copy is in the arena when the call returns */
     }
     edmli_gles_release(g);
-    return s;
+    return edmli_gles_buffer_done(dev, g, s);
 }
 
 const edmli_buffer_hooks edmli_gles_buffers = {
