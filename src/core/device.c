@@ -304,13 +304,6 @@ edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind)
     return EDML_BACKEND_REF; /* the reference has every kernel */
 }
 
-void edmli_backend_lost(edml_device *dev, edml_backend b, const char *why)
-{
-    if (!(dev->backends & EDML_BACKEND_BIT(b))) return;
-    edmli_format(dev->why[b], sizeof dev->why[b], "it failed: %s", why);
-    dev->backends &= ~EDML_BACKEND_BIT(b);
-}
-
 edml_backend edmli_buffer_backend(void)
 {
     for (int b = 0; b < EDML_BACKEND_COUNT_; b++)

@@ -410,8 +410,14 @@ const edmli_backend *edmli_device_backend(const edml_device *dev, edml_backend b
 edml_backend edmli_cpu_backend(const edml_device *dev, edmli_op_kind kind);
 /* A backend that failed (a GPU reset, a dropped dispatch, a lost context)
  * leaves the device for good, `why` kept for its refusals and every AUTO
- * operator's placement (each says where it runs now). */
-void edmli_backend_lost(edml_device *dev, edml_backend b, const char *why);
+ * operator's placement (each says where it runs now). Inline: the backends
+ * call it, and the device's file reaches them. */
+static inline void edmli_backend_lost(edml_device *dev, edml_backend b, const char *why)
+{
+    if (!(dev->backends & EDML_BACKEND_BIT(b))) return;
+    edmli_format(dev->why[b], sizeof dev->why[b], "it failed: %s", why);
+    dev->backends &= ~EDML_BACKEND_BIT(b);
+}
 /* One execution of op on its entered device: the bindings checked, then
  * (unless check_only) run; edml_operator_execute's body (entry
  * EDMLI_NO_ENTRY), and a command list's entry's at record (check_only) and
