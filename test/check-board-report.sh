@@ -37,5 +37,17 @@ if [ -n "$gl" ]; then
         { echo "FAIL: not every placement measured (or kept off a software GPU)"; fail=1; }
     [ -s "$out.placement" ] || { echo "FAIL: no placement cache saved"; fail=1; }
 fi
+# the truth about where it ran: under qemu (an Arm board's program on this
+# x86 machine) emulated, no cores or clocks of the host's; natively not
+case "$(uname -m):$board" in
+x86_64:host | aarch64:rpi4 | aarch64:rpi5) emu=false ;;
+x86_64:*) emu=true ;;
+*) emu= ;;
+esac
+if [ -n "$emu" ]; then
+    grep -q "\"emulated\": $emu," "$out" || { echo "FAIL: the report does not say emulated: $emu"; fail=1; }
+    [ "$emu" = false ] || grep -q '"cores": null,' "$out" || { echo "FAIL: an emulated report gives the host's cores"; fail=1; }
+    [ "$emu" = false ] || grep -q 'UNDER EMULATION' "$out" || { echo "FAIL: the caps.h block does not say it was emulated"; fail=1; }
+fi
 [ $fail = 0 ] && echo "board report ($board${gl:+, with the GPU}): $(grep -c '^| ' "$dir/check.md") table rows, $(sed -n 's/.*"cpu": "\(.*\)",/\1/p' "$out")"
 exit $fail

@@ -202,7 +202,9 @@ def report_tables(d):
     heat = [d.get("heat_before", {}), d.get("heat_after", {})]
     row(["what", "the board said"])
     print("| --- | --- |")
-    row(["CPU", f"{ident['cpu']}, {ident['cores']} cores" +
+    if ident.get("emulated"):  # the host's processor, not the board's: said, and no cores or clocks
+        row(["emulated", f"{ident['emulation']}: the figures below are not the board's"])
+    row(["CPU", f"{ident['cpu']}, {ident['cores'] if ident['cores'] is not None else 'unknown'} cores" +
          (f", up to {ident['max_mhz']} MHz" if ident.get("max_mhz") else "")])
     row(["kernel", ident["kernel"]])
     row(["GL", f"{gl['renderer']}, {gl['version']}" if "renderer" in gl else gl.get("none", "none")])
@@ -211,7 +213,8 @@ def report_tables(d):
                                         for k in ("robustness", "buffer_storage", "parallel_compile"))
              + f"; {gl['program_binary_formats']} program binary formats"])
     row(["temperature", " -> ".join("-" if h.get("celsius") is None else f"{h['celsius']:.1f} C" for h in heat)
-         + ("; throttled" if any(h.get("throttled") for h in heat) else "")])
+         + ("; throttled" if any(h.get("throttled") for h in heat) else "")
+         + ("; throttling unknown (nothing to read)" if all(h.get("throttled") is None for h in heat) else "")])
     print(f"\nscale {d['scale']}, median of {d['iterations']} calls\n")
     start = [r for r in d.get("start", []) if "workload" in r]
     if start:

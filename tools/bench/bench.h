@@ -202,6 +202,9 @@ int bench_report(const options *o);
 void report_thermal(report_heat *h);
 void report_heat_json(FILE *f, const report_heat *h);
 void report_identity(FILE *f);
+/* Whether this report runs under emulation (an Arm program on a kernel
+ * that reports an x86 processor: qemu-user), and why. */
+bool report_emulated(char *why, size_t cap);
 void json_str(FILE *f, const char *s);
 
 /* --mapped: ElementWiseIf through host memory, GPU buffers and mapped GPU

@@ -133,7 +133,9 @@ static void report_workload(FILE *f, bench_device *devs, const uint32_t *threads
                 w.name, edml_backend_name(be), k == nt + 1 ? "gpu" : "host", gles ? 1u : (unsigned)threads[k]);
         ms > 0 ? fprintf(f, "%.6f", ms) : fprintf(f, "null");
         fprintf(f, ", \"correct\": %s, \"throttled\": %s}", ms > 0 && same ? "true" : "false",
-                h.throttled ? "true" : "false");
+                !h.has_flags && !h.has_temp ? "null"
+                : h.throttled               ? "true"
+                                            : "false");
         printf("%-15s %-4s %-4s %2u threads %10.3f ms%s%s\n", w.name, edml_backend_name(be),
                k == nt + 1 ? "gpu" : "host", gles ? 1u : (unsigned)threads[k], ms,
                ms > 0 && !same ? "  WRONG RESULT" : "", h.throttled ? "  (throttled)" : "");
@@ -209,7 +211,7 @@ static void report_placement(FILE *f, uint32_t cores, const options *o, const ch
 
 static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores)
 {
-    char caps[600];
+    char caps[800];
     char gles[300];
     bench_device bd;
     gles[0] = '\0';
@@ -218,11 +220,17 @@ static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores)
         gles[strcspn(gles, ",")] = '\0'; /* the renderer, not the settings */
         bench_device_close(&bd);
     }
+    char emulation[200];
+    const bool emulated = report_emulated(emulation, sizeof emulation);
+    if (emulated) cores = edml_board_builtin()->cores; /* the host's count says nothing of the board */
     snprintf(caps, sizeof caps,
-             "/* AUTO thresholds from edml-bench --report (one thread's crossovers) on %s */\n"
+             "%s/* AUTO thresholds from edml-bench --report (one thread's crossovers) on %s */\n"
              "#define EDML_BOARD_GPU_MIN_ELEMENTS %uu%s\n"
              "#define EDML_BOARD_GPU_MIN_ELEMENTS_COPY %uu%s\n"
              "#define EDML_BOARD_CORES %u\n",
+             emulated ? "/* measured UNDER EMULATION (qemu-user): not the board's own figures; the cores are "
+                        "the built-in board's */\n"
+                      : "",
              gles, found[1] ? found[1] : 4294967295u, found[1] ? "" : " /* never: GLES was not ahead */",
              found[0] ? found[0] : 4294967295u, found[0] ? "" : " /* never: GLES was not ahead */", (unsigned)cores);
     fprintf(f, "  \"caps\": ");

@@ -73,6 +73,23 @@ static const char *arm_core(const char *part)
     return part;
 }
 
+bool report_emulated(char *why, size_t cap)
+{
+    char vendor[64], implementer[32];
+    cpuinfo("vendor_id", vendor, sizeof vendor);
+    cpuinfo("CPU implementer", implementer, sizeof implementer);
+#if defined(__aarch64__) || defined(__arm__)
+    /* an Arm program on a kernel that reports an x86 processor: qemu-user */
+    if (vendor[0] && !implementer[0]) {
+        snprintf(why, cap, "an Arm program on a kernel whose processor is %s (vendor_id): emulated, qemu-user", vendor);
+        return true;
+    }
+#endif
+    (void)cap;
+    why[0] = '\0';
+    return false;
+}
+
 void report_thermal(report_heat *h)
 {
     char buf[64];
@@ -95,7 +112,8 @@ void report_heat_json(FILE *f, const report_heat *h)
     h->has_temp ? fprintf(f, "%.1f", h->celsius) : fprintf(f, "null");
     fprintf(f, ", \"firmware_flags\": ");
     h->has_flags ? fprintf(f, "\"0x%x\"", h->flags) : fprintf(f, "null");
-    fprintf(f, ", \"throttled\": %s}", h->throttled ? "true" : "false");
+    /* null where neither could be read: unknown, not "not throttled" */
+    fprintf(f, ", \"throttled\": %s}", !h->has_flags && !h->has_temp ? "null" : h->throttled ? "true" : "false");
 }
 
 /* What the GL driver says of itself: renderer, version, the extensions
@@ -142,11 +160,19 @@ void report_identity(FILE *f)
         snprintf(cpu, sizeof cpu, "%s", arm_core(part));
     first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", freq, sizeof freq);
     first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", cur, sizeof cur);
+    char emulation[200];
+    const bool emulated = report_emulated(emulation, sizeof emulation);
+    if (emulated)
+        snprintf(cpu, sizeof cpu, "unknown (emulated)"), freq[0] = cur[0] = '\0'; /* the host's, not the board's */
     fprintf(f, "  \"identity\": {\n    \"model\": ");
     json_str(f, model);
+    fprintf(f, ",\n    \"emulated\": %s,\n    \"emulation\": ", emulated ? "true" : "false");
+    json_str(f, emulation);
     fprintf(f, ",\n    \"cpu\": ");
     json_str(f, cpu);
-    fprintf(f, ",\n    \"cores\": %ld,\n    \"max_mhz\": ", sysconf(_SC_NPROCESSORS_ONLN));
+    fprintf(f, ",\n    \"cores\": ");
+    emulated ? fprintf(f, "null") : fprintf(f, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+    fprintf(f, ",\n    \"max_mhz\": ");
     freq[0] ? fprintf(f, "%.0f", atof(freq) / 1000) : fprintf(f, "null");
     fprintf(f, ",\n    \"current_mhz\": ");
     cur[0] ? fprintf(f, "%.0f", atof(cur) / 1000) : fprintf(f, "null");
