@@ -181,7 +181,10 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0) return rc;
     if (o.only_calls >= 0) return count_calls(&o);
-    if (iters < 10) iters = 10;
+    if (iters < 10) { /* said, not silent */
+        fprintf(stderr, "edml-bench: --iters %d raised to 10: a median of fewer calls says little\n", iters);
+        iters = 10;
+    }
     if (o.gpu_floor && gpu_floor()) return 1;
     if (o.gpu_floor && !o.only) return with_json(0, &o);
     if (o.chain) return with_json(chain(&o, o.chain), &o);
