@@ -177,6 +177,29 @@ static void check_buffer_struck(ops_case *c)
     tl_device_free(&d);
 }
 
+/* A GPU buffer's read dispatches nothing, so its proof is a serial: with
+ * the readback mapping stale (EDML_FAULT_STALE_READBACK on the read, the
+ * write before it submission 1), the read fails instead of handing back
+ * the bytes the mapping held, and writes nothing. */
+static void check_stale_read(void)
+{
+    tl_device d;
+    edml_gpu_buffer *b = NULL;
+    uint8_t bytes[64], got[64];
+    for (int i = 0; i < 64; i++) bytes[i] = (uint8_t)(i * 7 + 1), got[i] = 0xcd;
+    CHECK(make_device(&d, EDML_FAULT_STALE_READBACK, 2, 0) == EDML_STATUS_OK &&
+              edml_gpu_buffer_create(d.dev, 64, &b) == EDML_STATUS_OK &&
+              edml_gpu_buffer_write(b, 0, bytes, 64) == EDML_STATUS_OK,
+          "a GPU buffer written");
+    const edml_status s = b ? edml_gpu_buffer_read(b, 0, got, 64) : EDML_STATUS_OK;
+    bool untouched = true;
+    for (int i = 0; i < 64; i++) untouched = untouched && got[i] == 0xcd;
+    CHECK(s == EDML_STATUS_BACKEND_FAILED && strstr(edml_device_last_error(d.dev), "not this submission's") &&
+              untouched,
+          "a stale read: %s %s", edml_status_string(s), edml_device_last_error(d.dev));
+    tl_device_free(&d);
+}
+
 static void check_struck(uint32_t fault, const char *says)
 {
     for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
@@ -350,6 +373,7 @@ int main(void)
     }
     check_struck(EDML_FAULT_DROPPED_DISPATCH, "workgroups dispatched: the driver dropped a dispatch");
     check_struck(EDML_FAULT_GPU_RESET, "the GPU was reset");
+    check_stale_read();
     check_cramped();
     for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
         ops_case c;

@@ -57,6 +57,25 @@ static edml_device *make(tl_device *d, uint32_t placement, uint32_t faults, void
     return d->dev;
 }
 
+/* A case's tensors in GPU buffers of dev (its inputs written there), and
+ * the bindings of them; gpu_unbind destroys the buffers. */
+static void gpu_bindings(edml_device *dev, const ops_case *c, edml_gpu_buffer **g, EDML_BUFFER_BINDING *in,
+                         EDML_BUFFER_BINDING *out)
+{
+    for (int i = 0; i < c->nin + c->nout; i++) {
+        const tl_tensor *t = i < c->nin ? &c->in[i] : &c->out[i - c->nin];
+        CHECK(edml_gpu_buffer_create(dev, t->total, &g[i]) == EDML_STATUS_OK, "buffer");
+        if (i < c->nin) edml_gpu_buffer_write(g[i], 0, t->buf, t->total), in[i] = edml_gpu_binding(g[i], 0, t->total);
+        if (i >= c->nin) out[i - c->nin] = edml_gpu_binding(g[i], 0, t->total);
+    }
+}
+
+static void gpu_unbind(const ops_case *c, edml_gpu_buffer **g)
+{
+    for (int i = c->nin + c->nout; i-- > 0;)
+        if (g[i]) edml_gpu_buffer_destroy(g[i]);
+}
+
 /* Executions of an AUTO operator until measured (and two after), each
  * right; the placement said at every step. */
 static void measure(edml_device *dev, ops_case *c, edml_operator *op, const char *what)
@@ -146,12 +165,7 @@ static void check_gpu_kind(void)
     edml_gpu_buffer *g[CASE_MAX_INPUTS + CASE_MAX_OUTPUTS] = {0};
     EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
     CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
-    for (int i = 0; dev && i < c.nin + c.nout; i++) {
-        const tl_tensor *t = i < c.nin ? &c.in[i] : &c.out[i - c.nin];
-        CHECK(edml_gpu_buffer_create(dev, t->total, &g[i]) == EDML_STATUS_OK, "buffer");
-        if (i < c.nin) edml_gpu_buffer_write(g[i], 0, t->buf, t->total), in[i] = edml_gpu_binding(g[i], 0, t->total);
-        if (i >= c.nin) out[i - c.nin] = edml_gpu_binding(g[i], 0, t->total);
-    }
+    if (dev) gpu_bindings(dev, &c, g, in, out);
     ops_reset_outputs(&c); /* the outputs' padding, which nothing writes, as the expected outputs hold it */
     for (int o = 0; dev && o < c.nout; o++) edml_gpu_buffer_write(g[c.nin + o], 0, c.out[o].buf, c.out[o].total);
     char why[300];
@@ -177,8 +191,7 @@ static void check_gpu_kind(void)
           "a list measured: %s", why);
     keep_said(why);
     if (l) edml_command_list_destroy(l);
-    for (int i = c.nin + c.nout; i-- > 0;)
-        if (g[i]) edml_gpu_buffer_destroy(g[i]);
+    gpu_unbind(&c, g);
     ops_free(&c);
     tl_device_free(&d);
 }
@@ -469,13 +482,7 @@ static void check_mapping_keyed(void)
         edml_gpu_buffer *g[CASE_MAX_INPUTS + CASE_MAX_OUTPUTS] = {0};
         EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
         CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
-        for (int i = 0; i < c.nin + c.nout; i++) {
-            const tl_tensor *t = i < c.nin ? &c.in[i] : &c.out[i - c.nin];
-            CHECK(edml_gpu_buffer_create(d.dev, t->total, &g[i]) == EDML_STATUS_OK, "buffer");
-            if (i < c.nin)
-                edml_gpu_buffer_write(g[i], 0, t->buf, t->total), in[i] = edml_gpu_binding(g[i], 0, t->total);
-            if (i >= c.nin) out[i - c.nin] = edml_gpu_binding(g[i], 0, t->total);
-        }
+        gpu_bindings(d.dev, &c, g, in, out);
         for (int k = 0; op && k < 9; k++) edml_operator_execute(op, in, (UINT)c.nin, out, (UINT)c.nout, NULL);
         char why[300];
         edml_operator_placement(op, why, sizeof why);
@@ -483,8 +490,7 @@ static void check_mapping_keyed(void)
                      : strstr(why, "neon: measured with GPU buffers") != NULL,
               "%s: GPU arena %s: %s", c.name, mapped ? "mapped, the unmapped device's decision taken" : "unmapped",
               why);
-        for (int i = c.nin + c.nout; i-- > 0;)
-            if (g[i]) edml_gpu_buffer_destroy(g[i]);
+        gpu_unbind(&c, g);
         ops_free(&c);
         tl_device_free(&d);
     }
