@@ -76,7 +76,7 @@ host_suite() {
     step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 600
     step "edml-bench: every workload at a thousandth of its size and one --topk shape, every backend's outputs equal to the reference's; --gpu-time on one" \
         sh -c '$1 --scale 0.001 --iters 4 && $1 --topk 300,64,20 --iters 4 && $1 --gpu-time --scale 0.001 --workload if_bcast' sh $H/edml-bench
-    step "edml-bench --placement: NEON, GLES, AUTO by thresholds and AUTO measured, host memory and GPU buffers, every answer the reference's" \
+    step "edml-bench --placement: NEON, GLES, AUTO by thresholds and AUTO measured (and NEON and GLES on its device), host memory and GPU buffers, every answer the reference's, each AUTO's ratio to its backend" \
         $H/edml-bench --placement --scale 0.001 --iters 3 --rounds 1
     step "the board report (make board-report's program with the GPU): every workload, measured placement, caps.h; its tables" \
         sh test/check-board-report.sh host gl

@@ -31,7 +31,9 @@
         edml-bench --placement (one file a thread count): a row a workload and
         binding, each variant's median over the rounds, the faster backend's
         time, and each AUTO variant's time over it (a * where it is more than
-        1.10x); then how many rows each AUTO variant has within 10%
+        1.10x) and over the backend it ran on, by name on its own device,
+        timed in the same turns (a * over 1.05x); then how many rows each
+        AUTO variant has within 10%
 
 Prints a Markdown table; docs/performance.md holds it below the command.
 """
@@ -168,32 +170,53 @@ def placement_table(docs):
             ms.setdefault(key + (r["variant"],), []).append(r["median_ms"])
             if r["placed"]:
                 placed[key + (r["variant"],)] = r["placed"]
-    row(["threads", "workload", "tensors", "NEON", "GLES", "AUTO, thresholds", "AUTO, measured",
-         "thresholds / best", "measured / best"])
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    within = {}
+    own = any(k[-1] == "neon_m" for k in ms)  # NEON and GLES by name on the measuring device too
+    head = ["threads", "workload", "tensors", "NEON", "GLES", "AUTO, thresholds", "AUTO, measured",
+            "thresholds / best", "measured / best"]
+    if own:
+        head += ["thresholds / its backend", "measured / its backend"]
+    row(head)
+    print("|" + " --- |" * len(head))
+    within, costs = {}, {}
     for t in threads:
         for w in WORKLOADS:
             for b in ("host", "gpu"):
                 k = (t, w, b)
                 if k + ("neon",) not in ms:
                     continue
-                m = {v: statistics.median(ms[k + (v,)]) for v in ("neon", "gles", "auto", "measured")}
-                best = min(m["neon"], m["gles"])
+                m = {v[-1]: statistics.median(ms[v]) for v in ms if v[:3] == k}
+                # each AUTO against the backends on its own device, timed in the same turns
+                best = {"auto": min(m["neon"], m["gles"]),
+                        "measured": min(m["neon_m"], m["gles_m"]) if own else min(m["neon"], m["gles"])}
                 cells = [str(t), w, "host memory" if b == "host" else "GPU buffers"]
                 cells += [f"{m[v]:.3f} ms" for v in ("neon", "gles")]
                 cells += [f"{m[v]:.3f} ms ({placed.get(k + (v,), '?')})" for v in ("auto", "measured")]
                 for v in ("auto", "measured"):
-                    ratio = m[v] / best
+                    ratio = m[v] / best[v]
                     within.setdefault((t, v), [0, 0])
                     within[(t, v)][0] += ratio <= 1.10
                     within[(t, v)][1] += 1
                     cells.append(f"{ratio:.2f}x" + (" *" if ratio > 1.10 else ""))
+                for v, suffix in (("auto", ""), ("measured", "_m")) if own else ():
+                    named = m.get(f"{placed.get(k + (v,))}{suffix}")
+                    if not named:
+                        cells.append("?")
+                        continue
+                    ratio = m[v] / named
+                    costs.setdefault((t, v), [0, 0, 0.0])
+                    costs[(t, v)][0] += ratio <= 1.05
+                    costs[(t, v)][1] += 1
+                    costs[(t, v)][2] = max(costs[(t, v)][2], ratio)
+                    cells.append(f"{ratio:.2f}x" + (" *" if ratio > 1.05 else ""))
                 row(cells)
     print()
     for (t, v), (n, total) in sorted(within.items()):
         name = "AUTO by thresholds" if v == "auto" else "AUTO measured"
         print(f"- {t} thread{'s' if t > 1 else ''}: {name} within 10% of the faster backend on {n} of {total}")
+    for (t, v), (n, total, top) in sorted(costs.items()):
+        name = "AUTO by thresholds" if v == "auto" else "AUTO measured"
+        print(f"- {t} thread{'s' if t > 1 else ''}: {name} at most 1.05x the backend it ran on (by name on its "
+              f"device, in the same turns) on {n} of {total} (largest {top:.2f}x)")
 
 
 def report_tables(d):

@@ -39,7 +39,8 @@
  * outputs checked by the rows above, not here). --placement times each
  * workload on NEON, on GLES, with AUTO by the board's thresholds and with
  * AUTO measured (EDML_PLACEMENT_MEASURE), in host memory and in GPU
- * buffers, in R interleaved rounds (tools/bench/placement.c). --report
+ * buffers, in R rounds, each AUTO call for call with the backend it ran
+ * on, and prints each AUTO's ratio to that backend (tools/bench/placement.c). --report
  * FILE writes the board report (tools/bench/report.c; make board-report).
  * The device keeps its one GL context current (gles_one_thread = 1);
  * --any-thread creates it as a multi-threaded application would (0: a

@@ -1,26 +1,32 @@
 /* edml-bench --placement [--rounds R]: where AUTO puts each workload against
  * where it should. For every workload, with its tensors in host memory and
- * in GPU buffers, four variants: NEON alone, GLES alone, AUTO by the
+ * in GPU buffers, six variants: NEON alone, GLES alone, AUTO by the
  * board's thresholds, and AUTO measured (a device with
- * EDML_PLACEMENT_MEASURE, timed after its measuring runs). Timed in
- * interleaved rounds (each round times every variant once, the median of
- * --iters calls, starting one variant later than the round before), so
- * that neither the machine's drift nor the order decides; every variant's outputs checked against the reference's. Prints a
- * line a row and, with --json FILE, rows of kind "placement": workload,
- * binding ("host" or "gpu"), variant ("neon", "gles", "auto", "measured"),
- * threads, round, median_ms, correct, placed (the backend an AUTO variant
- * ran on) and why (edml_operator_placement()). */
+ * EDML_PLACEMENT_MEASURE, timed after its measuring runs), then NEON and
+ * GLES alone on that measuring device. Timed in rounds (each round times
+ * every variant, the median of --iters calls, starting one device or
+ * binding later than the round before), so that neither the machine's
+ * drift nor the order decides; every variant's outputs checked against the
+ * reference's first. A device's three variants are timed call for call in turn,
+ * so that AUTO's time sits beside the backend it ran on, by name on its own
+ * device, under the same conditions: that ratio is what AUTO itself costs,
+ * printed for each workload. With --json FILE, rows of kind
+ * "placement": workload, binding ("host" or "gpu"), variant ("neon",
+ * "gles", "auto", "measured", "neon_m", "gles_m"), threads, round,
+ * median_ms, correct, placed (the backend an AUTO variant ran on) and why
+ * (edml_operator_placement()). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define VARIANTS 4
+#define VARIANTS 6
 #define PLACE_ROWS 2048
 
-static const char *const variant_names[VARIANTS] = {"neon", "gles", "auto", "measured"};
+static const char *const variant_names[VARIANTS] = {"neon", "gles", "auto", "measured", "neon_m", "gles_m"};
 static const char *const binding_names[2] = {"host", "gpu"};
 
 typedef struct place_row {
@@ -35,7 +41,7 @@ static place_row rows[PLACE_ROWS];
 static int nrows;
 
 /* One workload's operators and bindings: variants 0-2 on the thresholds'
- * device, 3 on the measuring one; GPU buffers on each. */
+ * device, 3-5 on the measuring one; GPU buffers on each. */
 typedef struct place_set {
     workload *w;
     edml_device *dev[2]; /* thresholds, measured */
@@ -45,7 +51,7 @@ typedef struct place_set {
     uint8_t *ref[2];
 } place_set;
 
-static int dev_of(int variant) { return variant == 3; }
+static int dev_of(int variant) { return variant >= 3; }
 
 static edml_status place_run(place_set *s, int v, int b)
 {
@@ -109,7 +115,7 @@ static bool place_open(place_set *s)
         memcpy(s->ref[o], w->out[o].host, (size_t)w->out[o].bytes);
     }
     static const edml_backend backends[VARIANTS] = {EDML_BACKEND_NEON, EDML_BACKEND_GLES, EDML_BACKEND_AUTO,
-                                                    EDML_BACKEND_AUTO};
+                                                    EDML_BACKEND_AUTO, EDML_BACKEND_NEON, EDML_BACKEND_GLES};
     for (int v = 0; ran && v < VARIANTS; v++)
         if (edml_operator_create(s->dev[dev_of(v)], &w->desc, backends[v], &s->op[v])) return false;
     if (!ran || !place_buffers(s, 0) || !place_buffers(s, 1)) return false;
@@ -124,29 +130,63 @@ static void place_row_add(place_set *s, int v, int b, int round, double ms, bool
     if (nrows == PLACE_ROWS) return;
     place_row *r = &rows[nrows++];
     *r = (place_row){s->w->name, b, v, round, ms, correct, "", ""};
-    if (v >= 2) {
+    if (v == 2 || v == 3) {
         snprintf(r->placed, sizeof r->placed, "%s", edml_backend_name(edml_operator_backend(s->op[v])));
         edml_operator_placement(s->op[v], r->why, sizeof r->why);
     }
     printf("%-15s %-5s %-9s round %d %10.3f ms%s%s%s\n", r->workload, binding_names[b], variant_names[v], round, ms,
-           correct ? "" : "  WRONG RESULT", v >= 2 ? "  " : "", r->why);
+           correct ? "" : "  WRONG RESULT", r->why[0] ? "  " : "", r->why);
 }
 
-/* One variant with bindings b: the median of `iters` calls. */
-static double place_time(place_set *s, int v, int b)
+/* A device's three variants (0-2 on the thresholds' device, 3-5 on the
+ * measuring one) with bindings b, timed call for call in a cycle in which
+ * each follows each of the others once (0 1 2 0 2 1): so that each meets
+ * the machine as the others do (the GPU's clocks, a driver's threads that
+ * spin after the GPU's work, the caches), and AUTO's time sits beside its
+ * own backend's by name. Medians of `iters` calls each. */
+static void place_time(place_set *s, int d, int b, int round, double ms[3])
 {
-    double t[256];
+    static const uint8_t cycle[6] = {0, 1, 2, 0, 2, 1};
+    double t[3][256];
     const int reps = iters < 256 ? iters : 256;
+    int n[3] = {0, 0, 0};
     /* the other device's GL context let go, as an application with one
      * device has only its own: else each call would switch contexts twice */
-    edml_device_release_thread(s->dev[!dev_of(v)]);
-    place_run(s, v, b);
-    for (int k = 0; k < reps; k++) {
+    edml_device_release_thread(s->dev[!d]);
+    for (int j = 0; j < 3; j++) place_run(s, 3 * d + j, b);
+    for (int i = 0; n[0] < reps || n[1] < reps || n[2] < reps; i++) {
+        const int v = cycle[(i + round) % 6];
+        if (n[v] == reps) continue;
         const double t0 = now_s();
-        place_run(s, v, b);
-        t[k] = now_s() - t0;
+        place_run(s, 3 * d + v, b);
+        t[v][n[v]++] = now_s() - t0;
     }
-    return median(t, reps) * 1e3;
+    for (int j = 0; j < 3; j++) ms[j] = median(t[j], reps) * 1e3;
+}
+
+/* The median over the rounds of variant v with bindings b, among rows[from..]. */
+static double place_median(int from, int v, int b)
+{
+    double t[64];
+    int n = 0;
+    for (int i = from; i < nrows && n < 64; i++)
+        if (rows[i].variant == v && rows[i].binding == b) t[n++] = rows[i].ms;
+    return n ? median(t, n) : -1;
+}
+
+/* Each AUTO variant against the backend it ran on, by name on its own
+ * device (timed in the same turns): what AUTO itself costs. */
+static void place_ratios(const place_set *s, int from)
+{
+    for (int b = 0; b < 2; b++)
+        for (int v = 2; v <= 3; v++) {
+            const edml_backend on = edml_operator_backend(s->op[v]);
+            const int named = (on == EDML_BACKEND_GLES ? 1 : 0) + (v == 3 ? 4 : 0);
+            const double a = place_median(from, v, b), n = place_median(from, named, b);
+            if (a > 0 && n > 0)
+                printf("%-15s %-5s %-9s on %s: %.2fx %s by name on its device\n", s->w->name, binding_names[b],
+                       variant_names[v], edml_backend_name(on), a / n, edml_backend_name(on));
+        }
 }
 
 static int place_workload(edml_device *const dev[2], int wi, const options *o)
@@ -161,16 +201,19 @@ static int place_workload(edml_device *const dev[2], int wi, const options *o)
         printf("%-15s n/a: %s / %s\n", w.name, edml_device_last_error(dev[0]), edml_device_last_error(dev[1]));
         wrong = 1;
     }
-    /* each round starts one variant later, so that none always follows the
-     * GPU's work (a driver's threads that spin after it take cores from a
-     * pool as wide as the machine) */
+    for (int v = 0; !wrong && v < VARIANTS; v++)
+        for (int b = 0; b < 2; b++)
+            if (!place_correct(&s, v, b))
+                wrong++, printf("%-15s %-5s %-9s WRONG RESULT\n", w.name, binding_names[b], variant_names[v]);
+    const int from = nrows;
     for (int round = 1; !wrong && round <= o->rounds; round++)
-        for (int k = 0; k < VARIANTS; k++)
-            for (int b = 0, v = (k + round - 1) % VARIANTS; b < 2; b++) {
-                const bool ok = round > 1 || place_correct(&s, v, b);
-                wrong += !ok;
-                place_row_add(&s, v, b, round, place_time(&s, v, b), ok);
-            }
+        for (int k = 0; k < 4; k++) { /* the devices and bindings, starting one later each round */
+            const int d = (k + round) / 2 % 2, b = (k + round) % 2;
+            double ms[3];
+            place_time(&s, d, b, round, ms);
+            for (int j = 0; j < 3; j++) place_row_add(&s, 3 * d + j, b, round, ms[j], true);
+        }
+    if (!wrong) place_ratios(&s, from);
     place_close(&s);
     free_workload(&w);
     return wrong;
