@@ -41,6 +41,7 @@ host_suite() {
     step "command lists: every operator on every backend in one list, misuse refused recording nothing, GLES batches (chains, GatherND's counts, hazards, many ranges), a submission still running" $H/test/lists
     step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
     step "docs/gpu-compilers.md's table of the boards' GPU compilers (make gpu-targets) names today's shader sources" sh test/check-gpu-table.sh
+    step "the docs' tables are what their commands print from docs/results, docs/gpu.md's compile totals the table's sums" sh test/check-figures.sh
     step "make gpu-targets fetches Debian's sources from the machine's own apt mirror (deb822 and one-line sources), naming no host" sh test/check-apt-mirror.sh
     step "GLES faults injected: fallback and statuses" $H/test/faults
     step "GLES known-answer tests: every program checked by its tests at each GPU's limits, an idle GPU fails them all, GatherND's skipped dispatch caught; the program cache" $H/test/kat

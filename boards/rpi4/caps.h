@@ -4,15 +4,15 @@
 #define EDML_BOARD_HAS_NEON 1
 #define EDML_BOARD_HAS_FP16_ARITH 0
 #define EDML_BOARD_HAS_GPU 1
-/* AUTO thresholds (edml-bench --crossover measures them on a board). Every
- * kernel a V3D device builds fits V3D 4.2 (docs/gpu.md's table: no spill,
- * each compiled in under 1 s; TopK's lists of 16 are not built there,
- * its lists of 8 are), but the GPU is slow to memory: hand-written QPU code is
- * published at 2.4 GB/s copying and 7.2 GB/s reading on a Pi 4, below what
- * the four A72 cores copy. So AUTO gives it no copy-like work (ElementWiseIf,
- * row gathers: never) and reductions from 4M elements a worker, where
- * keeping the CPU free pays; TopK rows under 65536 stay on the CPU
- * (topk_select, V3D's heaviest kernel: 4,695 instructions, 2 threads). */
+/* AUTO thresholds: not measured on a board (the board report measures
+ * them: make board-report). Every kernel a V3D device builds fits V3D 4.2
+ * (docs/gpu-compilers.md: no spill, 2 or 4 threads; TopK's lists of 16 are
+ * not built there, its lists of 8 are). V3D reads memory through its
+ * texture units, slower than the four A72 cores copy (assumed, not
+ * measured), so AUTO gives it no copy-like work (ElementWiseIf, row
+ * gathers: never) and reductions from 4M elements a worker, where keeping
+ * the CPU free pays; TopK rows under 65536 stay on the CPU (topk_select,
+ * V3D's heaviest kernel). */
 #define EDML_BOARD_GPU_MIN_ELEMENTS 4194304
 #define EDML_BOARD_GPU_MIN_ELEMENTS_COPY 4294967295u /* never */
 #define EDML_BOARD_GPU_SOFTWARE_OK 0 /* AUTO never picks a software GPU (llvmpipe): measured slower than the CPU */

@@ -4,12 +4,13 @@
 #define EDML_BOARD_HAS_NEON 1
 #define EDML_BOARD_HAS_FP16_ARITH 1
 #define EDML_BOARD_HAS_GPU 1
-/* AUTO thresholds (edml-bench --crossover measures them on a board). Every
- * kernel a V3D device builds fits V3D 7.1 (docs/gpu.md's table: no spill,
- * each compiled in under 1 s); QPU code is published at 4.1 GB/s copying on a Pi 5, below
- * the four A76 cores' copy, so AUTO gives it no copy-like work (never) and
- * reductions from 2M elements a worker; TopK rows under 65536 stay on the
- * CPU (topk_select: 3,816 instructions, 2 threads). */
+/* AUTO thresholds: not measured on a board (the board report measures
+ * them: make board-report). Every kernel a V3D device builds fits V3D 7.1
+ * (docs/gpu-compilers.md: no spill, 2 or 4 threads). V3D reads memory
+ * through its texture units, slower than the four A76 cores copy (assumed,
+ * not measured), so AUTO gives it no copy-like work (never) and reductions
+ * from 2M elements a worker; TopK rows under 65536 stay on the CPU
+ * (topk_select, V3D's heaviest kernel). */
 #define EDML_BOARD_GPU_MIN_ELEMENTS 2097152
 #define EDML_BOARD_GPU_MIN_ELEMENTS_COPY 4294967295u /* never */
 #define EDML_BOARD_GPU_SOFTWARE_OK 0 /* AUTO never picks a software GPU (llvmpipe): measured slower than the CPU */
