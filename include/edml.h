@@ -100,8 +100,7 @@
  * with ::EDML_STATUS_BACKEND_FAILED, writes nothing, and takes GLES off the
  * device (create the device again to use the GPU). EDML_BACKEND_AUTO puts
  * large reductions on the GPU (board thresholds), and an AUTO operator
- * whose GPU submission fails reruns on NEON at once; the device stays on
- * the CPU.
+ * whose GPU submission fails reruns on NEON at once (the device stays there).
  *
  * @section placement Placement
  *
@@ -593,9 +592,8 @@ typedef struct edml_device_desc {
      *  emptied); save edml_device_placement_cache_stats()'s `used` bytes.
      *  NULL: decisions last as long as their operators. */
     void *placement_cache;
-    size_t placement_cache_bytes; /**< bytes of placement_cache */
-    /** Tests only: the GPU submission, counted from 1 after the known-answer
-     *  tests, that the faults marked (at) strike; 0: the first. */
+    size_t placement_cache_bytes; /**< bytes of placement_cache: EDML_PLACEMENT_CACHE_BYTES(decisions) */
+    /** Tests only: the GPU submission (from 1, after the known-answer tests) (at) faults strike; 0: the first. */
     uint32_t inject_fault_at;
     /** The longest a call waits for a GPU fence, then fails and GLES leaves
      *  the device: a hung GPU's stall (docs/gpu.md); 0: 5000 ms. */
@@ -610,12 +608,12 @@ typedef struct edml_device_desc {
 #define EDML_PLACEMENT_THRESHOLDS 0u /**< the board's thresholds (edml_board) */
 #define EDML_PLACEMENT_MEASURE 1u    /**< timed on the board at first use, kept in placement_cache */
 #define EDML_PLACEMENT_SAVED 2u      /**< placement_cache's decisions, thresholds elsewhere; never timed */
+/** Bytes of a placement cache that holds n decisions (an operator and a kind of bindings each). */
+#define EDML_PLACEMENT_CACHE_BYTES(n) (32u + 40u * (size_t)(n))
 /**@}*/
 
-/** @name Fault injection (tests only; docs/testing.md, "Fault modes", says
- *  what each one simulates and which test reaches what with it). Faults
- *  marked (at) strike from the GPU submission edml_device_desc.inject_fault_at
- *  names, after the known-answer tests. */
+/** @name Fault injection (tests only; docs/testing.md, "Fault modes", says what each simulates).
+ *  Faults marked (at) strike from the GPU submission edml_device_desc.inject_fault_at names. */
 /**@{*/
 #define EDML_FAULT_NO_GL 0x1u                  /**< libEGL cannot be loaded */
 #define EDML_FAULT_CONTEXT 0x2u                /**< no GLES 3.1 context */
@@ -694,6 +692,7 @@ typedef struct edml_program_cache_stats {
     uint32_t full;     /**< binaries that did not fit program_cache_bytes (compiled at each start) */
     uint32_t emptied;  /**< 1: the memory held no cache of this driver, renderer and edml version */
     size_t used;       /**< bytes at the start of program_cache that hold programs now: what to save */
+    size_t needed;     /**< bytes that would hold every program built so far (over the bytes given: too small) */
 } edml_program_cache_stats;
 
 /** The program cache's contents and events (all zero without a cache or
@@ -710,6 +709,7 @@ typedef struct edml_placement_cache_stats {
     uint32_t full;      /**< decisions that did not fit placement_cache_bytes */
     uint32_t emptied;   /**< 1: it held no cache of this board, GPU driver and edml version */
     size_t used;        /**< bytes at the start of placement_cache that hold them: what to save */
+    size_t needed;      /**< EDML_PLACEMENT_CACHE_BYTES(decisions + full): over the bytes given, too small */
 } edml_placement_cache_stats;
 
 /** The placement cache's contents and events (all zero without one). */

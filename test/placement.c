@@ -365,6 +365,8 @@ static void check_cache_checked(void)
     }
     if (dev) edml_device_placement_cache_stats(dev, &st);
     CHECK(st.kept == 1 && st.full == 1 && st.used == 72, "kept %u full %u used %zu", st.kept, st.full, st.used);
+    CHECK(st.needed == EDML_PLACEMENT_CACHE_BYTES(2) && st.needed > sizeof small, "needed %zu, not %zu", st.needed,
+          (size_t)EDML_PLACEMENT_CACHE_BYTES(2));
     tl_device_free(&d);
 }
 
@@ -498,23 +500,48 @@ static void check_mapping_keyed(void)
 
 /* A placement cache too small for its header and one decision, and a
  * program cache too small for its header, are said in the log, not taken
- * in silence. */
+ * in silence, and their stats say the bytes they need: an operator's
+ * decision, its programs' binaries (all of them: what a cache of that size
+ * holds, checked by one). */
 static void check_too_small_said(void)
 {
     tl_device d;
     too_small_said = 0;
-    CHECK(make(&d, EDML_PLACEMENT_MEASURE, 0, cache, 40) != NULL, "device");
+    edml_device *dev = make(&d, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_GPU, cache, 40);
+    CHECK(dev != NULL, "device");
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
+    for (int k = 0; op && k < 8; k++) ops_execute(&c, op, NULL);
+    edml_placement_cache_stats st = {0};
+    if (dev) edml_device_placement_cache_stats(dev, &st);
+    CHECK(st.full == 1 && st.needed == EDML_PLACEMENT_CACHE_BYTES(1), "a 40-byte placement cache: full %u, needed %zu",
+          st.full, st.needed);
     tl_device_free(&d);
     CHECK(too_small_said == 1, "a 40-byte placement cache: %d lines said so (last: %s)", too_small_said, last_log);
     edml_device_desc dd = {0};
-    uint8_t programs[8] = {0};
+    static uint8_t programs[1u << 20];
     dd.log = log_fn;
     dd.program_cache = programs;
-    dd.program_cache_bytes = sizeof programs;
+    dd.program_cache_bytes = 8;
     too_small_said = 0;
-    CHECK(tl_device_create(&d, edml_device_size() + (1u << 16), &dd) == EDML_STATUS_OK, "device");
+    edml_program_cache_stats ps = {0}, big = {0};
+    CHECK(tl_device_create(&d, edml_device_size() + (1u << 20), &dd) == EDML_STATUS_OK, "device");
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK, "create");
+    edml_device_program_cache_stats(d.dev, &ps);
     tl_device_free(&d);
     CHECK(too_small_said == 1, "an 8-byte program cache: %d lines said so (last: %s)", too_small_said, last_log);
+    CHECK(ps.needed > 32 && ps.used == 0, "an 8-byte program cache: needed %zu, used %zu", ps.needed, ps.used);
+    dd.program_cache_bytes = ps.needed;
+    CHECK(tl_device_create(&d, edml_device_size() + (1u << 20), &dd) == EDML_STATUS_OK, "device");
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK, "create");
+    edml_device_program_cache_stats(d.dev, &big);
+    tl_device_free(&d);
+    CHECK(big.full == 0 && big.kept > 0 && big.used == ps.needed && big.needed == big.used,
+          "a program cache of the %zu bytes needed: kept %u, full %u, used %zu, needed %zu", ps.needed, big.kept,
+          big.full, big.used, big.needed);
+    ops_free(&c);
 }
 
 /* edml.h's examples of edml_operator_placement(), read from the header

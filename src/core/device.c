@@ -236,10 +236,13 @@ edml_status edml_device_placement_cache_stats(edml_device *dev, edml_placement_c
 {
     edml_status s = edmli_device_enter(dev);
     if (s) return s;
-    if (!stats)
+    if (!stats) {
         s = edmli_fail(&dev->err, EDMLI_MSG_NULL_ARGUMENT, "stats");
-    else
+    } else {
         *stats = dev->places.stats;
+        const bool given = dev->places.mem || dev->places.small;
+        stats->needed = given ? EDML_PLACEMENT_CACHE_BYTES(stats->decisions + stats->full) : 0;
+    }
     edmli_device_leave(dev, s, true);
     return s;
 }

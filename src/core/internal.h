@@ -360,6 +360,7 @@ typedef struct edmli_place_cache {
     uint8_t *mem;
     size_t bytes;
     uint32_t count, cap;
+    bool small; /* given, but too small for its header and one decision: decisions counted as full */
     edml_placement_cache_stats stats;
 } edmli_place_cache;
 

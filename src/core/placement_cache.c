@@ -142,6 +142,7 @@ void edmli_place_cache_open(edml_device *dev)
     if (dd->placement_cache && dd->placement_cache_bytes < sizeof(edmli_pc_head) + sizeof(edmli_pc_entry)) {
         edmli_pc_say(dev, "placement cache: not used: placement_cache_bytes holds not even its 32-byte header and "
                           "one 40-byte decision");
+        c->small = true;
         return;
     }
     if (!dd->placement_cache) return;
@@ -211,7 +212,10 @@ bool edmli_place_cache_get(edml_device *dev, uint64_t key, edmli_place *p)
 void edmli_place_cache_put(edml_device *dev, uint64_t key, const edmli_place *p)
 {
     edmli_place_cache *c = &dev->places;
-    if (!c->mem) return;
+    if (!c->mem) {
+        c->stats.full += c->small; /* what EDML_PLACEMENT_CACHE_BYTES(full) would have held */
+        return;
+    }
     edmli_pc_entry e, old;
     memset(&e, 0, sizeof e);
     e.key = key;

@@ -213,6 +213,8 @@ typedef struct edmli_gles {
     uint32_t identity;                /* the driver's renderer and version, hashed: the placement cache's key */
     uint32_t cache_loaded;            /* programs loaded from it (bits) */
     uint32_t cache_used, cache_count; /* the device's own count: the caller's memory is not trusted */
+    bool cache_small;                 /* given, smaller than its header: binaries counted as not fitting */
+    uint64_t cache_short;             /* bytes of the binaries that did not fit */
     edml_program_cache_stats cache_stats;
     edml_log_fn log; /* the device's, for notices (the program cache's) */
     void *log_user;

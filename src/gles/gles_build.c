@@ -145,7 +145,8 @@ void edmli_gles_build_start(edmli_gles *g, edmli_gles_prog id)
     gl->glCompileShader(sh);
     unsigned prog = gl->glCreateProgram();
     gl->glAttachShader(prog, sh);
-    if (g->cache && gl->glProgramParameteri) gl->glProgramParameteri(prog, EDMLI_GL_PROGRAM_BINARY_RETRIEVABLE_HINT, 1);
+    if ((g->cache || g->cache_small) && gl->glProgramParameteri)
+        gl->glProgramParameteri(prog, EDMLI_GL_PROGRAM_BINARY_RETRIEVABLE_HINT, 1);
     gl->glLinkProgram(prog); /* returns at once where the driver builds in its threads */
     edmli_gles_listen(g, id, false);
     g->shader[id] = sh, g->prog[id] = prog, g->cache_key_of[id] = hash;

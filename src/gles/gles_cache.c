@@ -124,6 +124,7 @@ void edmli_gles_cache_open(edmli_gles *g, void *mem, size_t bytes)
     g->cache = NULL, g->cache_bytes = 0;
     if (mem && bytes < sizeof(edmli_cache_head)) { /* given, but not even its header fits: said, not silent */
         edmli_cache_say(g, "not used: program_cache_bytes is smaller than its 32-byte header", "");
+        g->cache_small = gl->glGetProgramBinary != NULL;
         return;
     }
     if (!mem || !gl->glGetProgramBinary || !gl->glProgramBinary) return;
@@ -203,20 +204,23 @@ bool edmli_gles_cache_load(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
 
 void edmli_gles_cache_keep(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
 {
-    if (!g->cache) return;
+    if (!g->cache && !g->cache_small) return;
     g->cache_stats.compiled++;
     edmli_gl *gl = &g->port.gl;
     int len = 0;
     gl->glGetProgramiv(g->prog[id], EDMLI_GL_PROGRAM_BINARY_LENGTH, &len);
-    const uint64_t room = g->cache_bytes - g->cache_used,
+    const uint64_t room = g->cache ? g->cache_bytes - g->cache_used : 0,
                    need = sizeof(edmli_cache_entry) + (len > 0 ? edmli_cache_align((uint32_t)len) : 0u);
     if (len <= 0 || need > room) {
         while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+        if (len <= 0) return;
+        g->cache_stats.full++;
+        g->cache_short += need;
+        if (!g->cache) return; /* said once, at creation */
         char what[96];
         edmli_format(what, sizeof what, "kernel %s (%llu bytes; %llu free)", edmli_gles_src_name[id],
                      (unsigned long long)need, (unsigned long long)room);
-        if (len > 0) g->cache_stats.full++;
-        if (len > 0) edmli_cache_say(g, "full, not kept (compiled at each start): ", what);
+        edmli_cache_say(g, "full, not kept (compiled at each start): ", what);
         return;
     }
     edmli_cache_entry e = {(uint32_t)id, src_hash, 0, 0, g->spills[id], g->fills[id], 0, 0};
@@ -238,4 +242,6 @@ void edmli_gles_cache_stats(const edmli_gles *g, edml_program_cache_stats *stats
 {
     *stats = g->cache_stats;
     stats->used = g->cache ? g->cache_used : 0;
+    const uint64_t base = g->cache ? g->cache_used : sizeof(edmli_cache_head);
+    stats->needed = g->cache || g->cache_small ? (size_t)(base + g->cache_short) : 0;
 }
