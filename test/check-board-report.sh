@@ -29,6 +29,14 @@ check "no identity" "| CPU |" "$dir/check.md"
 check "no caps.h block" "#define EDML_BOARD_CORES" "$dir/check.md"
 [ "$(grep -c '^| [a-z_0-9]* | [0-9.]* ms |' "$dir/check.md")" -ge 16 ] || { echo "FAIL: not every workload timed"; fail=1; }
 grep -q WRONG "$dir/check.md" && { echo "FAIL: a wrong answer"; fail=1; }
+# what it says as it runs: its plan (scale, memory, duration) first, the
+# board, a progress line after each workload, a summary, and the plan with
+# the time it took in the JSON
+check "no plan said before it starts" "^board report: scale .* MB .* about [0-9]* s" "$dir/check.log"
+check "no identity printed" "^board: " "$dir/check.log"
+[ "$(grep -c '^progress: ' "$dir/check.log")" -ge 16 ] || { echo "FAIL: no progress line after each workload"; fail=1; }
+check "no summary" "^summary (" "$dir/check.log"
+check "no plan in the JSON" '"plan": {"scale"' "$out"
 if [ -n "$gl" ]; then
     check "no GPU start costs" "from the program cache" "$dir/check.md"
     # every placement measured, or, on a software GPU the board keeps from
@@ -36,6 +44,8 @@ if [ -n "$gl" ]; then
     [ "$(grep -c '| measured with\|: measured with\|gpu_software_ok keeps from work' "$dir/check.md")" -ge 32 ] ||
         { echo "FAIL: not every placement measured (or kept off a software GPU)"; fail=1; }
     [ -s "$out.placement" ] || { echo "FAIL: no placement cache saved"; fail=1; }
+    # the crossovers reach past the board's thresholds, or say where they ended
+    check "crossovers that say nothing of their range" "GLES ahead on one core from\|from 4096 to [0-9]* elements" "$dir/check.log"
 fi
 # the truth about where it ran: under qemu (an Arm board's program on this
 # x86 machine) emulated, no cores or clocks of the host's; natively not

@@ -269,7 +269,8 @@ def report_tables(d):
         row(["operator", "elements", "NEON, 1 thread", "GLES"])
         print("| --- | --- | --- | --- |")
         for r in d["crossover"]:
-            row([r["family"], str(r["elements"]), f"{r['neon_ms']:.3f} ms", f"{r['gles_ms']:.3f} ms"])
+            gles = f"{r['gles_ms']:.3f} ms" if r["gles_ms"] is not None else "n/a"
+            row([r["family"], str(r["elements"]), f"{r['neon_ms']:.3f} ms", gles])
     if d.get("placement"):
         print()
         row(["workload", "tensors", "measured placement"])

@@ -61,6 +61,7 @@ typedef struct options {
     bool placement;     /* --placement: where AUTO puts each workload (tools/bench/placement.c) */
     int rounds;         /* --rounds N: --placement's interleaved rounds (3) */
     const char *report; /* --report FILE: the board report (tools/bench/report.c) */
+    bool scale_given;   /* --scale was given (the report picks one that fits the board's memory otherwise) */
 } options;
 
 /* An operator timed host to host (measure.c: timed_open, timed_median,
@@ -116,6 +117,7 @@ extern uint32_t bench_threads;
 extern uint32_t bench_one_thread;
 extern edml_pool *bench_pool;
 extern edml_board bench_board;
+extern uint64_t bench_gpu_arena; /* the GPU arena of the devices bench_device_open makes (0: 512 MiB) */
 extern int nresults;
 extern const char *const gl_floor_src;
 extern const char *const gl_copy_src;
@@ -205,6 +207,19 @@ void report_identity(FILE *f);
 /* Whether this report runs under emulation (an Arm program on a kernel
  * that reports an x86 processor: qemu-user), and why. */
 bool report_emulated(char *why, size_t cap);
+
+/* The board report's plan (tools/bench/report_plan.c): said before it
+ * starts, summed up at its end. */
+typedef struct report_plan {
+    uint64_t memory, largest, peak, gpu_arena; /* bytes: the board's, the largest workload's, at most, GPU arena */
+    uint32_t sweep_top;                        /* the crossovers' largest size, elements */
+    uint32_t swept[2];                         /* the largest GLES ran, a family (copy, reduction) */
+    double seconds, t0, rows_t0;               /* the guess, when it started, when its workloads' rows did */
+    double bytes[WORKLOADS];                   /* each workload's, at the report's scale */
+} report_plan;
+void report_plan_progress(const report_plan *p, int done);
+void report_plan_make(options *o, bool scale_given, uint32_t threads, report_plan *p);
+void report_plan_summary(const report_plan *p, const uint32_t found[2], const char (*placed)[2][8], bool gpu);
 void json_str(FILE *f, const char *s);
 
 /* --mapped: ElementWiseIf through host memory, GPU buffers and mapped GPU

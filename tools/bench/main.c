@@ -77,7 +77,7 @@ static void on_crash_say(void) {}
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false, false, 3, NULL};
+    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false, false, 3, NULL, false};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -88,7 +88,7 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(argv[i], "--iters") && i + 1 < argc)
             iters = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
-            o->scale = atof(argv[++i]);
+            o->scale = atof(argv[++i]), o->scale_given = true;
         else if (!strcmp(argv[i], "--crossover"))
             o->crossover = true;
         else if (!strcmp(argv[i], "--sweep"))

@@ -147,32 +147,36 @@ static void report_workload(FILE *f, bench_device *devs, const uint32_t *threads
 /* NEON and GLES on one thread over growing sizes of ElementWiseIf FLOAT32
  * (copy-like) and ArgMin along rows of 4096 (a reduction); the smallest
  * size from which GLES stays ahead, or 0 where it never is. */
-static void report_crossover(FILE *f, edml_device *dev, const options *o, uint32_t found[2])
+static void report_crossover(FILE *f, edml_device *dev, report_plan *p, uint32_t found[2])
 {
     fprintf(f, "  \"crossover\": [");
     int n = 0;
-    /* up to 16M elements, fewer at a smaller --scale (a quick report) */
-    const double top = o->scale < 1 ? (double)(1u << 24) * o->scale : (double)(1u << 24);
+    /* to the plan's size: 16M elements at scale 1, fewer at a smaller one,
+     * past the board's thresholds whatever the scale, within its memory */
     for (int fam = 0; fam < 2; fam++) {
-        found[fam] = 0;
-        for (UINT e = 4096; e <= (1u << 24) && (e <= 16384 || e <= top); e *= 4) {
+        found[fam] = p->swept[fam] = 0;
+        for (UINT e = 4096; e <= p->sweep_top; e *= 4) {
             double t[2];
             bench_crossover_point(dev, fam, e, t);
             if (t[1] > 0 && t[1] < t[0] && !found[fam]) found[fam] = e;
             if (t[1] > 0 && t[1] >= t[0]) found[fam] = 0; /* it must stay ahead */
+            if (t[1] > 0) p->swept[fam] = e;
             n = comma(f, n);
-            fprintf(f, "    {\"family\": \"%s\", \"elements\": %u, \"neon_ms\": %.6f, \"gles_ms\": %.6f}",
-                    fam ? "reduction" : "copy", (unsigned)e, t[0] * 1e3, t[1] * 1e3);
-            printf("crossover %-9s %9u elements: neon %9.3f ms, gles %9.3f ms\n", fam ? "reduction" : "copy",
-                   (unsigned)e, t[0] * 1e3, t[1] * 1e3);
+            fprintf(f, "    {\"family\": \"%s\", \"elements\": %u, \"neon_ms\": %.6f, \"gles_ms\": ",
+                    fam ? "reduction" : "copy", (unsigned)e, t[0] * 1e3);
+            t[1] > 0 ? fprintf(f, "%.6f}", t[1] * 1e3) : fprintf(f, "null}");
+            printf("crossover %-9s %9u elements: neon %9.3f ms, gles ", fam ? "reduction" : "copy", (unsigned)e,
+                   t[0] * 1e3);
+            t[1] > 0 ? printf("%9.3f ms\n", t[1] * 1e3) : printf("n/a: %s\n", edml_device_last_error(dev));
+            if (t[1] <= 0) break; /* larger sizes no more */
         }
     }
     fprintf(f, "\n  ],\n");
 }
 
 /* Measured placement of every workload on all cores, host memory and GPU
- * buffers; the decisions saved to `path`. */
-static void report_placement(FILE *f, uint32_t cores, const options *o, const char *path)
+ * buffers (the backend each ran on in placed[]); the decisions saved to `path`. */
+static void report_placement(FILE *f, uint32_t cores, const options *o, const char *path, char (*placed_all)[2][8])
 {
     static uint8_t decisions[REPORT_PLACEMENT];
     bench_device bd;
@@ -187,6 +191,7 @@ static void report_placement(FILE *f, uint32_t cores, const options *o, const ch
             make_workload(&w, wi, o->scale);
             char why[2][200], placed[2][8];
             bench_place(bd.dev, &w, why, placed);
+            memcpy(placed_all[wi], placed, sizeof placed);
             for (int b = 0; b < 2; b++) {
                 n = comma(f, n);
                 fprintf(f, "    {\"workload\": \"%s\", \"binding\": \"%s\", \"placed\": \"%s\", \"why\": ", w.name,
@@ -209,7 +214,7 @@ static void report_placement(FILE *f, uint32_t cores, const options *o, const ch
     fprintf(f, "\n  ],\n");
 }
 
-static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores)
+static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores, const uint32_t swept[2])
 {
     char caps[800];
     char gles[300];
@@ -223,6 +228,11 @@ static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores)
     char emulation[200];
     const bool emulated = report_emulated(emulation, sizeof emulation);
     if (emulated) cores = edml_board_builtin()->cores; /* the host's count says nothing of the board */
+    char never[2][96];
+    for (int fam = 0; fam < 2; fam++)
+        swept[fam] ? snprintf(never[fam], sizeof never[fam],
+                              " /* never: GLES was not ahead from 4096 to %u elements */", (unsigned)swept[fam])
+                   : snprintf(never[fam], sizeof never[fam], " /* never: GLES did not run here */");
     snprintf(caps, sizeof caps,
              "%s/* AUTO thresholds from edml-bench --report (one thread's crossovers) on %s */\n"
              "#define EDML_BOARD_GPU_MIN_ELEMENTS %uu%s\n"
@@ -231,8 +241,8 @@ static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores)
              emulated ? "/* measured UNDER EMULATION (qemu-user): not the board's own figures; the cores are "
                         "the built-in board's */\n"
                       : "",
-             gles, found[1] ? found[1] : 4294967295u, found[1] ? "" : " /* never: GLES was not ahead */",
-             found[0] ? found[0] : 4294967295u, found[0] ? "" : " /* never: GLES was not ahead */", (unsigned)cores);
+             gles, found[1] ? found[1] : 4294967295u, found[1] ? "" : never[1], found[0] ? found[0] : 4294967295u,
+             found[0] ? "" : never[0], (unsigned)cores);
     fprintf(f, "  \"caps\": ");
     json_str(f, caps);
     fprintf(f, ",\n");
@@ -248,14 +258,29 @@ static int thread_counts(uint32_t cores, uint32_t *t)
     return n;
 }
 
-int bench_report(const options *o)
+/* The plan in the JSON: what the report was sized for, and how long it took. */
+static void report_plan_json(FILE *f, const options *o, const report_plan *p)
 {
+    fprintf(f,
+            "  \"plan\": {\"scale\": %g, \"scale_given\": %s, \"memory_bytes\": %llu, \"largest_bytes\": %llu, "
+            "\"peak_bytes\": %llu, \"gpu_arena_bytes\": %llu, \"crossover_elements\": %u, \"guess_s\": %.0f, "
+            "\"took_s\": %.1f},\n",
+            o->scale, o->scale_given ? "true" : "false", (unsigned long long)p->memory, (unsigned long long)p->largest,
+            (unsigned long long)p->peak, (unsigned long long)p->gpu_arena, (unsigned)p->sweep_top, p->seconds,
+            now_s() - p->t0);
+}
+
+int bench_report(const options *given)
+{
+    options opts = *given, *o = &opts;
     FILE *f = fopen(o->report, "w");
     if (!f) return perror(o->report), 1;
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     const uint32_t cores = online < 1 ? 1u : online > 64 ? 64u : (uint32_t)online;
     uint32_t threads[8], found[2] = {0, 0};
     const int nt = thread_counts(cores, threads);
+    report_plan plan;
+    report_plan_make(o, o->scale_given, (uint32_t)nt, &plan);
     report_heat before, after;
     report_thermal(&before);
     fprintf(f, "{\n  \"kind\": \"board-report\",\n  \"board\": \"%s\",\n  \"library\": \"%s\",\n",
@@ -268,21 +293,29 @@ int bench_report(const options *o)
     const bool gpu = opened && (edml_device_backends(devs[0].dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
     if (gpu) report_start(f, o);
     fprintf(f, "  \"results\": [");
-    for (int wi = 0; opened == nt && wi < WORKLOADS; wi++) report_workload(f, devs, threads, nt, gpu, wi, o, &n);
+    plan.rows_t0 = now_s();
+    for (int wi = 0; opened == nt && wi < WORKLOADS; wi++) {
+        report_workload(f, devs, threads, nt, gpu, wi, o, &n);
+        report_plan_progress(&plan, wi + 1);
+    }
     fprintf(f, "\n  ],\n");
-    if (gpu) report_crossover(f, devs[0].dev, o, found);
+    if (gpu) report_crossover(f, devs[0].dev, &plan, found);
     for (int k = opened; k-- > 0;) bench_device_close(&devs[k]);
-    char path[512];
+    char path[512], placed[WORKLOADS][2][8];
+    memset(placed, 0, sizeof placed);
     snprintf(path, sizeof path, "%s.placement", o->report);
-    if (gpu) report_placement(f, cores, o, path);
-    report_caps(f, found, cores);
+    if (gpu) report_placement(f, cores, o, path, placed);
+    report_caps(f, found, cores, plan.swept);
     report_thermal(&after);
     fprintf(f, "  \"heat_before\": ");
     report_heat_json(f, &before);
     fprintf(f, ",\n  \"heat_after\": ");
     report_heat_json(f, &after);
-    fprintf(f, "\n}\n");
+    fprintf(f, ",\n");
+    report_plan_json(f, o, &plan);
+    fprintf(f, "  \"end\": true\n}\n");
     fclose(f);
+    report_plan_summary(&plan, found, (const char(*)[2][8])placed, gpu);
     printf("wrote %s\n", o->report);
     return opened == nt ? 0 : 1;
 }

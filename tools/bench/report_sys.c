@@ -182,4 +182,8 @@ void report_identity(FILE *f)
     json_str(f, kernel);
     report_gl(f);
     fprintf(f, "\n  },\n");
+    char cores[32] = "cores unknown";
+    if (!emulated) snprintf(cores, sizeof cores, "%ld cores", sysconf(_SC_NPROCESSORS_ONLN));
+    printf("board: %s; CPU %s, %s; %s%s%s\n", model[0] ? model : "model unknown", cpu[0] ? cpu : "unknown", cores,
+           kernel, emulated ? "; EMULATED: " : "", emulated ? emulation : "");
 }

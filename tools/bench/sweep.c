@@ -17,6 +17,8 @@ bool bench_device_open(bench_device *b, uint32_t threads, uint32_t mask)
     return bench_device_open_with(b, threads, &base, NULL);
 }
 
+uint64_t bench_gpu_arena;
+
 bool bench_device_open_placed(bench_device *b, uint32_t threads, uint32_t mask, uint32_t placement, edml_pool *pool,
                               uint64_t gpu_arena)
 {
@@ -32,7 +34,7 @@ bool bench_device_open_with(bench_device *b, uint32_t threads, const edml_device
     memset(b, 0, sizeof *b);
     edml_device_desc dd = *base;
     /* the largest workload and its copy, and the operators' parameters */
-    if (!dd.gpu_arena_bytes) dd.gpu_arena_bytes = (512ull << 20) + (1u << 20);
+    if (!dd.gpu_arena_bytes) dd.gpu_arena_bytes = bench_gpu_arena ? bench_gpu_arena : (512ull << 20) + (1u << 20);
     dd.gles_one_thread = bench_one_thread; /* 1: one thread makes every call */
     dd.board = bench_board.gpu_workgroup ? &bench_board : NULL;
     if (threads > 1 && pool) { /* another device's pool: it runs one device's call at a time */
