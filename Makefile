@@ -138,6 +138,7 @@ $(BUILD)/gpu-compile: tools/gpu-compile.c $(CASE_SRC) tools/case.h $(LIB) $(HEAD
 	$(CC) $(LIB_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools $(LDFLAGS) -o $@ $< $(CASE_SRC) $(LIB) $(TOOL_LIBS)
 
 BENCH_OBJ := $(patsubst tools/%.c,$(BUILD)/tools/%.o,$(wildcard tools/bench/*.c))
+BENCH_OBJ += $(patsubst tools/%.c,$(BUILD)/tools/%.o,$(CASE_SRC))
 $(BUILD)/edml-bench: $(BENCH_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)
 

@@ -102,6 +102,7 @@ typedef struct lexer {
     int tline;
     char *message; /* where a "// message:" comment goes, or NULL */
     size_t message_cap;
+    bool data_optional; /* case_parse_shapes: an input may leave out its data */
 } lexer;
 
 static int fail(lexer *lx, int line, const char *fmt, ...)
@@ -735,7 +736,7 @@ static int check_required(lexer *lx, edml_case *c)
     for (int i = 0; i < c->ninputs; i++) {
         if (!c->inputs[i].present) return fail(lx, c->op_line, "%s needs %s", case_op_name(c->op), c->inputs[i].name);
         const bool dims_ok = c->inputs[i].rank >= 1 && c->inputs[i].rank <= EDML_TENSOR_DIMENSION_COUNT_MAX;
-        if (!c->inputs[i].has_data && dims_ok)
+        if (!c->inputs[i].has_data && dims_ok && !lx->data_optional)
             return fail(lx, c->inputs[i].line, "input %s has no data", c->inputs[i].name);
     }
     for (int i = 0; i < c->noutputs; i++)
@@ -759,7 +760,7 @@ static int check_required(lexer *lx, edml_case *c)
     return 0;
 }
 
-int case_parse(const char *text, const char *path, edml_case *c, char *err, size_t errcap)
+static int case_parse_as(const char *text, const char *path, edml_case *c, char *err, size_t errcap, bool shapes)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->path, sizeof c->path, "%s", path);
@@ -769,7 +770,8 @@ int case_parse(const char *text, const char *path, edml_case *c, char *err, size
                 .err = err,
                 .errcap = errcap,
                 .message = c->expect_message,
-                .message_cap = sizeof c->expect_message};
+                .message_cap = sizeof c->expect_message,
+                .data_optional = shapes};
     if (errcap) err[0] = '\0';
     if (find_operator(&lx, c) || setup_roles(&lx, c)) return -1;
     next(&lx);
@@ -779,7 +781,17 @@ int case_parse(const char *text, const char *path, edml_case *c, char *err, size
     return check_required(&lx, c);
 }
 
-int case_load(const char *path, edml_case *c, char *err, size_t errcap)
+int case_parse(const char *text, const char *path, edml_case *c, char *err, size_t errcap)
+{
+    return case_parse_as(text, path, c, err, errcap, false);
+}
+
+int case_parse_shapes(const char *text, const char *path, edml_case *c, char *err, size_t errcap)
+{
+    return case_parse_as(text, path, c, err, errcap, true);
+}
+
+static int case_load_as(const char *path, edml_case *c, char *err, size_t errcap, bool shapes)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -816,9 +828,19 @@ int case_load(const char *path, edml_case *c, char *err, size_t errcap)
         memset(c, 0, sizeof *c);
         return -1;
     }
-    int r = case_parse(buf, path, c, err, errcap);
+    int r = case_parse_as(buf, path, c, err, errcap, shapes);
     free(buf);
     return r;
+}
+
+int case_load(const char *path, edml_case *c, char *err, size_t errcap)
+{
+    return case_load_as(path, c, err, errcap, false);
+}
+
+int case_load_shapes(const char *path, edml_case *c, char *err, size_t errcap)
+{
+    return case_load_as(path, c, err, errcap, true);
 }
 
 void case_free(edml_case *c)

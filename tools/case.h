@@ -61,6 +61,10 @@ typedef struct edml_case {
 int case_parse(const char *text, const char *path, edml_case *c, char *err, size_t errcap);
 /* Reads and parses a file. */
 int case_load(const char *path, edml_case *c, char *err, size_t errcap);
+/* The same, an input's data optional (has_data false: its buffer NULL, for
+ * the caller to fill: edml-bench --placement --cases). */
+int case_parse_shapes(const char *text, const char *path, edml_case *c, char *err, size_t errcap);
+int case_load_shapes(const char *path, edml_case *c, char *err, size_t errcap);
 void case_free(edml_case *c);
 
 /* Builds c->desc, the operator's descriptor, from the parsed members: its

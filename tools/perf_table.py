@@ -178,8 +178,14 @@ def placement_table(docs):
     row(head)
     print("|" + " --- |" * len(head))
     within, costs = {}, {}
+    names = []  # the built-in workloads' order, then the cases' as they came
+    for d in docs:
+        for r in d["results"]:
+            if r["workload"] not in names:
+                names.append(r["workload"])
+    names.sort(key=lambda n: WORKLOADS.index(n) if n in WORKLOADS else len(WORKLOADS))
     for t in threads:
-        for w in WORKLOADS:
+        for w in names:
             for b in ("host", "gpu"):
                 k = (t, w, b)
                 if k + ("neon",) not in ms:

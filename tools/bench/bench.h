@@ -36,6 +36,7 @@ typedef struct workload {
     EDML_OPERATOR_DESC desc;
     uint64_t bytes;         /* each input element read once, each output element written once */
     UINT topk_axis, topk_k; /* for the sort baseline */
+    void *owned;            /* a case's (cases.c): its descriptor's storage */
 } workload;
 
 #define WORKLOADS 16 /* workload_names' (workloads.c checks it) */
@@ -62,6 +63,8 @@ typedef struct options {
     int rounds;         /* --rounds N: --placement's interleaved rounds (3) */
     const char *report; /* --report FILE: the board report (tools/bench/report.c) */
     bool scale_given;   /* --scale was given (the report picks one that fits the board's memory otherwise) */
+    char **cases;       /* --cases FILE...: --placement on these operators instead of the workloads */
+    int ncases;
 } options;
 
 /* An operator timed host to host (measure.c: timed_open, timed_median,
@@ -219,6 +222,11 @@ typedef struct report_plan {
 } report_plan;
 void report_plan_progress(const report_plan *p, int done);
 void report_plan_make(options *o, bool scale_given, uint32_t threads, report_plan *p);
+/* A workload of a .case file's operator, its inputs' data optional
+ * (tools/bench/cases.c); false with the reason in err. */
+bool workload_from_case(workload *w, const char *path, char *err, size_t cap);
+void free_case_of(workload *w);
+
 void report_plan_summary(const report_plan *p, const uint32_t found[2], const char (*placed)[2][8], bool gpu);
 void json_str(FILE *f, const char *s);
 

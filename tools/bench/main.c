@@ -2,7 +2,7 @@
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
  *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--gpu-time]
- *              [--placement [--rounds R]] [--report FILE] [--any-thread]
+ *              [--placement [--rounds R] [--cases FILE...]] [--report FILE] [--any-thread]
  *              [--topk ROWS,N,K[,0]] [--list]
  *
  * For each workload and backend: the median time per call over N calls
@@ -40,7 +40,9 @@
  * workload on NEON, on GLES, with AUTO by the board's thresholds and with
  * AUTO measured (EDML_PLACEMENT_MEASURE), in host memory and in GPU
  * buffers, in R rounds, each AUTO call for call with the backend it ran
- * on, and prints each AUTO's ratio to that backend (tools/bench/placement.c). --report
+ * on, and prints each AUTO's ratio to that backend (tools/bench/placement.c);
+ * with --cases, the operators of those .case files instead, their inputs'
+ * data optional (tools/bench/cases.c). --report
  * FILE writes the board report (tools/bench/report.c; make board-report).
  * The device keeps its one GL context current (gles_one_thread = 1);
  * --any-thread creates it as a multi-threaded application would (0: a
@@ -77,7 +79,8 @@ static void on_crash_say(void) {}
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false, false, 3, NULL, false};
+    *o =
+        (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false, false, 3, NULL, false, NULL, 0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -107,7 +110,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->gpu_time = true;
         else if (!strcmp(argv[i], "--mapped"))
             o->mapped = true;
-        else if (!strcmp(argv[i], "--placement"))
+        else if (!strcmp(argv[i], "--cases") && i + 1 < argc) {
+            o->cases = &argv[i + 1];
+            while (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) i++, o->ncases++;
+        } else if (!strcmp(argv[i], "--placement"))
             o->placement = true;
         else if (!strcmp(argv[i], "--report") && i + 1 < argc)
             o->report = argv[++i];
@@ -133,7 +139,8 @@ static int parse_args(int argc, char **argv, options *o)
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
                     "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
-                    "[--gpu-time] [--pipeline] [--mapped] [--placement] [--rounds N] [--report FILE] [--any-thread] "
+                    "[--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...]] [--rounds N] [--report FILE] "
+                    "[--any-thread] "
                     "[--workgroup N] "
                     "[--topk ROWS,N,K[,0]] [--list]\n");
             return 2;

@@ -30,7 +30,7 @@ static const char *const variant_names[VARIANTS] = {"neon", "gles", "auto", "mea
 static const char *const binding_names[2] = {"host", "gpu"};
 
 typedef struct place_row {
-    const char *workload;
+    char workload[64]; /* a copy: a case's name goes with its workload */
     int binding, variant, round;
     double ms;
     bool correct;
@@ -129,7 +129,8 @@ static void place_row_add(place_set *s, int v, int b, int round, double ms, bool
 {
     if (nrows == PLACE_ROWS) return;
     place_row *r = &rows[nrows++];
-    *r = (place_row){s->w->name, b, v, round, ms, correct, "", ""};
+    *r = (place_row){"", b, v, round, ms, correct, "", ""};
+    snprintf(r->workload, sizeof r->workload, "%s", s->w->name);
     if (v == 2 || v == 3) {
         snprintf(r->placed, sizeof r->placed, "%s", edml_backend_name(edml_operator_backend(s->op[v])));
         edml_operator_placement(s->op[v], r->why, sizeof r->why);
@@ -189,10 +190,13 @@ static void place_ratios(const place_set *s, int from)
         }
 }
 
-static int place_workload(edml_device *const dev[2], int wi, const options *o)
+/* One workload placed and timed: the built-in workload wi, or case file `path`. */
+static int place_workload(edml_device *const dev[2], int wi, const char *path, const options *o)
 {
     workload w;
-    make_workload(&w, wi, o->scale);
+    char err[600];
+    if (path && !workload_from_case(&w, path, err, sizeof err)) return printf("%s\n", err), 1;
+    if (!path) make_workload(&w, wi, o->scale);
     place_set s;
     memset(&s, 0, sizeof s);
     s.w = &w, s.dev[0] = dev[0], s.dev[1] = dev[1];
@@ -252,8 +256,9 @@ int bench_placement(const options *o)
            edml_board_builtin()->name, (unsigned)bench_threads, bench_threads > 1 ? "s" : "", iters, o->rounds,
            edml_device_gles_info(dev[0], info, sizeof info));
     int wrong = 0;
-    for (int wi = 0; wi < WORKLOADS; wi++)
-        if (!o->only || !strcmp(o->only, workload_name(wi))) wrong += place_workload(dev, wi, o);
+    for (int wi = 0; !o->ncases && wi < WORKLOADS; wi++)
+        if (!o->only || !strcmp(o->only, workload_name(wi))) wrong += place_workload(dev, wi, NULL, o);
+    for (int k = 0; k < o->ncases; k++) wrong += place_workload(dev, 0, o->cases[k], o);
     if (o->json && place_json(o->json)) wrong++;
     bench_device_close(&mea);
     bench_device_close(&thr);

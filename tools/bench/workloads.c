@@ -268,4 +268,5 @@ void free_workload(workload *w)
 {
     for (int k = 0; k < w->nin; k++) free(w->in[k].host);
     for (int k = 0; k < w->nout; k++) free(w->out[k].host);
+    if (w->owned) free_case_of(w);
 }
