@@ -247,17 +247,24 @@ def report_tables(d):
     print(f"\nscale {d['scale']}, median of {d['iterations']} calls\n")
     start = [r for r in d.get("start", []) if "workload" in r]
     if start:
-        cold = {r["workload"]: r["create_ms"] for r in start if r["cache"] == "empty"}
-        warm = {r["workload"]: r["create_ms"] for r in start if r["cache"] == "loaded"}
+        by = {(r["workload"], r["cache"]): r for r in start}
         totals = [r for r in d["start"] if "workload" not in r]
-        row(["workload", "GLES operator created, nothing compiled", "from the program cache"])
-        print("| --- | --- | --- |")
+        # each workload's first start on a device of its own: its programs never shared
+        row(["workload", "GLES operator created, nothing compiled", "from the program cache", "cache bytes"])
+        print("| --- | --- | --- | --- |")
         for w in WORKLOADS:
-            if w in cold:
-                row([w, f"{cold[w]:.1f} ms", f"{warm.get(w, 0):.1f} ms"])
+            cold, warm = by.get((w, "empty")), by.get((w, "loaded"))
+            if cold:
+                progs = lambda r, what: f" ({r[what]} programs {what})" if what in r else ""
+                row([w, f"{cold['create_ms']:.1f} ms" + progs(cold, "compiled"),
+                     (f"{warm['create_ms']:.1f} ms" + progs(warm, "loaded")) if warm else "-",
+                     str(cold.get("used_bytes", "-"))])
         for t in totals:
-            print(f"- {t['cache']} cache: {t['compiled']} programs compiled, {t['loaded']} loaded, "
-                  f"{t['used_bytes']} bytes of cache" + (f"; {t['gles']}" if t.get("gles") else ""))
+            if "cache" in t:
+                print(f"- {t['cache']} cache: {t['compiled']} programs compiled, {t['loaded']} loaded, "
+                      f"{t['used_bytes']} bytes of cache" + (f"; {t['gles']}" if t.get("gles") else ""))
+            elif t.get("gles"):
+                print(f"- {t['gles']}")
         print()
     threads = sorted({r["threads"] for r in d["results"] if r["backend"] == "neon"})
     row(["workload"] + [f"NEON, {t} thread{'s' if t > 1 else ''}" for t in threads] + ["GLES", "GLES, GPU buffers"])
