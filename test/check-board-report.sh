@@ -44,6 +44,10 @@ if [ -n "$gl" ]; then
     [ "$(grep -c '| measured with\|: measured with\|gpu_software_ok keeps from work' "$dir/check.md")" -ge 32 ] ||
         { echo "FAIL: not every placement measured (or kept off a software GPU)"; fail=1; }
     [ -s "$out.placement" ] || { echo "FAIL: no placement cache saved"; fail=1; }
+    # the crossovers as a picture (an SVG that parses, a line a backend and family)
+    python3 tools/perf_table.py crossover-svg "$out" >"$dir/crossover.svg" &&
+        python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if len(r.findall("{http://www.w3.org/2000/svg}polyline")) >= 3 else 1)' "$dir/crossover.svg" ||
+        { echo "FAIL: perf_table.py crossover-svg"; fail=1; }
     # the crossovers reach past the board's thresholds, or say where they ended
     check "crossovers that say nothing of their range" "GLES ahead on one core from\|from 4096 to [0-9]* elements" "$dir/check.log"
 fi

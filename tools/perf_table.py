@@ -27,6 +27,9 @@
         what the GPU's first start costs with and without the program cache,
         each workload on NEON at each thread count and on GLES, the
         crossovers, where measured placement puts each workload, caps.h
+    python3 tools/perf_table.py crossover-svg FILE.json > crossover.svg
+        a board report's crossovers as a picture: time against size, log-log,
+        a panel a family, NEON on one thread and GLES
     python3 tools/perf_table.py placement FILE.json...
         edml-bench --placement (one file a thread count): a row a workload and
         binding, each variant's median over the rounds, the faster backend's
@@ -313,6 +316,40 @@ def insns_table(a64, a32):
              f"{n32[w]['neon']:.2f}" if w in n32 else "-", f"{1.5 * c.get(w, 0):g}"])
 
 
+def crossover_svg(d):
+    """The report's crossovers as a picture: time against size, log-log,
+    a panel a family (copy-like, reduction), NEON on one thread and GLES
+    with host memory; an SVG on standard output."""
+    import math
+    rows = d.get("crossover", [])
+    fams = [f for f in ("copy", "reduction") if any(r["family"] == f for r in rows)]
+    W, H, M = 360, 260, 50
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W * max(len(fams), 1)}" height="{H + 30}" '
+           'font-family="sans-serif" font-size="11">']
+    for i, fam in enumerate(fams):
+        pts = [r for r in rows if r["family"] == fam]
+        xs = [r["elements"] for r in pts]
+        ys = [v for r in pts for v in (r["neon_ms"], r["gles_ms"]) if v]
+        x0, x1 = math.log10(min(xs)), math.log10(max(xs)) + 1e-9
+        y0, y1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys))) + 1e-9
+        X = lambda e: i * W + M + (math.log10(e) - x0) / (x1 - x0) * (W - M - 20)
+        Y = lambda ms: 20 + (y1 - math.log10(ms)) / (y1 - y0) * (H - M)
+        out.append(f'<text x="{i * W + M}" y="14">{fam}: time against elements (log-log)</text>')
+        out.append(f'<rect x="{i * W + M}" y="20" width="{W - M - 20}" height="{H - M}" fill="none" stroke="#888"/>')
+        for e in xs:
+            out.append(f'<text x="{X(e):.0f}" y="{H - M + 34}" text-anchor="middle">{e:.0e}</text>')
+        for k in range(int(y0), int(math.ceil(y1))):
+            out.append(f'<text x="{i * W + M - 4}" y="{Y(10 ** k) + 4:.0f}" text-anchor="end">{10 ** k:g} ms</text>')
+        for key, color, name in (("neon_ms", "#1f77b4", "NEON, 1 thread"), ("gles_ms", "#d62728", "GLES, host memory")):
+            line = [(X(r["elements"]), Y(r[key])) for r in pts if r[key]]
+            if line:
+                out.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="'
+                           + " ".join(f"{x:.1f},{y:.1f}" for x, y in line) + '"/>')
+            out.append(f'<text x="{i * W + M + 6}" y="{34 + (14 if key == "gles_ms" else 0)}" fill="{color}">{name}</text>')
+    out.append("</svg>")
+    print("\n".join(out))
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -333,6 +370,8 @@ def main(argv):
         rounds_table(load(files[0]))
     elif what == "report":
         report_tables(load(files[0]))
+    elif what == "crossover-svg":
+        crossover_svg(load(files[0]))
     elif what == "placement":
         placement_table([load(f) for f in files])
     elif what == "compare":
