@@ -104,26 +104,26 @@
  *
  * @section placement Placement
  *
- * Every backend gives the same bits, so AUTO may run an operator wherever
- * it is fastest without changing an answer. edml_device_desc.placement
- * says how AUTO finds that out for an operator both the CPU and the GPU
- * can run. ::EDML_PLACEMENT_THRESHOLDS (0): the board's thresholds
- * (edml_board), set once for a board, not for its clocks, its driver or the
- * thread count. ::EDML_PLACEMENT_MEASURE: the operator's first executions
- * with each kind of bindings (host memory, GPU buffers) run on the CPU (at
- * the device's parallel-for) and on the GPU alternately, one warm-up and
- * three timed runs a side (the port's clock; building and checking kernels
- * not counted; each a real execution with its real answer), then the
- * faster is kept, unless the two are within 5% of each other (then the
- * thresholds' choice). A command list's entries use the decisions made but
- * do not measure. Decisions go to edml_device_desc.placement_cache, keyed
- * by the operator's descriptor, the kind of bindings and the workers, so
- * that the next start uses them at once. ::EDML_PLACEMENT_SAVED: the
- * decisions placement_cache holds (say, the board report's), thresholds
- * elsewhere, nothing measured. The GLES kernels of an operator are planned
- * (GPU arena, programs) under MEASURE and SAVED whichever side wins, so
- * that its sizes never depend on what the cache held.
- * edml_operator_placement() says where an operator runs and why.
+ * Every backend gives the same bits, so AUTO may run an operator wherever it
+ * is fastest without changing an answer. edml_device_desc.placement says how
+ * AUTO finds that out for an operator both the CPU and the GPU can run.
+ * ::EDML_PLACEMENT_THRESHOLDS (0): the board's thresholds (edml_board), set
+ * once for a board, not for its clocks, its driver or the thread count.
+ * ::EDML_PLACEMENT_MEASURE: the operator's first executions with each kind of
+ * bindings (host memory, GPU buffers) run on the CPU (at the device's
+ * parallel-for) and on the GPU alternately, one warm-up and three timed runs
+ * a side (the port's clock; building and checking kernels not counted; each a
+ * real execution with its real answer), then the faster is kept, unless the
+ * two are within 5% of each other (then the thresholds' choice). A command
+ * list's entry whose operator is measuring runs alone (out of the list's GPU
+ * batch), timed too. Decisions go to edml_device_desc.placement_cache, keyed
+ * by the operator's descriptor, the kind of bindings and the workers, so that
+ * the next start uses them at once. ::EDML_PLACEMENT_SAVED: the decisions
+ * placement_cache holds (say, the board report's), thresholds elsewhere,
+ * nothing measured. The GLES kernels of an operator are planned (GPU arena,
+ * programs) under MEASURE and SAVED whichever side wins, so that its sizes
+ * never depend on what the cache held. edml_operator_placement() says where
+ * an operator runs and why.
  *
  * @section example Example
  *

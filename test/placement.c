@@ -196,6 +196,41 @@ static void check_gpu_kind(void)
     tl_device_free(&d);
 }
 
+/* An operator that only ever runs through command lists is measured
+ * there: each entry whose operator is still measuring runs alone (outside
+ * the list's GPU batch) and is timed as an execution; a GPU slowed by a
+ * fault sends it to NEON within one list of 8 entries, every output right,
+ * and the list submitted again runs there. */
+static void check_list_measured(void)
+{
+    tl_device d;
+    edml_device *dev = make(&d, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_GPU, NULL, 0);
+    for (int i = 0; dev && i < 2; i++) {
+        ops_case c;
+        ops_make_on(&c, i, EDML_BACKEND_GLES);
+        edml_operator *op = NULL;
+        CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
+        edml_command_list *l = NULL;
+        CHECK(edml_command_list_create(dev, 8, &l) == EDML_STATUS_OK, "list");
+        for (int round = 0; op && l && round < 2; round++) {
+            ops_reset_outputs(&c);
+            EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
+            ops_bindings(&c, in, out);
+            for (int k = 0; round == 0 && k < 8; k++)
+                edml_command_list_record(l, op, in, (UINT)c.nin, out, (UINT)c.nout, NULL);
+            CHECK(edml_command_list_submit(l) == EDML_STATUS_OK && edml_command_list_wait(l, UINT64_MAX) == 0,
+                  "%s: list %d: %s", c.name, round, edml_device_last_error(dev));
+            CHECK(ops_outputs_match(&c), "%s: list %d: wrong output", c.name, round);
+            char why[300];
+            CHECK(strstr(edml_operator_placement(op, why, sizeof why), "neon: measured with host memory"),
+                  "%s: list %d: %s", c.name, round, why);
+        }
+        if (l) edml_command_list_destroy(l);
+        ops_free(&c);
+    }
+    tl_device_free(&d);
+}
+
 /* Every sample measured on a device with the cache; a second device on the
  * same memory uses the decisions at once (sizes unchanged); SAVED mode too,
  * and measures nothing where the cache has no decision. */
@@ -610,6 +645,7 @@ int main(void)
     check_slow(EDML_FAULT_SLOW_CPU, EDML_BACKEND_GLES);
     check_slow(EDML_FAULT_SLOW_GPU, EDML_BACKEND_NEON);
     check_gpu_kind();
+    check_list_measured();
     check_cache_reused();
     check_cache_checked();
     check_refused();

@@ -111,7 +111,7 @@ static edml_status edmli_list_record(edml_command_list *l, edml_operator *handle
     if (!s) s = edmli_object_check(dev, handle, EDMLI_OBJ_OPERATOR, &o, "the operator (op)");
     if (s) return s;
     edml_operator *op = (edml_operator *)o;
-    s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, true, l->count);
+    s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, EDMLI_RUN_CHECK, l->count);
     if (s) return s;
     edmli_command *c = &l->commands[l->count++];
     memset(c, 0, sizeof *c);
@@ -140,7 +140,7 @@ edml_status edml_command_list_record(edml_command_list *handle, edml_operator *o
 /* Entry i: its operator checked again (it may have been destroyed since it
  * was recorded), then run. The list's outcome becomes a failure's status
  * and message, naming the entry, or the first clamped entry's. */
-static edml_status edmli_list_run_one(edml_command_list *l, uint32_t i)
+static edml_status edmli_list_run_one(edml_command_list *l, uint32_t i, edmli_run_mode mode)
 {
     edml_device *dev = l->obj.device;
     const edmli_command *c = &l->commands[i];
@@ -150,7 +150,7 @@ static edml_status edmli_list_run_one(edml_command_list *l, uint32_t i)
     if (!s) {
         edml_operator *op = (edml_operator *)o;
         name = edmli_op_name(op->type);
-        s = edmli_operator_run(op, c->in, c->inputs, c->out, c->outputs, c->has_temp ? &c->temp : NULL, false, i);
+        s = edmli_operator_run(op, c->in, c->inputs, c->out, c->outputs, c->has_temp ? &c->temp : NULL, mode, i);
     }
     if (s && (s != EDML_STATUS_INDEX_OUT_OF_RANGE || l->result == EDML_STATUS_OK)) {
         l->result = s;
@@ -220,7 +220,9 @@ static const edmli_backend *edmli_list_batcher(const edml_command_list *l, uint3
     bool gpu = false;
     for (uint32_t k = 0; k < c->inputs; k++) gpu |= (c->in[k].Offset & EDML_GPU_BINDING_BIT) != 0;
     for (uint32_t k = 0; k < c->outputs; k++) gpu |= (c->out[k].Offset & EDML_GPU_BINDING_BIT) != 0;
-    const edml_backend b = edmli_place_backend(live, gpu ? EDMLI_BIND_GPU : EDMLI_BIND_HOST);
+    const edmli_bind_kind kind = gpu ? EDMLI_BIND_GPU : EDMLI_BIND_HOST;
+    if (edmli_place_measuring(live, kind)) return NULL; /* run alone, so that measured placement times it */
+    const edml_backend b = edmli_place_backend(live, kind);
     const edmli_backend *be = edmli_device_backend(l->obj.device, b);
     return be && be->batch_begin ? be : NULL;
 }
@@ -248,7 +250,7 @@ static edml_status edmli_list_batch_failed(edml_command_list *l, const edmli_lis
                          edmli_op_name(op->type), edml_backend_name(op->backend), dev->why[b->backend]);
             return l->result;
         }
-        s = edmli_list_run_one(l, i);
+        s = edmli_list_run_one(l, i, EDMLI_RUN_TIMED);
         if (s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) return s;
     }
     return EDML_STATUS_OK;
@@ -332,12 +334,12 @@ static edml_status edmli_list_step(edml_command_list *l, edmli_list_batch *b, ui
     const edml_status was = l->result;
     char message[EDMLI_MESSAGE_BYTES];
     if (may_retry) memcpy(message, l->message, sizeof message);
-    s = edmli_list_run_one(l, i);
+    s = edmli_list_run_one(l, i, b->be ? EDMLI_RUN_BATCHED : EDMLI_RUN_TIMED);
     if (s == EDML_STATUS_ARENA_TOO_SMALL && may_retry) {
         l->result = was;
         memcpy(l->message, message, sizeof message);
         if ((s = edmli_list_end_batch(l, b, i))) return s;
-        s = edmli_list_run_one(l, i);
+        s = edmli_list_run_one(l, i, b->be ? EDMLI_RUN_BATCHED : EDMLI_RUN_TIMED);
     }
     if (s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) {
         edmli_list_end_batch(l, b, i); /* those before it are written; a failure there is theirs */

@@ -224,6 +224,7 @@ typedef struct edmli_exec {
     edmli_errbuf *err;
     edmli_parallel par; /* the device's, for the CPU kernels' parts */
     uint32_t entry;     /* the command list entry it runs (its index), or EDMLI_NO_ENTRY */
+    bool timed;         /* a call of its own (EDMLI_RUN_TIMED): measured placement may time it */
 } edmli_exec;
 #define EDMLI_NO_ENTRY UINT32_MAX
 
@@ -419,15 +420,23 @@ static inline void edmli_backend_lost(edml_device *dev, edml_backend b, const ch
     edmli_format(dev->why[b], sizeof dev->why[b], "it failed: %s", why);
     dev->backends &= ~EDML_BACKEND_BIT(b);
 }
+/* How edmli_operator_run runs op: its bindings checked alone (a command
+ * list's record), run within a list's GPU batch, or run as a call of its
+ * own (an execute, or a list's entry outside any batch), which measured
+ * placement may time. */
+typedef enum edmli_run_mode {
+    EDMLI_RUN_CHECK,
+    EDMLI_RUN_BATCHED,
+    EDMLI_RUN_TIMED
+} edmli_run_mode;
 /* One execution of op on its entered device: the bindings checked, then
- * (unless check_only) run; edml_operator_execute's body (entry
- * EDMLI_NO_ENTRY), and a command list's entry's at record (check_only) and
- * at submit. */
+ * (unless EDMLI_RUN_CHECK) run; edml_operator_execute's body (entry
+ * EDMLI_NO_ENTRY), and a command list's entry's at record and at submit. */
 /* Validates desc and plans op (its kind's plan; no backend, no device). */
 edml_status edmli_operator_plan(edmli_errbuf *e, const EDML_OPERATOR_DESC *desc, edml_operator *op);
 edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                const EDML_BUFFER_BINDING *outputs, UINT outputCount,
-                               const EDML_BUFFER_BINDING *temporary, bool check_only, uint32_t entry);
+                               const EDML_BUFFER_BINDING *temporary, edmli_run_mode mode, uint32_t entry);
 /* A command list's batched execution whose kernel clamped indices (status:
  * its count and first): the status and message its execute would give. */
 edml_status edmli_operator_clamped(edml_operator *op, const EDML_BUFFER_BINDING *inputs,
@@ -438,6 +447,9 @@ edml_status edmli_operator_clamped(edml_operator *op, const EDML_BUFFER_BINDING 
 void edmli_place_init(edml_device *dev, edml_operator *op);
 /* The backend op runs on with bindings of `kind`, as decided now. */
 edml_backend edmli_place_backend(const edml_operator *op, edmli_bind_kind kind);
+/* Whether op's calls with bindings of `kind` are still to be measured
+ * (EDML_PLACEMENT_MEASURE, no decision yet): a list runs them alone. */
+bool edmli_place_measuring(const edml_operator *op, edmli_bind_kind kind);
 /* One execution's placement: the backend it runs on (timed while
  * measuring, when `may_measure`), then its outcome (`moved`: it did not
  * run where placed) and time. */

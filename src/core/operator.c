@@ -490,7 +490,7 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool resid
     if (!op->measurable) return edmli_run_placed(op, ex, op->backend, resident, &moved);
     edmli_place_call pc;
     const edmli_bind_kind kind = resident ? EDMLI_BIND_GPU : EDMLI_BIND_HOST;
-    const edml_backend b = edmli_place_begin(op, kind, ex->entry == EDMLI_NO_ENTRY, &pc);
+    const edml_backend b = edmli_place_begin(op, kind, ex->timed, &pc);
     const edml_status s = edmli_run_placed(op, ex, b, resident, &moved);
     edmli_place_end(op, &pc, s, moved);
     return s;
@@ -498,7 +498,7 @@ static edml_status edmli_run(edml_operator *op, const edmli_exec *ex, bool resid
 
 edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inputs, UINT inputCount,
                                const EDML_BUFFER_BINDING *outputs, UINT outputCount,
-                               const EDML_BUFFER_BINDING *temporary, bool check_only, uint32_t entry)
+                               const EDML_BUFFER_BINDING *temporary, edmli_run_mode mode, uint32_t entry)
 {
     edml_device *dev = op->obj.device;
     edmli_errbuf *e = &dev->err;
@@ -508,6 +508,8 @@ edml_status edmli_operator_run(edml_operator *op, const EDML_BUFFER_BINDING *inp
     ex.err = e;
     ex.par = dev->par;
     ex.entry = entry;
+    ex.timed = mode == EDMLI_RUN_TIMED;
+    const bool check_only = mode == EDMLI_RUN_CHECK;
     bool arena_scratch = false;
     edml_status s = EDML_STATUS_OK;
     if (inputCount != op->input_count)
@@ -561,7 +563,7 @@ edml_status edml_operator_execute(edml_operator *handle, const EDML_BUFFER_BINDI
     edml_status s = edmli_op_enter(handle, &op);
     if (s) return s;
     edml_device *dev = op->obj.device;
-    s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, false, EDMLI_NO_ENTRY);
+    s = edmli_operator_run(op, inputs, inputCount, outputs, outputCount, temporary, EDMLI_RUN_TIMED, EDMLI_NO_ENTRY);
     /* clamped indices come back every call, but are logged once per operator */
     bool log = s != EDML_STATUS_INDEX_OUT_OF_RANGE || !op->index_oor_logged;
     if (s == EDML_STATUS_INDEX_OUT_OF_RANGE) op->index_oor_logged = true;

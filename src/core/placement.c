@@ -74,6 +74,13 @@ edml_backend edmli_place_backend(const edml_operator *op, edmli_bind_kind kind)
     return edmli_cpu_backend(op->obj.device, op->kind);
 }
 
+bool edmli_place_measuring(const edml_operator *op, edmli_bind_kind kind)
+{
+    const edmli_place_state st = op->place[kind].state;
+    return edmli_place_open(op) && op->obj.device->desc.placement == EDML_PLACEMENT_MEASURE &&
+           (st == EDMLI_PLACE_THRESHOLD || st == EDMLI_PLACE_MEASURING);
+}
+
 edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may_measure, edmli_place_call *pc)
 {
     edml_device *dev = op->obj.device;
