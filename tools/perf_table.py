@@ -22,6 +22,12 @@
         the same rows, two builds side by side: a row a workload and mode
         (those MODEs only, where named), the medians over the rounds and B's
         time over A's
+    python3 tools/perf_table.py floor FILE.json
+        edml-bench --gpu-floor --workload W of several builds and rounds
+        ({"rounds": [{"build", "round", "figures", "results"}]}): for each
+        build the bare GL steps and W on GLES with its tensors in GPU buffers
+        called back to back, the medians over the rounds, and W over gl_floor
+        in each round
     python3 tools/perf_table.py report FILE.json
         a board report (make board-report, edml-bench --report): the board,
         what the GPU's first start costs with and without the program cache,
@@ -160,6 +166,33 @@ def compare_table(doc, a, b, modes):
         top = max(rs)
         print(f"{m}: {b} / {a} median {statistics.median(r for r, _ in rs):.3f}x over {len(rs)} workloads, "
               f"largest {top[0]:.2f}x ({top[1]})")
+
+
+FLOOR_STEPS = ["+ program, parameter range, 3 uniforms", "+ 1024 invocations, not 64",
+               "instead, it writes a persistent coherent mapping", "+ 8 bytes copied to a buffer, mapped after"]
+
+
+def floor_table(doc):
+    import statistics
+    builds = list(doc.get("builds", {}))
+    for r in doc["rounds"]:
+        if r["build"] not in builds:
+            builds.append(r["build"])
+    head = ["build", "gl_floor"] + FLOOR_STEPS + ["workload, GPU buffers, back to back", "over gl_floor, each round",
+                                                   "median"]
+    row(head)
+    print("|" + " --- |" * len(head))
+    for b in builds:
+        rs = sorted((r for r in doc["rounds"] if r["build"] == b), key=lambda r: r["round"])
+        def us(r, kind, name):
+            return next(f["us"] for f in r["figures"] if f["kind"] == kind and f["name"] == name)
+        floor = [us(r, "gl_floor", "one workgroup and a fence") for r in rs]
+        steps = [statistics.median(us(r, "gl_step", n) for r in rs) for n in FLOOR_STEPS]
+        wl = [next(x["median_ms"] * 1000 for x in r["results"] if x["mode"] == "gpu-repeated") for r in rs]
+        over = [w / f for w, f in zip(wl, floor)]
+        row([b, f"{statistics.median(floor):.1f} us"] + [f"{v:.1f} us" for v in steps] +
+            [f"{statistics.median(wl):.1f} us", ", ".join(f"{o:.2f}x" for o in over),
+             f"{statistics.median(over):.2f}x"])
 
 
 def placement_table(docs):
@@ -368,6 +401,8 @@ def main(argv):
         insns_table(load(files[0]), load(files[1]))
     elif what == "rounds":
         rounds_table(load(files[0]))
+    elif what == "floor":
+        floor_table(load(files[0]))
     elif what == "report":
         report_tables(load(files[0]))
     elif what == "crossover-svg":
