@@ -589,8 +589,9 @@ typedef struct edml_device_desc {
     /** Memory that keeps measured placements from one start to the next, as
      *  program_cache keeps programs (the same rules: memory of its own, every
      *  entry checksummed, another board's, GPU driver's or edml version's
-     *  emptied); save edml_device_placement_cache_stats()'s `used` bytes.
-     *  NULL: decisions last as long as their operators. */
+     *  emptied); save edml_device_placement_cache_stats()'s `used` bytes. Of
+     *  two live devices given it, the last created holds it (the other's
+     *  stats: `taken`). NULL: decisions last as long as their operators. */
     void *placement_cache;
     size_t placement_cache_bytes; /**< bytes of placement_cache: EDML_PLACEMENT_CACHE_BYTES(decisions) */
     /** Tests only: the GPU submission (from 1, after the known-answer tests) (at) faults strike; 0: the first. */
@@ -640,8 +641,7 @@ typedef struct edml_device_desc {
 #define EDML_FAULT_SLOW_GPU 0x400000u          /**< measured placement times each GPU run 50 ms longer */
 #define EDML_FAULT_PARTIAL_WORKGROUP 0x800000u /**< (at) only each workgroup's first invocation runs */
 #define EDML_FAULT_STALE_READBACK 0x1000000u   /**< (at) the readback mapping shows the bytes before */
-/** Every limits profile above. */
-#define EDML_FAULT_LIMITS_ANY \
+#define EDML_FAULT_LIMITS_ANY                  /**< every limits profile above */ \
     (EDML_FAULT_LIMITS_GLES31 | EDML_FAULT_LIMITS_V3D | EDML_FAULT_LIMITS_MALI | EDML_FAULT_LIMITS_ADRENO)
 /**@}*/
 
@@ -652,10 +652,9 @@ size_t edml_device_size(void);
 /**
  * Creates a device at the start of `arena` (aligned to 16 bytes, at least
  * edml_device_size() bytes). Operators and scratch later share the same arena.
- * The arena must stay valid until edml_device_destroy(). An arena that holds
- * a live device (created there, not destroyed) is refused; to tell, the
- * first bytes of the arena are read, so memory checkers (valgrind) want an
- * arena that was written before: a static array, calloc(), or memset().
+ * The arena must stay valid until edml_device_destroy(). An arena holding a
+ * live device is refused; to tell, its first bytes are read, so memory
+ * checkers (valgrind) want an arena written before (static, calloc, memset).
  * `desc` NULL is a descriptor of zeros: every default (the built-in board,
  * every backend built, a 64 MiB GPU arena, no log).
  * On failure the message goes to desc->error_buffer and desc->log.
@@ -708,6 +707,7 @@ typedef struct edml_placement_cache_stats {
     uint32_t damaged;   /**< entries dropped for a checksum that did not match */
     uint32_t full;      /**< decisions that did not fit placement_cache_bytes */
     uint32_t emptied;   /**< 1: it held no cache of this board, GPU driver and edml version */
+    uint32_t taken;     /**< 1: another device was given the same memory since, and holds it */
     size_t used;        /**< bytes at the start of placement_cache that hold them: what to save */
     size_t needed;      /**< EDML_PLACEMENT_CACHE_BYTES(decisions + full): over the bytes given, too small */
 } edml_placement_cache_stats;

@@ -8,7 +8,8 @@
  * command lists. The placement cache: decisions used at once by a device
  * re-created on it, refused for another board or GPU driver, checked like
  * the program cache (inside the arena or over the program cache refused,
- * damaged entries dropped, at creation and after it, a full cache said),
+ * damaged entries dropped, at creation and after it, a full cache said,
+ * two live devices on one cache's memory: the last created holds it),
  * and operator sizes the same whatever it held. Fails where the machine
  * has no GLES (make test installs Mesa). */
 #define _POSIX_C_SOURCE 200809L
@@ -37,11 +38,13 @@ static uint8_t cache[CACHE_BYTES + 64];
 static char last_log[512];
 
 static int too_small_said; /* log lines that said a cache was too small to use */
+static int let_go_said;    /* log lines that said another device holds the cache now */
 static void log_fn(void *user, edml_status s, const char *m)
 {
     (void)user, (void)s;
     snprintf(last_log, sizeof last_log, "%s", m);
     too_small_said += strstr(m, "not used:") && strstr(m, "_bytes") ? 1 : 0;
+    let_go_said += strstr(m, "placement cache: let go") ? 1 : 0;
 }
 
 static edml_device *make(tl_device *d, uint32_t placement, uint32_t faults, void *pc, size_t pc_bytes)
@@ -284,6 +287,48 @@ static void check_cache_reused(void)
         tl_device_free(&d);
     }
     ops_free(&c);
+}
+
+/* Two live devices given the same cache memory: the one created last
+ * holds it; the first lets go at its next use (its stats and log say so),
+ * its decision kept with its operator, and writes nothing over the other's.
+ * The claim left in the bytes keeps no later device from the memory. */
+static void check_two_devices(void)
+{
+    tl_device a, b, d;
+    edml_placement_cache_stats st;
+    char why[300];
+    memset(cache, 0, sizeof cache);
+    edml_device *first = make(&a, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_CPU, cache, CACHE_BYTES);
+    edml_device *last = make(&b, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_GPU, cache, CACHE_BYTES);
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op_a = NULL, *op_b = NULL;
+    CHECK(edml_operator_create(first, &c.desc, EDML_BACKEND_AUTO, &op_a) == EDML_STATUS_OK &&
+              edml_operator_create(last, &c.desc, EDML_BACKEND_AUTO, &op_b) == EDML_STATUS_OK,
+          "two devices' operators");
+    measure(first, &c, op_a, "on the device created first");
+    CHECK(let_go_said == 1, "the first device said it let go %d times", let_go_said);
+    edml_device_placement_cache_stats(first, &st);
+    CHECK(st.taken == 1 && st.kept == 0, "the first device: taken %u, kept %u", st.taken, st.kept);
+    CHECK(strstr(edml_operator_placement(op_a, why, sizeof why), "gles: measured"), "its decision: %s", why);
+    measure(last, &c, op_b, "on the device created last");
+    edml_device_placement_cache_stats(last, &st);
+    CHECK(st.taken == 0 && st.kept == 1 && st.decisions == 1, "the last device: taken %u, kept %u, %u decisions",
+          st.taken, st.kept, st.decisions);
+    tl_device_free(&a);
+    tl_device_free(&b);
+    edml_device *next = make(&d, EDML_PLACEMENT_SAVED, 0, cache, CACHE_BYTES);
+    edml_operator *op = NULL;
+    CHECK(edml_operator_create(next, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK &&
+              edml_operator_backend(op) == EDML_BACKEND_NEON,
+          "the next start takes the last device's decision: %s",
+          op ? edml_operator_placement(op, why, sizeof why) : "");
+    edml_device_placement_cache_stats(next, &st);
+    CHECK(st.loaded == 1 && st.taken == 0 && st.emptied == 0, "the next start: loaded %u, taken %u, emptied %u",
+          st.loaded, st.taken, st.emptied);
+    ops_free(&c);
+    tl_device_free(&d);
 }
 
 /* The decision of sample 0 measured into `mem` (GPU made slow: NEON). */
@@ -648,6 +693,7 @@ int main(void)
     check_list_measured();
     check_cache_reused();
     check_cache_checked();
+    check_two_devices();
     check_refused();
     check_said();
     check_software_barred();

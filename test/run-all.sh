@@ -63,7 +63,7 @@ host_suite() {
     step "hostile review: odd and oversized GPU arenas, adjusted settings, AUTO's sizes, stale handles across devices, pool sizes, nested and failing parallel-fors, messages" $H/test/hostile
     step "GPU buffers, the GPU arena mapped persistently (gpu_arena_mapped)" $H/test/gpu --arena-mapped
     step "mapped GPU buffers: inputs and outputs through the CPU's view, persistent and range by range; NEON and the reference on GPU buffers" $H/test/mapped
-    step "measured placement: every sample measured and placed as its own figures say (no expectation of the machine's speed), a GPU slowed by a fault loses every sample, a slowed side loses, GPU buffers decided apart, an operator run only in command lists measured there, every answer right; the placement cache used at once, refused for another board or driver, damaged entries dropped, full said" $H/test/placement
+    step "measured placement: every sample measured and placed as its own figures say (no expectation of the machine's speed), a GPU slowed by a fault loses every sample, a slowed side loses, GPU buffers decided apart, an operator run only in command lists measured there, every answer right; the placement cache used at once, refused for another board or driver, damaged entries dropped, full said, held by the last of two live devices given it" $H/test/placement
     step "GL contexts: two devices and the application's context on one thread, both context modes" $H/test/glcontext
     step "GPU buffers, GatherND's status words copied back (as without GL_EXT_buffer_storage)" $H/test/gpu --no-buffer-storage
     for b in ref neon gles auto; do

@@ -361,7 +361,8 @@ typedef struct edmli_place_cache {
     uint8_t *mem;
     size_t bytes;
     uint32_t count, cap;
-    bool small; /* given, but too small for its header and one decision: decisions counted as full */
+    uint32_t claim; /* what this device wrote into the header's claim (placement_cache.c) */
+    bool small;     /* given, but too small for its header and one decision: decisions counted as full */
     edml_placement_cache_stats stats;
 } edmli_place_cache;
 

@@ -3,7 +3,8 @@
  * an AUTO operator measured once is placed at once the next time. Laid out
  * as a header, then fixed-size entries:
  *   header: "edmlpl1", the board's key (its name and CPU), the GPU's (its
- *           driver's renderer and version), edml's version, entries
+ *           driver's renderer and version), edml's version, entries, the
+ *           claim of the device that holds it now
  *   entry:  the operator's key (its descriptor, the kind of bindings, the
  *           workers), the CPU's and the GPU's medians, the decision, the
  *           thresholds' choice kept for a close call, a checksum
@@ -14,15 +15,23 @@
  * its own count of entries, and checks an entry's checksum again each time
  * it reads one. Entries are copied in and out (memcpy), so the memory may
  * have any alignment. Without a GPU on the device the memory is left as it
- * is. */
+ * is. Two live devices given the same memory would write over each
+ * other's entries: each device writes its own claim (a value of its own)
+ * into the header when it takes the memory, and before every read or write
+ * compares the header's with its own; the device created last holds the
+ * memory, and one whose claim was overwritten lets go of it (said in its
+ * log, `taken` in its stats), its decisions kept with its operators alone.
+ * A claim saved with the bytes is overwritten by the next start's device:
+ * a claim of a device that is gone keeps no one from the memory. */
 #include "internal.h"
+#include "edml_port.h"
 
 #include <string.h>
 
 typedef struct edmli_pc_head {
     char magic[8];
     uint32_t board, gpu, version, count;
-    uint32_t reserved[2];
+    uint32_t claim, reserved;
 } edmli_pc_head;
 
 typedef struct edmli_pc_entry {
@@ -76,6 +85,33 @@ static void edmli_pc_set_count(edmli_place_cache *c, uint32_t n)
 static void edmli_pc_say(const edml_device *dev, const char *line)
 {
     if (dev->err.log) dev->err.log(dev->err.log_user, EDML_STATUS_OK, line);
+}
+
+/* The device's claim on the memory: its address and the clock at its
+ * creation, never 0. Written into the header when it takes the memory. */
+static void edmli_pc_claim(edml_device *dev)
+{
+    edmli_place_cache *c = &dev->places;
+    const uintptr_t at = (uintptr_t)dev;
+    const uint64_t now = edmli_port_now_ns();
+    c->claim = edmli_fnv1a(edmli_fnv1a(EDMLI_FNV1A_SEED, &at, sizeof at), &now, sizeof now) | 1u;
+    memcpy(c->mem + offsetof(edmli_pc_head, claim), &c->claim, sizeof c->claim);
+}
+
+/* Whether the memory is still the device's: another device given it since
+ * wrote its own claim, and this one lets go of it (once said). */
+static bool edmli_pc_held(edml_device *dev)
+{
+    edmli_place_cache *c = &dev->places;
+    uint32_t claim;
+    if (!c->mem) return false;
+    memcpy(&claim, c->mem + offsetof(edmli_pc_head, claim), sizeof claim);
+    if (claim == c->claim) return true;
+    c->mem = NULL;
+    c->stats.taken = 1;
+    edmli_pc_say(dev, "placement cache: let go: another device was given the same placement_cache memory and holds "
+                      "it now (give each device memory of its own); this device's decisions stay with its operators");
+    return false;
 }
 
 edml_status edmli_place_cache_check(const edml_device_desc *dd, const void *arena, size_t arena_size, edmli_errbuf *e)
@@ -166,9 +202,10 @@ void edmli_place_cache_open(edml_device *dev)
         c->stats.emptied = 1;
         edmli_pc_say(dev, other);
         edmli_pc_set_count(c, 0);
-        return;
+    } else {
+        edmli_pc_sweep(dev, got.count < c->cap ? got.count : c->cap);
     }
-    edmli_pc_sweep(dev, got.count < c->cap ? got.count : c->cap);
+    edmli_pc_claim(dev);
 }
 
 /* Entry i copied out, its checksum checked again (the memory is the
@@ -201,7 +238,7 @@ static uint32_t edmli_pc_find(edml_device *dev, uint64_t key, edmli_pc_entry *ou
 bool edmli_place_cache_get(edml_device *dev, uint64_t key, edmli_place *p)
 {
     edmli_pc_entry e;
-    if (!dev->places.mem || edmli_pc_find(dev, key, &e) == dev->places.count) return false;
+    if (!edmli_pc_held(dev) || edmli_pc_find(dev, key, &e) == dev->places.count) return false;
     p->gpu = (uint8_t)e.gpu;
     p->close = (uint8_t)e.close;
     p->ns[0] = e.ns[0], p->ns[1] = e.ns[1];
@@ -216,6 +253,7 @@ void edmli_place_cache_put(edml_device *dev, uint64_t key, const edmli_place *p)
         c->stats.full += c->small; /* what EDML_PLACEMENT_CACHE_BYTES(full) would have held */
         return;
     }
+    if (!edmli_pc_held(dev)) return;
     edmli_pc_entry e, old;
     memset(&e, 0, sizeof e);
     e.key = key;
