@@ -11,21 +11,16 @@
  *
  * @section model Execution model
  *
- * It mirrors DirectML's create / query binding properties / bind / execute,
- * over caller memory only:
- *
- *  1. edml_device_create() places a device at the start of one caller
- *     buffer, the device arena. The library never calls malloc.
- *  2. edml_operator_create() validates a descriptor, plans the work, picks
- *     the backend and places the operator in the arena (persistent objects
- *     grow from the low end of the arena). edml_operator_query() gives the
- *     same answers without creating anything.
- *  3. edml_operator_get_binding_properties() tells the scratch bytes an
- *     execution needs (DirectML's TemporaryResourceSize).
- *  4. edml_operator_execute() runs the operator on bound input and output
- *     buffers. Scratch comes from the Temporary binding when given, else
- *     from the free top of the device arena (scratch grows down from the
- *     high end and is released when the call returns).
+ * DirectML's create / query binding properties / bind / execute, over caller
+ * memory only: 1. edml_device_create() places a device at the start of one
+ * caller buffer, the device arena (the library never calls malloc);
+ * 2. edml_operator_create() validates a descriptor, plans the work, picks the
+ * backend and places the operator at the arena's low end
+ * (edml_operator_query(): the same answers, nothing created); 3.
+ * edml_operator_get_binding_properties() tells an execution's scratch bytes
+ * (TemporaryResourceSize); 4. edml_operator_execute() runs it on bound
+ * buffers, scratch from the Temporary binding, else from the arena's free
+ * high end (released when the call returns).
  *
  * Every function returns an ::edml_status. On failure the device keeps a
  * message naming the member and the reason, for example
@@ -41,13 +36,9 @@
  * once, having written nothing (not even the device's message, which
  * belongs to the other call).
  *
- * GL contexts: a device with the GLES backend makes one of its EGL contexts
- * current on the calling thread for each call. When the call returns
- * (edml_device_create() and edml_device_destroy() included) a context that
- * was current before it and is not the device's (the application's,
- * another device's) is current again, with its surfaces; where none was,
- * the device's may stay current (edml_device_desc.gles_one_thread). An
- * application may make its own context current between edml calls at will.
+ * GL contexts: each call makes one of the device's EGL contexts current on
+ * the calling thread; when it returns, a context current before it (the
+ * application's, another device's) is current again (docs/gpu.md).
  * edml_calc_buffer_tensor_size(), edml_data_type_size(), edml_status_string(),
  * edml_status_message(), edml_error_without_device() (the calling thread's),
  * edml_backend_name(), edml_version() and edml_board_builtin() are
@@ -57,73 +48,59 @@
  *
  * @section parallel Several cores
  *
- * The library creates no thread. A device may be given a parallel-for
- * (edml_device_desc.parallel_for: pthreadpool's, OpenMP's, an RTOS's task
- * API, or this library's own pool, edml_pool_create()); the CPU kernels then
- * cut their work into parts by their own plan (static ranges, none smaller
- * than about 32 KiB of data, so a small operator runs on the calling thread)
- * and combine the parts' results on the calling thread in part order. The
- * outputs are bit-identical for every worker count and every order in which
- * parts run. Scratch grows with the worker count (edml_operator_query()).
+ * The library creates no thread. Given a parallel-for (parallel_for:
+ * pthreadpool's, OpenMP's, an RTOS's, or edml_pool_create()'s), the CPU
+ * kernels cut their work into parts by their own plan (none under about 32
+ * KiB of data) and combine the results in part order: bit-identical outputs
+ * for every worker count and order. Scratch grows with the workers.
  *
  * @section handles Handles
  *
  * A destroyed operator, GPU buffer or command list is refused
- * (::EDML_STATUS_INVALID_HANDLE with a message on its device naming the
- * argument, e.g. "the operator op was destroyed"), also when a newer object
- * has taken its place in the arena or a new device its device's arena (a
- * handle carries its object's generation: docs/ARCHITECTURE.md, "Handles",
- * says how and where device arenas must then lie). Calls given a NULL or
- * unrecognisable handle reach no device: they return their status and
- * leave every device's message as it was; edml_error_without_device() says
- * what was wrong.
+ * (::EDML_STATUS_INVALID_HANDLE, e.g. "the operator op was destroyed"), also
+ * when a newer object or device took its place (docs/ARCHITECTURE.md,
+ * "Handles"). A NULL or unrecognisable handle reaches no device:
+ * edml_error_without_device() says what was wrong.
  *
  * @section stack Stack
  *
- * docs/stack.md gives the most stack each call takes on the calling thread
- * in the firmware builds for AArch64 and ARMv7 (from GCC's call graphs;
- * `make test` checks every call against it). Add the frames of your log
- * callback and parallel-for.
+ * docs/stack.md gives each call's most stack in the AArch64 and ARMv7
+ * firmware builds (`make test` checks it); add your callbacks' frames.
  *
  * @section gpu The GPU
  *
  * With the GLES backend built in (PORT=linux), edml_device_create() loads
- * EGL and GLES at run time and creates the GPU arena; it compiles no kernel
- * (where the driver compiles in its own threads it starts them all). If
- * any of it fails the device works on the CPU backends and
- * edml_device_gles_info() says why. A kernel is built when the first
- * operator that needs it is created (or loaded from
- * edml_device_desc.program_cache), then checked on its known answers
- * against the reference before it is ever used; one that fails is taken
- * off, with the reason. Every GPU submission counts the workgroups that
- * ran: one the driver dropped (or a GPU reset cut short) fails its call
- * with ::EDML_STATUS_BACKEND_FAILED, writes nothing, and takes GLES off the
- * device (create the device again to use the GPU). EDML_BACKEND_AUTO puts
- * large reductions on the GPU (board thresholds), and an AUTO operator
- * whose GPU submission fails reruns on NEON at once (the device stays there).
+ * EGL and GLES at run time and creates the GPU arena, compiling nothing; if
+ * any of it fails the device works on the CPU and edml_device_gles_info()
+ * says why. A kernel is built when the first operator that needs it is
+ * created (or loaded from program_cache) and checked on known answers
+ * before its first use. Every GPU submission proves that each workgroup ran
+ * whole: one the driver dropped or a reset cut short fails the call with
+ * ::EDML_STATUS_BACKEND_FAILED, writes nothing and takes GLES off the
+ * device; an AUTO operator then reruns on NEON at once.
  *
  * @section placement Placement
  *
  * Every backend gives the same bits, so AUTO may run an operator wherever it
  * is fastest without changing an answer. edml_device_desc.placement says how
  * AUTO finds that out for an operator both the CPU and the GPU can run.
- * ::EDML_PLACEMENT_THRESHOLDS (0): the board's thresholds (edml_board), set
- * once for a board, not for its clocks, its driver or the thread count.
- * ::EDML_PLACEMENT_MEASURE: the operator's first executions with each kind of
- * bindings (host memory, GPU buffers) run on the CPU (at the device's
- * parallel-for) and on the GPU alternately, one warm-up and three timed runs
- * a side (the port's clock; building and checking kernels not counted; each a
- * real execution with its real answer), then the faster is kept, unless the
- * two are within 5% of each other (then the thresholds' choice). A command
- * list's entry whose operator is measuring runs alone (out of the list's GPU
- * batch), timed too. Decisions go to edml_device_desc.placement_cache, keyed
- * by the operator's descriptor, the kind of bindings and the workers, so that
- * the next start uses them at once. ::EDML_PLACEMENT_SAVED: the decisions
- * placement_cache holds (say, the board report's), thresholds elsewhere,
- * nothing measured. The GLES kernels of an operator are planned (GPU arena,
- * programs) under MEASURE and SAVED whichever side wins, so that its sizes
- * never depend on what the cache held. edml_operator_placement() says where
- * an operator runs and why.
+ * ::EDML_PLACEMENT_THRESHOLDS (0): the board's cost model where it has one
+ * (edml_board.cost_model, or edml_device_desc.cost_model: the board report's
+ * fit of the board's times) predicts both sides for any shape and the faster
+ * runs; else the board's thresholds. ::EDML_PLACEMENT_MEASURE: the operator's
+ * first executions with each kind of bindings (host memory, GPU buffers) run
+ * on the CPU (at the device's parallel-for) and on the GPU alternately, one
+ * warm-up and three timed runs a side (real executions with real answers),
+ * then the faster is kept, unless the two are within 5% of each other (then
+ * the model's or thresholds' choice). A command list's entry whose operator
+ * is measuring runs alone, timed too. Decisions go to
+ * edml_device_desc.placement_cache, keyed by the operator's descriptor, the
+ * kind of bindings and the workers, for the next start.
+ * ::EDML_PLACEMENT_SAVED: placement_cache's decisions, the model or
+ * thresholds elsewhere, nothing measured. The GLES kernels of an operator
+ * are planned (GPU arena, programs) whichever side wins where both are
+ * open, so that its sizes never depend on a decision.
+ * edml_operator_placement() says where an operator runs and why.
  *
  * @section example Example
  *
@@ -443,32 +420,55 @@ const char *edml_backend_name(edml_backend backend);
  *  all is edml_device_backends(). */
 uint32_t edml_operator_backends(EDML_OPERATOR_TYPE type);
 
+/** One line of a board's cost model: the time of an operator of one family
+ *  on one backend with one kind of bindings, fitted by the board report. */
+typedef struct edml_cost_term {
+    uint8_t family;        /**< EDML_COST_TOPK, _GATHER_ND, _ARGREDUCE (ArgMin, ArgMax), _ELEMENT_WISE_IF */
+    uint8_t backend;       /**< EDML_BACKEND_NEON or EDML_BACKEND_GLES */
+    uint8_t binding;       /**< EDML_COST_HOST_MEMORY, _GPU_BUFFERS or _MAPPED_GPU_BUFFERS */
+    uint8_t workers;       /**< NEON: the workers it was measured at (the nearest below serves); GLES: 0 */
+    float fixed_us;        /**< a call's time at no size */
+    float us_per_mib;      /**< and per MiB of its tensors (inputs read, outputs written) */
+    float us_per_melement; /**< per million elements of its largest tensor */
+    float us_per_mrow;     /**< per million rows: TopK's rows, ArgMin's outputs, GatherND's index tuples */
+} edml_cost_term;
+#define EDML_COST_TOPK 0u
+#define EDML_COST_GATHER_ND 1u
+#define EDML_COST_ARGREDUCE 2u
+#define EDML_COST_ELEMENT_WISE_IF 3u
+#define EDML_COST_HOST_MEMORY 0u
+#define EDML_COST_GPU_BUFFERS 1u
+#define EDML_COST_MAPPED_GPU_BUFFERS 2u /**< GPU buffers of a device with gpu_arena_mapped */
+
 /**
  * What the library knows of a board. The build embeds the one of its BOARD
  * (boards/<name>/caps.h); edml_board_builtin() returns it. A program may pass
  * its own to edml_device_create() to tune one binary for several boards.
  */
 typedef struct edml_board {
-    const char *name;               /**< e.g. "rpi4" */
-    const char *cpu;                /**< e.g. "cortex-a72" */
-    uint32_t has_neon;              /**< 1 if the NEON backend is built and usable */
-    uint32_t has_fp16_arith;        /**< 1 if the CPU has half-precision arithmetic */
-    uint32_t has_gpu;               /**< 1 if the board may have a GLES 3.1 GPU */
-    uint32_t gpu_min_elements;      /**< auto: reductions (TopK, ArgMin/ArgMax) and point gathers
+    const char *name;                 /**< e.g. "rpi4" */
+    const char *cpu;                  /**< e.g. "cortex-a72" */
+    uint32_t has_neon;                /**< 1 if the NEON backend is built and usable */
+    uint32_t has_fp16_arith;          /**< 1 if the CPU has half-precision arithmetic */
+    uint32_t has_gpu;                 /**< 1 if the board may have a GLES 3.1 GPU */
+    uint32_t gpu_min_elements;        /**< auto: reductions (TopK, ArgMin/ArgMax) and point gathers
                                         with fewer input elements stay on the CPU; measured on one
                                         core, so multiplied by the device's workers */
-    uint32_t gpu_min_elements_copy; /**< auto: the same for copy-like work (ElementWiseIf, GatherND
+    uint32_t gpu_min_elements_copy;   /**< auto: the same for copy-like work (ElementWiseIf, GatherND
                                         of rows), bound by host<->GPU transfers; 0xffffffff: never */
-    uint32_t gpu_topk_min_row;      /**< auto: TopK rows shorter than this stay on the CPU */
-    uint32_t gpu_software_ok;       /**< auto: 1 lets a software GPU (Mesa llvmpipe) run operators;
+    uint32_t gpu_topk_min_row;        /**< auto: TopK rows shorter than this stay on the CPU */
+    uint32_t gpu_software_ok;         /**< auto: 1 lets a software GPU (Mesa llvmpipe) run operators;
                                         0 keeps every one on the CPU, measured or saved placement too */
-    uint32_t gpu_workgroup;         /**< invocations in a GLES workgroup (a power of two from 128,
+    uint32_t gpu_workgroup;           /**< invocations in a GLES workgroup (a power of two from 128,
                                         within the GPU's limit; another value is taken as the
                                         largest such below it, and said as gpu_arena_bytes'
                                         changes are); 0: 256 on V3D (16-lane QPUs), 1024 on
                                         other GPUs */
-    uint32_t cores;                 /**< CPU cores: the default workers of a parallel-for and of
+    uint32_t cores;                   /**< CPU cores: the default workers of a parallel-for and of
                                         edml_pool_create(); 0: as many as the OS says are online */
+    const edml_cost_term *cost_model; /**< AUTO's model (see @ref placement), valid while devices live; NULL: none */
+    uint32_t cost_model_terms;        /**< its lines */
+    uint32_t cost_model_measured;     /**< 1: fitted by a board report; 0: the thresholds restated, unmeasured */
 } edml_board;
 
 /** The board this library was built for. */
@@ -520,25 +520,19 @@ typedef struct edml_device_desc {
     const edml_board *board; /**< NULL: edml_board_builtin() */
     uint32_t backends;       /**< mask of EDML_BACKEND_BIT()s allowed; 0: every backend built */
     /** Size of the one GPU buffer of the GLES backend; 0: 64 MiB; else at
-     *  least 256. It is rounded down to a multiple of 256 and cut to the
-     *  driver's GL_MAX_SHADER_STORAGE_BLOCK_SIZE (128 MiB on llvmpipe and
-     *  the boards' Mesa drivers); either change is logged at creation (a
-     *  message with ::EDML_STATUS_OK) and shown by edml_device_gles_info(). */
+     *  least 256, rounded down to a multiple of 256 and cut to the driver's
+     *  GL_MAX_SHADER_STORAGE_BLOCK_SIZE (128 MiB on the boards' Mesa), either
+     *  change logged (::EDML_STATUS_OK) and in edml_device_gles_info(). */
     uint64_t gpu_arena_bytes;
     edml_log_fn log;        /**< NULL: no log */
     void *log_user;         /**< passed to log */
     uint32_t inject_faults; /**< tests only: EDML_FAULT_* bits to simulate; 0 in products */
-    /** 0: any thread may call (one at a time). Each calling thread gets a
-     *  GL context of the device (contexts sharing one set of GL objects; up
-     *  to 8 threads keep one, a call from a further thread runs on a context
-     *  created for it); where the driver has only a pbuffer context (no
-     *  surfaceless one), the one context is made current for each call and
-     *  released after it. 1: every call comes from one thread, which gets
-     *  the device's one context. In both, a call made while no context was
-     *  current leaves the device's current on the thread (release it with
-     *  edml_device_release_thread()), and a call made while another context
-     *  was current makes that one current again before it returns (see
-     *  @ref threads). */
+    /** 0: any thread may call (one at a time), each keeping a GL context of
+     *  the device (up to 8 threads; docs/gpu.md). 1: every call comes from
+     *  one thread, which gets the device's one context. A call made while no
+     *  context was current leaves the device's current on the thread
+     *  (edml_device_release_thread() releases it); one made while another was
+     *  current makes that one current again (see @ref threads). */
     uint32_t gles_one_thread;
     /** Where edml_device_create() writes why it failed (a NUL-terminated
      *  message, cut to error_buffer_bytes), as there is then no device to
@@ -566,20 +560,14 @@ typedef struct edml_device_desc {
      *  on boards whose GPU shares the CPU's memory). 0: not (desktop GPUs
      *  keep an unmapped buffer in their own memory). */
     uint32_t gpu_arena_mapped;
-    /** Memory that keeps the GLES programs the driver compiled, as its
-     *  binaries (GLES 3.0's glGetProgramBinary), from one start to the
-     *  next: give what was saved last time (or anything, the first time),
-     *  and save edml_device_program_cache_used() bytes of it after the
-     *  operators were created. Memory of its own: one that overlaps the
-     *  device arena is refused (::EDML_STATUS_INVALID_ARGUMENT). A cache
-     *  written by another driver or edml version is emptied and filled
-     *  again; every entry carries a checksum, and a damaged one (a bit
-     *  flipped in the flash that held it) is dropped before the driver sees
-     *  it; a binary the driver refuses is removed, compiled from source and
-     *  kept anew, so the next start loads it.
-     *  edml_device_program_cache_stats() and the log say what happened.
-     *  NULL: programs are compiled at each start (when an operator first
-     *  needs them). A few hundred KiB hold every program on Mesa's drivers. */
+    /** Memory that keeps the GLES programs' driver binaries from one start
+     *  to the next: give what was saved last time (anything, the first),
+     *  save edml_device_program_cache_used() bytes after the operators were
+     *  created. Memory of its own (one over the arena is refused:
+     *  ::EDML_STATUS_INVALID_ARGUMENT); another driver's or edml version's
+     *  is emptied; every entry is checksummed (a damaged one is dropped); a
+     *  binary the driver refuses is compiled and kept anew (docs/gpu.md).
+     *  NULL: compiled at each start. A few hundred KiB hold every program. */
     void *program_cache;
     size_t program_cache_bytes; /**< bytes of program_cache */
     /** How EDML_BACKEND_AUTO places an operator the GPU can run too:
@@ -594,6 +582,12 @@ typedef struct edml_device_desc {
      *  stats: `taken`). NULL: decisions last as long as their operators. */
     void *placement_cache;
     size_t placement_cache_bytes; /**< bytes of placement_cache: EDML_PLACEMENT_CACHE_BYTES(decisions) */
+    /** A cost model the board report wrote (report.json.model), used before
+     *  the board's: made for another board, GPU driver or edml version, or
+     *  damaged, it is not used (the log says why). The memory stays valid
+     *  while the device lives. NULL: the board's. */
+    const void *cost_model;
+    size_t cost_model_bytes; /**< bytes of cost_model */
     /** Tests only: the GPU submission (from 1, after the known-answer tests) (at) faults strike; 0: the first. */
     uint32_t inject_fault_at;
     /** The longest a call waits for a GPU fence, then fails and GLES leaves
@@ -714,6 +708,11 @@ typedef struct edml_placement_cache_stats {
 
 /** The placement cache's contents and events (all zero without one). */
 edml_status edml_device_placement_cache_stats(edml_device *device, edml_placement_cache_stats *stats);
+/** A cost model for edml_device_desc.cost_model: `terms` (n lines) keyed to
+ *  this device's board, GPU driver and edml version, checksummed, into buf.
+ *  Returns its bytes (EDML_COST_MODEL_BYTES(n)); 0 where cap is too small. */
+size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap);
+#define EDML_COST_MODEL_BYTES(n) (32u + 24u * (size_t)(n))
 
 /** The message of the last call that reached this device, "" when it
  *  succeeded (see edml_error_without_device() for calls that reached none). */
@@ -786,7 +785,8 @@ edml_backend edml_operator_backend(const edml_operator *op);
 
 /** Why the operator runs where it does, for the kind of bindings of its
  *  last execution: "gles: measured with host memory: neon 1.210 ms, gles
- *  0.340 ms", "neon: threshold: 262144 elements, under the board's
+ *  0.340 ms", "neon: model: neon 0.001 ms, gles 1.000 ms (host memory, 1
+ *  worker)", "neon: threshold: 262144 elements, under the board's
  *  gpu_min_elements 4194304 x 4 workers", "gles: measuring with host memory:
  *  2 of 8 runs, alternately on neon and gles", "neon: asked for by name"
  *  (test/placement.c holds these to what the code writes). Written into buf

@@ -331,6 +331,128 @@ static void check_two_devices(void)
     tl_device_free(&d);
 }
 
+/* A cost model of both sides for every family: a call's fixed time on the
+ * CPU and on the GPU with host memory, then with GPU buffers. */
+static edml_cost_term model[16];
+static uint32_t model_of(float cpu_host, float gpu_host, float cpu_buffers, float gpu_buffers)
+{
+    uint32_t n = 0;
+    for (uint8_t f = 0; f < 4; f++) {
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, cpu_host, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, gpu_host, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_GPU_BUFFERS, 1, cpu_buffers, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_GPU_BUFFERS, 0, gpu_buffers, 0, 0, 0};
+    }
+    return n;
+}
+
+/* Sample 0 created AUTO on dev, run with host memory (and with GPU
+ * buffers), right each time: where it ran and why, for each kind. */
+static void model_run(edml_device *dev, edml_backend host_b, const char *host_why, edml_backend gpu_b,
+                      const char *gpu_why)
+{
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    char why[300];
+    CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "model: create");
+    ops_reset_outputs(&c);
+    CHECK(op && ops_execute(&c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(&c), "model: host memory run");
+    CHECK(op && edml_operator_backend(op) == host_b && strstr(edml_operator_placement(op, why, sizeof why), host_why),
+          "model, host memory: %s (wanted \"%s\")", why, host_why);
+    if (op) keep_said(why);
+    edml_gpu_buffer *g[CASE_MAX_INPUTS + CASE_MAX_OUTPUTS] = {0};
+    EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
+    gpu_bindings(dev, &c, g, in, out);
+    ops_reset_outputs(&c); /* the outputs' padding, which nothing writes, as the expected outputs hold it */
+    for (int o = 0; o < c.nout; o++) edml_gpu_buffer_write(g[c.nin + o], 0, c.out[o].buf, c.out[o].total);
+    CHECK(op && edml_operator_execute(op, in, (UINT)c.nin, out, (UINT)c.nout, NULL) == EDML_STATUS_OK,
+          "model: GPU buffers run: %s", edml_device_last_error(dev));
+    for (int o = 0; o < c.nout; o++) edml_gpu_buffer_read(g[c.nin + o], 0, c.out[o].buf, c.out[o].total);
+    CHECK(ops_outputs_match(&c), "model: GPU buffers: wrong output");
+    CHECK(op && edml_operator_backend(op) == gpu_b && strstr(edml_operator_placement(op, why, sizeof why), gpu_why),
+          "model, GPU buffers: %s (wanted \"%s\")", why, gpu_why);
+    gpu_unbind(&c, g);
+    if (op) edml_operator_destroy(op);
+    ops_free(&c);
+}
+
+/* The device's model from a blob edml_cost_model_write() made: used where
+ * it is this board's and whole; another board's, or one damaged, is not
+ * used (the log says why) and the thresholds decide (this board's send
+ * everything to the GPU). */
+static void check_model_blob(void)
+{
+    static uint8_t blob[EDML_COST_MODEL_BYTES(16)];
+    tl_device d;
+    edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+    const uint32_t n = model_of(1, 1000, 1, 1000);
+    CHECK(edml_cost_model_write(dev, model, n, blob, sizeof blob - 1) == 0, "a blob written past its bytes");
+    CHECK(edml_cost_model_write(dev, model, n, blob, sizeof blob) == EDML_COST_MODEL_BYTES(n), "the blob's bytes");
+    tl_device_free(&d);
+    for (int k = 0; k < 4; k++) {
+        const edml_board keep = board;
+        uint8_t *damaged = k == 2 ? &blob[32 + 24 * 3 + 5] : NULL;
+        if (damaged) *damaged ^= 0x10;
+        if (k == 3) board.name = "another board";
+        edml_device_desc dd = {0};
+        dd.board = &board, dd.log = log_fn, dd.cost_model = blob;
+        dd.cost_model_bytes = k == 1 ? 40 : sizeof blob; /* 1: fewer lines than the header says */
+        last_log[0] = 0;
+        CHECK(tl_device_create(&d, edml_device_size() + (1u << 18), &dd) == EDML_STATUS_OK, "device: %s", last_log);
+        static const char *const said_why[4] = {"", "fewer lines", "checksum", "another board"};
+        CHECK(k == 0 ? !strstr(last_log, "cost model") : strstr(last_log, said_why[k]) != NULL, "blob %d: log %s", k,
+              last_log);
+        if (k == 0)
+            model_run(d.dev, EDML_BACKEND_NEON, "neon: model: neon 0.001 ms, gles 1.000 ms (host memory, 1 worker)",
+                      EDML_BACKEND_NEON, "neon: model:");
+        else
+            model_run(d.dev, EDML_BACKEND_GLES, "gles: threshold: ", EDML_BACKEND_GLES, "gles: threshold: ");
+        tl_device_free(&d);
+        if (damaged) *damaged ^= 0x10;
+        board = keep;
+    }
+}
+
+/* AUTO by a cost model: the board's lines or a blob the device was given
+ * (one made for another board, or damaged, is not used, and said); per kind
+ * of bindings; predictions within 5% take the thresholds' choice; a
+ * software GPU the board bars stays barred; measuring refines the model. */
+static void check_model(void)
+{
+    tl_device d;
+    const edml_board keep = board;
+    board.cost_model = model, board.cost_model_terms = model_of(1000, 1, 1, 1000);
+    make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+    model_run(d.dev, EDML_BACKEND_GLES, "gles: model: neon 1.000 ms, gles 0.001 ms (host memory, 1 worker)",
+              EDML_BACKEND_NEON, "neon: model: neon 0.001 ms, gles 1.000 ms (GPU buffers, 1 worker)");
+    tl_device_free(&d);
+    make(&d, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_GPU, NULL, 0); /* measured, a slowed GPU loses */
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "model, measured: create");
+    char why[300];
+    CHECK(op && strstr(edml_operator_placement(op, why, sizeof why), "gles: model: neon 1.000 ms"),
+          "model, until measured: %s", why);
+    if (op) measure(d.dev, &c, op, "over a model");
+    CHECK(op && edml_operator_backend(op) == EDML_BACKEND_NEON, "model, measured: %s",
+          op ? edml_operator_placement(op, why, sizeof why) : "");
+    ops_free(&c);
+    tl_device_free(&d);
+    board.cost_model_terms = model_of(1000, 990, 1000, 990);
+    make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+    model_run(d.dev, EDML_BACKEND_GLES, "(within 5%: the thresholds' choice)", EDML_BACKEND_GLES, "within 5%");
+    tl_device_free(&d);
+    board.cost_model_terms = model_of(1000, 1, 1000, 1);
+    board.gpu_software_ok = 0;
+    make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+    model_run(d.dev, EDML_BACKEND_NEON, "software GPU", EDML_BACKEND_NEON, "software GPU");
+    tl_device_free(&d);
+    board = keep;
+    check_model_blob();
+}
+
 /* The decision of sample 0 measured into `mem` (GPU made slow: NEON). */
 static void fill_cache(uint8_t *mem, size_t bytes, const edml_board *b)
 {
@@ -668,7 +790,7 @@ static void check_header_examples(void)
         CHECK(found, "edml.h's example \"%s\" is not what the code writes", ex);
         examples++;
     }
-    CHECK(examples == 4, "edml.h's examples of edml_operator_placement(): %d found", examples);
+    CHECK(examples == 5, "edml.h's examples of edml_operator_placement(): %d found", examples);
 }
 
 int main(void)
@@ -694,6 +816,7 @@ int main(void)
     check_cache_reused();
     check_cache_checked();
     check_two_devices();
+    check_model();
     check_refused();
     check_said();
     check_software_barred();

@@ -189,6 +189,7 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
         return edmli_create_failed(&dd, &tmp, EDML_STATUS_BACKEND_UNAVAILABLE);
     }
     edmli_place_cache_open(dev);
+    edmli_cost_model_open(dev);
     *device = dev;
     return EDML_STATUS_OK;
 }

@@ -140,6 +140,7 @@ typedef enum edmli_bind_kind {
 #define EDMLI_PLACE_RUNS (2u * (EDMLI_PLACE_TIMED + 1u))
 typedef enum edmli_place_state {
     EDMLI_PLACE_THRESHOLD, /* the board's thresholds decide (not measured yet, or never) */
+    EDMLI_PLACE_MODEL,     /* the cost model's prediction decides (not measured yet, or never) */
     EDMLI_PLACE_MEASURING, /* runs alternately on the CPU and the GPU, timed */
     EDMLI_PLACE_MEASURED,  /* measured on this device */
     EDMLI_PLACE_SAVED      /* taken from the placement cache */
@@ -366,6 +367,13 @@ typedef struct edmli_place_cache {
     edml_placement_cache_stats stats;
 } edmli_place_cache;
 
+/* The cost model the device uses (cost_model.c): edml_device_desc's blob
+ * where it took one, else the board's lines. */
+typedef struct edmli_cost_model {
+    const uint8_t *blob;
+    uint32_t blob_terms, board_terms;
+} edmli_cost_model;
+
 #define EDMLI_DEVICE_MAGIC 0x4c4d4445u /* "EDML" */
 
 struct edml_device {
@@ -381,6 +389,7 @@ struct edml_device {
     edmli_object *last_obj;
     void *state[EDML_BACKEND_COUNT_];                       /* each backend's, in the arena, or NULL */
     edmli_place_cache places;                               /* edml_device_desc.placement_cache */
+    edmli_cost_model model;                                 /* AUTO's cost model */
     char why[EDML_BACKEND_COUNT_][EDMLI_MESSAGE_BYTES / 2]; /* why one is not available */
 };
 
@@ -465,6 +474,21 @@ void edmli_place_end(edml_operator *op, const edmli_place_call *pc, edml_status 
  * creation (the backends open), a decision looked up (false: none), kept. */
 edml_status edmli_place_cache_check(const edml_device_desc *dd, const void *arena, size_t arena_size, edmli_errbuf *e);
 void edmli_place_cache_open(edml_device *dev);
+/* The keys of a cache or model: the board's (its name and CPU), the GPU's
+ * (its driver's renderer and version; 0 without a GPU). */
+uint32_t edmli_board_key(const edml_board *b);
+uint32_t edmli_gpu_key(const edml_device *dev);
+/* AUTO's cost model (cost_model.c): taken at creation; the predicted times
+ * of the operator on side[0] (the CPU's backend) and side[1] (the GPU's)
+ * with bindings of `kind` (false: no line for a side); whether it predicts
+ * any kind; whether two predictions are too close to call; the model's
+ * binding of a kind. */
+void edmli_cost_model_open(edml_device *dev);
+bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const edml_backend side[2], uint32_t kind,
+                        uint64_t ns[2]);
+bool edmli_cost_covers(const edml_device *dev, const edml_operator *op, const edml_backend side[2]);
+bool edmli_cost_close(const uint64_t ns[2]);
+uint32_t edmli_cost_binding(const edml_device *dev, uint32_t kind);
 bool edmli_place_cache_get(edml_device *dev, uint64_t key, edmli_place *p);
 void edmli_place_cache_put(edml_device *dev, uint64_t key, const edmli_place *p);
 

@@ -7,9 +7,10 @@
 
 /* AUTO: a backend off the CPU that wants the operator (its thresholds: a GPU
  * submission costs tens of microseconds and a trip through memory), else the
- * best on the CPU; with placement measured or saved, the backend off the CPU
- * whatever its thresholds say (they decide until a measurement does), unless
- * the board bars it (a software GPU): then neither measured nor saved. */
+ * best on the CPU; with a cost model of both sides, or placement measured or
+ * saved, the backend off the CPU whatever its thresholds say (the model or
+ * thresholds decide for each kind of bindings until a measurement does),
+ * unless the board bars it (a software GPU): then neither. */
 static edml_backend edmli_choose(const edml_device *dev, edml_operator *op)
 {
     char why[EDMLI_MESSAGE_BYTES / 2];
@@ -17,8 +18,9 @@ static edml_backend edmli_choose(const edml_device *dev, edml_operator *op)
         const edmli_backend *be = edmli_device_backend(dev, (edml_backend)b);
         if (!be || be->on_cpu || !be->kernels[op->kind] || !be->wants) continue;
         op->threshold_gpu = be->wants(dev, op, why, sizeof why);
-        op->measurable =
-            dev->desc.placement != EDML_PLACEMENT_THRESHOLDS && !(be->barred && be->barred(dev, why, sizeof why));
+        const edml_backend side[2] = {edmli_cpu_backend(dev, op->kind), (edml_backend)b};
+        op->measurable = (dev->desc.placement != EDML_PLACEMENT_THRESHOLDS || edmli_cost_covers(dev, op, side)) &&
+                         !(be->barred && be->barred(dev, why, sizeof why));
         if (op->threshold_gpu || op->measurable) return (edml_backend)b;
     }
     op->measurable = false;

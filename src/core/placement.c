@@ -49,10 +49,18 @@ void edmli_place_init(edml_device *dev, edml_operator *op)
     memset(op->place, 0, sizeof op->place);
     if (!op->measurable) return;
     op->place_key = edmli_place_key(op);
+    const edml_backend side[2] = {edmli_cpu_backend(dev, op->kind), op->backend};
     for (uint32_t k = 0; k < EDMLI_BIND_KINDS; k++) {
         edmli_place *p = &op->place[k];
         p->gpu = op->threshold_gpu;
-        if (edmli_place_cache_get(dev, edmli_place_kind_key(op, k), p)) p->state = EDMLI_PLACE_SAVED;
+        if (edmli_cost_predict(dev, op, side, k, p->ns)) { /* the model's choice, the thresholds' if close */
+            p->state = EDMLI_PLACE_MODEL;
+            p->close = edmli_cost_close(p->ns);
+            p->gpu = p->close ? op->threshold_gpu : p->ns[1] < p->ns[0];
+        }
+        if (dev->desc.placement != EDML_PLACEMENT_THRESHOLDS &&
+            edmli_place_cache_get(dev, edmli_place_kind_key(op, k), p))
+            p->state = EDMLI_PLACE_SAVED;
     }
 }
 
@@ -78,7 +86,7 @@ bool edmli_place_measuring(const edml_operator *op, edmli_bind_kind kind)
 {
     const edmli_place_state st = op->place[kind].state;
     return edmli_place_open(op) && op->obj.device->desc.placement == EDML_PLACEMENT_MEASURE &&
-           (st == EDMLI_PLACE_THRESHOLD || st == EDMLI_PLACE_MEASURING);
+           (st == EDMLI_PLACE_THRESHOLD || st == EDMLI_PLACE_MODEL || st == EDMLI_PLACE_MEASURING);
 }
 
 edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may_measure, edmli_place_call *pc)
@@ -89,7 +97,8 @@ edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may
     edmli_place *p = &op->place[kind];
     if (!edmli_place_open(op) || !may_measure || dev->desc.placement != EDML_PLACEMENT_MEASURE)
         return edmli_place_backend(op, kind);
-    if (p->state == EDMLI_PLACE_THRESHOLD) p->state = EDMLI_PLACE_MEASURING, p->runs = 0;
+    if (p->state == EDMLI_PLACE_THRESHOLD || p->state == EDMLI_PLACE_MODEL)
+        p->state = EDMLI_PLACE_MEASURING, p->runs = 0;
     if (p->state != EDMLI_PLACE_MEASURING) return edmli_place_backend(op, kind);
     pc->timed = true;
     pc->kind = (uint8_t)kind;
@@ -164,13 +173,19 @@ static void edmli_place_explain(const edml_operator *op, uint32_t kind, char *bu
         edmli_format(buf, cap, "%s: %s with %s: %s %s, %s %s%s", b,
                      p->state == EDMLI_PLACE_SAVED ? "saved, measured" : "measured", kn, cpu, cpu_t, gpu, gpu_t,
                      p->close ? " (within 5%: the thresholds' choice)" : "");
+    } else if (p->state == EDMLI_PLACE_MODEL) {
+        const unsigned w = op->workers ? op->workers : 1u;
+        edmli_format(buf, cap, "%s: model: %s %s, %s %s (%s, %u worker%s)%s", b, cpu, cpu_t, gpu, gpu_t, kn, w,
+                     w == 1u ? "" : "s", p->close ? " (within 5%: the thresholds' choice)" : "");
     } else if (p->state == EDMLI_PLACE_MEASURING) {
         edmli_format(buf, cap, "%s: measuring with %s: %u of %u runs, alternately on %s and %s", b, kn,
                      (unsigned)p->runs, EDMLI_PLACE_RUNS, cpu, gpu);
     } else {
         edmli_backends[op->backend]->wants(dev, op, why, sizeof why);
         edmli_format(buf, cap, "%s: threshold (%s %s): %s", b,
-                     dev->desc.placement == EDML_PLACEMENT_MEASURE ? "until measured with" : "no saved decision for",
+                     dev->desc.placement == EDML_PLACEMENT_MEASURE ? "until measured with"
+                     : dev->desc.placement == EDML_PLACEMENT_SAVED ? "no saved decision for"
+                                                                   : "no model of both sides with",
                      kn, why);
     }
 }

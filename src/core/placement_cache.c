@@ -127,14 +127,28 @@ edml_status edmli_place_cache_check(const edml_device_desc *dd, const void *aren
     return EDML_STATUS_OK;
 }
 
+uint32_t edmli_board_key(const edml_board *b)
+{
+    const char *name = b->name ? b->name : "", *cpu = b->cpu ? b->cpu : "";
+    return edmli_pc_fnv_str(edmli_pc_fnv_str(EDMLI_FNV1A_SEED, name), cpu);
+}
+
+uint32_t edmli_gpu_key(const edml_device *dev)
+{
+    uint32_t gpu = 0;
+    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
+        if ((dev->backends & EDML_BACKEND_BIT(b)) && edmli_backends[b]->identity)
+            gpu = edmli_backends[b]->identity(dev->state[b]);
+    return gpu;
+}
+
 /* The device's key: its board, its GPU's driver, edml's version. */
 static edmli_pc_head edmli_pc_key(const edml_device *dev, uint32_t gpu)
 {
     edmli_pc_head h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, edmli_pc_magic, sizeof h.magic);
-    const char *name = dev->board.name ? dev->board.name : "", *cpu = dev->board.cpu ? dev->board.cpu : "";
-    h.board = edmli_pc_fnv_str(edmli_pc_fnv_str(EDMLI_FNV1A_SEED, name), cpu);
+    h.board = edmli_board_key(&dev->board);
     h.gpu = gpu;
     h.version = EDML_VERSION;
     return h;
@@ -182,10 +196,7 @@ void edmli_place_cache_open(edml_device *dev)
         return;
     }
     if (!dd->placement_cache) return;
-    uint32_t gpu = 0;
-    for (int b = 0; b < EDML_BACKEND_COUNT_; b++)
-        if ((dev->backends & EDML_BACKEND_BIT(b)) && edmli_backends[b]->identity)
-            gpu = edmli_backends[b]->identity(dev->state[b]);
+    const uint32_t gpu = edmli_gpu_key(dev);
     if (!gpu) {
         edmli_pc_say(dev, "placement cache: not used: no GPU on this device (the memory is left as it is)");
         return;

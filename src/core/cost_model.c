@@ -1,0 +1,212 @@
+/* AUTO's cost model of the board: for each operator family, backend, kind of
+ * bindings and (NEON) worker count, a call's time as a fixed cost plus
+ * terms in the operator's bytes, elements and rows, fitted by the board
+ * report (tools/bench/report_model.c). With a model of both sides for the
+ * operator's kind of bindings, AUTO predicts both and runs the faster; the
+ * thresholds decide where the model has no line.
+ *
+ * The lines come from edml_device_desc.cost_model, a blob the board report
+ * wrote with edml_cost_model_write(), where it was made for this device's
+ * board, GPU driver and edml version and every line's checksum holds; else
+ * from edml_board.cost_model (caps.h's EDML_BOARD_COST_MODEL, program data).
+ * The blob is caller memory the device trusts no further than the
+ * placement cache: each line is copied out and its checksum checked again
+ * when it is read.
+ *   header: "edmlcm1", the board's key, the GPU's, edml's version, lines
+ *   line:   an edml_cost_term (20 bytes), its checksum */
+#include "internal.h"
+
+#include <string.h>
+
+typedef struct edmli_cm_head {
+    char magic[8];
+    uint32_t board, gpu, version, terms;
+    uint32_t reserved[2];
+} edmli_cm_head;
+
+typedef struct edmli_cm_line {
+    edml_cost_term term;
+    uint32_t sum;
+} edmli_cm_line;
+
+static const char edmli_cm_magic[8] = "edmlcm1";
+_Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 20 && sizeof(edmli_cm_line) == 24,
+               "EDML_COST_MODEL_BYTES");
+
+#define EDMLI_CM_MARGIN 20u /* predictions within 1/20 (5%) of each other: the thresholds' choice */
+
+static uint32_t edmli_cm_sum(const edml_cost_term *t)
+{
+    return edmli_fnv1a(EDMLI_FNV1A_SEED, t, sizeof *t) ^ 0x5bd1e995u;
+}
+
+static edmli_cm_head edmli_cm_key(const edml_device *dev, uint32_t terms)
+{
+    edmli_cm_head h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, edmli_cm_magic, sizeof h.magic);
+    h.board = edmli_board_key(&dev->board);
+    h.gpu = edmli_gpu_key(dev);
+    h.version = EDML_VERSION;
+    h.terms = terms;
+    return h;
+}
+
+size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap)
+{
+    const size_t bytes = EDML_COST_MODEL_BYTES(n);
+    if (!device || device->magic != EDMLI_DEVICE_MAGIC || device->self != device || (!terms && n) || !buf ||
+        cap < bytes)
+        return 0;
+    const edmli_cm_head h = edmli_cm_key(device, n);
+    uint8_t *out = (uint8_t *)buf;
+    memcpy(out, &h, sizeof h);
+    for (uint32_t i = 0; i < n; i++) {
+        edmli_cm_line line;
+        memset(&line, 0, sizeof line);
+        line.term = terms[i];
+        line.sum = edmli_cm_sum(&line.term);
+        memcpy(out + sizeof h + (size_t)i * sizeof line, &line, sizeof line);
+    }
+    return bytes;
+}
+
+/* Line i of the blob, its checksum checked (false: damaged since). */
+static bool edmli_cm_blob_line(const edml_device *dev, uint32_t i, edml_cost_term *t)
+{
+    edmli_cm_line line;
+    memcpy(&line, dev->model.blob + sizeof(edmli_cm_head) + (size_t)i * sizeof line, sizeof line);
+    *t = line.term;
+    return line.sum == edmli_cm_sum(&line.term);
+}
+
+/* Why the blob cannot serve this device, or NULL. */
+static const char *edmli_cm_refusal(const edml_device *dev, const edmli_cm_head *got, size_t bytes)
+{
+    const edmli_cm_head want = edmli_cm_key(dev, got->terms);
+    if (memcmp(got->magic, want.magic, sizeof got->magic)) return "cost model: not used: it is no edml cost model";
+    if (got->board != want.board) return "cost model: not used: it was made for another board";
+    if (got->gpu != want.gpu) return "cost model: not used: it was made on another GPU driver (renderer or version)";
+    if (got->version != want.version) return "cost model: not used: it was made by another edml version";
+    if (got->terms > (bytes - sizeof *got) / sizeof(edmli_cm_line))
+        return "cost model: not used: cost_model_bytes holds fewer lines than its header says";
+    return NULL;
+}
+
+void edmli_cost_model_open(edml_device *dev)
+{
+    edmli_cost_model *m = &dev->model;
+    memset(m, 0, sizeof *m);
+    m->board_terms = dev->board.cost_model ? dev->board.cost_model_terms : 0;
+    const edml_device_desc *dd = &dev->desc;
+    if (!dd->cost_model) return;
+    const char *why = "cost model: not used: cost_model_bytes holds not even its 32-byte header";
+    edmli_cm_head got;
+    if (dd->cost_model_bytes >= sizeof got) {
+        memcpy(&got, dd->cost_model, sizeof got);
+        why = edmli_cm_refusal(dev, &got, dd->cost_model_bytes);
+    }
+    m->blob = (const uint8_t *)dd->cost_model;
+    m->blob_terms = why ? 0 : got.terms;
+    for (uint32_t i = 0; !why && i < m->blob_terms; i++) {
+        edml_cost_term t;
+        if (!edmli_cm_blob_line(dev, i, &t)) why = "cost model: not used: a line's checksum does not match";
+    }
+    if (why) {
+        m->blob = NULL, m->blob_terms = 0;
+        if (dev->err.log) dev->err.log(dev->err.log_user, EDML_STATUS_OK, why);
+    }
+}
+
+/* Line i of the model the device uses: the blob's where it took one. */
+static bool edmli_cm_line_at(const edml_device *dev, uint32_t i, edml_cost_term *t)
+{
+    if (dev->model.blob) return edmli_cm_blob_line(dev, i, t);
+    *t = dev->board.cost_model[i];
+    return true;
+}
+
+static uint32_t edmli_cm_lines(const edml_device *dev)
+{
+    return dev->model.blob ? dev->model.blob_terms : dev->model.board_terms;
+}
+
+/* The line for one side: the family, backend and binding; on the CPU the
+ * most workers at or below the operator's (else the fewest above). */
+static bool edmli_cm_find(const edml_device *dev, uint32_t family, edml_backend b, uint32_t binding, uint32_t workers,
+                          edml_cost_term *out)
+{
+    bool found = false;
+    for (uint32_t i = 0, n = edmli_cm_lines(dev); i < n; i++) {
+        edml_cost_term t;
+        if (!edmli_cm_line_at(dev, i, &t) || t.family != family || t.backend != (uint32_t)b || t.binding != binding)
+            continue;
+        const bool better = t.workers <= workers ? out->workers > workers || t.workers > out->workers
+                                                 : out->workers > workers && t.workers < out->workers;
+        if (!found || better) *out = t;
+        found = true;
+    }
+    return found;
+}
+
+/* The operator's figures the model weighs: MiB of its tensors, millions
+ * of elements of its largest, millions of rows. */
+static void edmli_cm_shape(const edml_operator *op, double f[3])
+{
+    uint64_t bytes = 0, elems = 0, rows = 0;
+    for (uint32_t i = 0; i < op->input_count; i++) {
+        bytes += op->inputs[i].total_bytes;
+        elems = op->inputs[i].elem_count > elems ? op->inputs[i].elem_count : elems;
+    }
+    for (uint32_t o = 0; o < op->output_count; o++) {
+        bytes += op->outputs[o].total_bytes;
+        elems = op->outputs[o].elem_count > elems ? op->outputs[o].elem_count : elems;
+    }
+    if (op->kind == EDMLI_OP_TOPK && op->plan.topk.axis_size) rows = op->inputs[0].elem_count / op->plan.topk.axis_size;
+    if (op->kind == EDMLI_OP_ARGREDUCE) rows = op->outputs[0].elem_count;
+    if (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.tuple)
+        rows = op->inputs[1].elem_count / op->plan.gather_nd.tuple;
+    f[0] = (double)bytes / 1048576.0, f[1] = (double)elems / 1e6, f[2] = (double)rows / 1e6;
+}
+
+static uint64_t edmli_cm_ns(const edml_cost_term *t, const double f[3])
+{
+    const double us = (double)t->fixed_us + (double)t->us_per_mib * f[0] + (double)t->us_per_melement * f[1] +
+                      (double)t->us_per_mrow * f[2];
+    return us <= 0 ? 0 : us >= 1.8e13 ? UINT64_MAX : (uint64_t)(us * 1000.0);
+}
+
+uint32_t edmli_cost_binding(const edml_device *dev, uint32_t kind)
+{
+    if (kind == EDMLI_BIND_HOST) return EDML_COST_HOST_MEMORY;
+    return dev->desc.gpu_arena_mapped ? EDML_COST_MAPPED_GPU_BUFFERS : EDML_COST_GPU_BUFFERS;
+}
+
+bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const edml_backend side[2], uint32_t kind,
+                        uint64_t ns[2])
+{
+    const uint32_t family = (uint32_t)op->kind, binding = edmli_cost_binding(dev, kind);
+    edml_cost_term cpu, gpu;
+    if (!edmli_cm_lines(dev) || !edmli_cm_find(dev, family, side[0], binding, op->workers ? op->workers : 1, &cpu) ||
+        !edmli_cm_find(dev, family, side[1], binding, 0, &gpu))
+        return false;
+    double f[3];
+    edmli_cm_shape(op, f);
+    ns[0] = edmli_cm_ns(&cpu, f);
+    ns[1] = edmli_cm_ns(&gpu, f);
+    return true;
+}
+
+bool edmli_cost_covers(const edml_device *dev, const edml_operator *op, const edml_backend side[2])
+{
+    uint64_t ns[2];
+    for (uint32_t k = 0; k < EDMLI_BIND_KINDS; k++)
+        if (edmli_cost_predict(dev, op, side, k, ns)) return true;
+    return false;
+}
+
+bool edmli_cost_close(const uint64_t ns[2])
+{
+    const uint64_t lo = ns[0] < ns[1] ? ns[0] : ns[1], hi = ns[0] ^ ns[1] ^ lo;
+    return hi - lo <= lo / EDMLI_CM_MARGIN;
+}
