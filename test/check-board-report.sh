@@ -4,7 +4,8 @@
 # the board (here under qemu-user, with the arm64 Mesa for rpi4's GL
 # program), at a tiny scale: a JSON report with the board's identity, every
 # workload on NEON at each thread count (and GLES where there is a GPU),
-# measured placement and a caps.h block, every answer right; and
+# measured placement, a cost model and a caps.h block, every answer
+# right; and
 # tools/perf_table.py makes its tables. So the report never rots between
 # the boards that run it.
 #   test/check-board-report.sh BOARD [gl]
@@ -44,6 +45,16 @@ if [ -n "$gl" ]; then
     [ "$(grep -c '| measured with\|: measured with\|gpu_software_ok keeps from work' "$dir/check.md")" -ge 32 ] ||
         { echo "FAIL: not every placement measured (or kept off a software GPU)"; fail=1; }
     [ -s "$out.placement" ] || { echo "FAIL: no placement cache saved"; fail=1; }
+    # AUTO's cost model: a fitted line a family, backend, kind of bindings
+    # and worker count, each with its error; the blob a device takes (AUTO
+    # by it, every answer right) and the caps.h lines
+    [ "$(grep -c '"median_error"' "$out")" -ge 16 ] || { echo "FAIL: no cost model fitted"; fail=1; }
+    check "no cost model in the caps.h block" "EDML_BOARD_COST_MODEL {" "$out"
+    [ -s "$out.model" ] || { echo "FAIL: no cost model saved"; fail=1; }
+    toolchain/run "$board" "$prog" --placement --model "$out.model" --workload topk_cls --scale 0.001 --iters 2 \
+        --rounds 1 >"$dir/model.log" 2>&1 || { tail -n 5 "$dir/model.log"; echo "FAIL: --placement --model"; fail=1; }
+    check "the report's own cost model not taken" "^log: cost model: [0-9]* lines taken" "$dir/model.log"
+    check "no AUTO by the model" " model .* round 1 " "$dir/model.log"
     # the crossovers as a picture (an SVG that parses, a line a backend and family)
     python3 tools/perf_table.py crossover-svg "$out" >"$dir/crossover.svg" &&
         python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if len(r.findall("{http://www.w3.org/2000/svg}polyline")) >= 3 else 1)' "$dir/crossover.svg" ||

@@ -32,7 +32,8 @@
         a board report (make board-report, edml-bench --report): the board,
         what the GPU's first start costs with and without the program cache,
         each workload on NEON at each thread count and on GLES, the
-        crossovers, where measured placement puts each workload, caps.h
+        crossovers, the cost model's lines and their errors, where measured
+        placement puts each workload, caps.h
     python3 tools/perf_table.py crossover-svg FILE.json > crossover.svg
         a board report's crossovers as a picture: time against size, log-log,
         a panel a family, NEON on one thread and GLES
@@ -42,7 +43,8 @@
         time, and each AUTO variant's time over it (a * where it is more than
         1.10x) and over the backend it ran on, by name on its own device,
         timed in the same turns (a * over 1.05x); then how many rows each
-        AUTO variant has within 10%
+        AUTO variant has within 10% (with edml-bench --model, AUTO by that
+        cost model in place of the thresholds)
 
 Prints a Markdown table; docs/performance.md holds it below the command.
 """
@@ -207,10 +209,12 @@ def placement_table(docs):
             if r["placed"]:
                 placed[key + (r["variant"],)] = r["placed"]
     own = any(k[-1] == "neon_m" for k in ms)  # NEON and GLES by name on the measuring device too
-    head = ["threads", "workload", "tensors", "NEON", "GLES", "AUTO, thresholds", "AUTO, measured",
-            "thresholds / best", "measured / best"]
+    a = "model" if any(k[-1] == "model" for k in ms) else "auto"  # edml-bench --model: AUTO by a cost model
+    by = "model" if a == "model" else "thresholds"
+    head = ["threads", "workload", "tensors", "NEON", "GLES", f"AUTO, {by}", "AUTO, measured",
+            f"{by} / best", "measured / best"]
     if own:
-        head += ["thresholds / its backend", "measured / its backend"]
+        head += [f"{by} / its backend", "measured / its backend"]
     row(head)
     print("|" + " --- |" * len(head))
     within, costs = {}, {}
@@ -228,18 +232,18 @@ def placement_table(docs):
                     continue
                 m = {v[-1]: statistics.median(ms[v]) for v in ms if v[:3] == k}
                 # each AUTO against the backends on its own device, timed in the same turns
-                best = {"auto": min(m["neon"], m["gles"]),
+                best = {a: min(m["neon"], m["gles"]),
                         "measured": min(m["neon_m"], m["gles_m"]) if own else min(m["neon"], m["gles"])}
                 cells = [str(t), w, "host memory" if b == "host" else "GPU buffers"]
                 cells += [f"{m[v]:.3f} ms" for v in ("neon", "gles")]
-                cells += [f"{m[v]:.3f} ms ({placed.get(k + (v,), '?')})" for v in ("auto", "measured")]
-                for v in ("auto", "measured"):
+                cells += [f"{m[v]:.3f} ms ({placed.get(k + (v,), '?')})" for v in (a, "measured")]
+                for v in (a, "measured"):
                     ratio = m[v] / best[v]
                     within.setdefault((t, v), [0, 0])
                     within[(t, v)][0] += ratio <= 1.10
                     within[(t, v)][1] += 1
                     cells.append(f"{ratio:.2f}x" + (" *" if ratio > 1.10 else ""))
-                for v, suffix in (("auto", ""), ("measured", "_m")) if own else ():
+                for v, suffix in ((a, ""), ("measured", "_m")) if own else ():
                     named = m.get(f"{placed.get(k + (v,))}{suffix}")
                     if not named:
                         cells.append("?")
@@ -253,10 +257,10 @@ def placement_table(docs):
                 row(cells)
     print()
     for (t, v), (n, total) in sorted(within.items()):
-        name = "AUTO by thresholds" if v == "auto" else "AUTO measured"
+        name = f"AUTO by {by}" if v == a else "AUTO measured"
         print(f"- {t} thread{'s' if t > 1 else ''}: {name} within 10% of the faster backend on {n} of {total}")
     for (t, v), (n, total, top) in sorted(costs.items()):
-        name = "AUTO by thresholds" if v == "auto" else "AUTO measured"
+        name = f"AUTO by {by}" if v == a else "AUTO measured"
         print(f"- {t} thread{'s' if t > 1 else ''}: {name} at most 1.05x the backend it ran on (by name on its "
               f"device, in the same turns) on {n} of {total} (largest {top:.2f}x)")
 
@@ -320,6 +324,15 @@ def report_tables(d):
         for r in d["crossover"]:
             gles = f"{r['gles_ms']:.3f} ms" if r["gles_ms"] is not None else "n/a"
             row([r["family"], str(r["elements"]), f"{r['neon_ms']:.3f} ms", gles])
+    if d.get("model"):  # AUTO's cost model: each fitted line and its median error over its points
+        print()
+        row(["family", "backend", "tensors", "workers", "fixed", "per MiB", "per M elements", "per M rows", "points",
+             "median error"])
+        print("|" + " --- |" * 10)
+        for r in d["model"]:
+            row([r["family"], r["backend"], "host memory" if r["binding"] == "host" else "GPU buffers",
+                 str(r["workers"]), f"{r['fixed_us']:.1f} us", f"{r['us_per_mib']:.1f} us", f"{r['us_per_melement']:.1f} us",
+                 f"{r['us_per_mrow']:.1f} us", str(r["points"]), f"{r['median_error'] * 100:.0f}%"])
     if d.get("placement"):
         print()
         row(["workload", "tensors", "measured placement"])

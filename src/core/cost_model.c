@@ -112,10 +112,13 @@ void edmli_cost_model_open(edml_device *dev)
         edml_cost_term t;
         if (!edmli_cm_blob_line(dev, i, &t)) why = "cost model: not used: a line's checksum does not match";
     }
-    if (why) {
-        m->blob = NULL, m->blob_terms = 0;
-        if (dev->err.log) dev->err.log(dev->err.log_user, EDML_STATUS_OK, why);
-    }
+    if (why) m->blob = NULL, m->blob_terms = 0;
+    if (!dev->err.log) return;
+    char line[EDMLI_MESSAGE_BYTES / 2];
+    if (!why)
+        edmli_format(line, sizeof line, "cost model: %u lines taken (this board's, GPU driver's and edml version's)",
+                     (unsigned)m->blob_terms);
+    dev->err.log(dev->err.log_user, EDML_STATUS_OK, why ? why : line);
 }
 
 /* Line i of the model the device uses: the blob's where it took one. */

@@ -79,8 +79,7 @@ static void on_crash_say(void) {}
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o =
-        (options){NULL, NULL, NULL, 1, false, false, -1, 0, false, false, false, false, false, 3, NULL, false, NULL, 0};
+    *o = (options){.scale = 1, .only_calls = -1, .rounds = 3};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--workload") && i + 1 < argc)
             o->only = argv[++i];
@@ -117,6 +116,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->placement = true;
         else if (!strcmp(argv[i], "--report") && i + 1 < argc)
             o->report = argv[++i];
+        else if (!strcmp(argv[i], "--model") && i + 1 < argc)
+            o->model = argv[++i];
         else if (!strcmp(argv[i], "--rounds") && i + 1 < argc && atoi(argv[i + 1]) >= 1)
             o->rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--topk") && i + 1 < argc) {

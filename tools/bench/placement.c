@@ -1,7 +1,8 @@
 /* edml-bench --placement [--rounds R]: where AUTO puts each workload against
  * where it should. For every workload, with its tensors in host memory and
  * in GPU buffers, six variants: NEON alone, GLES alone, AUTO by the
- * board's thresholds, and AUTO measured (a device with
+ * board's thresholds (with --model FILE, by that cost model: variant
+ * "model"), and AUTO measured (a device with
  * EDML_PLACEMENT_MEASURE, timed after its measuring runs), then NEON and
  * GLES alone on that measuring device. Timed in rounds (each round times
  * every variant, the median of --iters calls, starting one device or
@@ -26,7 +27,7 @@
 #define VARIANTS 6
 #define PLACE_ROWS 2048
 
-static const char *const variant_names[VARIANTS] = {"neon", "gles", "auto", "measured", "neon_m", "gles_m"};
+static const char *variant_names[VARIANTS] = {"neon", "gles", "auto", "measured", "neon_m", "gles_m"};
 static const char *const binding_names[2] = {"host", "gpu"};
 
 typedef struct place_row {
@@ -243,12 +244,37 @@ static int place_json(const char *path)
     return 0;
 }
 
+/* The device's log: its lines on the cost model (taken, or why not). */
+static void place_log(void *user, edml_status s, const char *line)
+{
+    (void)user, (void)s;
+    if (strstr(line, "cost model")) printf("log: %s\n", line);
+}
+
+/* --model FILE's blob (at most 64 KiB), or NULL. */
+static const void *place_model(const char *path, size_t *bytes)
+{
+    static uint8_t blob[64u << 10];
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    *bytes = f ? fread(blob, 1, sizeof blob, f) : 0;
+    if (f) fclose(f);
+    if (path && !*bytes) printf("--model %s: nothing read\n", path);
+    return *bytes ? blob : NULL;
+}
+
 int bench_placement(const options *o)
 {
     bench_device thr, mea;
     /* the largest workload's GPU buffers and its staging, and the operators' parameters */
     const uint64_t gpu_arena = (1024ull << 20) + (1u << 20);
-    if (!bench_device_open_placed(&thr, bench_threads, 0, EDML_PLACEMENT_THRESHOLDS, NULL, gpu_arena)) return 1;
+    edml_device_desc base = {0};
+    base.placement = EDML_PLACEMENT_THRESHOLDS;
+    base.gpu_arena_bytes = gpu_arena;
+    base.cost_model = place_model(o->model, &base.cost_model_bytes);
+    if (o->model && !base.cost_model) return 1;
+    if (base.cost_model) variant_names[2] = "model";
+    base.log = place_log;
+    if (!bench_device_open_with(&thr, bench_threads, &base, NULL)) return 1;
     if (!bench_device_open_placed(&mea, bench_threads, 0, EDML_PLACEMENT_MEASURE, thr.pool, gpu_arena)) return 1;
     edml_device *dev[2] = {thr.dev, mea.dev};
     char info[300];

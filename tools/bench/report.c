@@ -11,10 +11,14 @@
  *              threads, and on GLES (host memory and GPU buffers)
  *   crossover  NEON against GLES over growing sizes, one thread: a
  *              copy-like operator and a reduction
+ *   model      AUTO's cost model of the board (report_model.c): every
+ *              workload at four sizes on NEON (each thread count) and GLES,
+ *              host memory and GPU buffers, fitted; also to FILE.model, the
+ *              blob firmware gives edml_device_desc.cost_model
  *   placement  where measured placement puts each workload on all cores,
  *              and why; the decisions also go to FILE.placement, a
  *              placement cache that firmware loads (EDML_PLACEMENT_SAVED)
- *   caps       a boards/<board>/caps.h block from the crossovers
+ *   caps       a boards/<board>/caps.h block from the crossovers and model
  * tools/perf_table.py report FILE makes the docs' tables of it. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -29,15 +33,13 @@
 
 static int comma(FILE *f, int n) { return fprintf(f, n ? ",\n" : "\n"), n + 1; }
 
-/* Median seconds of GLES with the workload's tensors in GPU buffers (its
- * outputs read back once against `ref`); negative where it cannot run. */
-static double bench_time_resident(edml_device *dev, workload *w, uint8_t **ref, bool *same)
+double bench_time_resident(edml_device *dev, workload *w, edml_backend be, uint8_t **ref, bool *same)
 {
     edml_operator *op = NULL;
     edml_gpu_buffer *g[5] = {0};
     EDML_BUFFER_BINDING bi[3], bo[2];
     double t[256], sec = -1;
-    bool ok = edml_operator_create(dev, &w->desc, EDML_BACKEND_GLES, &op) == EDML_STATUS_OK;
+    bool ok = edml_operator_create(dev, &w->desc, be, &op) == EDML_STATUS_OK;
     for (int k = 0; ok && k < w->nin + w->nout; k++) {
         const tensor *x = k < w->nin ? &w->in[k] : &w->out[k - w->nin];
         ok = edml_gpu_buffer_create(dev, x->bytes, &g[k]) == EDML_STATUS_OK;
@@ -134,7 +136,7 @@ static void report_workload(FILE *f, bench_device *devs, const uint32_t *threads
     for (int k = 0; k < (gpu ? nt + 2 : nt); k++) {
         const bool gles = k >= nt;
         const edml_backend be = gles ? EDML_BACKEND_GLES : EDML_BACKEND_NEON;
-        double ms = gles && k == nt + 1 ? bench_time_resident(devs[0].dev, &w, ref, &same)
+        double ms = gles && k == nt + 1 ? bench_time_resident(devs[0].dev, &w, EDML_BACKEND_GLES, ref, &same)
                                         : bench_time_outputs(devs[gles ? 0 : k].dev, &w, be, ref, &same);
         ms *= 1e3;
         *n = comma(f, *n);
@@ -225,9 +227,10 @@ static void report_placement(FILE *f, uint32_t cores, const options *o, const ch
     fprintf(f, "\n  ],\n");
 }
 
-static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores, const uint32_t swept[2])
+static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores, const uint32_t swept[2],
+                        const edml_cost_term *terms, uint32_t nterms)
 {
-    char caps[1200];
+    static char caps[8192];
     char gles[300];
     bench_device bd;
     gles[0] = '\0';
@@ -254,6 +257,11 @@ static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores, const 
                       : "",
              gles, found[1] ? found[1] : 4294967295u, found[1] ? "" : never[1], found[0] ? found[0] : 4294967295u,
              found[0] ? "" : never[0], (unsigned)cores);
+    if (nterms) {
+        const size_t at = strlen(caps);
+        snprintf(caps + at, sizeof caps - at, "/* AUTO's cost model from the same report (fitted lines) */\n");
+        report_model_caps(caps + strlen(caps), sizeof caps - strlen(caps), terms, nterms);
+    }
     fprintf(f, "  \"caps\": ");
     json_str(f, caps);
     fprintf(f, ",\n");
@@ -311,12 +319,16 @@ int bench_report(const options *given)
     }
     fprintf(f, "\n  ],\n");
     if (gpu) report_crossover(f, devs[0].dev, &plan, found);
-    for (int k = opened; k-- > 0;) bench_device_close(&devs[k]);
+    static edml_cost_term terms[REPORT_MODEL_TERMS];
+    uint32_t nterms = 0;
     char path[512], placed[WORKLOADS][2][8];
+    snprintf(path, sizeof path, "%s.model", o->report);
+    if (gpu && opened == nt) nterms = report_model(f, devs, threads, nt, o->scale, path, terms);
+    for (int k = opened; k-- > 0;) bench_device_close(&devs[k]);
     memset(placed, 0, sizeof placed);
     snprintf(path, sizeof path, "%s.placement", o->report);
     if (gpu) report_placement(f, cores, o, path, placed);
-    report_caps(f, found, cores, plan.swept);
+    report_caps(f, found, cores, plan.swept, terms, nterms);
     report_thermal(&after);
     fprintf(f, "  \"heat_before\": ");
     report_heat_json(f, &before);

@@ -1,0 +1,238 @@
+/* The board report's cost model: every workload at four sizes (the
+ * report's scale and a quarter, a sixteenth and a sixty-fourth of it), on
+ * NEON at each thread count with host memory and with GPU buffers, and on
+ * GLES with both; then, for each operator family, backend, kind of
+ * bindings and worker count, a call's time fitted as a fixed cost plus
+ * terms in the operator's MiB, millions of elements and millions of rows
+ * (edml_cost_term: what AUTO predicts with), by least squares on relative
+ * error with no negative term, each fit's median error printed. Written to
+ * the JSON ("model"), to FILE.model (edml_cost_model_write(): the blob
+ * firmware gives edml_device_desc.cost_model) and as caps.h lines. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODEL_SCALES 4
+#define MODEL_POINTS (WORKLOADS * MODEL_SCALES)
+
+typedef struct model_point {
+    uint32_t family;
+    double f[3]; /* MiB, millions of elements, millions of rows */
+    double us;
+} model_point;
+
+static uint32_t family_of(const workload *w)
+{
+    switch (w->desc.Type) {
+    case EDML_OPERATOR_TOP_K1: return EDML_COST_TOPK;
+    case EDML_OPERATOR_GATHER_ND1: return EDML_COST_GATHER_ND;
+    case EDML_OPERATOR_ELEMENT_WISE_IF: return EDML_COST_ELEMENT_WISE_IF;
+    default: return EDML_COST_ARGREDUCE;
+    }
+}
+
+/* The figures the library weighs (src/core/cost_model.c): the tensors'
+ * bytes, the largest one's elements, the rows of the family. */
+static void figures_of(const workload *w, double f[3])
+{
+    uint64_t bytes = 0, elems = 0, rows = 0;
+    for (int k = 0; k < w->nin + w->nout; k++) {
+        const tensor *x = k < w->nin ? &w->in[k] : &w->out[k - w->nin];
+        bytes += x->bytes;
+        elems = x->count > elems ? x->count : elems;
+    }
+    const uint32_t fam = family_of(w);
+    if (fam == EDML_COST_TOPK) rows = w->in[0].count / w->in[0].sizes[w->u.topk.Axis];
+    if (fam == EDML_COST_ARGREDUCE) rows = w->out[0].count;
+    if (fam == EDML_COST_GATHER_ND) rows = w->in[1].count / w->in[1].sizes[w->in[1].rank - 1];
+    f[0] = (double)bytes / 1048576.0, f[1] = (double)elems / 1e6, f[2] = (double)rows / 1e6;
+}
+
+/* Solves the n x n system a x = b (n <= 4) by elimination; false if
+ * singular (a pivot below 1e-10 of the largest diagonal: columns that move
+ * together, as elements and bytes do within one type). */
+static bool solve(double a[4][4], double b[4], int n, double x[4])
+{
+    double big = 0;
+    for (int c = 0; c < n; c++) big = fabs(a[c][c]) > big ? fabs(a[c][c]) : big;
+    for (int c = 0; c < n; c++) {
+        int p = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(a[r][c]) > fabs(a[p][c])) p = r;
+        if (fabs(a[p][c]) <= big * 1e-10) return false;
+        for (int k = 0; k < n; k++) {
+            double t = a[c][k];
+            a[c][k] = a[p][k], a[p][k] = t;
+        }
+        double t = b[c];
+        b[c] = b[p], b[p] = t;
+        for (int r = c + 1; r < n; r++) {
+            const double m = a[r][c] / a[c][c];
+            for (int k = c; k < n; k++) a[r][k] -= m * a[c][k];
+            b[r] -= m * b[c];
+        }
+    }
+    for (int r = n; r-- > 0;) {
+        double s = b[r];
+        for (int k = r + 1; k < n; k++) s -= a[r][k] * x[k];
+        x[r] = s / a[r][r];
+    }
+    return true;
+}
+
+/* Weighted least squares (each point by 1/us: relative error) over the
+ * active columns (1, MiB, elements, rows); a column whose coefficient
+ * comes out negative is dropped and the rest fitted again. */
+static void fit(const model_point *pt, int n, double c[4])
+{
+    bool on[4] = {true, true, true, true};
+    for (int col = 1; col < 4; col++) { /* a column no point has */
+        bool any = false;
+        for (int i = 0; i < n; i++) any = any || pt[i].f[col - 1] > 0;
+        on[col] = any;
+    }
+    for (int round = 0; round < 8; round++) {
+        int idx[4], m = 0;
+        for (int col = 0; col < 4; col++)
+            if (on[col]) idx[m++] = col;
+        double a[4][4] = {{0}}, b[4] = {0}, x[4] = {0};
+        for (int i = 0; i < n; i++) {
+            const double w = 1.0 / (pt[i].us * pt[i].us), row[4] = {1, pt[i].f[0], pt[i].f[1], pt[i].f[2]};
+            for (int r = 0; r < m; r++) {
+                for (int k = 0; k < m; k++) a[r][k] += w * row[idx[r]] * row[idx[k]];
+                b[r] += w * row[idx[r]] * pt[i].us;
+            }
+        }
+        memset(c, 0, 4 * sizeof *c);
+        if (!m) return;
+        if (!solve(a, b, m, x)) { /* the last column moves with the others: without it */
+            on[idx[m - 1]] = false;
+            continue;
+        }
+        int worst = -1;
+        for (int r = 0; r < m; r++) {
+            c[idx[r]] = x[r];
+            if (x[r] < 0 && (worst < 0 || x[r] < x[worst])) worst = r;
+        }
+        if (worst < 0) return;
+        on[idx[worst]] = false;
+    }
+    for (int k = 0; k < 4; k++) c[k] = c[k] < 0 ? 0 : c[k];
+}
+
+static double predicted(const double c[4], const double f[3]) { return c[0] + c[1] * f[0] + c[2] * f[1] + c[3] * f[2]; }
+
+/* The median of |predicted / measured - 1| over a family's points. */
+static double fit_error(const model_point *pt, int n, const double c[4])
+{
+    double e[MODEL_POINTS];
+    for (int i = 0; i < n; i++) e[i] = fabs(predicted(c, pt[i].f) / pt[i].us - 1.0);
+    return n ? median(e, n) : 0;
+}
+
+#define MODEL_SERIES (2 * (8 + 1)) /* NEON at up to 8 thread counts and GLES, host memory and GPU buffers */
+
+/* Every workload at every size, timed in every series (NEON at each thread
+ * count, then GLES; host memory, then GPU buffers), its outputs against the
+ * reference's made once; points that did not run or were wrong are left out. */
+static void sweep_points(bench_device *devs, int nt, double scale, model_point (*pt)[MODEL_POINTS], int *n)
+{
+    static const double part[MODEL_SCALES] = {1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0};
+    for (int wi = 0; wi < WORKLOADS; wi++)
+        for (int s = 0; s < MODEL_SCALES; s++) {
+            workload w;
+            make_workload(&w, wi, scale * part[s]);
+            uint8_t *ref[2] = {NULL, NULL};
+            bool same = false;
+            bench_time_outputs(devs[0].dev, &w, EDML_BACKEND_REF, ref, &same);
+            for (int k = 0; k < 2 * (nt + 1); k++) {
+                const bool gles = k / 2 == nt, buffers = k % 2;
+                edml_device *dev = devs[gles ? 0 : k / 2].dev;
+                const edml_backend be = gles ? EDML_BACKEND_GLES : EDML_BACKEND_NEON;
+                const double sec = buffers ? bench_time_resident(dev, &w, be, ref, &same)
+                                           : bench_time_outputs(dev, &w, be, ref, &same);
+                if (sec <= 0 || !same) continue;
+                model_point *p = &pt[k][n[k]++];
+                p->family = family_of(&w);
+                figures_of(&w, p->f);
+                p->us = sec * 1e6;
+            }
+            for (int k = 0; k < 2; k++) free(ref[k]);
+            free_workload(&w);
+        }
+}
+
+/* One series fitted for each family into terms[], said in the JSON and printed. */
+static void series_fit(FILE *f, const model_point *all, int n, uint8_t be, uint8_t binding, uint8_t workers,
+                       edml_cost_term *terms, uint32_t *nterms, int *rows)
+{
+    static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"};
+    static const char *const bind_name[3] = {"host", "gpu", "mapped"};
+    for (uint8_t fam = 0; fam < 4; fam++) {
+        model_point pt[MODEL_POINTS];
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (all[i].family == fam) pt[m++] = all[i];
+        if (m < 2) continue;
+        double c[4];
+        fit(pt, m, c);
+        const double err = fit_error(pt, m, c);
+        terms[(*nterms)++] =
+            (edml_cost_term){fam, be, binding, workers, (float)c[0], (float)c[1], (float)c[2], (float)c[3]};
+        fprintf(f, (*rows)++ ? ",\n" : "\n");
+        fprintf(
+            f,
+            "    {\"family\": \"%s\", \"backend\": \"%s\", \"binding\": \"%s\", \"workers\": %u, \"fixed_us\": %.3f, "
+            "\"us_per_mib\": %.3f, \"us_per_melement\": %.3f, \"us_per_mrow\": %.3f, \"points\": %d, "
+            "\"median_error\": %.4f}",
+            fam_name[fam], edml_backend_name((edml_backend)be), bind_name[binding], workers, c[0], c[1], c[2], c[3], m,
+            err);
+        printf("model %-14s %-4s %-4s %2u workers: %9.1f us + %8.1f us/MiB + %8.1f us/M elements + %8.1f us/M rows "
+               "(%d points, median error %.0f%%)\n",
+               fam_name[fam], edml_backend_name((edml_backend)be), bind_name[binding], workers, c[0], c[1], c[2], c[3],
+               m, err * 100);
+    }
+}
+
+uint32_t report_model(FILE *f, bench_device *devs, const uint32_t *threads, int nt, double scale, const char *path,
+                      edml_cost_term *terms)
+{
+    static model_point pt[MODEL_SERIES][MODEL_POINTS];
+    int n[MODEL_SERIES] = {0};
+    uint32_t nterms = 0;
+    int rows = 0;
+    nt = nt < 8 ? nt : 8;
+    sweep_points(devs, nt, scale, pt, n);
+    fprintf(f, "  \"model\": [");
+    for (int k = 0; k < 2 * (nt + 1); k++) {
+        const bool gles = k / 2 == nt;
+        series_fit(f, pt[k], n[k], gles ? EDML_BACKEND_GLES : EDML_BACKEND_NEON,
+                   k % 2 ? EDML_COST_GPU_BUFFERS : EDML_COST_HOST_MEMORY, (uint8_t)(gles ? 0 : threads[k / 2]), terms,
+                   &nterms, &rows);
+    }
+    fprintf(f, "\n  ],\n");
+    static uint8_t blob[EDML_COST_MODEL_BYTES(REPORT_MODEL_TERMS)];
+    const size_t bytes = edml_cost_model_write(devs[0].dev, terms, nterms, blob, sizeof blob);
+    FILE *p = fopen(path, "wb");
+    if (p && bytes) fwrite(blob, 1, bytes, p);
+    if (p) fclose(p);
+    printf("model: %u lines in %s (%zu bytes: edml_device_desc.cost_model)\n", nterms, path, bytes);
+    return nterms;
+}
+
+/* The model as caps.h lines (EDML_BOARD_COST_MODEL), into buf. */
+void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint32_t n)
+{
+    size_t at = (size_t)snprintf(
+        buf, cap, "#define EDML_BOARD_COST_MODEL_MEASURED 1\n#define EDML_BOARD_COST_MODEL {%s", n ? " \\\n" : "");
+    for (uint32_t i = 0; i < n && at < cap; i++)
+        at +=
+            (size_t)snprintf(buf + at, cap - at, "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff}%s \\\n",
+                             terms[i].family, terms[i].backend, terms[i].binding, terms[i].workers, terms[i].fixed_us,
+                             terms[i].us_per_mib, terms[i].us_per_melement, terms[i].us_per_mrow, i + 1 < n ? "," : "");
+    if (at < cap) snprintf(buf + at, cap - at, "}\n");
+}
