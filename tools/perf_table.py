@@ -34,6 +34,8 @@
         each workload on NEON at each thread count and on GLES, the
         crossovers, the cost model's lines and their errors, where measured
         placement puts each workload, caps.h
+    python3 tools/perf_table.py model FILE.json
+        a board report's cost model alone: each line and its median error
     python3 tools/perf_table.py crossover-svg FILE.json > crossover.svg
         a board report's crossovers as a picture: time against size, log-log,
         a panel a family, NEON on one thread and GLES
@@ -265,6 +267,17 @@ def placement_table(docs):
               f"device, in the same turns) on {n} of {total} (largest {top:.2f}x)")
 
 
+def model_table(d):
+    """AUTO's cost model of a board report: each fitted line and its median error over its points."""
+    row(["family", "backend", "tensors", "workers", "fixed", "per MiB", "per M elements", "per M rows", "points",
+         "median error"])
+    print("|" + " --- |" * 10)
+    for r in d["model"]:
+        row([r["family"], r["backend"], "host memory" if r["binding"] == "host" else "GPU buffers", str(r["workers"]),
+             f"{r['fixed_us']:.1f} us", f"{r['us_per_mib']:.1f} us", f"{r['us_per_melement']:.1f} us",
+             f"{r['us_per_mrow']:.1f} us", str(r["points"]), f"{r['median_error'] * 100:.0f}%"])
+
+
 def report_tables(d):
     ident, gl = d["identity"], d["identity"].get("gl", {})
     print(f"### {ident['model'] or ident['cpu']} ({d['board']} build, edml {d['library']})\n")
@@ -324,15 +337,9 @@ def report_tables(d):
         for r in d["crossover"]:
             gles = f"{r['gles_ms']:.3f} ms" if r["gles_ms"] is not None else "n/a"
             row([r["family"], str(r["elements"]), f"{r['neon_ms']:.3f} ms", gles])
-    if d.get("model"):  # AUTO's cost model: each fitted line and its median error over its points
+    if d.get("model"):
         print()
-        row(["family", "backend", "tensors", "workers", "fixed", "per MiB", "per M elements", "per M rows", "points",
-             "median error"])
-        print("|" + " --- |" * 10)
-        for r in d["model"]:
-            row([r["family"], r["backend"], "host memory" if r["binding"] == "host" else "GPU buffers",
-                 str(r["workers"]), f"{r['fixed_us']:.1f} us", f"{r['us_per_mib']:.1f} us", f"{r['us_per_melement']:.1f} us",
-                 f"{r['us_per_mrow']:.1f} us", str(r["points"]), f"{r['median_error'] * 100:.0f}%"])
+        model_table(d)
     if d.get("placement"):
         print()
         row(["workload", "tensors", "measured placement"])
@@ -418,6 +425,8 @@ def main(argv):
         floor_table(load(files[0]))
     elif what == "report":
         report_tables(load(files[0]))
+    elif what == "model":
+        model_table(load(files[0]))
     elif what == "crossover-svg":
         crossover_svg(load(files[0]))
     elif what == "placement":

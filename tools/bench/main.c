@@ -140,7 +140,8 @@ static int parse_args(int argc, char **argv, options *o)
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
                     "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
-                    "[--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...]] [--rounds N] [--report FILE] "
+                    "[--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...] [--model FILE]] [--rounds N] "
+                    "[--report FILE] "
                     "[--any-thread] "
                     "[--workgroup N] "
                     "[--topk ROWS,N,K[,0]] [--list]\n");
