@@ -27,6 +27,7 @@ static edml_board gpu_board(void)
     edml_board b = *edml_board_builtin();
     b.gpu_min_elements = b.gpu_min_elements_copy = b.gpu_topk_min_row = 0;
     b.gpu_software_ok = 1;
+    b.cost_model = NULL, b.cost_model_terms = 0; /* the thresholds alone */
     return b;
 }
 static edml_board board;

@@ -140,6 +140,7 @@ static void check_query_auto(void)
     edml_board board = *edml_board_builtin();
     board.gpu_min_elements = board.gpu_min_elements_copy = board.gpu_topk_min_row = 0;
     board.gpu_software_ok = 1;
+    board.cost_model = NULL, board.cost_model_terms = 0; /* the thresholds alone */
     tl_device d;
     CHECK(gpu_device(&d, 256, &board), "device with a GPU arena of 256 bytes");
     for (int which = 0; d.dev && which < ops_count_on(EDML_BACKEND_GLES); which++) {
@@ -530,6 +531,7 @@ static void check_spilled_kernels(void)
     edml_board board = *edml_board_builtin();
     board.gpu_min_elements = board.gpu_min_elements_copy = board.gpu_topk_min_row = 0;
     board.gpu_software_ok = 1;
+    board.cost_model = NULL, board.cost_model_terms = 0; /* the thresholds alone */
     for (int spilled = 0; spilled < 2; spilled++) {
         tl_device d;
         edml_device_desc dd = {0};

@@ -25,6 +25,7 @@ static inline edml_board gpu_board(void)
     b.gpu_min_elements_copy = 0;
     b.gpu_topk_min_row = 0;
     b.gpu_software_ok = 1;
+    b.cost_model = NULL, b.cost_model_terms = 0; /* the thresholds alone */
     return b;
 }
 

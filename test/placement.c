@@ -759,6 +759,7 @@ static void check_header_examples(void)
     const edml_board keep = board;
     board = *edml_board_builtin(); /* its thresholds, a software GPU allowed */
     board.gpu_software_ok = 1;
+    board.cost_model = NULL, board.cost_model_terms = 0; /* the thresholds alone */
     CHECK(make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0) != NULL, "device");
     board = keep;
     ops_make_type(&c, EDML_OPERATOR_ARGMIN);
@@ -798,6 +799,7 @@ int main(void)
     board = *edml_board_builtin();
     board.gpu_min_elements = board.gpu_min_elements_copy = board.gpu_topk_min_row = 0;
     board.gpu_software_ok = 1;
+    board.cost_model = NULL, board.cost_model_terms = 0; /* the thresholds alone */
     tl_device probe;
     char info[300];
     if (tl_device_make(&probe, edml_device_size() + 4096, 0) ||

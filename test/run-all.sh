@@ -77,11 +77,11 @@ host_suite() {
     step "differential test gles (Mesa llvmpipe) vs oracle" $H/test/diff --backend gles --seed 5 --iters 600
     step "edml-bench: every workload at a thousandth of its size and one --topk shape, every backend's outputs equal to the reference's; --gpu-time on one" \
         sh -c '$1 --scale 0.001 --iters 4 && $1 --topk 300,64,20 --iters 4 && $1 --gpu-time --scale 0.001 --workload if_bcast' sh $H/edml-bench
-    step "edml-bench --placement: NEON, GLES, AUTO by thresholds and AUTO measured (and NEON and GLES on its device), host memory and GPU buffers, every answer the reference's, each AUTO's ratio to its backend" \
+    step "edml-bench --placement: NEON, GLES, AUTO by the board's model (else thresholds) and AUTO measured (and NEON and GLES on its device), host memory and GPU buffers, every answer the reference's, each AUTO's ratio to its backend" \
         $H/edml-bench --placement --scale 0.001 --iters 3 --rounds 1
     step "edml-bench --placement --cases: operators of .case files without their inputs' data (random, GatherND's indices in range), every backend's answer the reference's" \
         $H/edml-bench --placement --iters 2 --rounds 1 --cases tools/bench/cases/kws_topk3.case tools/bench/cases/det_boxes_gather.case tools/bench/cases/det_scores_argmax.case tools/bench/cases/vocab_argmax_f16.case tools/bench/cases/embed_gather.case
-    step "the board report (make board-report's program with the GPU): every workload, measured placement, caps.h; its tables" \
+    step "the board report (make board-report's program with the GPU): every workload, measured placement, a cost model fitted and loaded, caps.h; its tables" \
         sh test/check-board-report.sh host gl
     step "differential test gles, every dispatch split in small pieces" $H/test/diff --backend gles --seed 13 --iters 300 --small-dispatches
     step "differential test gles, 256-invocation workgroups (the Raspberry Pi's V3D shape)" $H/test/diff --backend gles --seed 19 --iters 400 --workgroup 256

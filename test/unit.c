@@ -452,6 +452,7 @@ static void test_auto_workers(void)
 {
     edml_board board = *edml_board_builtin();
     board.gpu_software_ok = 1;
+    board.cost_model = NULL, board.cost_model_terms = 0; /* the thresholds alone */
     board.gpu_min_elements = board.gpu_min_elements_copy = 1000;
     if_f32_desc x;
     if_f32_make(&x, 3000);

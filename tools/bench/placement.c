@@ -1,8 +1,8 @@
 /* edml-bench --placement [--rounds R]: where AUTO puts each workload against
  * where it should. For every workload, with its tensors in host memory and
  * in GPU buffers, six variants: NEON alone, GLES alone, AUTO by the
- * board's thresholds (with --model FILE, by that cost model: variant
- * "model"), and AUTO measured (a device with
+ * board's thresholds (by a cost model where the board has one, or with
+ * --model FILE that one: variant "model"), and AUTO measured (a device with
  * EDML_PLACEMENT_MEASURE, timed after its measuring runs), then NEON and
  * GLES alone on that measuring device. Timed in rounds (each round times
  * every variant, the median of --iters calls, starting one device or
@@ -272,7 +272,7 @@ int bench_placement(const options *o)
     base.gpu_arena_bytes = gpu_arena;
     base.cost_model = place_model(o->model, &base.cost_model_bytes);
     if (o->model && !base.cost_model) return 1;
-    if (base.cost_model) variant_names[2] = "model";
+    if (base.cost_model || edml_board_builtin()->cost_model_terms) variant_names[2] = "model"; /* AUTO by a model */
     base.log = place_log;
     if (!bench_device_open_with(&thr, bench_threads, &base, NULL)) return 1;
     if (!bench_device_open_placed(&mea, bench_threads, 0, EDML_PLACEMENT_MEASURE, thr.pool, gpu_arena)) return 1;
