@@ -20,6 +20,7 @@
  * a cost model"): {family, backend, binding, workers, fixed us, us a MiB,
  * us a million elements, us a million rows}. Where it has lines of both
  * sides it decides instead of the thresholds above. */
+/* clang-format off */
 #define EDML_BOARD_COST_MODEL_MEASURED 1
 #define EDML_BOARD_COST_MODEL { \
     {0, 2, 0, 1, 0.901f, 0.000f, 362.809f, 0.000f}, \
@@ -71,3 +72,4 @@
     {2, 3, 1, 0, 36.360f, 0.000f, 4.083f, 0.000f}, \
     {3, 3, 1, 0, 25.093f, 0.042f, 2.150f, 0.000f} \
 }
+/* clang-format on */

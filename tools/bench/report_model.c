@@ -224,15 +224,17 @@ uint32_t report_model(FILE *f, bench_device *devs, const uint32_t *threads, int 
     return nterms;
 }
 
-/* The model as caps.h lines (EDML_BOARD_COST_MODEL), into buf. */
+/* The model as caps.h lines (EDML_BOARD_COST_MODEL, a line a term, kept
+ * from clang-format's reflow), into buf. */
 void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint32_t n)
 {
     size_t at = (size_t)snprintf(
-        buf, cap, "#define EDML_BOARD_COST_MODEL_MEASURED 1\n#define EDML_BOARD_COST_MODEL {%s", n ? " \\\n" : "");
+        buf, cap, "/* clang-format off */\n#define EDML_BOARD_COST_MODEL_MEASURED 1\n#define EDML_BOARD_COST_MODEL {%s",
+        n ? " \\\n" : "");
     for (uint32_t i = 0; i < n && at < cap; i++)
         at +=
             (size_t)snprintf(buf + at, cap - at, "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff}%s \\\n",
                              terms[i].family, terms[i].backend, terms[i].binding, terms[i].workers, terms[i].fixed_us,
                              terms[i].us_per_mib, terms[i].us_per_melement, terms[i].us_per_mrow, i + 1 < n ? "," : "");
-    if (at < cap) snprintf(buf + at, cap - at, "}\n");
+    if (at < cap) snprintf(buf + at, cap - at, "}\n/* clang-format on */\n");
 }
