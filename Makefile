@@ -25,11 +25,21 @@ endif
 NM ?= $(CROSS_COMPILE)nm
 
 PREFIX ?= /usr/local
+# where install puts each kind of file (a distribution's multilib or
+# lib64 layout: LIBDIR=$(PREFIX)/lib64); edml.pc and the CMake package name these
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
 DESTDIR ?=
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
 
-WARN := -Wall -Wextra -Werror
+# Warnings are errors in edml's own tests (make test and .ci/run set
+# WERROR=-Werror); a plain make, make install and the Buildroot and Yocto
+# packages build without it, so that a newer compiler's new warning is no
+# failed image build.
+WERROR ?=
+WARN := -Wall -Wextra $(WERROR)
 BASE_CFLAGS := -std=c11 $(WARN) -Iinclude $(BOARD_CFLAGS)
 TOOL_CFLAGS := $(BASE_CFLAGS) -D_POSIX_C_SOURCE=200809L -Itools -Itest $(CFLAGS)
 TOOL_LIBS = -lm $(PORT_LIBS) $(BOARD_LDLIBS)
@@ -81,7 +91,7 @@ TESTS := $(GUARD_GLES) $(BUILD)/test/unit $(BUILD)/test/misuse $(BUILD)/test/lis
          $(BUILD)/examples/topk $(BUILD)/examples/command_list $(if $(filter 1,$(WITH_GLES)),$(BUILD)/test/kat $(BUILD)/test/cache $(BUILD)/test/watchdog)
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
-.PHONY: all lib tools tests test test-quick demo install clean help setup
+.PHONY: all lib tools tests test test-quick demo clean help setup
 all: $(LIB) $(TOOLS)
 lib: $(LIB)
 tools: $(TOOLS)
@@ -332,22 +342,31 @@ $(REPORT_DIR)/edml-board-report: $(BENCH_OBJ) $(LIB)
 version_part = $(shell sed -n 's/^\#define EDML_VERSION_$(1) \([0-9]*\).*/\1/p' include/edml.h)
 VERSION := $(call version_part,MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
 LINK_LIBS := $(strip $(PORT_LIBS) $(BOARD_LDLIBS))
-CMAKE_DIR := $(DESTDIR)$(PREFIX)/lib/cmake/edml
+CMAKE_DIR := $(DESTDIR)$(LIBDIR)/cmake/edml
+# the include directory as the CMake package finds it from its own folder
+CMAKE_INCLUDE_REL = $(shell realpath -m --relative-to=$(LIBDIR)/cmake/edml $(INCLUDEDIR))
 
+# The library, its header, edml.pc, the CMake package and the licence.
+.PHONY: install install-tools
 install: $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(CMAKE_DIR)
-	install -m 644 include/edml.h $(DESTDIR)$(PREFIX)/include/edml.h
-	install -d $(DESTDIR)$(PREFIX)/share/doc/edml
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(CMAKE_DIR) $(DESTDIR)$(PREFIX)/share/doc/edml
+	install -m 644 include/edml.h $(DESTDIR)$(INCLUDEDIR)/edml.h
 	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/edml/LICENSE
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libedml.a
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LINK_LIBS)|' -e 's|@VERSION@|$(VERSION)|' \
-	    edml.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/edml.pc
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libedml.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@LIBS@|$(LINK_LIBS)|' -e 's|@VERSION@|$(VERSION)|' edml.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/edml.pc
 	sed -e 's|@LINK_LIBS@|$(subst $(eval) ,;,$(LINK_LIBS))|' -e 's|@PORT@|$(PORT)|' \
+	    -e 's|@INCLUDE_REL@|$(CMAKE_INCLUDE_REL)|' \
 	    -e 's|@BOARD_DESCRIPTION@|$(BOARD_DESCRIPTION)|' cmake/edmlConfig.cmake.in > $(CMAKE_DIR)/edmlConfig.cmake
 	p=$$(echo | $(CC) $(BOARD_CFLAGS) $(CFLAGS) -dM -E -x c - | sed -n 's/^#define __SIZEOF_POINTER__ //p'); \
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@VERSION_MAJOR@|$(call version_part,MAJOR)|' -e "s|@SIZEOF_VOID_P@|$$p|" \
 	    cmake/edmlConfigVersion.cmake.in > $(CMAKE_DIR)/edmlConfigVersion.cmake
-	install -m 644 toolchain/aarch64-linux-gnu.cmake toolchain/arm-linux-gnueabihf.cmake $(CMAKE_DIR)/
+
+# The tools on the target: edml-run (test vectors), edml-bench (the
+# workloads and the board report) and edml-demo, into BINDIR.
+install-tools: $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $^ $(DESTDIR)$(BINDIR)/
 
 clean:
 	rm -rf build
@@ -366,7 +385,8 @@ help:
 	@echo "  test-image-gl the same, dynamically linked, with the GLES backend"
 	@echo "  baremetal     AArch64 without an OS ($(BAREMETAL_BOARD)'s library, PORT=none): examples/baremetal and the test image"
 	@echo "  test-baremetal  both under qemu-system-aarch64 -M virt (toolchain/run-baremetal); part of make test"
-	@echo "  install       edml.h, libedml.a, edml.pc and lib/cmake/edml (with the CMake toolchain files) under DESTDIR/PREFIX ($(DESTDIR)$(PREFIX))"
+	@echo "  install       edml.h, libedml.a, edml.pc and cmake/edml under DESTDIR/INCLUDEDIR and DESTDIR/LIBDIR ($(DESTDIR)$(LIBDIR))"
+	@echo "  install-tools edml-run, edml-bench and edml-demo under DESTDIR/BINDIR ($(DESTDIR)$(BINDIR))"
 	@echo "  gpu-targets   every GLES program compiled by the boards' GPU compilers (Mesa's shims): docs/gpu-compilers.md"
 	@echo "  fuzz          the libFuzzer targets, FUZZ_SECONDS each (default 600)"
 	@echo "  sanitize      the library, tools and tests built by clang with ASan and UBSan (in $(SAN_BUILD))"
@@ -376,6 +396,7 @@ help:
 	@echo "  help          this list, the variables and the boards"
 	@echo "variables: BOARD (default host), PORT (the board's: linux or none), CROSS_COMPILE, CC, AR, CFLAGS, LDFLAGS,"
 	@echo "           BUILD (default build/<board>, build/<board>-port-<port> for another port), PREFIX, DESTDIR,"
+	@echo "           LIBDIR, INCLUDEDIR, BINDIR (default PREFIX/lib, /include, /bin), WERROR (-Werror in make test),"
 	@echo "           BOARD_TUNE (the board's -mcpu flags; empty: the build system's own, as Buildroot and Yocto give them),"
 	@echo "           BAREMETAL_BOARD (the AArch64 board make baremetal links, default rpi4)"
 	@echo "boards: $(BOARDS)"

@@ -69,5 +69,17 @@ others=$(cd "$tmp/stage" && find . -type f | grep -v '^\./opt/edml/')
 grep -rl "$tmp/stage" "$tmp/stage" >/dev/null && bad "install: an installed file names DESTDIR: $(grep -rl "$tmp/stage" "$tmp/stage")"
 grep -qx 'prefix=/opt/edml' "$tmp/stage/opt/edml/lib/pkgconfig/edml.pc" || bad "install: edml.pc's prefix is not PREFIX"
 cmp -s "$tmp/br/libedml.a" "$tmp/stage/opt/edml/lib/libedml.a" || bad "install: not the archive built with these variables"
-[ $fail = 0 ] && echo "PASS install: DESTDIR=... PREFIX=/opt/edml: $(cd "$tmp/stage" && find . -type f | wc -l) files under DESTDIR/PREFIX, none naming DESTDIR"
+# a distribution's layout (lib64): LIBDIR and INCLUDEDIR honoured by install, edml.pc and the CMake package
+make -s BOARD="$board" BUILD="$tmp/br" CC="$tmp/bin/cc" AR="$tmp/bin/ar" CFLAGS="$probe_cflags" install \
+    DESTDIR="$tmp/stage64" PREFIX=/usr LIBDIR=/usr/lib64 INCLUDEDIR=/usr/include/edml >"$tmp/out" 2>&1 ||
+    { cat "$tmp/out"; bad "install LIBDIR=/usr/lib64 failed"; }
+for f in include/edml/edml.h lib64/libedml.a lib64/pkgconfig/edml.pc lib64/cmake/edml/edmlConfig.cmake; do
+    [ -f "$tmp/stage64/usr/$f" ] || bad "install LIBDIR=/usr/lib64 INCLUDEDIR=/usr/include/edml: usr/$f missing"
+done
+[ -z "$(find "$tmp/stage64/usr/lib" -type f 2>/dev/null)" ] || bad "install LIBDIR=/usr/lib64: files in usr/lib"
+grep -qx 'libdir=/usr/lib64' "$tmp/stage64/usr/lib64/pkgconfig/edml.pc" && grep -qx 'includedir=/usr/include/edml' \
+    "$tmp/stage64/usr/lib64/pkgconfig/edml.pc" || bad "install LIBDIR=/usr/lib64: edml.pc names other folders"
+grep -q '"${CMAKE_CURRENT_LIST_DIR}/../../../include/edml"' "$tmp/stage64/usr/lib64/cmake/edml/edmlConfig.cmake" ||
+    bad "install INCLUDEDIR=/usr/include/edml: the CMake package does not find the header there"
+[ $fail = 0 ] && echo "PASS install: DESTDIR=... PREFIX=/opt/edml: $(cd "$tmp/stage" && find . -type f | wc -l) files under DESTDIR/PREFIX, none naming DESTDIR; LIBDIR=/usr/lib64 and INCLUDEDIR=/usr/include/edml honoured"
 exit $fail

@@ -3,7 +3,7 @@
 # given: `make BOARD=<board> [PORT=<port>] install DESTDIR=<staging>
 # PREFIX=/usr`, then
 #   - CMake: test/cmake-consumer (find_package(edml CONFIG), edml::edml),
-#     natively for host, with the installed <triple>.cmake toolchain file and
+#     natively for host, with the example toolchain/<triple>.cmake and
 #     CMAKE_FIND_ROOT_PATH=<staging> for a board;
 #   - pkg-config: PKG_CONFIG_SYSROOT_DIR=<staging>, `--cflags --libs --static`;
 # each builds examples/topk.c and runs it (under qemu for a board), and its
@@ -44,7 +44,7 @@ consume() {
     if [ -z "$triple" ]; then
         cmake_args="-DCMAKE_PREFIX_PATH=$stage/usr" cc=${CC:-cc}
     else
-        cmake_args="-DCMAKE_TOOLCHAIN_FILE=$stage/usr/lib/cmake/edml/$triple.cmake -DCMAKE_FIND_ROOT_PATH=$stage" cc=$triple-gcc
+        cmake_args="-DCMAKE_TOOLCHAIN_FILE=$PWD/toolchain/$triple.cmake -DCMAKE_FIND_ROOT_PATH=$stage" cc=$triple-gcc
     fi
     # shellcheck disable=SC2086
     if cmake -S test/cmake-consumer -B "$stage-cmake" $cmake_args >"$stage-cmake.log" 2>&1 &&

@@ -5,7 +5,8 @@
 # in the installed files, the licence installed and in edml.pc); the
 # recipe's required variables, a full SRCREV that names a commit of this
 # repository whose LICENSE has the recipe's checksum, its version edml.h's;
-# Buildroot's package variables, its boards edml's, its version edml.h's.
+# Buildroot's package variables, its boards edml's, its version edml.h's;
+# no -Werror in a plain make or the packages.
 # test/check-buildroot.sh and test/check-yocto.sh build and parse them
 # with a Buildroot or poky tree.
 set -u
@@ -63,5 +64,10 @@ for b in $(sed -n 's/^	default "\([a-z0-9-]*\)".*/\1/p' packaging/buildroot/pack
     $(sed -n 's/.*EDML_BOARD ??= "\([a-z0-9-]*\)".*/\1/p; s/.*, *'"'"'\([a-z0-9-]*\)'"'"')[,)].*/\1/p' "$bb"); do
     [ -f "boards/$b/board.mk" ] || no "a package names board '$b', which edml does not have"
 done
-[ $fail = 0 ] && echo "packaging: LICENSE (Apache-2.0) and its checksums, SPDX lines, the installed licence; the recipe (SRCREV $srcrev) and the Buildroot package ($version) as edml is"
+# a distribution's build has no -Werror (edml's own tests set WERROR=-Werror):
+# neither a plain make nor what the packages run
+(unset WERROR; make -n -B --no-print-directory BOARD=host BUILD=build/host/nowerror lib 2>/dev/null) | grep -q -- "-Werror" &&
+    no "a plain make builds with -Werror (a newer compiler's warning would fail a distribution's build)"
+grep -q "Werror" "$mk" "$bb" && no "a package sets -Werror"
+[ $fail = 0 ] && echo "packaging: LICENSE (Apache-2.0) and its checksums, SPDX lines, the installed licence, no -Werror in a distribution's build; the recipe (SRCREV $srcrev) and the Buildroot package ($version) as edml is"
 exit $fail

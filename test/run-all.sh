@@ -13,6 +13,8 @@ logs=build/test-logs
 rm -rf "$logs"
 mkdir -p "$logs"
 J=${EDML_JOBS:-$(nproc 2>/dev/null || echo 2)}
+# edml's own builds: every warning an error (a plain make has no -Werror)
+export WERROR=-Werror
 
 # step NAME COMMAND...: runs the command, its output to the log
 step() {

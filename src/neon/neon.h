@@ -5,6 +5,11 @@
 
 #if defined(__ARM_NEON) || defined(__ARM_NEON__)
 #include <arm_neon.h>
+#elif defined(__arm__) || defined(__aarch64__)
+/* on Arm without NEON (an ARMv7 FPU of VFP or FP-ARMv8 alone) SIMDe's
+ * emulation is no product: say what the build lacks */
+#error \
+    "edml's NEON backend needs a NEON FPU on Arm: -mfpu=neon (or neon-vfpv4, neon-fp-armv8), Buildroot BR2_ARM_FPU_NEON*"
 #else
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/arm/neon.h>

@@ -45,9 +45,8 @@ define EDML_INSTALL_STAGING_CMDS
 endef
 
 define EDML_INSTALL_TARGET_CMDS
-	$(INSTALL) -D -m 0755 $(@D)/build/buildroot/edml-run $(TARGET_DIR)/usr/bin/edml-run
-	$(INSTALL) -D -m 0755 $(@D)/build/buildroot/edml-bench $(TARGET_DIR)/usr/bin/edml-bench
-	$(INSTALL) -D -m 0755 $(@D)/build/buildroot/edml-demo $(TARGET_DIR)/usr/bin/edml-demo
+	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(EDML_MAKE_OPTS) \
+		DESTDIR=$(TARGET_DIR) install-tools
 endef
 
 $(eval $(generic-package))

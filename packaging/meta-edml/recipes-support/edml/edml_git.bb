@@ -44,7 +44,7 @@ PACKAGECONFIG[tools] = ""
 EDML_PORT = "${@bb.utils.contains('PACKAGECONFIG', 'gles', 'linux', 'none', d)}"
 EXTRA_OEMAKE = "BOARD=${EDML_BOARD} PORT=${EDML_PORT} BOARD_TUNE= \
     CC='${CC}' AR='${AR}' CFLAGS='${CFLAGS}' LDFLAGS='${LDFLAGS}' \
-    PREFIX=${prefix} BUILD=build/yocto"
+    PREFIX=${prefix} LIBDIR=${libdir} INCLUDEDIR=${includedir} BINDIR=${bindir} BUILD=build/yocto"
 
 do_configure[noexec] = "1"
 
@@ -53,11 +53,7 @@ do_compile() {
 }
 
 do_install() {
-    oe_runmake install DESTDIR=${D}
-    if ${@bb.utils.contains('PACKAGECONFIG', 'tools', 'true', 'false', d)}; then
-        install -d ${D}${bindir}
-        install -m 0755 ${S}/build/yocto/edml-run ${S}/build/yocto/edml-bench ${S}/build/yocto/edml-demo ${D}${bindir}
-    fi
+    oe_runmake install ${@bb.utils.contains('PACKAGECONFIG', 'tools', 'install-tools', '', d)} DESTDIR=${D}
 }
 
 # the library is static: libedml.a in edml-staticdev, the header, edml.pc and
