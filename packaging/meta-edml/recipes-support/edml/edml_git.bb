@@ -11,7 +11,7 @@ LIC_FILES_CHKSUM = "file://LICENSE;md5=3b83ef96387f14655fc854ddc3c6bd57"
 # bbappend) to your mirror of it; SRCREV is the revision this layer builds.
 EDML_GIT_URI ??= "git://github.com/edml/edml.git;protocol=https;branch=main"
 SRC_URI = "${EDML_GIT_URI}"
-SRCREV = "e086ee6daba74e3528fb2b9e238a40d647b2cc8f"
+SRCREV = "1e022cf14a4ad80fc3b83086abadbdf070a4bd74"
 PV = "0.1.0+git"
 
 # scarthgap unpacks into WORKDIR, styhead and later into UNPACKDIR
