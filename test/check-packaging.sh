@@ -37,7 +37,11 @@ rm -rf "$d"
 for v in SUMMARY LICENSE LIC_FILES_CHKSUM SRC_URI SRCREV PV S EXTRA_OEMAKE 'PACKAGECONFIG\[gles\]' 'PACKAGECONFIG\[tools\]'; do
     grep -q "^$v " "$bb" || no "$bb: no $v"
 done
-grep -q "^inherit pkgconfig" "$bb" || no "$bb: does not inherit pkgconfig"
+grep -q "^inherit pkgconfig" "$bb" && no "$bb: inherits pkgconfig, which it does not use"
+grep -q "^HOMEPAGE " "$bb" || no "$bb: no HOMEPAGE"
+[ -z "$(find packaging/meta-edml -name '*.bbappend')" ] || no "meta-edml appends to another layer's recipe"
+[ -f packaging/meta-edml/COPYING.MIT ] && grep -q "^Maintainer:" packaging/meta-edml/README.md ||
+    no "meta-edml: no layer licence (COPYING.MIT) or no maintainer in its README"
 grep -q "BOARD_TUNE= " "$bb" || no "$bb: the board's CPU flags would override the machine's tune"
 srcrev=$(sed -n 's/^SRCREV = "\(.*\)"/\1/p' "$bb")
 echo "$srcrev" | grep -Eqx '[0-9a-f]{40}' || no "$bb: SRCREV '$srcrev' is not a full hash (bitbake would go to the network to parse)"
@@ -52,7 +56,8 @@ else
     echo "check-packaging: not a full git checkout: SRCREV's commit not checked"
 fi
 case "$(sed -n 's/^PV = "\(.*\)"/\1/p' "$bb")" in "$version"+git*) ;; *) no "$bb: PV is not edml.h's $version";; esac
-grep -q 'LAYERSERIES_COMPAT_edml = ".*scarthgap' packaging/meta-edml/conf/layer.conf || no "layer.conf: not compatible with scarthgap"
+grep -q '^LAYERSERIES_COMPAT_edml = "scarthgap"$' packaging/meta-edml/conf/layer.conf ||
+    no "layer.conf: LAYERSERIES_COMPAT names series other than scarthgap, the one tried"
 # the Buildroot package
 for v in EDML_VERSION EDML_SITE EDML_LICENSE EDML_LICENSE_FILES EDML_INSTALL_STAGING EDML_MAKE_OPTS; do
     grep -q "^$v " "$mk" || no "$mk: no $v"

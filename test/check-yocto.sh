@@ -4,11 +4,12 @@
 # board taken from the machine's tune, the machine's CPU flags in CC and
 # none of edml's board's), writes its task graph (-g) and dry-runs its build
 # (-n), as an integrator's first steps would.
-#   test/check-yocto.sh POKY=<a poky tree, scarthgap or later>   (or POKY in the environment)
+#   test/check-yocto.sh POKY=<a poky tree, scarthgap>   (or POKY in the environment)
 # bitbake refuses to run as root, and wants the en_US.UTF-8 locale and
-# chrpath, diffstat and gawk on the host: run as root, the script runs
-# bitbake as the user edml-yocto (made if missing: a test-only step, said
-# when taken). What it cannot check offline is printed at the end.
+# chrpath, diffstat and gawk on the host: run it as a normal user, or as
+# root with EDML_YOCTO_USER naming an existing user to run bitbake as (it
+# adds no user to the host). What it cannot check offline is printed at
+# the end.
 set -eu
 cd "$(dirname "$0")/.."
 for a in "$@"; do case $a in POKY=*) POKY=${a#POKY=} ;; esac; done
@@ -25,10 +26,14 @@ POKY=$(cd "$POKY" && pwd)
 work=$here/build/yocto-check
 mkdir -p "$work"
 run=
-if [ "$(id -u)" = 0 ]; then
-    id edml-yocto >/dev/null 2>&1 || { useradd -m edml-yocto && echo "check-yocto: test-only: made the user edml-yocto (bitbake refuses root)"; }
-    chown -R edml-yocto "$work"
-    run="runuser -u edml-yocto --"
+if [ "$(id -u)" = 0 ]; then # bitbake refuses root; this script adds no user to the host
+    user=${EDML_YOCTO_USER:-}
+    [ -n "$user" ] && id "$user" >/dev/null 2>&1 || {
+        echo "FAIL: bitbake does not run as root: run this as a normal user, or give EDML_YOCTO_USER=<an existing user> (with read access to POKY)"
+        exit 1
+    }
+    chown -R "$user" "$work"
+    run="runuser -u $user --"
 fi
 machine=${EDML_YOCTO_MACHINE:-qemuarm64}
 cat >"$work/steps.sh" <<EOF
@@ -60,4 +65,4 @@ grep -q "edml" "$work/dry-run.log" || { echo "FAIL: the dry run did not reach ed
 [ $fail = 0 ] || exit 1
 echo "check-yocto: poky $(git -C "$POKY" describe --tags 2>/dev/null || echo "?"), MACHINE $machine: parsed, edml's environment, task graph and dry run in $(($(date +%s) - start)) s"
 echo "check-yocto: EDML_BOARD $board from the tune '$tune'; SRCREV $srcrev; PACKAGECONFIG '$(v PACKAGECONFIG)'"
-echo "check-yocto: not checked: fetching and compiling (BB_NO_NETWORK: the toolchain and edml's source would be fetched), meta-raspberrypi's Mesa append (its layer is not in this tree)"
+echo "check-yocto: not checked: fetching and compiling (BB_NO_NETWORK: the toolchain and edml's source would be fetched)"

@@ -3,6 +3,7 @@ SUMMARY = "DirectML's tensor operators for ARM boards, with no heap"
 DESCRIPTION = "TopK, GatherND, ArgMin/ArgMax and ElementWiseIf on NEON and, \
 where the board has a GPU, OpenGL ES 3.1 compute shaders: a static library, \
 its header, pkg-config and CMake packages."
+HOMEPAGE = "https://github.com/edml/edml"
 SECTION = "libs"
 LICENSE = "Apache-2.0"
 LIC_FILES_CHKSUM = "file://LICENSE;md5=3b83ef96387f14655fc854ddc3c6bd57"
@@ -14,12 +15,20 @@ SRC_URI = "${EDML_GIT_URI}"
 SRCREV = "1e022cf14a4ad80fc3b83086abadbdf070a4bd74"
 PV = "0.1.0+git"
 
-# scarthgap unpacks into WORKDIR, styhead and later into UNPACKDIR
-S = "${@d.getVar('UNPACKDIR') or d.getVar('WORKDIR')}/git"
+# scarthgap (the series this layer was tried with) unpacks git into WORKDIR
+S = "${WORKDIR}/git"
 
-inherit pkgconfig
+# little-endian AArch64, or 32-bit ARM with NEON and hard float (below)
+COMPATIBLE_HOST = "(aarch64|arm)-.*-linux.*"
 
-COMPATIBLE_HOST = "(aarch64|arm).*-linux.*"
+python () {
+    if d.getVar('TARGET_ARCH') != 'arm':
+        return
+    tune = (d.getVar('TUNE_FEATURES') or '').split()
+    if 'neon' not in tune or 'callconvention-hard' not in tune:
+        raise bb.parse.SkipRecipe("edml needs NEON and hard float on 32-bit ARM (TUNE_FEATURES '%s' lacks "
+                                  "'neon' or 'callconvention-hard')" % ' '.join(tune))
+}
 
 # edml's board (boards/<board>/ of its source): the AUTO thresholds and the
 # GPU's workgroup size it reads at run time, taken from the machine's tune.
@@ -39,6 +48,11 @@ EDML_BOARD ??= "${@edml_board(d)}"
 
 PACKAGECONFIG ??= "${@bb.utils.filter('DISTRO_FEATURES', 'opengl', d) and 'gles' or ''}"
 PACKAGECONFIG[gles] = ",,virtual/egl virtual/libgles2"
+# the GPU path loads libEGL and libGLESv2 at run time (dlopen: shlibdeps
+# cannot see it), and needs a distro with OpenGL
+inherit features_check
+REQUIRED_DISTRO_FEATURES = "${@bb.utils.contains('PACKAGECONFIG', 'gles', 'opengl', '', d)}"
+RRECOMMENDS:${PN} += "${@bb.utils.contains('PACKAGECONFIG', 'gles', 'libegl-mesa libgles2-mesa', '', d)}"
 PACKAGECONFIG[tools] = ""
 
 EDML_PORT = "${@bb.utils.contains('PACKAGECONFIG', 'gles', 'linux', 'none', d)}"
