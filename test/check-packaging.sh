@@ -74,5 +74,16 @@ done
 (unset WERROR; make -n -B --no-print-directory BOARD=host BUILD=build/host/nowerror lib 2>/dev/null) | grep -q -- "-Werror" &&
     no "a plain make builds with -Werror (a newer compiler's warning would fail a distribution's build)"
 grep -q "Werror" "$mk" "$bb" && no "a package sets -Werror"
-[ $fail = 0 ] && echo "packaging: LICENSE (Apache-2.0) and its checksums, SPDX lines, the installed licence, no -Werror in a distribution's build; the recipe (SRCREV $srcrev) and the Buildroot package ($version) as edml is"
+# the release: make dist twice gives the same bytes, the tree of HEAD and no build/
+if git rev-parse --git-dir >/dev/null 2>&1; then
+    make -s --no-print-directory dist >/dev/null 2>&1 || no "make dist"
+    a=build/edml-$version.tar.gz
+    sum=$(cut -d' ' -f1 "$a.sha256" 2>/dev/null)
+    [ "$(sha256sum "$a" | cut -d' ' -f1)" = "$sum" ] || no "make dist: the sha256 beside the archive is not its"
+    make -s --no-print-directory dist >/dev/null 2>&1 && [ "$(cut -d' ' -f1 "$a.sha256")" = "$sum" ] ||
+        no "make dist: two runs give different archives"
+    tar tzf "$a" | grep -q "^edml-$version/build/" && no "make dist: the archive holds build/"
+    [ "$(tar tzf "$a" | grep -vc '/$')" = "$(git ls-files | wc -l)" ] || no "make dist: not the files git tracks"
+fi
+[ $fail = 0 ] && echo "packaging: LICENSE (Apache-2.0) and its checksums, SPDX lines, the installed licence, no -Werror in a distribution's build, make dist's archive; the recipe (SRCREV $srcrev) and the Buildroot package ($version) as edml is"
 exit $fail
