@@ -91,6 +91,8 @@ static int list_backends(void)
     uint32_t mask = edml_device_backends(dev);
     for (int b = EDML_BACKEND_REF; b < EDML_BACKEND_COUNT_; b++)
         if (mask & EDML_BACKEND_BIT(b)) printf("%s\n", edml_backend_name((edml_backend)b));
+    char info[512]; /* the GPU the device found, or why it has none (stderr: stdout is the list) */
+    fprintf(stderr, "gles: %s\n", edml_device_gles_info(dev, info, sizeof info));
     edml_device_destroy(dev);
     free(arena);
     return 0;
