@@ -368,16 +368,18 @@ install-tools: $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $^ $(DESTDIR)$(BINDIR)/
 
-# A release to pin: edml-<version>.tar.gz of the commit checked out (git
-# archive: tracked files only, no build/), reproducible (gzip -n, the
-# commit's time), and its sha256 beside it, for Buildroot's edml.hash.
+# A release to pin: edml-<version>.tar.gz of a commit (DIST_COMMIT, default
+# the one checked out; the release is the commit meta-edml's recipe pins)
+# by git archive (tracked files only, no build/), reproducible (gzip -n,
+# the commit's time), its sha256 beside it for Buildroot's edml.hash.
 DIST := build/edml-$(VERSION).tar.gz
+DIST_COMMIT ?= HEAD
 .PHONY: dist
 dist:
 	@mkdir -p build
-	git archive --format=tar --prefix=edml-$(VERSION)/ HEAD | gzip -n -9 > $(DIST)
+	git archive --format=tar --prefix=edml-$(VERSION)/ $(DIST_COMMIT) | gzip -n -9 > $(DIST)
 	cd build && sha256sum edml-$(VERSION).tar.gz > edml-$(VERSION).tar.gz.sha256
-	@echo "$(DIST): $$(cut -d' ' -f1 $(DIST).sha256) (sha256), the tree of $$(git rev-parse HEAD)"
+	@echo "$(DIST): $$(cut -d' ' -f1 $(DIST).sha256) (sha256), the tree of $$(git rev-parse $(DIST_COMMIT))"
 
 clean:
 	rm -rf build
@@ -398,7 +400,7 @@ help:
 	@echo "  test-baremetal  both under qemu-system-aarch64 -M virt (toolchain/run-baremetal); part of make test"
 	@echo "  install       edml.h, libedml.a, edml.pc and cmake/edml under DESTDIR/INCLUDEDIR and DESTDIR/LIBDIR ($(DESTDIR)$(LIBDIR))"
 	@echo "  install-tools edml-run, edml-bench and edml-demo under DESTDIR/BINDIR ($(DESTDIR)$(BINDIR))"
-	@echo "  dist          build/edml-<version>.tar.gz of the commit checked out (git archive) and its sha256"
+	@echo "  dist          build/edml-<version>.tar.gz of DIST_COMMIT (default HEAD; git archive) and its sha256"
 	@echo "  gpu-targets   every GLES program compiled by the boards' GPU compilers (Mesa's shims): docs/gpu-compilers.md"
 	@echo "  fuzz          the libFuzzer targets, FUZZ_SECONDS each (default 600)"
 	@echo "  sanitize      the library, tools and tests built by clang with ASan and UBSan (in $(SAN_BUILD))"

@@ -1,7 +1,10 @@
 #!/bin/sh
 # edml built through Buildroot's own package infrastructure, offline, from
-# this checkout (packaging/buildroot as BR2_EXTERNAL, the package's
-# SITE_METHOD local), as an integrator's `make edml` would: then
+# its release archive (packaging/buildroot as BR2_EXTERNAL; the archive
+# make dist makes of the commit meta-edml pins, laid in the download
+# folder as the release server would give it, checked against edml.hash),
+# as an integrator's `make edml` would; its legal-info (the source saved
+# is that archive, not a checkout's build/); then
 # utils/check-package on the package's files, and edml-run (built by the
 # package, installed into the target) and examples/topk (built against the
 # staging directory through its pkg-config file) run right under qemu.
@@ -83,8 +86,14 @@ EOF
 done
 echo "check-buildroot: workaround: Debian's aarch64-linux-gnu-gcc wrapped as an external toolchain ($tc), its libc as a sysroot"
 
-# 3. a configuration of edml alone on that toolchain, and make edml
-mkdir -p "$out" "$work/dl"
+# 3. a configuration of edml alone on that toolchain, and make edml from
+#    the release archive (what the download would bring, nothing else)
+rm -rf "$work/dl"
+mkdir -p "$out" "$work/dl/edml"
+version=$(sed -n 's/^EDML_VERSION = //p' packaging/buildroot/package/edml/edml.mk)
+srcrev=$(sed -n 's/^SRCREV = "\(.*\)"/\1/p' packaging/meta-edml/recipes-support/edml/edml_git.bb)
+make -s --no-print-directory dist DIST_COMMIT="$srcrev" >/dev/null && cp "build/edml-$version.tar.gz" "$work/dl/edml/" ||
+    { echo "FAIL: make dist DIST_COMMIT=$srcrev"; exit 1; }
 cat >"$work/defconfig" <<EOF
 BR2_aarch64=y
 BR2_cortex_a72=y
@@ -113,8 +122,14 @@ br BR2_DEFCONFIG="$work/defconfig" defconfig >"$work/defconfig.log" 2>&1 || { ta
 grep -q '^BR2_PACKAGE_EDML=y' "$out/.config" || { echo "FAIL: the configuration lost BR2_PACKAGE_EDML"; exit 1; }
 board=$(sed -n 's/^BR2_PACKAGE_EDML_BOARD="\(.*\)"/\1/p' "$out/.config")
 br edml >"$work/make-edml.log" 2>&1 || { tail -n 30 "$work/make-edml.log"; echo "FAIL: make edml"; exit 1; }
-echo "check-buildroot: make edml (board $board, from the target's Cortex-A72) in $(($(date +%s) - start)) s; downloads: $(ls "$work/dl" | wc -l)"
-[ -z "$(ls "$work/dl")" ] || { echo "FAIL: Buildroot downloaded: $(ls "$work/dl")"; exit 1; }
+others=$(cd "$work/dl" && find . -type f ! -path "./edml/edml-$version.tar.gz" ! -name .lock)
+echo "check-buildroot: make edml (board $board, from the target's Cortex-A72) from edml-$version.tar.gz (the archive of $srcrev, edml.hash's sha256) in $(($(date +%s) - start)) s; other downloads: $(echo $others | wc -w)"
+[ -z "$others" ] || { echo "FAIL: Buildroot downloaded: $others"; exit 1; }
+br edml-legal-info >"$work/legal-info.log" 2>&1 || { tail -n 20 "$work/legal-info.log"; echo "FAIL: make edml-legal-info"; exit 1; }
+saved=$(find "$out/legal-info/sources" -path "*edml*" -type f -name "*.tar*" | head -n 1)
+[ -n "$saved" ] && [ "$(stat -c %s "$saved")" -lt 4000000 ] ||
+    { echo "FAIL: legal-info saved no edml source, or one over 4 MB: ${saved:-none}"; exit 1; }
+echo "check-buildroot: make edml-legal-info: $(basename "$saved"), $(($(stat -c %s "$saved") / 1024)) KiB, the licence in $(find "$out/legal-info/licenses" -path "*edml*" -name LICENSE | wc -l) place(s)"
 staging=$(ls -d "$out"/host/*-buildroot-linux-*/sysroot | head -n 1) # the staging directory, before make's link to it
 for f in usr/include/edml.h usr/lib/libedml.a usr/lib/pkgconfig/edml.pc usr/lib/cmake/edml/edmlConfig.cmake; do
     [ -f "$staging/$f" ] || { echo "FAIL: staging has no $f"; exit 1; }
@@ -136,11 +151,31 @@ for pi in 4_64:rpi4 5:rpi5; do
         (cd "$cfg" && "$BUILDROOT/support/kconfig/merge_config.sh" -m .config \
             "$here/packaging/buildroot/configs/edml_${pi#*:}.fragment" && make -s olddefconfig) >>"$cfg.log" 2>&1 ||
         { tail -n 10 "$cfg.log"; echo "FAIL: raspberrypi${pi%%:*}_defconfig with edml_${pi#*:}.fragment"; exit 1; }
-    for o in BR2_PACKAGE_EDML_GLES=y BR2_PACKAGE_MESA3D_GALLIUM_DRIVER_V3D=y "BR2_PACKAGE_EDML_BOARD=\"${pi#*:}\""; do
+    for o in BR2_PACKAGE_EDML_GLES=y BR2_PACKAGE_MESA3D_GALLIUM_DRIVER_V3D=y "BR2_PACKAGE_EDML_BOARD=\"${pi#*:}\"" \
+        BR2_PACKAGE_RPI_FIRMWARE_INSTALL_DTB_OVERLAYS=y BR2_ROOTFS_DEVICE_CREATION_DYNAMIC_EUDEV=y \
+        "BR2_PACKAGE_RPI_FIRMWARE_CONFIG_FILE=\"\$(BR2_EXTERNAL_EDML_PATH)/board/${pi#*:}/config.txt\""; do
         grep -qx "$o" "$cfg/.config" || { echo "FAIL: raspberrypi${pi%%:*}_defconfig with the fragment: no $o"; exit 1; }
     done
+    grep -qx "dtoverlay=vc4-kms-v3d" "packaging/buildroot/board/${pi#*:}/config.txt" ||
+        { echo "FAIL: ${pi#*:}'s config.txt has no vc4-kms-v3d overlay (no /dev/dri/renderD128)"; exit 1; }
 done
-echo "check-buildroot: raspberrypi4_64_defconfig and raspberrypi5_defconfig with edml's fragments: edml with GLES, Mesa's V3D"
+echo "check-buildroot: raspberrypi4_64_defconfig and raspberrypi5_defconfig with edml's fragments: edml with GLES, Mesa's V3D, config.txt with vc4-kms-v3d, the overlays, eudev"
+
+# 5b. ARMv7: Buildroot's default FPU for a Cortex-A72 in 32-bit mode (FP-ARMv8, no NEON) does not offer edml
+#     (refused at configuration, not a compile error); with the NEON FPU it does
+for fpu in "" BR2_ARM_FPU_NEON_FP_ARMV8=y; do
+    cfg=$work/armv7${fpu:+-neon}
+    rm -rf "$cfg" && mkdir -p "$cfg"
+    printf 'BR2_arm=y\nBR2_cortex_a72=y\nBR2_ARM_EABIHF=y\n%s\nBR2_PACKAGE_EDML=y\n' "$fpu" >"$cfg.defconfig"
+    make -s -C "$BUILDROOT" O="$cfg" BR2_EXTERNAL="$here/packaging/buildroot" BR2_DEFCONFIG="$cfg.defconfig" defconfig \
+        >"$cfg.log" 2>&1 || { tail -n 10 "$cfg.log"; echo "FAIL: an ARMv7 configuration"; exit 1; }
+    if [ -z "$fpu" ]; then
+        grep -q '^BR2_PACKAGE_EDML=y' "$cfg/.config" && { echo "FAIL: ARMv7 with FP-ARMv8 (no NEON) offers edml"; exit 1; }
+    else
+        grep -q '^BR2_PACKAGE_EDML=y' "$cfg/.config" || { echo "FAIL: ARMv7 with NEON/FP-ARMv8 does not offer edml"; exit 1; }
+    fi
+done
+echo "check-buildroot: ARMv7 (Cortex-A72, 32-bit): Buildroot's default FPU does not offer edml, NEON/FP-ARMv8 does"
 
 # 6. what the package built, run under qemu
 qemu-aarch64 -L "$out/target" "$out/target/usr/bin/edml-run" --check --backend neon test/cases/*.case | tail -n 1 |
@@ -151,4 +186,4 @@ pc="$(PKG_CONFIG_SYSROOT_DIR=$staging PKG_CONFIG_LIBDIR=$staging/usr/lib/pkgconf
 qemu-aarch64 -L "$staging" "$work/topk" | tee "$work/topk.txt" | grep -q "3.5@4 1.25@6 0.7@1" ||
     { cat "$work/topk.txt"; echo "FAIL: examples/topk against the staging directory"; exit 1; }
 echo "check-buildroot: edml-run from the target: $(cat "$work/run.txt"); examples/topk built against staging: $(grep "^top" "$work/topk.txt")"
-echo "check-buildroot: not checked: the GLES backend built (Mesa would be fetched and built), a Raspberry Pi image, a release tarball's hash"
+echo "check-buildroot: not checked: the GLES backend built (Mesa would be fetched and built), an ARMv7 build run under qemu-arm, a Raspberry Pi image booted"

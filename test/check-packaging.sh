@@ -85,5 +85,14 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
     tar tzf "$a" | grep -q "^edml-$version/build/" && no "make dist: the archive holds build/"
     [ "$(tar tzf "$a" | grep -vc '/$')" = "$(git ls-files | wc -l)" ] || no "make dist: not the files git tracks"
 fi
-[ $fail = 0 ] && echo "packaging: LICENSE (Apache-2.0) and its checksums, SPDX lines, the installed licence, no -Werror in a distribution's build, make dist's archive; the recipe (SRCREV $srcrev) and the Buildroot package ($version) as edml is"
+# one release: Buildroot's hash of edml-<version>.tar.gz is that of the
+# archive of the commit the recipe pins (both packages build the same code)
+if git cat-file -e "$srcrev^{commit}" 2>/dev/null; then
+    make -s --no-print-directory dist DIST_COMMIT="$srcrev" >/dev/null 2>&1 || no "make dist DIST_COMMIT=$srcrev"
+    rel=$(cut -d' ' -f1 "build/edml-$version.tar.gz.sha256")
+    grep -q "^sha256  $rel  edml-$version.tar.gz$" packaging/buildroot/package/edml/edml.hash ||
+        no "edml.hash: edml-$version.tar.gz is not the archive of the recipe's SRCREV $srcrev (sha256 $rel)"
+    grep -q "^EDML_SITE_METHOD" "$mk" && no "$mk: builds something other than the release archive"
+fi
+[ $fail = 0 ] && echo "packaging: LICENSE (Apache-2.0) and its checksums, SPDX lines, the installed licence, no -Werror in a distribution's build, make dist's archive; the recipe (SRCREV $srcrev) and the Buildroot package ($version, the archive of that commit) as edml is"
 exit $fail

@@ -4,13 +4,12 @@
 #
 ################################################################################
 
-# The edml checkout this BR2_EXTERNAL tree lives in (packaging/buildroot/).
-# For a release tarball instead: EDML_SITE = <its URL>, without the
-# SITE_METHOD line, and its sha256 in edml.hash.
+# The release: make dist's archive of the commit meta-edml's recipe pins
+# (its SRCREV), its sha256 in edml.hash. To build a checkout instead, give
+# EDML_OVERRIDE_SRCDIR = /path/to/edml in local.mk.
 EDML_VERSION = 0.1.0
-EDML_SITE = $(BR2_EXTERNAL_EDML_PATH)/../..
-EDML_SITE_METHOD = local
-# the checkout's own builds (Mesa's for make gpu-targets among them) stay behind
+EDML_SITE = https://github.com/edml/edml/releases/download/v$(EDML_VERSION)
+# a checkout's own builds (Mesa's for make gpu-targets among them) stay behind
 EDML_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS = --exclude /build
 EDML_LICENSE = Apache-2.0
 EDML_LICENSE_FILES = LICENSE
