@@ -708,9 +708,9 @@ typedef struct edml_placement_cache_stats {
 
 /** The placement cache's contents and events (all zero without one). */
 edml_status edml_device_placement_cache_stats(edml_device *device, edml_placement_cache_stats *stats);
-/** A cost model for edml_device_desc.cost_model: `terms` (n lines) keyed to
- *  this device's board, GPU driver and edml version, checksummed, into buf.
- *  Returns its bytes (EDML_COST_MODEL_BYTES(n)); 0 where cap is too small. */
+/** A cost model for edml_device_desc.cost_model: `terms` (n lines) keyed to this device's board, GPU
+ *  driver and edml version, checksummed, into buf: its bytes (EDML_COST_MODEL_BYTES(n)); 0 where cap is
+ *  short, the device is busy or none (edml_error_without_device() says). */
 size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap);
 #define EDML_COST_MODEL_BYTES(n) (32u + 24u * (size_t)(n))
 

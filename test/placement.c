@@ -388,6 +388,8 @@ static void check_model_blob(void)
     edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
     const uint32_t n = model_of(1, 1000, 1, 1000);
     CHECK(edml_cost_model_write(dev, model, n, blob, sizeof blob - 1) == 0, "a blob written past its bytes");
+    CHECK(edml_cost_model_write(NULL, model, n, blob, sizeof blob) == 0 && strstr(edml_error_without_device(), "NULL"),
+          "a blob for no device: %s", edml_error_without_device());
     CHECK(edml_cost_model_write(dev, model, n, blob, sizeof blob) == EDML_COST_MODEL_BYTES(n), "the blob's bytes");
     tl_device_free(&d);
     for (int k = 0; k < 4; k++) {

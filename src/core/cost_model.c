@@ -52,12 +52,10 @@ static edmli_cm_head edmli_cm_key(const edml_device *dev, uint32_t terms)
     return h;
 }
 
-size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap)
+size_t edmli_cost_model_blob(const edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap)
 {
     const size_t bytes = EDML_COST_MODEL_BYTES(n);
-    if (!device || device->magic != EDMLI_DEVICE_MAGIC || device->self != device || (!terms && n) || !buf ||
-        cap < bytes)
-        return 0;
+    if ((!terms && n) || !buf || cap < bytes) return 0;
     const edmli_cm_head h = edmli_cm_key(device, n);
     uint8_t *out = (uint8_t *)buf;
     memcpy(out, &h, sizeof h);

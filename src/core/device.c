@@ -194,6 +194,14 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
     return EDML_STATUS_OK;
 }
 
+size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap)
+{
+    if (edmli_device_enter(device)) return 0; /* no device, or another thread's call holds it */
+    const size_t bytes = edmli_cost_model_blob(device, terms, n, buf, cap);
+    edmli_device_leave(device, EDML_STATUS_OK, false);
+    return bytes;
+}
+
 edml_status edml_device_destroy(edml_device *dev)
 {
     edml_status s = edmli_device_enter(dev);

@@ -484,6 +484,8 @@ uint32_t edmli_gpu_key(const edml_device *dev);
  * any kind; whether two predictions are too close to call; the model's
  * binding of a kind. */
 void edmli_cost_model_open(edml_device *dev);
+size_t edmli_cost_model_blob(const edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf,
+                             size_t cap); /* edml_cost_model_write's work on an entered device */
 bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const edml_backend side[2], uint32_t kind,
                         uint64_t ns[2]);
 bool edmli_cost_covers(const edml_device *dev, const edml_operator *op, const edml_backend side[2]);
