@@ -142,9 +142,9 @@ static bool edmli_cm_find(const edml_device *dev, uint32_t family, edml_backend 
         edml_cost_term t;
         if (!edmli_cm_line_at(dev, i, &t) || t.family != family || t.backend != (uint32_t)b || t.binding != binding)
             continue;
-        const bool better = t.workers <= workers ? out->workers > workers || t.workers > out->workers
-                                                 : out->workers > workers && t.workers < out->workers;
-        if (!found || better) *out = t;
+        const bool better = !found || (t.workers <= workers ? out->workers > workers || t.workers > out->workers
+                                                            : out->workers > workers && t.workers < out->workers);
+        if (better) *out = t; /* (out is read only once a line was found) */
         found = true;
     }
     return found;

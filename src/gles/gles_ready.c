@@ -92,11 +92,11 @@ static void edmli_gles_kat_mark(edmli_gles *g, uint32_t i, edmli_gles_kat_outcom
         if (!(g->kat_programs[i] >> id & 1u) || g->prog_state[id] != EDMLI_GLES_PROG_BUILT) continue;
         uint32_t tests = 0;
         for (uint32_t t = 0; t < EDMLI_GLES_KATS; t++) tests |= (uint32_t)(g->kat_programs[t] >> id & 1u) << t;
-        char text[EDMLI_GLES_WHY_BYTES];
-        edmli_format(text, sizeof text, "kernel %s: %s", edmli_gles_src_name[id], why);
-        if (o == EDMLI_GLES_KAT_FAILED)
+        if (o == EDMLI_GLES_KAT_FAILED) { /* (why is written only for a failure) */
+            char text[EDMLI_GLES_WHY_BYTES];
+            edmli_format(text, sizeof text, "kernel %s: %s", edmli_gles_src_name[id], why);
             edmli_gles_failed(g, (edmli_gles_prog)id, text);
-        else if (!(tests & ~g->kat_passed) && (g->prog_passed >> id & 1u))
+        } else if (!(tests & ~g->kat_passed) && (g->prog_passed >> id & 1u))
             g->prog_state[id] = EDMLI_GLES_PROG_CHECKED;
     }
 }
