@@ -60,7 +60,8 @@ static edml_status place_run(place_set *s, int v, int b)
     return edml_operator_execute(s->op[v], s->in[d][b], (UINT)s->w->nin, s->out[d][b], (UINT)s->w->nout, NULL);
 }
 
-/* The variant's outputs with bindings b against the reference's. */
+/* The variant's outputs with bindings b against the reference's (a
+ * refused call is said with its status and message). */
 static bool place_correct(place_set *s, int v, int b)
 {
     workload *w = s->w;
@@ -68,10 +69,17 @@ static bool place_correct(place_set *s, int v, int b)
         memset(w->out[o].host, 0xcd, (size_t)w->out[o].bytes);
         if (b) edml_gpu_buffer_write(s->buf[dev_of(v)][w->nin + o], 0, w->out[o].host, w->out[o].bytes);
     }
-    if (place_run(s, v, b)) return false;
+    const edml_status st = place_run(s, v, b);
+    if (st) {
+        printf("%-15s %-5s %-9s refused: %s: %s\n", w->name, binding_names[b], variant_names[v], edml_status_string(st),
+               edml_device_last_error(s->dev[dev_of(v)]));
+        return false;
+    }
     for (int o = 0; b && o < w->nout; o++)
         edml_gpu_buffer_read(s->buf[dev_of(v)][w->nin + o], 0, w->out[o].host, w->out[o].bytes);
-    return same_outputs(w, s->ref);
+    if (same_outputs(w, s->ref)) return true;
+    printf("%-15s %-5s %-9s WRONG RESULT\n", w->name, binding_names[b], variant_names[v]);
+    return false;
 }
 
 /* GPU buffers of device d holding the workload's inputs, and its bindings. */
@@ -208,8 +216,7 @@ static int place_workload(edml_device *const dev[2], int wi, const char *path, c
     }
     for (int v = 0; !wrong && v < VARIANTS; v++)
         for (int b = 0; b < 2; b++)
-            if (!place_correct(&s, v, b))
-                wrong++, printf("%-15s %-5s %-9s WRONG RESULT\n", w.name, binding_names[b], variant_names[v]);
+            if (!place_correct(&s, v, b)) wrong++;
     const int from = nrows;
     for (int round = 1; !wrong && round <= o->rounds; round++)
         for (int k = 0; k < 4; k++) { /* the devices and bindings, starting one later each round */
