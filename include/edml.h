@@ -420,8 +420,8 @@ const char *edml_backend_name(edml_backend backend);
  *  all is edml_device_backends(). */
 uint32_t edml_operator_backends(EDML_OPERATOR_TYPE type);
 
-/** One line of a board's cost model: the time of an operator of one family
- *  on one backend with one kind of bindings, fitted by the board report. */
+/** A line of a board's cost model (the board report's fit): rows are TopK's, GatherND's tuples, ArgMin's
+ *  outputs if it reduces the innermost dim, ElementWiseIf's runs of that dim (broadcasts cut them). */
 typedef struct edml_cost_term {
     uint8_t family;        /**< EDML_COST_TOPK, _GATHER_ND, _ARGREDUCE (ArgMin, ArgMax), _ELEMENT_WISE_IF */
     uint8_t backend;       /**< EDML_BACKEND_NEON or EDML_BACKEND_GLES */
@@ -430,7 +430,8 @@ typedef struct edml_cost_term {
     float fixed_us;        /**< a call's time at no size */
     float us_per_mib;      /**< and per MiB of its tensors (inputs read, outputs written) */
     float us_per_melement; /**< per million elements of its largest tensor */
-    float us_per_mrow;     /**< per million rows: TopK's rows, ArgMin's outputs, GatherND's index tuples */
+    float us_per_mrow;     /**< per million rows (above) */
+    float us_per_mhalf;    /**< per million FLOAT16 elements of its inputs (converted to compare) */
 } edml_cost_term;
 #define EDML_COST_TOPK 0u
 #define EDML_COST_GATHER_ND 1u
@@ -688,8 +689,7 @@ typedef struct edml_program_cache_stats {
     size_t needed;     /**< bytes that would hold every program built so far (over the bytes given: too small) */
 } edml_program_cache_stats;
 
-/** The program cache's contents and events (all zero without a cache or
- *  GLES). */
+/** The program cache's contents and events (all zero without a cache or GLES). */
 edml_status edml_device_program_cache_stats(edml_device *device, edml_program_cache_stats *stats);
 
 /** What edml_device_desc.placement_cache holds and what the device did
@@ -712,7 +712,7 @@ edml_status edml_device_placement_cache_stats(edml_device *device, edml_placemen
  *  driver and edml version, checksummed, into buf: its bytes (EDML_COST_MODEL_BYTES(n)); 0 where cap is
  *  short, the device is busy or none (edml_error_without_device() says). */
 size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap);
-#define EDML_COST_MODEL_BYTES(n) (32u + 24u * (size_t)(n))
+#define EDML_COST_MODEL_BYTES(n) (32u + 28u * (size_t)(n))
 
 /** The message of the last call that reached this device, "" when it
  *  succeeded (see edml_error_without_device() for calls that reached none). */

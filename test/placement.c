@@ -338,10 +338,10 @@ static uint32_t model_of(float cpu_host, float gpu_host, float cpu_buffers, floa
 {
     uint32_t n = 0;
     for (uint8_t f = 0; f < 4; f++) {
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, cpu_host, 0, 0, 0};
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, gpu_host, 0, 0, 0};
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_GPU_BUFFERS, 1, cpu_buffers, 0, 0, 0};
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_GPU_BUFFERS, 0, gpu_buffers, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, cpu_host, 0, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, gpu_host, 0, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_GPU_BUFFERS, 1, cpu_buffers, 0, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_GPU_BUFFERS, 0, gpu_buffers, 0, 0, 0, 0};
     }
     return n;
 }
@@ -394,7 +394,7 @@ static void check_model_blob(void)
     tl_device_free(&d);
     for (int k = 0; k < 4; k++) {
         const edml_board keep = board;
-        uint8_t *damaged = k == 2 ? &blob[32 + 24 * 3 + 5] : NULL;
+        uint8_t *damaged = k == 2 ? &blob[32 + 28 * 3 + 5] : NULL;
         if (damaged) *damaged ^= 0x10;
         if (k == 3) board.name = "another board";
         edml_device_desc dd = {0};
@@ -414,6 +414,56 @@ static void check_model_blob(void)
         if (damaged) *damaged ^= 0x10;
         board = keep;
     }
+}
+
+/* ElementWiseIf of 256 x 3 (`dt`, its condition broadcast along the 3
+ * where `bcast`) placed by AUTO on dev: what the placement says. */
+static void if_placed(edml_device *dev, EDML_TENSOR_DATA_TYPE dt, bool bcast, char *why, size_t cap)
+{
+    UINT sizes[2] = {256, 3}, cs[2] = {1, 0};
+    const UINT64 bytes = edml_calc_buffer_tensor_size(dt, 2, sizes, NULL);
+    EDML_BUFFER_TENSOR_DESC cb = {EDML_TENSOR_DATA_TYPE_UINT8, 0, 2, sizes, bcast ? cs : NULL, bcast ? 256 : 768, 0};
+    EDML_BUFFER_TENSOR_DESC vb = {dt, 0, 2, sizes, NULL, bytes, 0};
+    EDML_TENSOR_DESC c = {EDML_TENSOR_TYPE_BUFFER, &cb}, v = {EDML_TENSOR_TYPE_BUFFER, &vb};
+    EDML_ELEMENT_WISE_IF_OPERATOR_DESC d = {&c, &v, &v, &v};
+    EDML_OPERATOR_DESC od = {EDML_OPERATOR_ELEMENT_WISE_IF, &d};
+    edml_operator *op = NULL;
+    why[0] = 0;
+    CHECK(edml_operator_create(dev, &od, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "if_placed: create: %s",
+          edml_device_last_error(dev));
+    if (op) edml_operator_placement(op, why, cap), edml_operator_destroy(op);
+}
+
+/* The figures a model weighs apart from size: ElementWiseIf's innermost
+ * runs (a broadcast along the last dim cuts 768 elements into 256 runs of
+ * 3) and FLOAT16 inputs, each priced on the CPU's line alone. */
+static void check_model_figures(void)
+{
+    tl_device d;
+    const edml_board keep = board;
+    static edml_cost_term lines[2];
+    lines[0] = (edml_cost_term){EDML_COST_ELEMENT_WISE_IF,
+                                EDML_BACKEND_NEON,
+                                EDML_COST_HOST_MEMORY,
+                                1,
+                                1,
+                                0,
+                                0,
+                                1e6f /* 1 us a run */,
+                                1e5f /* 0.1 us a half */};
+    lines[1] =
+        (edml_cost_term){EDML_COST_ELEMENT_WISE_IF, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 100, 0, 0, 0, 0};
+    board.cost_model = lines, board.cost_model_terms = 2;
+    edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+    char why[300];
+    if_placed(dev, EDML_TENSOR_DATA_TYPE_FLOAT32, false, why, sizeof why); /* 1 run */
+    CHECK(strstr(why, "neon: model: neon 0.002 ms, gles 0.100 ms"), "model, one run: %s", why);
+    if_placed(dev, EDML_TENSOR_DATA_TYPE_FLOAT32, true, why, sizeof why); /* 256 runs */
+    CHECK(strstr(why, "gles: model: neon 0.257 ms, gles 0.100 ms"), "model, 256 runs of 3: %s", why);
+    if_placed(dev, EDML_TENSOR_DATA_TYPE_FLOAT16, false, why, sizeof why); /* 1 run, 1536 halves */
+    CHECK(strstr(why, "gles: model: neon 0.155 ms, gles 0.100 ms"), "model, FLOAT16: %s", why);
+    tl_device_free(&d);
+    board = keep;
 }
 
 /* AUTO by a cost model: the board's lines or a blob the device was given
@@ -453,6 +503,7 @@ static void check_model(void)
     tl_device_free(&d);
     board = keep;
     check_model_blob();
+    check_model_figures();
 }
 
 /* The decision of sample 0 measured into `mem` (GPU made slow: NEON). */

@@ -12,8 +12,8 @@
  * The blob is caller memory the device trusts no further than the
  * placement cache: each line is copied out and its checksum checked again
  * when it is read.
- *   header: "edmlcm1", the board's key, the GPU's, edml's version, lines
- *   line:   an edml_cost_term (20 bytes), its checksum */
+ *   header: "edmlcm2", the board's key, the GPU's, edml's version, lines
+ *   line:   an edml_cost_term (24 bytes), its checksum */
 #include "internal.h"
 
 #include <string.h>
@@ -29,10 +29,11 @@ typedef struct edmli_cm_line {
     uint32_t sum;
 } edmli_cm_line;
 
-static const char edmli_cm_magic[8] = "edmlcm1";
-_Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 20 && sizeof(edmli_cm_line) == 24,
+static const char edmli_cm_magic[8] = "edmlcm2";
+_Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 24 && sizeof(edmli_cm_line) == 28,
                "EDML_COST_MODEL_BYTES");
 
+#define EDMLI_CM_FIGURES 4  /* MiB, M elements, M rows, M halves: what a line's terms multiply */
 #define EDMLI_CM_MARGIN 20u /* predictions within 1/20 (5%) of each other: the thresholds' choice */
 
 static uint32_t edmli_cm_sum(const edml_cost_term *t)
@@ -150,30 +151,50 @@ static bool edmli_cm_find(const edml_device *dev, uint32_t family, edml_backend 
     return found;
 }
 
-/* The operator's figures the model weighs: MiB of its tensors, millions
- * of elements of its largest, millions of rows. */
-static void edmli_cm_shape(const edml_operator *op, double f[3])
+/* Whether an ArgMin/ArgMax reduces its input's innermost dim (of more
+ * than one element): each output a reduction along a row. */
+static bool edmli_cm_horizontal(const edml_operator *op)
 {
-    uint64_t bytes = 0, elems = 0, rows = 0;
+    const edmli_tensor *t = &op->inputs[0];
+    uint32_t d = t->rank;
+    while (d > 1 && t->sizes[d - 1] == 1) d--;
+    return d > 0 && (op->plan.argreduce.axis_mask >> (d - 1) & 1u);
+}
+
+/* The operator's figures the model weighs: MiB of its tensors, millions
+ * of elements of its largest, millions of rows (ArgMin's: its outputs
+ * where each reduces a row, none where it reduces down columns;
+ * ElementWiseIf's: the runs of its innermost dim once the planner merged
+ * what is contiguous in all four tensors), millions of FLOAT16 input
+ * elements. */
+static void edmli_cm_shape(const edml_operator *op, double f[EDMLI_CM_FIGURES])
+{
+    uint64_t bytes = 0, elems = 0, rows = 0, halves = 0;
     for (uint32_t i = 0; i < op->input_count; i++) {
         bytes += op->inputs[i].total_bytes;
         elems = op->inputs[i].elem_count > elems ? op->inputs[i].elem_count : elems;
+        if (op->inputs[i].dtype == EDML_TENSOR_DATA_TYPE_FLOAT16) halves += op->inputs[i].elem_count;
     }
     for (uint32_t o = 0; o < op->output_count; o++) {
         bytes += op->outputs[o].total_bytes;
         elems = op->outputs[o].elem_count > elems ? op->outputs[o].elem_count : elems;
     }
     if (op->kind == EDMLI_OP_TOPK && op->plan.topk.axis_size) rows = op->inputs[0].elem_count / op->plan.topk.axis_size;
-    if (op->kind == EDMLI_OP_ARGREDUCE) rows = op->outputs[0].elem_count;
+    if (op->kind == EDMLI_OP_ARGREDUCE && edmli_cm_horizontal(op)) rows = op->outputs[0].elem_count;
     if (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.tuple)
         rows = op->inputs[1].elem_count / op->plan.gather_nd.tuple;
+    if (op->kind == EDMLI_OP_ELEMENTWISE_IF) {
+        const edmli_elementwise_if_plan *p = &op->plan.elementwise_if;
+        rows = op->outputs[0].elem_count / (p->sizes[p->rank - 1] ? p->sizes[p->rank - 1] : 1u);
+    }
     f[0] = (double)bytes / 1048576.0, f[1] = (double)elems / 1e6, f[2] = (double)rows / 1e6;
+    f[3] = (double)halves / 1e6;
 }
 
-static uint64_t edmli_cm_ns(const edml_cost_term *t, const double f[3])
+static uint64_t edmli_cm_ns(const edml_cost_term *t, const double f[EDMLI_CM_FIGURES])
 {
     const double us = (double)t->fixed_us + (double)t->us_per_mib * f[0] + (double)t->us_per_melement * f[1] +
-                      (double)t->us_per_mrow * f[2];
+                      (double)t->us_per_mrow * f[2] + (double)t->us_per_mhalf * f[3];
     return us <= 0 ? 0 : us >= 1.8e13 ? UINT64_MAX : (uint64_t)(us * 1000.0);
 }
 
@@ -191,7 +212,7 @@ bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const e
     if (!edmli_cm_lines(dev) || !edmli_cm_find(dev, family, side[0], binding, op->workers ? op->workers : 1, &cpu) ||
         !edmli_cm_find(dev, family, side[1], binding, 0, &gpu))
         return false;
-    double f[3];
+    double f[EDMLI_CM_FIGURES];
     edmli_cm_shape(op, f);
     ns[0] = edmli_cm_ns(&cpu, f);
     ns[1] = edmli_cm_ns(&gpu, f);

@@ -132,8 +132,13 @@ uint64_t rng(void);
 float uniform(void);
 void if_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *cond_strides);
 void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes, UINT naxes);
+void argreduce_workload(workload *w, EDML_OPERATOR_TYPE type, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes,
+                        const UINT *axes, UINT naxes);
 const char *workload_name(int i);
 void make_workload(workload *w, int i, double sc);
+#define SHAPE_WORKLOADS 3
+extern const char *const shape_names[SHAPE_WORKLOADS];
+void make_shape_workload(workload *w, int i, double sc); /* the board report's shape points */
 void free_workload(workload *w);
 
 /* measure.c */

@@ -1,10 +1,11 @@
-/* The board report's cost model: every workload at four sizes (the
+/* The board report's cost model: every workload and shape point
+ * (make_shape_workload) at four sizes (the
  * report's scale and a quarter, a sixteenth and a sixty-fourth of it), on
  * NEON at each thread count with host memory and with GPU buffers, and on
  * GLES with both; then, for each operator family, backend, kind of
  * bindings and worker count, a call's time fitted as a fixed cost plus
- * terms in the operator's MiB, millions of elements and millions of rows
- * (edml_cost_term: what AUTO predicts with), by least squares on relative
+ * terms in the operator's MiB, millions of elements, millions of rows and
+ * millions of FLOAT16 input elements (edml_cost_term: what AUTO predicts with), by least squares on relative
  * error with no negative term, each fit's median error printed. Written to
  * the JSON ("model"), to FILE.model (edml_cost_model_write(): the blob
  * firmware gives edml_device_desc.cost_model) and as caps.h lines. */
@@ -17,11 +18,13 @@
 #include <string.h>
 
 #define MODEL_SCALES 4
-#define MODEL_POINTS (WORKLOADS * MODEL_SCALES)
+#define MODEL_POINTS ((WORKLOADS + SHAPE_WORKLOADS) * MODEL_SCALES)
+#define FIGURES 4          /* MiB, millions of elements, of rows, of FLOAT16 input elements */
+#define COLS (FIGURES + 1) /* and the fixed cost */
 
 typedef struct model_point {
     uint32_t family;
-    double f[3]; /* MiB, millions of elements, millions of rows */
+    double f[FIGURES];
     double us;
 } model_point;
 
@@ -35,27 +38,60 @@ static uint32_t family_of(const workload *w)
     }
 }
 
-/* The figures the library weighs (src/core/cost_model.c): the tensors'
- * bytes, the largest one's elements, the rows of the family. */
-static void figures_of(const workload *w, double f[3])
+/* ElementWiseIf's innermost runs: its elements over the innermost dim
+ * once neighbours contiguous in all four tensors are merged and dims of 1
+ * dropped (the planner's rule, src/core/op_elementwise_if.c). */
+static uint64_t if_runs(const workload *w)
 {
-    uint64_t bytes = 0, elems = 0, rows = 0;
+    uint64_t run = 0, st[4] = {0};
+    for (UINT k = 0; k < w->out[0].rank; k++) {
+        const UINT n = w->out[0].sizes[k];
+        if (n == 1) continue;
+        bool merge = run > 0;
+        for (int i = 0; i < 4; i++) {
+            const tensor *x = i < 3 ? &w->in[i] : &w->out[0];
+            uint64_t s = 1; /* the packed stride of dim k, or the given one */
+            for (UINT j = k + 1; j < x->rank; j++) s *= x->sizes[j];
+            if (x->strided) s = x->strides[k];
+            merge = merge && st[i] == s * n;
+            st[i] = s;
+        }
+        run = merge ? run * n : n;
+    }
+    return run ? w->out[0].count / run : 1;
+}
+
+/* The figures the library weighs (src/core/cost_model.c): the tensors'
+ * bytes, the largest one's elements, the rows of the family, the FLOAT16
+ * input elements. */
+static void figures_of(const workload *w, double f[FIGURES])
+{
+    uint64_t bytes = 0, elems = 0, rows = 0, halves = 0;
     for (int k = 0; k < w->nin + w->nout; k++) {
         const tensor *x = k < w->nin ? &w->in[k] : &w->out[k - w->nin];
         bytes += x->bytes;
         elems = x->count > elems ? x->count : elems;
+        if (k < w->nin && x->dtype == EDML_TENSOR_DATA_TYPE_FLOAT16) halves += x->count;
     }
     const uint32_t fam = family_of(w);
     if (fam == EDML_COST_TOPK) rows = w->in[0].count / w->in[0].sizes[w->u.topk.Axis];
-    if (fam == EDML_COST_ARGREDUCE) rows = w->out[0].count;
+    if (fam == EDML_COST_ARGREDUCE) { /* outputs where the innermost dim (of more than 1) is reduced */
+        UINT d = w->in[0].rank;
+        while (d > 1 && w->in[0].sizes[d - 1] == 1) d--;
+        bool inner = false;
+        for (UINT a = 0; a < w->u.argreduce.AxisCount; a++) inner = inner || w->u.argreduce.Axes[a] == d - 1;
+        rows = inner ? w->out[0].count : 0;
+    }
     if (fam == EDML_COST_GATHER_ND) rows = w->in[1].count / w->in[1].sizes[w->in[1].rank - 1];
+    if (fam == EDML_COST_ELEMENT_WISE_IF) rows = if_runs(w);
     f[0] = (double)bytes / 1048576.0, f[1] = (double)elems / 1e6, f[2] = (double)rows / 1e6;
+    f[3] = (double)halves / 1e6;
 }
 
-/* Solves the n x n system a x = b (n <= 4) by elimination; false if
+/* Solves the n x n system a x = b (n <= COLS) by elimination; false if
  * singular (a pivot below 1e-10 of the largest diagonal: columns that move
  * together, as elements and bytes do within one type). */
-static bool solve(double a[4][4], double b[4], int n, double x[4])
+static bool solve(double a[COLS][COLS], double b[COLS], int n, double x[COLS])
 {
     double big = 0;
     for (int c = 0; c < n; c++) big = fabs(a[c][c]) > big ? fabs(a[c][c]) : big;
@@ -85,29 +121,30 @@ static bool solve(double a[4][4], double b[4], int n, double x[4])
 }
 
 /* Weighted least squares (each point by 1/us: relative error) over the
- * active columns (1, MiB, elements, rows); a column whose coefficient
- * comes out negative is dropped and the rest fitted again. */
-static void fit(const model_point *pt, int n, double c[4])
+ * active columns (1, MiB, elements, rows, halves); a column whose
+ * coefficient comes out negative is dropped and the rest fitted again. */
+static void fit(const model_point *pt, int n, double c[COLS])
 {
-    bool on[4] = {true, true, true, true};
-    for (int col = 1; col < 4; col++) { /* a column no point has */
+    bool on[COLS] = {true, true, true, true, true};
+    for (int col = 1; col < COLS; col++) { /* a column no point has */
         bool any = false;
         for (int i = 0; i < n; i++) any = any || pt[i].f[col - 1] > 0;
         on[col] = any;
     }
-    for (int round = 0; round < 8; round++) {
-        int idx[4], m = 0;
-        for (int col = 0; col < 4; col++)
+    for (int round = 0; round < 2 * COLS; round++) {
+        int idx[COLS], m = 0;
+        for (int col = 0; col < COLS; col++)
             if (on[col]) idx[m++] = col;
-        double a[4][4] = {{0}}, b[4] = {0}, x[4] = {0};
+        double a[COLS][COLS] = {{0}}, b[COLS] = {0}, x[COLS] = {0};
         for (int i = 0; i < n; i++) {
-            const double w = 1.0 / (pt[i].us * pt[i].us), row[4] = {1, pt[i].f[0], pt[i].f[1], pt[i].f[2]};
+            const double w = 1.0 / (pt[i].us * pt[i].us);
+            const double row[COLS] = {1, pt[i].f[0], pt[i].f[1], pt[i].f[2], pt[i].f[3]};
             for (int r = 0; r < m; r++) {
                 for (int k = 0; k < m; k++) a[r][k] += w * row[idx[r]] * row[idx[k]];
                 b[r] += w * row[idx[r]] * pt[i].us;
             }
         }
-        memset(c, 0, 4 * sizeof *c);
+        memset(c, 0, COLS * sizeof *c);
         if (!m) return;
         if (!solve(a, b, m, x)) { /* the last column moves with the others: without it */
             on[idx[m - 1]] = false;
@@ -121,13 +158,16 @@ static void fit(const model_point *pt, int n, double c[4])
         if (worst < 0) return;
         on[idx[worst]] = false;
     }
-    for (int k = 0; k < 4; k++) c[k] = c[k] < 0 ? 0 : c[k];
+    for (int k = 0; k < COLS; k++) c[k] = c[k] < 0 ? 0 : c[k];
 }
 
-static double predicted(const double c[4], const double f[3]) { return c[0] + c[1] * f[0] + c[2] * f[1] + c[3] * f[2]; }
+static double predicted(const double c[COLS], const double f[FIGURES])
+{
+    return c[0] + c[1] * f[0] + c[2] * f[1] + c[3] * f[2] + c[4] * f[3];
+}
 
 /* The median of |predicted / measured - 1| over a family's points. */
-static double fit_error(const model_point *pt, int n, const double c[4])
+static double fit_error(const model_point *pt, int n, const double c[COLS])
 {
     double e[MODEL_POINTS];
     for (int i = 0; i < n; i++) e[i] = fabs(predicted(c, pt[i].f) / pt[i].us - 1.0);
@@ -136,16 +176,20 @@ static double fit_error(const model_point *pt, int n, const double c[4])
 
 #define MODEL_SERIES (2 * (8 + 1)) /* NEON at up to 8 thread counts and GLES, host memory and GPU buffers */
 
-/* Every workload at every size, timed in every series (NEON at each thread
- * count, then GLES; host memory, then GPU buffers), its outputs against the
- * reference's made once; points that did not run or were wrong are left out. */
+/* Every workload and shape point at every size, timed in every series
+ * (NEON at each thread count, then GLES; host memory, then GPU buffers),
+ * its outputs against the reference's made once; points that did not run
+ * or were wrong are left out. */
 static void sweep_points(bench_device *devs, int nt, double scale, model_point (*pt)[MODEL_POINTS], int *n)
 {
     static const double part[MODEL_SCALES] = {1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0};
-    for (int wi = 0; wi < WORKLOADS; wi++)
+    for (int wi = 0; wi < WORKLOADS + SHAPE_WORKLOADS; wi++)
         for (int s = 0; s < MODEL_SCALES; s++) {
             workload w;
-            make_workload(&w, wi, scale * part[s]);
+            if (wi < WORKLOADS)
+                make_workload(&w, wi, scale * part[s]);
+            else
+                make_shape_workload(&w, wi - WORKLOADS, scale * part[s]);
             uint8_t *ref[2] = {NULL, NULL};
             bool same = false;
             bench_time_outputs(devs[0].dev, &w, EDML_BACKEND_REF, ref, &same);
@@ -178,23 +222,23 @@ static void series_fit(FILE *f, const model_point *all, int n, uint8_t be, uint8
         for (int i = 0; i < n; i++)
             if (all[i].family == fam) pt[m++] = all[i];
         if (m < 2) continue;
-        double c[4];
+        double c[COLS];
         fit(pt, m, c);
         const double err = fit_error(pt, m, c);
-        terms[(*nterms)++] =
-            (edml_cost_term){fam, be, binding, workers, (float)c[0], (float)c[1], (float)c[2], (float)c[3]};
+        terms[(*nterms)++] = (edml_cost_term){fam,         be,          binding,     workers,    (float)c[0],
+                                              (float)c[1], (float)c[2], (float)c[3], (float)c[4]};
         fprintf(f, (*rows)++ ? ",\n" : "\n");
         fprintf(
             f,
             "    {\"family\": \"%s\", \"backend\": \"%s\", \"binding\": \"%s\", \"workers\": %u, \"fixed_us\": %.3f, "
-            "\"us_per_mib\": %.3f, \"us_per_melement\": %.3f, \"us_per_mrow\": %.3f, \"points\": %d, "
-            "\"median_error\": %.4f}",
-            fam_name[fam], edml_backend_name((edml_backend)be), bind_name[binding], workers, c[0], c[1], c[2], c[3], m,
-            err);
+            "\"us_per_mib\": %.3f, \"us_per_melement\": %.3f, \"us_per_mrow\": %.3f, \"us_per_mhalf\": %.3f, "
+            "\"points\": %d, \"median_error\": %.4f}",
+            fam_name[fam], edml_backend_name((edml_backend)be), bind_name[binding], workers, c[0], c[1], c[2], c[3],
+            c[4], m, err);
         printf("model %-14s %-4s %-4s %2u workers: %9.1f us + %8.1f us/MiB + %8.1f us/M elements + %8.1f us/M rows "
-               "(%d points, median error %.0f%%)\n",
+               "+ %8.1f us/M halves (%d points, median error %.0f%%)\n",
                fam_name[fam], edml_backend_name((edml_backend)be), bind_name[binding], workers, c[0], c[1], c[2], c[3],
-               m, err * 100);
+               c[4], m, err * 100);
     }
 }
 
@@ -232,9 +276,9 @@ void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint3
         buf, cap, "/* clang-format off */\n#define EDML_BOARD_COST_MODEL_MEASURED 1\n#define EDML_BOARD_COST_MODEL {%s",
         n ? " \\\n" : "");
     for (uint32_t i = 0; i < n && at < cap; i++)
-        at +=
-            (size_t)snprintf(buf + at, cap - at, "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff}%s \\\n",
-                             terms[i].family, terms[i].backend, terms[i].binding, terms[i].workers, terms[i].fixed_us,
-                             terms[i].us_per_mib, terms[i].us_per_melement, terms[i].us_per_mrow, i + 1 < n ? "," : "");
+        at += (size_t)snprintf(buf + at, cap - at, "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff}%s \\\n",
+                               terms[i].family, terms[i].backend, terms[i].binding, terms[i].workers, terms[i].fixed_us,
+                               terms[i].us_per_mib, terms[i].us_per_melement, terms[i].us_per_mrow,
+                               terms[i].us_per_mhalf, i + 1 < n ? "," : "");
     if (at < cap) snprintf(buf + at, cap - at, "}\n/* clang-format on */\n");
 }

@@ -117,19 +117,25 @@ static void topk_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rows, UINT
     w->topk_k = k;
 }
 
-void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes, UINT naxes)
+void argreduce_workload(workload *w, EDML_OPERATOR_TYPE type, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes,
+                        const UINT *axes, UINT naxes)
 {
     UINT out_sizes[8];
     memcpy(out_sizes, sizes, rank * sizeof(UINT));
     for (UINT a = 0; a < naxes; a++) out_sizes[axes[a]] = 1;
     w->nin = 1, w->nout = 1;
-    tensor_init(&w->in[0], EDML_TENSOR_DATA_TYPE_FLOAT32, rank, sizes, NULL);
+    tensor_init(&w->in[0], dt, rank, sizes, NULL);
     fill_uniform(&w->in[0]);
     tensor_init(&w->out[0], EDML_TENSOR_DATA_TYPE_UINT32, rank, out_sizes, NULL);
     memcpy(w->axes, axes, naxes * sizeof(UINT));
     w->u.argreduce =
         (EDML_ARGMIN_OPERATOR_DESC){&w->in[0].d, &w->out[0].d, naxes, w->axes, EDML_AXIS_DIRECTION_INCREASING};
     w->desc = (EDML_OPERATOR_DESC){type, &w->u};
+}
+
+void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes, UINT naxes)
+{
+    argreduce_workload(w, type, EDML_TENSOR_DATA_TYPE_FLOAT32, rank, sizes, axes, naxes);
 }
 
 static void gather_workload(workload *w, UINT rank, const UINT *in_sizes, const UINT *ix_sizes,
@@ -269,4 +275,28 @@ void free_workload(workload *w)
     for (int k = 0; k < w->nin; k++) free(w->in[k].host);
     for (int k = 0; k < w->nout; k++) free(w->out[k].host);
     if (w->owned) free_case_of(w);
+}
+
+/* The board report's shape points beside the workloads (its cost model's
+ * figures apart from size): ArgMax along 50,000 rows of 100 (short rows:
+ * rows, not bytes, cost), ArgMax along 40 FLOAT16 rows of 50,000 (half
+ * precision converted), ElementWiseIf of 1,048,576 x 4 bytes whose
+ * condition is broadcast along the 4 (runs of 4 elements). */
+const char *const shape_names[SHAPE_WORKLOADS] = {"argmax_rows100", "argmax_f16", "if_runs4"};
+
+void make_shape_workload(workload *w, int i, double sc)
+{
+    memset(w, 0, sizeof *w);
+    rng_state = 0x9e3779b97f4a7c15ull + (uint64_t)i;
+    w->name = shape_names[i];
+    if (i == 0) {
+        UINT s[2] = {scaled(50000, sc), 100}, ax[1] = {1};
+        argreduce_workload(w, EDML_OPERATOR_ARGMAX, EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s, ax, 1);
+    } else if (i == 1) {
+        UINT s[2] = {scaled(40, sc), 50000}, ax[1] = {1};
+        argreduce_workload(w, EDML_OPERATOR_ARGMAX, EDML_TENSOR_DATA_TYPE_FLOAT16, 2, s, ax, 1);
+    } else {
+        UINT s[2] = {scaled(1048576, sc), 4}, cs[2] = {1, 0};
+        if_workload(w, EDML_TENSOR_DATA_TYPE_UINT8, 2, s, cs);
+    }
 }
