@@ -18,7 +18,7 @@
 #   - Buildroot refuses a distribution's cross compiler (configured with
 #     --with-sysroot=/): Debian's aarch64-linux-gnu-gcc is wrapped, its
 #     cross libc laid out as a sysroot (links into /usr/aarch64-linux-gnu).
-# The GLES backend is not built (Mesa would be fetched): PORT=none.
+# The GLES option builds against a test-only stand-in for Mesa (test/buildroot-gl).
 set -eu
 cd "$(dirname "$0")/.."
 for a in "$@"; do case $a in BUILDROOT=*) BUILDROOT=${a#BUILDROOT=} ;; esac; done
@@ -57,19 +57,21 @@ if ! tar_ok tar; then
     tar_ok tar || { echo "FAIL: no tar 1.35 (build/buildroot-check/tar-build.log)"; exit 1; }
 fi
 
-# 2. Debian's cross compiler, wrapped so that Buildroot takes it
-tc=$work/toolchain
-sys=$work/sysroot
-if [ ! -d "$sys/usr/lib" ]; then # a copy: Buildroot copies the sysroot's libraries into its own
-    mkdir -p "$tc/bin" "$sys/usr/aarch64-linux-gnu"
-    cp -a /usr/aarch64-linux-gnu/include /usr/aarch64-linux-gnu/lib "$sys/usr/"
-    ln -sfn usr/lib "$sys/lib"
-    ln -sfn ../lib "$sys/usr/aarch64-linux-gnu/lib" # libc.so's absolute paths, taken within the sysroot
-fi
-for t in gcc cpp ar as ld ld.bfd nm objcopy objdump ranlib readelf strip gcc-ar gcc-nm gcc-ranlib; do
-    real=$(command -v "aarch64-linux-gnu-$t") || continue
-    if [ "$t" = gcc ] || [ "$t" = cpp ]; then
-        cat >"$tc/bin/aarch64-linux-gnu-$t" <<EOF
+# 2. Debian's cross compilers, wrapped so that Buildroot takes them:
+#    wrap TRIPLE makes $work/toolchain-TRIPLE (its bin/) and sysroot-TRIPLE
+wrap() {
+    tc=$work/toolchain-$1
+    sys=$work/sysroot-$1
+    if [ ! -d "$sys/usr/lib" ]; then # a copy: Buildroot copies the sysroot's libraries into its own
+        mkdir -p "$tc/bin" "$sys/usr/$1"
+        cp -a "/usr/$1/include" "/usr/$1/lib" "$sys/usr/"
+        ln -sfn usr/lib "$sys/lib"
+        ln -sfn ../lib "$sys/usr/$1/lib" # libc.so's absolute paths, taken within the sysroot
+    fi
+    for t in gcc cpp ar as ld ld.bfd nm objcopy objdump ranlib readelf strip gcc-ar gcc-nm gcc-ranlib; do
+        real=$(command -v "$1-$t") || continue
+        if [ "$t" = gcc ] || [ "$t" = cpp ]; then
+            cat >"$tc/bin/$1-$t" <<EOF
 #!/bin/sh
 # test-only: Debian's cross $t with its libc as a sysroot; -v without --with-sysroot=/
 case " \$* " in *" --sysroot"*) exec $real "\$@" ;; esac
@@ -79,12 +81,14 @@ for a in "\$@"; do # the sysroot's files, where Buildroot looks for its libc
 done
 exec $real --sysroot=$sys "\$@"
 EOF
-        chmod +x "$tc/bin/aarch64-linux-gnu-$t"
-    else
-        ln -sfn "$real" "$tc/bin/aarch64-linux-gnu-$t"
-    fi
-done
-echo "check-buildroot: workaround: Debian's aarch64-linux-gnu-gcc wrapped as an external toolchain ($tc), its libc as a sysroot"
+            chmod +x "$tc/bin/$1-$t"
+        else
+            ln -sfn "$real" "$tc/bin/$1-$t"
+        fi
+    done
+    echo "check-buildroot: workaround: Debian's $1-gcc wrapped as an external toolchain ($tc), its libc as a sysroot"
+}
+wrap aarch64-linux-gnu
 
 # 3. a configuration of edml alone on that toolchain, and make edml from
 #    the release archive (what the download would bring, nothing else)
@@ -101,7 +105,7 @@ BR2_DL_DIR="$work/dl"
 BR2_TOOLCHAIN_EXTERNAL=y
 BR2_TOOLCHAIN_EXTERNAL_CUSTOM=y
 BR2_TOOLCHAIN_EXTERNAL_PREINSTALLED=y
-BR2_TOOLCHAIN_EXTERNAL_PATH="$tc"
+BR2_TOOLCHAIN_EXTERNAL_PATH="$work/toolchain-aarch64-linux-gnu"
 BR2_TOOLCHAIN_EXTERNAL_CUSTOM_PREFIX="aarch64-linux-gnu"
 BR2_TOOLCHAIN_EXTERNAL_GCC_12=y
 BR2_TOOLCHAIN_EXTERNAL_HEADERS_6_1=y
@@ -135,6 +139,33 @@ for f in usr/include/edml.h usr/lib/libedml.a usr/lib/pkgconfig/edml.pc usr/lib/
     [ -f "$staging/$f" ] || { echo "FAIL: staging has no $f"; exit 1; }
 done
 
+# 3b. the GLES option on the same toolchain, against a stand-in provider of
+#     libegl and libgles (test/buildroot-gl, a test-only BR2_EXTERNAL: no
+#     Mesa fetched); edml-run from its target then runs every vector on
+#     GLES under qemu with the host's arm64 Mesa (llvmpipe)
+gout=$work/out-gles
+mkdir -p "$gout"
+{ cat "$work/defconfig"; printf 'BR2_PACKAGE_EDML_TEST_GL=y\nBR2_PACKAGE_EDML_GLES=y\n'; } >"$work/defconfig-gles"
+brg() { make -C "$BUILDROOT" O="$gout" BR2_EXTERNAL="$here/packaging/buildroot:$here/test/buildroot-gl" "$@"; }
+start=$(date +%s)
+brg BR2_DEFCONFIG="$work/defconfig-gles" defconfig >"$work/defconfig-gles.log" 2>&1 ||
+    { tail -n 20 "$work/defconfig-gles.log"; exit 1; }
+grep -q '^BR2_PACKAGE_EDML_GLES=y' "$gout/.config" || { echo "FAIL: the stand-in provider does not offer edml's GLES option"; exit 1; }
+brg edml >"$work/make-edml-gles.log" 2>&1 || { tail -n 30 "$work/make-edml-gles.log"; echo "FAIL: make edml with GLES"; exit 1; }
+grep -q "PORT=linux" "$work/make-edml-gles.log" || { echo "FAIL: the GLES option did not build PORT=linux"; exit 1; }
+others=$(cd "$work/dl" && find . -type f ! -path "./edml/edml-$version.tar.gz" ! -name .lock)
+[ -z "$others" ] || { echo "FAIL: Buildroot downloaded: $others"; exit 1; }
+if [ -e /lib/aarch64-linux-gnu/libc.so.6 ] && [ -e /usr/lib/aarch64-linux-gnu/libEGL.so.1 ]; then
+    qemu-aarch64 -L / "$gout/target/usr/bin/edml-run" --list-backends >"$work/backends-gles.txt" 2>&1 || true
+    grep -q gles "$work/backends-gles.txt" || { cat "$work/backends-gles.txt"; echo "FAIL: no gles under the arm64 Mesa"; exit 1; }
+    qemu-aarch64 -L / "$gout/target/usr/bin/edml-run" --check --backend gles test/cases/*.case | tail -n 1 |
+        tee "$work/run-gles.txt" | grep -q " 0 failed" ||
+        { cat "$work/run-gles.txt"; echo "FAIL: edml-run on GLES from the target"; exit 1; }
+    echo "check-buildroot: make edml with GLES (PORT=linux, the stand-in provider) in $(($(date +%s) - start)) s; edml-run on GLES under qemu with the arm64 Mesa: $(cat "$work/run-gles.txt")"
+else
+    echo "check-buildroot: make edml with GLES (PORT=linux, the stand-in provider) in $(($(date +%s) - start)) s; not run: no arm64 Mesa (toolchain/setup-host test installs it)"
+fi
+
 # 4. the package's own lint
 if /usr/bin/python3 -c 'import magic, flake8' 2>/dev/null; then
     (cd packaging/buildroot && /usr/bin/python3 "$BUILDROOT/utils/check-package" -b package/edml/* Config.in \
@@ -162,7 +193,8 @@ done
 echo "check-buildroot: raspberrypi4_64_defconfig and raspberrypi5_defconfig with edml's fragments: edml with GLES, Mesa's V3D, config.txt with vc4-kms-v3d, the overlays, eudev"
 
 # 5b. ARMv7: Buildroot's default FPU for a Cortex-A72 in 32-bit mode (FP-ARMv8, no NEON) does not offer edml
-#     (refused at configuration, not a compile error); with the NEON FPU it does
+#     (refused at configuration, not a compile error); with the NEON FPU it does, and builds on Debian's
+#     arm-linux-gnueabihf-gcc, and its edml-run passes every vector under qemu-arm
 for fpu in "" BR2_ARM_FPU_NEON_FP_ARMV8=y; do
     cfg=$work/armv7${fpu:+-neon}
     rm -rf "$cfg" && mkdir -p "$cfg"
@@ -176,6 +208,25 @@ for fpu in "" BR2_ARM_FPU_NEON_FP_ARMV8=y; do
     fi
 done
 echo "check-buildroot: ARMv7 (Cortex-A72, 32-bit): Buildroot's default FPU does not offer edml, NEON/FP-ARMv8 does"
+if command -v arm-linux-gnueabihf-gcc >/dev/null && command -v qemu-arm >/dev/null; then
+    wrap arm-linux-gnueabihf
+    aout=$work/out-armv7
+    mkdir -p "$aout"
+    sed -e 's/^BR2_aarch64=y/BR2_arm=y\nBR2_ARM_EABIHF=y\nBR2_ARM_FPU_NEON_FP_ARMV8=y/' \
+        -e 's/aarch64-linux-gnu/arm-linux-gnueabihf/g' "$work/defconfig" >"$work/defconfig-armv7"
+    bra() { make -C "$BUILDROOT" O="$aout" BR2_EXTERNAL="$here/packaging/buildroot" "$@"; }
+    start=$(date +%s)
+    bra BR2_DEFCONFIG="$work/defconfig-armv7" defconfig >"$work/defconfig-armv7.log" 2>&1 ||
+        { tail -n 20 "$work/defconfig-armv7.log"; exit 1; }
+    grep -q '^BR2_PACKAGE_EDML=y' "$aout/.config" || { echo "FAIL: the ARMv7 build's configuration lost edml"; exit 1; }
+    bra edml >"$work/make-edml-armv7.log" 2>&1 || { tail -n 30 "$work/make-edml-armv7.log"; echo "FAIL: make edml for ARMv7"; exit 1; }
+    qemu-arm -L "$aout/target" "$aout/target/usr/bin/edml-run" --check --backend neon test/cases/*.case | tail -n 1 |
+        tee "$work/run-armv7.txt" | grep -q " 0 failed" ||
+        { cat "$work/run-armv7.txt"; echo "FAIL: edml-run from the ARMv7 target"; exit 1; }
+    echo "check-buildroot: make edml for ARMv7 (board $(sed -n 's/^BR2_PACKAGE_EDML_BOARD="\(.*\)"/\1/p' "$aout/.config"), NEON/FP-ARMv8) in $(($(date +%s) - start)) s; edml-run from its target under qemu-arm: $(cat "$work/run-armv7.txt")"
+else
+    echo "check-buildroot: not checked: the ARMv7 build (arm-linux-gnueabihf-gcc or qemu-arm missing: toolchain/setup-host test)"
+fi
 
 # 6. what the package built, run under qemu
 qemu-aarch64 -L "$out/target" "$out/target/usr/bin/edml-run" --check --backend neon test/cases/*.case | tail -n 1 |
@@ -186,4 +237,4 @@ pc="$(PKG_CONFIG_SYSROOT_DIR=$staging PKG_CONFIG_LIBDIR=$staging/usr/lib/pkgconf
 qemu-aarch64 -L "$staging" "$work/topk" | tee "$work/topk.txt" | grep -q "3.5@4 1.25@6 0.7@1" ||
     { cat "$work/topk.txt"; echo "FAIL: examples/topk against the staging directory"; exit 1; }
 echo "check-buildroot: edml-run from the target: $(cat "$work/run.txt"); examples/topk built against staging: $(grep "^top" "$work/topk.txt")"
-echo "check-buildroot: not checked: the GLES backend built (Mesa would be fetched and built), an ARMv7 build run under qemu-arm, a Raspberry Pi image booted"
+echo "check-buildroot: not checked: Mesa built by Buildroot (the stand-in provider stands for it), a Raspberry Pi image booted"
