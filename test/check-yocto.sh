@@ -3,7 +3,9 @@
 # recipe with the layer added (-p), prints edml's environment (-e: the
 # board taken from the machine's tune, the machine's CPU flags in CC and
 # none of edml's board's), writes its task graph (-g) and dry-runs its build
-# (-n), as an integrator's first steps would.
+# (-n), as an integrator's first steps would, then fetches edml from a
+# file:// clone of this repository and unpacks it (-c unpack): S and
+# LIC_FILES_CHKSUM checked against the unpacked source.
 #   test/check-yocto.sh POKY=<a poky tree, scarthgap>   (or POKY in the environment)
 # bitbake refuses to run as root, and wants the en_US.UTF-8 locale and
 # chrpath, diffstat and gawk on the host: run it as a normal user, or as
@@ -36,6 +38,11 @@ if [ "$(id -u)" = 0 ]; then # bitbake refuses root; this script adds no user to 
     run="runuser -u $user --"
 fi
 machine=${EDML_YOCTO_MACHINE:-qemuarm64}
+# edml's source from a file:// clone of this repository (the network stays
+# off for everything else): its unpacked tree is what S and
+# LIC_FILES_CHKSUM are checked against
+rm -rf "$work/edml.git" && git clone -q --bare "$here" "$work/edml.git"
+[ -z "$run" ] || chown -R "$user" "$work"
 cat >"$work/steps.sh" <<EOF
 set -e
 export LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
@@ -43,10 +50,14 @@ cd "$POKY" # oe-init-build-env finds itself from there
 . ./oe-init-build-env "$work/build" >/dev/null
 grep -q meta-edml conf/bblayers.conf || bitbake-layers add-layer "$here/packaging/meta-edml" >/dev/null
 grep -q BB_NO_NETWORK conf/local.conf || printf 'BB_NO_NETWORK = "1"\nMACHINE = "$machine"\nPACKAGECONFIG:pn-edml = "gles tools"\n' >>conf/local.conf
+grep -q EDML_GIT_URI conf/local.conf ||
+    printf 'EDML_GIT_URI:pn-edml = "git://$work/edml.git;protocol=file;branch=main"\nBB_NO_NETWORK:pn-edml = "0"\n' >>conf/local.conf
 bitbake -p >"$work/parse.log" 2>&1
 bitbake -e edml >"$work/env.txt" 2>"$work/env.log"
 bitbake -g edml >"$work/graph.log" 2>&1
 bitbake -n edml >"$work/dry-run.log" 2>&1
+bitbake -c unpack edml >"$work/unpack.log" 2>&1
+bitbake -e edml | grep -E '^(S|LIC_FILES_CHKSUM)=' >"$work/unpacked-vars.txt"
 EOF
 start=$(date +%s)
 $run bash "$work/steps.sh" || {
@@ -62,7 +73,22 @@ case "$make_opts" in *"BOARD_TUNE= "*) ;; *) echo "FAIL: EXTRA_OEMAKE keeps the 
 case "$cc" in *"$tune"*) ;; *) echo "FAIL: CC lacks the machine's tune ($tune): $cc"; fail=1 ;; esac
 grep -q "edml.*do_compile" "$work/build/task-depends.dot" 2>/dev/null || { echo "FAIL: no task graph for edml"; fail=1; }
 grep -q "edml" "$work/dry-run.log" || { echo "FAIL: the dry run did not reach edml"; fail=1; }
+uv() { sed -n "s/^$1=\"\(.*\)\"\$/\1/p" "$work/unpacked-vars.txt" | head -n 1; }
+src=$(uv S) lic=$(uv LIC_FILES_CHKSUM)
+if [ -z "$src" ] || [ ! -f "$src/Makefile" ] || [ ! -f "$src/include/edml.h" ]; then
+    echo "FAIL: S ($src) is not the unpacked edml source (unpack.log: $(tail -n 3 "$work/unpack.log" | tr '\n' ' '))"
+    fail=1
+fi
+for entry in $lic; do
+    f=${entry#file://} f=${f%%;*} want=${entry##*md5=}
+    got=$(md5sum "$src/$f" 2>/dev/null | cut -d' ' -f1)
+    [ "$got" = "$want" ] || { echo "FAIL: LIC_FILES_CHKSUM: $f in the unpacked source has md5 ${got:-none}, the recipe says $want"; fail=1; }
+done
+[ "$(git -c safe.directory="$src" -C "$src" rev-parse HEAD 2>/dev/null)" = "$srcrev" ] || { echo "FAIL: the unpacked source is not SRCREV $srcrev"; fail=1; }
 [ $fail = 0 ] || exit 1
-echo "check-yocto: poky $(git -C "$POKY" describe --tags 2>/dev/null || echo "?"), MACHINE $machine: parsed, edml's environment, task graph and dry run in $(($(date +%s) - start)) s"
+poky=$(git -C "$POKY" describe --tags 2>/dev/null ||
+    sed -n 's/^DISTRO_VERSION = "\(.*\)"/\1/p' "$POKY/meta-poky/conf/distro/poky.conf" 2>/dev/null)
+echo "check-yocto: poky ${poky:-?}, MACHINE $machine: parsed, edml's environment, task graph and dry run in $(($(date +%s) - start)) s"
 echo "check-yocto: EDML_BOARD $board from the tune '$tune'; SRCREV $srcrev; PACKAGECONFIG '$(v PACKAGECONFIG)'"
-echo "check-yocto: not checked: fetching and compiling (BB_NO_NETWORK: the toolchain and edml's source would be fetched)"
+echo "check-yocto: edml unpacked from a file:// clone at SRCREV into S ($(echo "$src" | sed "s|$work|build/yocto-check|")); LIC_FILES_CHKSUM matches its $(echo "$lic" | wc -w) file(s)"
+echo "check-yocto: not checked: compiling (BB_NO_NETWORK: the toolchain would be fetched and built), yocto-check-layer"
