@@ -91,4 +91,28 @@ poky=$(git -C "$POKY" describe --tags 2>/dev/null ||
 echo "check-yocto: poky ${poky:-?}, MACHINE $machine: parsed, edml's environment, task graph and dry run in $(($(date +%s) - start)) s"
 echo "check-yocto: EDML_BOARD $board from the tune '$tune'; SRCREV $srcrev; PACKAGECONFIG '$(v PACKAGECONFIG)'"
 echo "check-yocto: edml unpacked from a file:// clone at SRCREV into S ($(echo "$src" | sed "s|$work|build/yocto-check|")); LIC_FILES_CHKSUM matches its $(echo "$lic" | wc -w) file(s)"
-echo "check-yocto: not checked: compiling (BB_NO_NETWORK: the toolchain would be fetched and built), yocto-check-layer"
+if [ "${EDML_YOCTO_CHECK_LAYER:-0}" = 1 ]; then # about 25 minutes: every recipe parsed and signed with and without the layer
+    cat >"$work/check-layer.sh" <<EOF
+set -e
+export LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8
+cd "$POKY"
+. ./oe-init-build-env "$work/layer-build" >/dev/null # a build without the layer: its signatures before and after
+grep -q BB_NO_NETWORK conf/local.conf || printf 'BB_NO_NETWORK = "1"\nMACHINE = "$machine"\n' >>conf/local.conf
+yocto-check-layer --no-auto-dependency "$here/packaging/meta-edml" >"$work/check-layer.log" 2>&1 || true
+EOF
+    mkdir -p "$work/layer-build"
+    [ -z "$run" ] || chown -R "$user" "$work/layer-build" "$work/check-layer.sh"
+    # judged test by test (scarthgap marks test_patches_upstream_status an
+    # expected failure: a layer with no patch is an "unexpected success")
+    $run bash "$work/check-layer.sh"
+    l=$work/check-layer.log
+    if grep -q '^INFO:  \.\.\. \(FAIL\|ERROR\)' "$l" || ! grep -q '^INFO: Ran [0-9]* tests' "$l"; then
+        grep -B 1 -A 8 '^INFO:  \.\.\. \(FAIL\|ERROR\)' "$l" | head -n 40
+        echo "FAIL: yocto-check-layer (build/yocto-check/check-layer.log)"
+        exit 1
+    fi
+    echo "check-yocto: yocto-check-layer: $(grep -c '^INFO:  \.\.\. ok$' "$l") tests ok, $(grep -c '^INFO:  \.\.\. skipped' "$l") skipped (not a BSP or distro layer), $(grep -c '^INFO:  \.\.\. unexpected success' "$l") unexpected success (test_patches_upstream_status: no patch), none failed"
+else
+    echo "check-yocto: not checked: yocto-check-layer (EDML_YOCTO_CHECK_LAYER=1 runs it, about 25 minutes)"
+fi
+echo "check-yocto: not checked: compiling (BB_NO_NETWORK: the toolchain would be fetched and built)"
