@@ -90,6 +90,30 @@ EOF
 }
 wrap aarch64-linux-gnu
 
+# build_variant NAME EXTERNALS LINE: make edml in $work/out-NAME ($bout) from
+# $work/defconfig-NAME with the BR2_EXTERNAL trees EXTERNALS, its .config
+# holding LINE, nothing downloaded but the release archive
+no_downloads() {
+    others=$(cd "$work/dl" && find . -type f ! -path "./edml/edml-$version.tar.gz" ! -name .lock)
+    [ -z "$others" ] || { echo "FAIL: Buildroot downloaded: $others"; exit 1; }
+}
+build_variant() {
+    bout=$work/out-$1
+    mkdir -p "$bout"
+    make -C "$BUILDROOT" O="$bout" BR2_EXTERNAL="$2" BR2_DEFCONFIG="$work/defconfig-$1" defconfig \
+        >"$work/defconfig-$1.log" 2>&1 || { tail -n 20 "$work/defconfig-$1.log"; exit 1; }
+    grep -qx "$3" "$bout/.config" || { echo "FAIL: the $1 configuration has no $3"; exit 1; }
+    make -C "$BUILDROOT" O="$bout" BR2_EXTERNAL="$2" edml >"$work/make-edml-$1.log" 2>&1 ||
+        { tail -n 30 "$work/make-edml-$1.log"; echo "FAIL: make edml ($1)"; exit 1; }
+    no_downloads
+}
+# vectors NAME QEMU ROOT PROGRAM BACKEND: PROGRAM (an edml-run) checks every
+# vector on BACKEND under QEMU -L ROOT, none failed ($work/run-NAME.txt)
+vectors() {
+    "$2" -L "$3" "$4" --check --backend "$5" test/cases/*.case | tail -n 1 | tee "$work/run-$1.txt" |
+        grep -q " 0 failed" || { cat "$work/run-$1.txt"; echo "FAIL: edml-run on $5 ($1)"; exit 1; }
+}
+
 # 3. a configuration of edml alone on that toolchain, and make edml from
 #    the release archive (what the download would bring, nothing else)
 rm -rf "$work/dl"
@@ -126,9 +150,8 @@ br BR2_DEFCONFIG="$work/defconfig" defconfig >"$work/defconfig.log" 2>&1 || { ta
 grep -q '^BR2_PACKAGE_EDML=y' "$out/.config" || { echo "FAIL: the configuration lost BR2_PACKAGE_EDML"; exit 1; }
 board=$(sed -n 's/^BR2_PACKAGE_EDML_BOARD="\(.*\)"/\1/p' "$out/.config")
 br edml >"$work/make-edml.log" 2>&1 || { tail -n 30 "$work/make-edml.log"; echo "FAIL: make edml"; exit 1; }
-others=$(cd "$work/dl" && find . -type f ! -path "./edml/edml-$version.tar.gz" ! -name .lock)
-echo "check-buildroot: make edml (board $board, from the target's Cortex-A72) from edml-$version.tar.gz (the archive of $srcrev, edml.hash's sha256) in $(($(date +%s) - start)) s; other downloads: $(echo $others | wc -w)"
-[ -z "$others" ] || { echo "FAIL: Buildroot downloaded: $others"; exit 1; }
+no_downloads
+echo "check-buildroot: make edml (board $board, from the target's Cortex-A72) from edml-$version.tar.gz (the archive of $srcrev, edml.hash's sha256) in $(($(date +%s) - start)) s; other downloads: 0"
 br edml-legal-info >"$work/legal-info.log" 2>&1 || { tail -n 20 "$work/legal-info.log"; echo "FAIL: make edml-legal-info"; exit 1; }
 saved=$(find "$out/legal-info/sources" -path "*edml*" -type f -name "*.tar*" | head -n 1)
 [ -n "$saved" ] && [ "$(stat -c %s "$saved")" -lt 4000000 ] ||
@@ -143,24 +166,14 @@ done
 #     libegl and libgles (test/buildroot-gl, a test-only BR2_EXTERNAL: no
 #     Mesa fetched); edml-run from its target then runs every vector on
 #     GLES under qemu with the host's arm64 Mesa (llvmpipe)
-gout=$work/out-gles
-mkdir -p "$gout"
 { cat "$work/defconfig"; printf 'BR2_PACKAGE_EDML_TEST_GL=y\nBR2_PACKAGE_EDML_GLES=y\n'; } >"$work/defconfig-gles"
-brg() { make -C "$BUILDROOT" O="$gout" BR2_EXTERNAL="$here/packaging/buildroot:$here/test/buildroot-gl" "$@"; }
 start=$(date +%s)
-brg BR2_DEFCONFIG="$work/defconfig-gles" defconfig >"$work/defconfig-gles.log" 2>&1 ||
-    { tail -n 20 "$work/defconfig-gles.log"; exit 1; }
-grep -q '^BR2_PACKAGE_EDML_GLES=y' "$gout/.config" || { echo "FAIL: the stand-in provider does not offer edml's GLES option"; exit 1; }
-brg edml >"$work/make-edml-gles.log" 2>&1 || { tail -n 30 "$work/make-edml-gles.log"; echo "FAIL: make edml with GLES"; exit 1; }
-grep -q "PORT=linux" "$work/make-edml-gles.log" || { echo "FAIL: the GLES option did not build PORT=linux"; exit 1; }
-others=$(cd "$work/dl" && find . -type f ! -path "./edml/edml-$version.tar.gz" ! -name .lock)
-[ -z "$others" ] || { echo "FAIL: Buildroot downloaded: $others"; exit 1; }
+build_variant gles "$here/packaging/buildroot:$here/test/buildroot-gl" BR2_PACKAGE_EDML_GLES=y
+grep -q libEGL.so.1 "$bout/target/usr/bin/edml-run" || { echo "FAIL: the GLES option did not build PORT=linux (no EGL loading)"; exit 1; }
 if [ -e /lib/aarch64-linux-gnu/libc.so.6 ] && [ -e /usr/lib/aarch64-linux-gnu/libEGL.so.1 ]; then
-    qemu-aarch64 -L / "$gout/target/usr/bin/edml-run" --list-backends >"$work/backends-gles.txt" 2>&1 || true
+    qemu-aarch64 -L / "$bout/target/usr/bin/edml-run" --list-backends >"$work/backends-gles.txt" 2>&1 || true
     grep -q gles "$work/backends-gles.txt" || { cat "$work/backends-gles.txt"; echo "FAIL: no gles under the arm64 Mesa"; exit 1; }
-    qemu-aarch64 -L / "$gout/target/usr/bin/edml-run" --check --backend gles test/cases/*.case | tail -n 1 |
-        tee "$work/run-gles.txt" | grep -q " 0 failed" ||
-        { cat "$work/run-gles.txt"; echo "FAIL: edml-run on GLES from the target"; exit 1; }
+    vectors gles qemu-aarch64 / "$bout/target/usr/bin/edml-run" gles
     echo "check-buildroot: make edml with GLES (PORT=linux, the stand-in provider) in $(($(date +%s) - start)) s; edml-run on GLES under qemu with the arm64 Mesa: $(cat "$work/run-gles.txt")"
 else
     echo "check-buildroot: make edml with GLES (PORT=linux, the stand-in provider) in $(($(date +%s) - start)) s; not run: no arm64 Mesa (toolchain/setup-host test installs it)"
@@ -210,31 +223,22 @@ done
 echo "check-buildroot: ARMv7 (Cortex-A72, 32-bit): Buildroot's default FPU does not offer edml, NEON/FP-ARMv8 does"
 if command -v arm-linux-gnueabihf-gcc >/dev/null && command -v qemu-arm >/dev/null; then
     wrap arm-linux-gnueabihf
-    aout=$work/out-armv7
-    mkdir -p "$aout"
     sed -e 's/^BR2_aarch64=y/BR2_arm=y\nBR2_ARM_EABIHF=y\nBR2_ARM_FPU_NEON_FP_ARMV8=y/' \
         -e 's/aarch64-linux-gnu/arm-linux-gnueabihf/g' "$work/defconfig" >"$work/defconfig-armv7"
-    bra() { make -C "$BUILDROOT" O="$aout" BR2_EXTERNAL="$here/packaging/buildroot" "$@"; }
     start=$(date +%s)
-    bra BR2_DEFCONFIG="$work/defconfig-armv7" defconfig >"$work/defconfig-armv7.log" 2>&1 ||
-        { tail -n 20 "$work/defconfig-armv7.log"; exit 1; }
-    grep -q '^BR2_PACKAGE_EDML=y' "$aout/.config" || { echo "FAIL: the ARMv7 build's configuration lost edml"; exit 1; }
-    bra edml >"$work/make-edml-armv7.log" 2>&1 || { tail -n 30 "$work/make-edml-armv7.log"; echo "FAIL: make edml for ARMv7"; exit 1; }
-    qemu-arm -L "$aout/target" "$aout/target/usr/bin/edml-run" --check --backend neon test/cases/*.case | tail -n 1 |
-        tee "$work/run-armv7.txt" | grep -q " 0 failed" ||
-        { cat "$work/run-armv7.txt"; echo "FAIL: edml-run from the ARMv7 target"; exit 1; }
-    echo "check-buildroot: make edml for ARMv7 (board $(sed -n 's/^BR2_PACKAGE_EDML_BOARD="\(.*\)"/\1/p' "$aout/.config"), NEON/FP-ARMv8) in $(($(date +%s) - start)) s; edml-run from its target under qemu-arm: $(cat "$work/run-armv7.txt")"
+    build_variant armv7 "$here/packaging/buildroot" BR2_PACKAGE_EDML=y
+    vectors armv7 qemu-arm "$bout/target" "$bout/target/usr/bin/edml-run" neon
+    echo "check-buildroot: make edml for ARMv7 (board $(sed -n 's/^BR2_PACKAGE_EDML_BOARD="\(.*\)"/\1/p' "$bout/.config"), NEON/FP-ARMv8) in $(($(date +%s) - start)) s; edml-run from its target under qemu-arm: $(cat "$work/run-armv7.txt")"
 else
     echo "check-buildroot: not checked: the ARMv7 build (arm-linux-gnueabihf-gcc or qemu-arm missing: toolchain/setup-host test)"
 fi
 
 # 6. what the package built, run under qemu
-qemu-aarch64 -L "$out/target" "$out/target/usr/bin/edml-run" --check --backend neon test/cases/*.case | tail -n 1 |
-    tee "$work/run.txt" | grep -q " 0 failed" || { cat "$work/run.txt"; echo "FAIL: edml-run from the target"; exit 1; }
+vectors aarch64 qemu-aarch64 "$out/target" "$out/target/usr/bin/edml-run" neon
 pc="$(PKG_CONFIG_SYSROOT_DIR=$staging PKG_CONFIG_LIBDIR=$staging/usr/lib/pkgconfig pkg-config --cflags --libs --static edml)"
 # shellcheck disable=SC2086
 "$out/host/bin/aarch64-linux-gnu-gcc" -O2 -o "$work/topk" examples/topk.c $pc
 qemu-aarch64 -L "$staging" "$work/topk" | tee "$work/topk.txt" | grep -q "3.5@4 1.25@6 0.7@1" ||
     { cat "$work/topk.txt"; echo "FAIL: examples/topk against the staging directory"; exit 1; }
-echo "check-buildroot: edml-run from the target: $(cat "$work/run.txt"); examples/topk built against staging: $(grep "^top" "$work/topk.txt")"
+echo "check-buildroot: edml-run from the target: $(cat "$work/run-aarch64.txt"); examples/topk built against staging: $(grep "^top" "$work/topk.txt")"
 echo "check-buildroot: not checked: Mesa built by Buildroot (the stand-in provider stands for it), a Raspberry Pi image booted"
