@@ -207,7 +207,8 @@ def placement_table(docs):
             key = (r["threads"], r["workload"], r["binding"])
             if r["threads"] not in threads:
                 threads.append(r["threads"])
-            ms.setdefault(key + (r["variant"],), []).append(r["median_ms"])
+            ms.setdefault(key + (r["variant"],), {})[r.get("round", len(ms.get(key + (r["variant"],), {})))] = \
+                r["median_ms"]
             if r["placed"]:
                 placed[key + (r["variant"],)] = r["placed"]
     own = any(k[-1] == "neon_m" for k in ms)  # NEON and GLES by name on the measuring device too
@@ -232,25 +233,32 @@ def placement_table(docs):
                 k = (t, w, b)
                 if k + ("neon",) not in ms:
                     continue
-                m = {v[-1]: statistics.median(ms[v]) for v in ms if v[:3] == k}
+                r_ms = {v[-1]: ms[v] for v in ms if v[:3] == k}  # each variant's time, round by round
+                m = {v: statistics.median(t.values()) for v, t in r_ms.items()}
+
+                def paired(v, *others):
+                    """v over the fastest of others, round by round (timed call for call in the same
+                    turns, on one device), the median over the rounds: the rounds' drift cancels"""
+                    rounds = [i for i in r_ms[v] if all(i in r_ms[o] for o in others)]
+                    return statistics.median(r_ms[v][i] / min(r_ms[o][i] for o in others) for i in rounds)
+
                 # each AUTO against the backends on its own device, timed in the same turns
-                best = {a: min(m["neon"], m["gles"]),
-                        "measured": min(m["neon_m"], m["gles_m"]) if own else min(m["neon"], m["gles"])}
+                mine = {a: ("neon", "gles"), "measured": ("neon_m", "gles_m") if own else ("neon", "gles")}
                 cells = [str(t), w, "host memory" if b == "host" else "GPU buffers"]
                 cells += [f"{m[v]:.3f} ms" for v in ("neon", "gles")]
                 cells += [f"{m[v]:.3f} ms ({placed.get(k + (v,), '?')})" for v in (a, "measured")]
                 for v in (a, "measured"):
-                    ratio = m[v] / best[v]
+                    ratio = paired(v, *mine[v])
                     within.setdefault((t, v), [0, 0])
                     within[(t, v)][0] += ratio <= 1.10
                     within[(t, v)][1] += 1
                     cells.append(f"{ratio:.2f}x" + (" *" if ratio > 1.10 else ""))
                 for v, suffix in ((a, ""), ("measured", "_m")) if own else ():
-                    named = m.get(f"{placed.get(k + (v,))}{suffix}")
-                    if not named:
+                    named = f"{placed.get(k + (v,))}{suffix}"
+                    if named not in r_ms:
                         cells.append("?")
                         continue
-                    ratio = m[v] / named
+                    ratio = paired(v, named)
                     costs.setdefault((t, v), [0, 0, 0.0])
                     costs[(t, v)][0] += ratio <= 1.05
                     costs[(t, v)][1] += 1

@@ -5,13 +5,15 @@
  * --model FILE that one: variant "model"), and AUTO measured (a device with
  * EDML_PLACEMENT_MEASURE, timed after its measuring runs), then NEON and
  * GLES alone on that measuring device. Timed in rounds (each round times
- * every variant, the median of --iters calls, starting one device or
+ * every variant, --iters calls, starting one device or
  * binding later than the round before), so that neither the machine's
  * drift nor the order decides; every variant's outputs checked against the
  * reference's first. A device's three variants are timed call for call in turn,
  * so that AUTO's time sits beside the backend it ran on, by name on its own
  * device, under the same conditions: that ratio is what AUTO itself costs,
- * printed for each workload. With --json FILE, rows of kind
+ * printed for each workload (the median of the rounds' ratios). A
+ * variant's time in a round is the mean of its medians after each of the
+ * others (place_time). With --json FILE, rows of kind
  * "placement": workload, binding ("host" or "gpu"), variant ("neon",
  * "gles", "auto", "measured", "neon_m", "gles_m"), threads, round,
  * median_ms, correct, placed (the backend an AUTO variant ran on) and why
@@ -153,13 +155,17 @@ static void place_row_add(place_set *s, int v, int b, int round, double ms, bool
  * each follows each of the others once (0 1 2 0 2 1): so that each meets
  * the machine as the others do (the GPU's clocks, a driver's threads that
  * spin after the GPU's work, the caches), and AUTO's time sits beside its
- * own backend's by name. Medians of `iters` calls each. */
+ * own backend's by name. A variant's time is the mean of its two medians,
+ * of its calls after each of the others: a call after a GLES call in host
+ * memory (which uploads its inputs, evicting the caches) and one after a
+ * CPU call are two populations, half its calls each, and one median of
+ * them all would land anywhere between the two. */
 static void place_time(place_set *s, int d, int b, int round, double ms[3])
 {
     static const uint8_t cycle[6] = {0, 1, 2, 0, 2, 1};
-    double t[3][256];
+    double t[3][3][128];
     const int reps = iters < 256 ? iters : 256;
-    int n[3] = {0, 0, 0};
+    int n[3] = {0, 0, 0}, after[3][3] = {{0}}, prev = 2;
     /* the other device's GL context let go, as an application with one
      * device has only its own: else each call would switch contexts twice */
     edml_device_release_thread(s->dev[!d]);
@@ -169,18 +175,31 @@ static void place_time(place_set *s, int d, int b, int round, double ms[3])
         if (n[v] == reps) continue;
         const double t0 = now_s();
         place_run(s, 3 * d + v, b);
-        t[v][n[v]++] = now_s() - t0;
+        const double dt = now_s() - t0;
+        n[v]++;
+        if (after[v][prev] < 128) t[v][prev][after[v][prev]++] = dt;
+        prev = v;
     }
-    for (int j = 0; j < 3; j++) ms[j] = median(t[j], reps) * 1e3;
+    for (int j = 0; j < 3; j++) {
+        double sum = 0;
+        int parts = 0;
+        for (int p = 0; p < 3; p++)
+            if (p != j && after[j][p]) sum += median(t[j][p], after[j][p]), parts++;
+        ms[j] = parts ? sum / parts * 1e3 : -1;
+    }
 }
 
-/* The median over the rounds of variant v with bindings b, among rows[from..]. */
-static double place_median(int from, int v, int b)
+/* Variant v over variant named with bindings b, round by round among
+ * rows[from..] (the two timed call for call in the same turns), the
+ * median over the rounds: the rounds' drift cancels; -1 where none. */
+static double place_paired(int from, int v, int named, int b)
 {
     double t[64];
     int n = 0;
     for (int i = from; i < nrows && n < 64; i++)
-        if (rows[i].variant == v && rows[i].binding == b) t[n++] = rows[i].ms;
+        for (int j = from; j < nrows && rows[i].variant == v && rows[i].binding == b; j++)
+            if (rows[j].variant == named && rows[j].binding == b && rows[j].round == rows[i].round && rows[j].ms > 0)
+                t[n++] = rows[i].ms / rows[j].ms;
     return n ? median(t, n) : -1;
 }
 
@@ -192,10 +211,11 @@ static void place_ratios(const place_set *s, int from)
         for (int v = 2; v <= 3; v++) {
             const edml_backend on = edml_operator_backend(s->op[v]);
             const int named = (on == EDML_BACKEND_GLES ? 1 : 0) + (v == 3 ? 4 : 0);
-            const double a = place_median(from, v, b), n = place_median(from, named, b);
-            if (a > 0 && n > 0)
-                printf("%-15s %-5s %-9s on %s: %.2fx %s by name on its device\n", s->w->name, binding_names[b],
-                       variant_names[v], edml_backend_name(on), a / n, edml_backend_name(on));
+            const double r = place_paired(from, v, named, b);
+            if (r > 0)
+                printf("%-15s %-5s %-9s on %s: %.2fx %s by name on its device (the median of the rounds' ratios)\n",
+                       s->w->name, binding_names[b], variant_names[v], edml_backend_name(on), r,
+                       edml_backend_name(on));
         }
 }
 
