@@ -69,6 +69,17 @@ for b in $(sed -n 's/^	default "\([a-z0-9-]*\)".*/\1/p' packaging/buildroot/pack
     $(sed -n 's/.*EDML_BOARD ??= "\([a-z0-9-]*\)".*/\1/p; s/.*, *'"'"'\([a-z0-9-]*\)'"'"')[,)].*/\1/p' "$bb"); do
     [ -f "boards/$b/board.mk" ] || no "a package names board '$b', which edml does not have"
 done
+# Buildroot's board is a choice (a typo cannot reach the build): one entry a board but the host
+for b in $(ls boards); do
+    [ "$b" = host ] && continue
+    sym=BR2_PACKAGE_EDML_BOARD_$(echo "$b" | tr 'a-z-' 'A-Z_')
+    grep -q "^config $sym\$" packaging/buildroot/package/edml/Config.in &&
+        grep -q "^	default \"$b\" if $sym\$" packaging/buildroot/package/edml/Config.in ||
+        no "Config.in: board $b is not a choice ($sym, and BR2_PACKAGE_EDML_BOARD \"$b\" from it)"
+done
+grep -q '^config BR2_PACKAGE_EDML_BOARD$' packaging/buildroot/package/edml/Config.in &&
+    sed -n '/^config BR2_PACKAGE_EDML_BOARD$/,/^$/p' packaging/buildroot/package/edml/Config.in | grep -q '^	string$' ||
+    no "Config.in: BR2_PACKAGE_EDML_BOARD is not the hidden string the choice sets"
 # a distribution's build has no -Werror (edml's own tests set WERROR=-Werror):
 # neither a plain make nor what the packages run
 (unset WERROR; make -n -B --no-print-directory BOARD=host BUILD=build/host/nowerror lib 2>/dev/null) | grep -q -- "-Werror" &&
