@@ -412,6 +412,62 @@ def crossover_svg(d):
     print("\n".join(out))
 
 
+def model_svg(d):
+    """The board report's cost model over the points it was fitted to: a
+    panel a family, time against the operator's MiB (log-log); NEON in
+    host memory at each worker count and GLES with host memory and with
+    GPU buffers; a dot a point as measured, a ring where the model puts it,
+    joined by a line (its error). An SVG on standard output."""
+    import math
+    pts = [p for p in d.get("model_points", []) if p["us"] > 0 and p["mib"] > 0]
+    fams = [f for f in ("topk", "gather_nd", "argreduce", "elementwise_if") if any(p["family"] == f for p in pts)]
+    workers = sorted({p["workers"] for p in pts if p["backend"] == "neon"})
+    blues = ["#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b", "#041a3a", "#020d1e", "#000000"]
+    series = [("neon", "host", w, blues[i % len(blues)], f"NEON, {w} worker{'s' if w > 1 else ''}")
+              for i, w in enumerate(workers)]
+    series += [("gles", "host", 0, "#d62728", "GLES, host memory"), ("gles", "gpu", 0, "#ff7f0e", "GLES, GPU buffers")]
+    W, H, M, cols = 380, 300, 56, 2
+    rows_n = (len(fams) + cols - 1) // cols
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W * cols + 170}" height="{H * rows_n + 10}" '
+           'font-family="sans-serif" font-size="11">']
+    for i, fam in enumerate(fams):
+        ox, oy = (i % cols) * W, (i // cols) * H
+        mine = [p for p in pts if p["family"] == fam and any(
+            (p["backend"], p["binding"], p["workers"]) == sr[:3] for sr in series)]
+        xs = [p["mib"] for p in mine]
+        ys = [v for p in mine for v in (p["us"], p["model_us"]) if v > 0]
+        x0, x1 = math.floor(math.log10(min(xs))), math.ceil(math.log10(max(xs))) + 1e-9
+        y0, y1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys))) + 1e-9
+
+        def X(v):
+            return ox + M + (math.log10(v) - x0) / (x1 - x0) * (W - M - 16)
+
+        def Y(v):
+            return oy + 24 + (y1 - math.log10(max(v, 10 ** y0))) / (y1 - y0) * (H - M - 24)
+
+        out.append(f'<text x="{ox + M}" y="{oy + 16}">{fam}: time against MiB (log-log)</text>')
+        out.append(f'<rect x="{ox + M}" y="{oy + 24}" width="{W - M - 16}" height="{H - M - 24}" fill="none" '
+                   'stroke="#888"/>')
+        for k in range(int(x0), int(math.ceil(x1))):
+            out.append(f'<text x="{X(10 ** k):.0f}" y="{oy + H - M + 14}" text-anchor="middle">{10 ** k:g}</text>')
+        for k in range(int(y0), int(math.ceil(y1))):
+            out.append(f'<text x="{ox + M - 4}" y="{Y(10 ** k) + 4:.0f}" text-anchor="end">{10 ** k:g} us</text>')
+        for be, bind, w, color, _ in series:
+            for p in (q for q in mine if (q["backend"], q["binding"], q["workers"]) == (be, bind, w)):
+                x, y, ym = X(p["mib"]), Y(p["us"]), Y(p["model_us"])
+                out.append(f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x:.1f}" y2="{ym:.1f}" stroke="{color}"/>')
+                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{color}"/>')
+                out.append(f'<circle cx="{x:.1f}" cy="{ym:.1f}" r="3" fill="none" stroke="{color}"/>')
+    for j, (_, _, _, color, name) in enumerate(series):
+        out.append(f'<circle cx="{W * cols + 12}" cy="{30 + 16 * j}" r="3" fill="{color}"/>')
+        out.append(f'<text x="{W * cols + 20}" y="{34 + 16 * j}">{name}</text>')
+    j = len(series) + 1
+    out.append(f'<text x="{W * cols + 6}" y="{34 + 16 * j}">dot: measured</text>')
+    out.append(f'<text x="{W * cols + 6}" y="{50 + 16 * j}">ring: the model</text>')
+    out.append("</svg>")
+    print("\n".join(out))
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -438,6 +494,8 @@ def main(argv):
         model_table(load(files[0]))
     elif what == "crossover-svg":
         crossover_svg(load(files[0]))
+    elif what == "model-svg":
+        model_svg(load(files[0]))
     elif what == "placement":
         placement_table([load(f) for f in files])
     elif what == "compare":

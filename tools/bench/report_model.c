@@ -7,7 +7,8 @@
  * terms in the operator's MiB, millions of elements, millions of rows and
  * millions of FLOAT16 input elements (edml_cost_term: what AUTO predicts with), by least squares on relative
  * error with no negative term, each fit's median error printed. Written to
- * the JSON ("model"), to FILE.model (edml_cost_model_write(): the blob
+ * the JSON ("model", and "model_points": every point and its line's
+ * prediction), to FILE.model (edml_cost_model_write(): the blob
  * firmware gives edml_device_desc.cost_model) and as caps.h lines. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -212,7 +213,7 @@ static void sweep_points(bench_device *devs, int nt, double scale, model_point (
 
 /* One series fitted for each family into terms[], said in the JSON and printed. */
 static void series_fit(FILE *f, const model_point *all, int n, uint8_t be, uint8_t binding, uint8_t workers,
-                       edml_cost_term *terms, uint32_t *nterms, int *rows)
+                       edml_cost_term *terms, uint32_t *nterms, int *rows, double fitted[4][COLS])
 {
     static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"};
     static const char *const bind_name[3] = {"host", "gpu", "mapped"};
@@ -222,7 +223,7 @@ static void series_fit(FILE *f, const model_point *all, int n, uint8_t be, uint8
         for (int i = 0; i < n; i++)
             if (all[i].family == fam) pt[m++] = all[i];
         if (m < 2) continue;
-        double c[COLS];
+        double *c = fitted[fam];
         fit(pt, m, c);
         const double err = fit_error(pt, m, c);
         terms[(*nterms)++] = (edml_cost_term){fam,         be,          binding,     workers,    (float)c[0],
@@ -242,23 +243,51 @@ static void series_fit(FILE *f, const model_point *all, int n, uint8_t be, uint8
     }
 }
 
+/* Every point the fits took, its figures, its time and its line's
+ * prediction: "model_points" in the JSON (tools/perf_table.py model-svg
+ * draws them). */
+static void model_points_json(FILE *f, model_point (*pt)[MODEL_POINTS], const int *n, double (*fitted)[4][COLS],
+                              const uint32_t *threads, int nt)
+{
+    static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"};
+    int rows = 0;
+    fprintf(f, "  \"model_points\": [");
+    for (int k = 0; k < 2 * (nt + 1); k++) {
+        const bool gles = k / 2 == nt;
+        for (int i = 0; i < n[k]; i++) {
+            const model_point *p = &pt[k][i];
+            fprintf(f,
+                    "%s\n    {\"family\": \"%s\", \"backend\": \"%s\", \"binding\": \"%s\", \"workers\": %u, "
+                    "\"mib\": %.6f, \"melements\": %.6f, \"mrows\": %.6f, \"mhalves\": %.6f, \"us\": %.3f, "
+                    "\"model_us\": %.3f}",
+                    rows++ ? "," : "", fam_name[p->family], gles ? "gles" : "neon", k % 2 ? "gpu" : "host",
+                    gles ? 0u : (unsigned)threads[k / 2], p->f[0], p->f[1], p->f[2], p->f[3], p->us,
+                    predicted(fitted[k][p->family], p->f));
+        }
+    }
+    fprintf(f, "\n  ],\n");
+}
+
 uint32_t report_model(FILE *f, bench_device *devs, const uint32_t *threads, int nt, double scale, const char *path,
                       edml_cost_term *terms)
 {
     static model_point pt[MODEL_SERIES][MODEL_POINTS];
+    static double fitted[MODEL_SERIES][4][COLS];
     int n[MODEL_SERIES] = {0};
     uint32_t nterms = 0;
     int rows = 0;
     nt = nt < 8 ? nt : 8;
     sweep_points(devs, nt, scale, pt, n);
+    memset(fitted, 0, sizeof fitted);
     fprintf(f, "  \"model\": [");
     for (int k = 0; k < 2 * (nt + 1); k++) {
         const bool gles = k / 2 == nt;
         series_fit(f, pt[k], n[k], gles ? EDML_BACKEND_GLES : EDML_BACKEND_NEON,
                    k % 2 ? EDML_COST_GPU_BUFFERS : EDML_COST_HOST_MEMORY, (uint8_t)(gles ? 0 : threads[k / 2]), terms,
-                   &nterms, &rows);
+                   &nterms, &rows, fitted[k]);
     }
     fprintf(f, "\n  ],\n");
+    model_points_json(f, pt, n, fitted, threads, nt);
     static uint8_t blob[EDML_COST_MODEL_BYTES(REPORT_MODEL_TERMS)];
     const size_t bytes = edml_cost_model_write(devs[0].dev, terms, nterms, blob, sizeof blob);
     FILE *p = fopen(path, "wb");
