@@ -214,8 +214,7 @@ static void place_ratios(const place_set *s, int from)
             const double r = place_paired(from, v, named, b);
             if (r > 0)
                 printf("%-15s %-5s %-9s on %s: %.2fx %s by name on its device (the median of the rounds' ratios)\n",
-                       s->w->name, binding_names[b], variant_names[v], edml_backend_name(on), r,
-                       edml_backend_name(on));
+                       s->w->name, binding_names[b], variant_names[v], edml_backend_name(on), r, edml_backend_name(on));
         }
 }
 
