@@ -466,10 +466,40 @@ static void check_model_figures(void)
     board = keep;
 }
 
+/* Sample 0 measured with both sides timed alike (EDML_FAULT_SLOW_CPU and
+ * _GPU: every run 50 ms, a tie) under the board's model of `terms` lines:
+ * the call is too close, so it runs on `want` (NULL: where a device placing
+ * by the board's thresholds puts it) and says whose choice that is. */
+static void check_tie(uint32_t terms, const edml_backend *want, const char *words)
+{
+    tl_device d;
+    board.cost_model = model, board.cost_model_terms = terms;
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    edml_backend expect = want ? *want : EDML_BACKEND_REF;
+    if (!want) { /* the thresholds' choice */
+        make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+        CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "tie: create");
+        expect = op ? edml_operator_backend(op) : expect;
+        tl_device_free(&d);
+    }
+    make(&d, EDML_PLACEMENT_MEASURE, EDML_FAULT_SLOW_CPU | EDML_FAULT_SLOW_GPU, NULL, 0);
+    CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "tie: create");
+    if (op) measure(d.dev, &c, op, "in a tie");
+    char why[300] = "";
+    if (op) edml_operator_placement(op, why, sizeof why);
+    CHECK(op && edml_operator_backend(op) == expect && strstr(why, words), "a tie, %u model lines: on %s, want %s: %s",
+          (unsigned)terms, op ? edml_backend_name(edml_operator_backend(op)) : "-", edml_backend_name(expect), why);
+    ops_free(&c);
+    tl_device_free(&d);
+}
+
 /* AUTO by a cost model: the board's lines or a blob the device was given
  * (one made for another board, or damaged, is not used, and said); per kind
  * of bindings; predictions within 5% take the thresholds' choice; a
- * software GPU the board bars stays barred; measuring refines the model. */
+ * software GPU the board bars stays barred; measuring refines the model,
+ * and a measured tie keeps the model's clear choice. */
 static void check_model(void)
 {
     tl_device d;
@@ -492,6 +522,12 @@ static void check_model(void)
           op ? edml_operator_placement(op, why, sizeof why) : "");
     ops_free(&c);
     tl_device_free(&d);
+    /* measured runs too close to call: the model's clear choice, else the thresholds' */
+    const edml_backend gles = EDML_BACKEND_GLES, neon = EDML_BACKEND_NEON;
+    check_tie(model_of(1000, 1, 1, 1000), &gles, "(within 5%: the model's choice)");
+    check_tie(model_of(1, 1000, 1000, 1), &neon, "(within 5%: the model's choice)");
+    check_tie(model_of(1000, 990, 1000, 990), NULL, "(within 5%: the thresholds' choice)");
+    check_tie(0, NULL, "(within 5%: the thresholds' choice)");
     board.cost_model_terms = model_of(1000, 990, 1000, 990);
     make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
     model_run(d.dev, EDML_BACKEND_GLES, "(within 5%: the thresholds' choice)", EDML_BACKEND_GLES, "within 5%");

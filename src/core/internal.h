@@ -145,11 +145,18 @@ typedef enum edmli_place_state {
     EDMLI_PLACE_MEASURED,  /* measured on this device */
     EDMLI_PLACE_SAVED      /* taken from the placement cache */
 } edmli_place_state;
+/* A placement whose two sides were within 5%: whose choice it kept. */
+typedef enum edmli_close {
+    EDMLI_CLOSE_NOT,
+    EDMLI_CLOSE_THRESHOLDS,
+    EDMLI_CLOSE_MODEL
+} edmli_close;
+
 typedef struct edmli_place {
     uint8_t state;                    /* edmli_place_state */
     uint8_t gpu;                      /* 1: runs on the GPU (the thresholds' choice until decided) */
     uint8_t runs;                     /* measuring runs done: even ones on the CPU, odd ones on the GPU */
-    uint8_t close;                    /* measured within the margin: the thresholds' choice kept */
+    uint8_t close;                    /* edmli_close: within the margin, whose choice was kept */
     uint64_t ns[2];                   /* the medians, CPU and GPU */
     uint64_t t[2][EDMLI_PLACE_TIMED]; /* the timed runs while measuring */
 } edmli_place;

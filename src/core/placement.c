@@ -4,7 +4,8 @@
  * bindings (host memory, GPU buffers) run on the CPU and on the GPU
  * alternately, a warm-up and EDMLI_PLACE_TIMED timed runs a side, each a
  * real execution; the faster side's median wins unless the two medians are
- * within EDMLI_PLACE_MARGIN of each other (the thresholds' choice then).
+ * within EDMLI_PLACE_MARGIN of each other (the cost model's choice then,
+ * where it has a clear one, else the thresholds').
  * Decisions go to the placement cache (placement_cache.c). */
 #include "internal.h"
 #include "edml_port.h"
@@ -12,7 +13,7 @@
 #include <string.h>
 
 #define EDMLI_PLACE_MARGIN 20u        /* within 1/20 (5%) of each other: too close to call */
-#define EDMLI_PLACE_SLOW_NS 50000000u /* EDML_FAULT_SLOW_CPU/_GPU: 50 ms a timed run */
+#define EDMLI_PLACE_SLOW_NS 50000000u /* EDML_FAULT_SLOW_CPU/_GPU: 50 ms a timed run (both: 50 ms each) */
 
 static const char *const edmli_kind_name[EDMLI_BIND_KINDS] = {"host memory", "GPU buffers"};
 
@@ -55,7 +56,7 @@ void edmli_place_init(edml_device *dev, edml_operator *op)
         p->gpu = op->threshold_gpu;
         if (edmli_cost_predict(dev, op, side, k, p->ns)) { /* the model's choice, the thresholds' if close */
             p->state = EDMLI_PLACE_MODEL;
-            p->close = edmli_cost_close(p->ns);
+            p->close = edmli_cost_close(p->ns) ? EDMLI_CLOSE_THRESHOLDS : EDMLI_CLOSE_NOT;
             p->gpu = p->close ? op->threshold_gpu : p->ns[1] < p->ns[0];
         }
         if (dev->desc.placement != EDML_PLACEMENT_THRESHOLDS &&
@@ -121,16 +122,39 @@ static void edmli_place_ms(char *buf, size_t cap, uint64_t ns)
     edmli_format(buf, cap, "%llu.%u%u%u ms", (unsigned long long)(ns / 1000000u), us / 100u, us / 10u % 10u, us % 10u);
 }
 
-/* The measured runs decide: the faster side, or the thresholds' choice
- * where the two are too close to call; said once, kept in the cache. */
+/* What a close call says it kept ("" where the call was not close). */
+static const char *edmli_place_close_words(const edmli_place *p)
+{
+    return p->close == EDMLI_CLOSE_MODEL ? " (within 5%: the model's choice)"
+           : p->close                    ? " (within 5%: the thresholds' choice)"
+                                         : "";
+}
+
+/* Measured runs too close to call: the model's choice where it has one
+ * that is not close itself (it saw the operator's shape, not the
+ * operator's first calls), else the thresholds'. */
+static void edmli_place_close_call(const edml_operator *op, edmli_place *p, uint32_t kind)
+{
+    const edml_device *dev = op->obj.device;
+    const edml_backend side[2] = {edmli_cpu_backend(dev, op->kind), op->backend};
+    uint64_t m[2];
+    const bool model = edmli_cost_predict(dev, op, side, kind, m) && !edmli_cost_close(m);
+    p->gpu = model ? m[1] < m[0] : op->threshold_gpu;
+    p->close = model ? EDMLI_CLOSE_MODEL : EDMLI_CLOSE_THRESHOLDS;
+}
+
+/* The measured runs decide: the faster side, or the model's or the
+ * thresholds' choice where the two are too close to call; said once, kept
+ * in the cache. */
 static void edmli_place_decide(edml_operator *op, edmli_place *p, uint32_t kind)
 {
     edml_device *dev = op->obj.device;
     p->ns[0] = edmli_median3(p->t[0]);
     p->ns[1] = edmli_median3(p->t[1]);
     const uint64_t lo = p->ns[0] < p->ns[1] ? p->ns[0] : p->ns[1], hi = p->ns[0] ^ p->ns[1] ^ lo;
-    p->close = hi - lo <= lo / EDMLI_PLACE_MARGIN;
-    p->gpu = p->close ? op->threshold_gpu : p->ns[1] < p->ns[0];
+    p->close = EDMLI_CLOSE_NOT;
+    p->gpu = p->ns[1] < p->ns[0];
+    if (hi - lo <= lo / EDMLI_PLACE_MARGIN) edmli_place_close_call(op, p, kind);
     p->state = EDMLI_PLACE_MEASURED;
     edmli_place_cache_put(dev, edmli_place_kind_key(op, kind), p);
     if (!dev->err.log) return;
@@ -140,7 +164,7 @@ static void edmli_place_decide(edml_operator *op, edmli_place *p, uint32_t kind)
     edmli_format(line, sizeof line, "%s with %s runs on %s: measured %s %s, %s %s%s", edmli_op_name(op->type),
                  edmli_kind_name[kind], edml_backend_name(edmli_place_backend(op, kind)),
                  edml_backend_name(edmli_cpu_backend(dev, op->kind)), cpu_t, edml_backend_name(op->backend), gpu_t,
-                 p->close ? " (within 5%: the thresholds' choice)" : "");
+                 edmli_place_close_words(p));
     dev->err.log(dev->err.log_user, EDML_STATUS_OK, line);
 }
 
@@ -151,7 +175,11 @@ void edmli_place_end(edml_operator *op, const edmli_place_call *pc, edml_status 
     edmli_place *p = &op->place[pc->kind];
     uint64_t ns = edmli_port_now_ns() - pc->t0;
     const uint32_t slow = pc->side ? EDML_FAULT_SLOW_GPU : EDML_FAULT_SLOW_CPU;
-    if (dev->desc.inject_faults & slow) ns += EDMLI_PLACE_SLOW_NS;
+    const uint32_t both = EDML_FAULT_SLOW_CPU | EDML_FAULT_SLOW_GPU;
+    if ((dev->desc.inject_faults & both) == both)
+        ns = EDMLI_PLACE_SLOW_NS; /* a tie: every run alike */
+    else if (dev->desc.inject_faults & slow)
+        ns += EDMLI_PLACE_SLOW_NS;
     /* a run that failed or ran elsewhere is no measurement (a GPU that
      * failed leaves the device: the operator is on the CPU for good) */
     if ((s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) || moved || p->state != EDMLI_PLACE_MEASURING) return;
@@ -172,11 +200,11 @@ static void edmli_place_explain(const edml_operator *op, uint32_t kind, char *bu
     if (p->state == EDMLI_PLACE_MEASURED || p->state == EDMLI_PLACE_SAVED) {
         edmli_format(buf, cap, "%s: %s with %s: %s %s, %s %s%s", b,
                      p->state == EDMLI_PLACE_SAVED ? "saved, measured" : "measured", kn, cpu, cpu_t, gpu, gpu_t,
-                     p->close ? " (within 5%: the thresholds' choice)" : "");
+                     edmli_place_close_words(p));
     } else if (p->state == EDMLI_PLACE_MODEL) {
         const unsigned w = op->workers ? op->workers : 1u;
         edmli_format(buf, cap, "%s: model: %s %s, %s %s (%s, %u worker%s)%s", b, cpu, cpu_t, gpu, gpu_t, kn, w,
-                     w == 1u ? "" : "s", p->close ? " (within 5%: the thresholds' choice)" : "");
+                     w == 1u ? "" : "s", edmli_place_close_words(p));
     } else if (p->state == EDMLI_PLACE_MEASURING) {
         edmli_format(buf, cap, "%s: measuring with %s: %u of %u runs, alternately on %s and %s", b, kn,
                      (unsigned)p->runs, EDMLI_PLACE_RUNS, cpu, gpu);

@@ -7,7 +7,7 @@
  *           claim of the device that holds it now
  *   entry:  the operator's key (its descriptor, the kind of bindings, the
  *           workers), the CPU's and the GPU's medians, the decision, the
- *           thresholds' choice kept for a close call, a checksum
+ *           choice a close call kept (edmli_close), a checksum
  * The memory is the caller's, kept in flash or a file between boots: the
  * device trusts none of it. At creation every entry's checksum is checked
  * (a damaged one is dropped, those after it move down); a cache of another
@@ -57,7 +57,7 @@ static uint32_t edmli_pc_sum(const edmli_pc_entry *e)
 /* An entry as the device wrote it: its checksum, and flags of 0 or 1. */
 static bool edmli_pc_sound(const edmli_pc_entry *e)
 {
-    return e->sum == edmli_pc_sum(e) && e->gpu <= 1u && e->close <= 1u;
+    return e->sum == edmli_pc_sum(e) && e->gpu <= 1u && e->close <= EDMLI_CLOSE_MODEL;
 }
 
 /* Entry i's bytes in the caller's memory (any alignment: copied, never
