@@ -633,7 +633,7 @@ typedef struct edml_device_desc {
 #define EDML_FAULT_DROPPED_DISPATCH 0x80000u   /**< (at) one submission's dispatches dropped */
 #define EDML_FAULT_GPU_RESET 0x100000u         /**< (at) one submission dropped and a GPU reset reported */
 #define EDML_FAULT_SLOW_CPU 0x200000u          /**< measured placement times each CPU run 50 ms longer */
-#define EDML_FAULT_SLOW_GPU 0x400000u          /**< ... each GPU run 50 ms longer (with _CPU: each run 50 ms, a tie) */
+#define EDML_FAULT_SLOW_GPU 0x400000u          /**< ... each GPU run 50 ms longer; with _CPU every run 50 ms (a tie) */
 #define EDML_FAULT_PARTIAL_WORKGROUP 0x800000u /**< (at) only each workgroup's first invocation runs */
 #define EDML_FAULT_STALE_READBACK 0x1000000u   /**< (at) the readback mapping shows the bytes before */
 #define EDML_FAULT_LIMITS_ANY                  /**< every limits profile above */ \

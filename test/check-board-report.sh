@@ -59,6 +59,22 @@ if [ -n "$gl" ]; then
     python3 tools/perf_table.py crossover-svg "$out" >"$dir/crossover.svg" &&
         python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if len(r.findall("{http://www.w3.org/2000/svg}polyline")) >= 3 else 1)' "$dir/crossover.svg" ||
         { echo "FAIL: perf_table.py crossover-svg"; fail=1; }
+    # the model over its points as a picture (a dot and a ring a point), each
+    # point's prediction its own line's (fixed + terms x figures)
+    python3 tools/perf_table.py model-svg "$out" >"$dir/model.svg" &&
+        python3 - "$out" "$dir/model.svg" <<'PY' || { echo "FAIL: model_points or perf_table.py model-svg"; fail=1; }
+import json, sys, xml.etree.ElementTree as E
+d = json.load(open(sys.argv[1]))
+pts, lines = d["model_points"], {(m["family"], m["backend"], m["binding"], m["workers"]): m for m in d["model"]}
+assert len(pts) >= 16, "too few points"
+for p in pts:
+    m = lines[(p["family"], p["backend"], p["binding"], p["workers"])]
+    want = m["fixed_us"] + m["us_per_mib"] * p["mib"] + m["us_per_melement"] * p["melements"] + \
+        m["us_per_mrow"] * p["mrows"] + m["us_per_mhalf"] * p["mhalves"]
+    assert abs(p["model_us"] - want) <= 0.01 + 1e-3 * want, (p, want)
+circles = E.parse(sys.argv[2]).getroot().findall("{http://www.w3.org/2000/svg}circle")
+assert len(circles) >= 2 * sum(1 for p in pts if p["binding"] == "host" or p["backend"] == "gles"), len(circles)
+PY
     # the crossovers reach past the board's thresholds, or say where they ended
     check "crossovers that say nothing of their range" "GLES ahead on one core from\|from 4096 to [0-9]* elements" "$dir/check.log"
 fi

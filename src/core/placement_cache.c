@@ -54,7 +54,7 @@ static uint32_t edmli_pc_sum(const edmli_pc_entry *e)
     return edmli_fnv1a(EDMLI_FNV1A_SEED, &c, sizeof c);
 }
 
-/* An entry as the device wrote it: its checksum, and flags of 0 or 1. */
+/* An entry as the device wrote it: its checksum, a decision of 0 or 1, an edmli_close. */
 static bool edmli_pc_sound(const edmli_pc_entry *e)
 {
     return e->sum == edmli_pc_sum(e) && e->gpu <= 1u && e->close <= EDMLI_CLOSE_MODEL;

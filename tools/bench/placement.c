@@ -196,10 +196,12 @@ static double place_paired(int from, int v, int named, int b)
 {
     double t[64];
     int n = 0;
-    for (int i = from; i < nrows && n < 64; i++)
-        for (int j = from; j < nrows && rows[i].variant == v && rows[i].binding == b; j++)
+    for (int i = from; i < nrows && n < 64; i++) {
+        if (rows[i].variant != v || rows[i].binding != b) continue;
+        for (int j = from; j < nrows; j++)
             if (rows[j].variant == named && rows[j].binding == b && rows[j].round == rows[i].round && rows[j].ms > 0)
                 t[n++] = rows[i].ms / rows[j].ms;
+    }
     return n ? median(t, n) : -1;
 }
 

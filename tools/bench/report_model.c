@@ -23,6 +23,8 @@
 #define FIGURES 4          /* MiB, millions of elements, of rows, of FLOAT16 input elements */
 #define COLS (FIGURES + 1) /* and the fixed cost */
 
+static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"}; /* EDML_COST_* */
+
 typedef struct model_point {
     uint32_t family;
     double f[FIGURES];
@@ -215,7 +217,6 @@ static void sweep_points(bench_device *devs, int nt, double scale, model_point (
 static void series_fit(FILE *f, const model_point *all, int n, uint8_t be, uint8_t binding, uint8_t workers,
                        edml_cost_term *terms, uint32_t *nterms, int *rows, double fitted[4][COLS])
 {
-    static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"};
     static const char *const bind_name[3] = {"host", "gpu", "mapped"};
     for (uint8_t fam = 0; fam < 4; fam++) {
         model_point pt[MODEL_POINTS];
@@ -249,7 +250,6 @@ static void series_fit(FILE *f, const model_point *all, int n, uint8_t be, uint8
 static void model_points_json(FILE *f, model_point (*pt)[MODEL_POINTS], const int *n, double (*fitted)[4][COLS],
                               const uint32_t *threads, int nt)
 {
-    static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"};
     int rows = 0;
     fprintf(f, "  \"model_points\": [");
     for (int k = 0; k < 2 * (nt + 1); k++) {
