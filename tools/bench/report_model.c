@@ -182,7 +182,10 @@ static double fit_error(const model_point *pt, int n, const double c[COLS])
 /* Every workload and shape point at every size, timed in every series
  * (NEON at each thread count, then GLES; host memory, then GPU buffers),
  * its outputs against the reference's made once; points that did not run
- * or were wrong are left out. */
+ * or were wrong are left out. Each series runs with no other device's
+ * context current on this thread: a call finding one restores it after
+ * itself (two context switches a call, which a firmware's one device never
+ * pays: about 100 us on the H200 machine's driver). */
 static void sweep_points(bench_device *devs, int nt, double scale, model_point (*pt)[MODEL_POINTS], int *n)
 {
     static const double part[MODEL_SCALES] = {1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0};
@@ -199,6 +202,8 @@ static void sweep_points(bench_device *devs, int nt, double scale, model_point (
             for (int k = 0; k < 2 * (nt + 1); k++) {
                 const bool gles = k / 2 == nt, buffers = k % 2;
                 edml_device *dev = devs[gles ? 0 : k / 2].dev;
+                for (int d = 0; d < nt; d++) /* another device's context current here: each call would switch */
+                    if (devs[d].dev != dev) edml_device_release_thread(devs[d].dev);
                 const edml_backend be = gles ? EDML_BACKEND_GLES : EDML_BACKEND_NEON;
                 const double sec = buffers ? bench_time_resident(dev, &w, be, ref, &same)
                                            : bench_time_outputs(dev, &w, be, ref, &same);
