@@ -412,16 +412,15 @@ typedef enum edml_backend {
 /** Lower-case name of a backend ("auto", "ref", "neon", "gles"), or NULL. */
 const char *edml_backend_name(edml_backend backend);
 
-/** Mask of EDML_BACKEND_BIT()s of the backends built into this library that
- *  have a kernel for an operator type (0 for a type edml does not
- *  implement). The reference backend has every operator; another backend may
- *  lack one: ::EDML_BACKEND_AUTO then passes it by, and naming it gives
- *  ::EDML_STATUS_BACKEND_UNAVAILABLE. Whether a device can use a backend at
- *  all is edml_device_backends(). */
+/** Mask of EDML_BACKEND_BIT()s of the backends built into this library that have a kernel for an operator
+ *  type (0 for a type edml does not implement). The reference backend has every operator; another backend
+ *  may lack one: ::EDML_BACKEND_AUTO then passes it by, and naming it gives ::EDML_STATUS_BACKEND_UNAVAILABLE.
+ *  Whether a device can use a backend at all is edml_device_backends(). */
 uint32_t edml_operator_backends(EDML_OPERATOR_TYPE type);
 
 /** A line of a board's cost model (the board report's fit): rows are TopK's, GatherND's tuples, ArgMin's
- *  outputs if it reduces the innermost dim, ElementWiseIf's runs of that dim (broadcasts cut them). */
+ *  outputs if it reduces the innermost dim, ElementWiseIf's runs of that dim (broadcasts cut them); a row's
+ *  elements are TopK's along its axis or what ArgMin reduces an output (one worker's or workgroup's path). */
 typedef struct edml_cost_term {
     uint8_t family;        /**< EDML_COST_TOPK, _GATHER_ND, _ARGREDUCE (ArgMin, ArgMax), _ELEMENT_WISE_IF */
     uint8_t backend;       /**< EDML_BACKEND_NEON or EDML_BACKEND_GLES */
@@ -432,6 +431,7 @@ typedef struct edml_cost_term {
     float us_per_melement; /**< per million elements of its largest tensor */
     float us_per_mrow;     /**< per million rows (above) */
     float us_per_mhalf;    /**< per million FLOAT16 elements of its inputs (converted to compare) */
+    float us_per_mlong;    /**< per million elements of one row (above) */
 } edml_cost_term;
 #define EDML_COST_TOPK 0u
 #define EDML_COST_GATHER_ND 1u
@@ -712,7 +712,7 @@ edml_status edml_device_placement_cache_stats(edml_device *device, edml_placemen
  *  driver and edml version, checksummed, into buf: its bytes (EDML_COST_MODEL_BYTES(n)); 0 where cap is
  *  short, the device is busy or none (edml_error_without_device() says). */
 size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap);
-#define EDML_COST_MODEL_BYTES(n) (32u + 28u * (size_t)(n))
+#define EDML_COST_MODEL_BYTES(n) (32u + 32u * (size_t)(n))
 
 /** The message of the last call that reached this device, "" when it
  *  succeeded (see edml_error_without_device() for calls that reached none). */
