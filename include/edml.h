@@ -432,6 +432,7 @@ typedef struct edml_cost_term {
     float us_per_mrow;     /**< per million rows (above) */
     float us_per_mhalf;    /**< per million FLOAT16 elements of its inputs (converted to compare) */
     float us_per_mlong;    /**< per million elements of one row (above) */
+    float us_per_mstrided; /**< per million input elements TopK or ArgMin goes through down columns */
 } edml_cost_term;
 #define EDML_COST_TOPK 0u
 #define EDML_COST_GATHER_ND 1u
@@ -668,11 +669,9 @@ edml_status edml_device_destroy(edml_device *device);
  *  not the device's is left as it is. Without GLES it does nothing. */
 edml_status edml_device_release_thread(edml_device *device);
 
-/** Bytes at the start of edml_device_desc.program_cache that hold
- *  programs now (0 without a cache or GLES): what to save for the next
- *  start. The programs an operator needs are in it once the operator was
- *  created (or, where the driver compiles in its own threads, once its
- *  first execution ran on the GPU). */
+/** Bytes at the start of edml_device_desc.program_cache that hold programs now (0 without a cache or GLES):
+ *  what to save for the next start. The programs an operator needs are in it once the operator was created
+ *  (or, where the driver compiles in its own threads, once its first execution ran on the GPU). */
 edml_status edml_device_program_cache_used(edml_device *device, size_t *bytes);
 
 /** What edml_device_desc.program_cache held and what the device did with
@@ -712,7 +711,7 @@ edml_status edml_device_placement_cache_stats(edml_device *device, edml_placemen
  *  driver and edml version, checksummed, into buf: its bytes (EDML_COST_MODEL_BYTES(n)); 0 where cap is
  *  short, the device is busy or none (edml_error_without_device() says). */
 size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap);
-#define EDML_COST_MODEL_BYTES(n) (32u + 32u * (size_t)(n))
+#define EDML_COST_MODEL_BYTES(n) (32u + 36u * (size_t)(n))
 
 /** The message of the last call that reached this device, "" when it
  *  succeeded (see edml_error_without_device() for calls that reached none). */

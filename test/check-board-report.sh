@@ -70,7 +70,8 @@ assert len(pts) >= 16, "too few points"
 for p in pts:
     m = lines[(p["family"], p["backend"], p["binding"], p["workers"])]
     want = m["fixed_us"] + m["us_per_mib"] * p["mib"] + m["us_per_melement"] * p["melements"] + \
-        m["us_per_mrow"] * p["mrows"] + m["us_per_mhalf"] * p["mhalves"] + m["us_per_mlong"] * p["mlong"]
+        m["us_per_mrow"] * p["mrows"] + m["us_per_mhalf"] * p["mhalves"] + m["us_per_mlong"] * p["mlong"] + \
+        m["us_per_mstrided"] * p["mstrided"]
     assert abs(p["model_us"] - want) <= 0.01 + 1e-3 * want, (p, want)
 circles = E.parse(sys.argv[2]).getroot().findall("{http://www.w3.org/2000/svg}circle")
 assert len(circles) >= 2 * sum(1 for p in pts if p["binding"] == "host" or p["backend"] == "gles"), len(circles)

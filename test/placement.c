@@ -338,10 +338,10 @@ static uint32_t model_of(float cpu_host, float gpu_host, float cpu_buffers, floa
 {
     uint32_t n = 0;
     for (uint8_t f = 0; f < 4; f++) {
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, cpu_host, 0, 0, 0, 0, 0};
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, gpu_host, 0, 0, 0, 0, 0};
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_GPU_BUFFERS, 1, cpu_buffers, 0, 0, 0, 0, 0};
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_GPU_BUFFERS, 0, gpu_buffers, 0, 0, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, cpu_host, 0, 0, 0, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, gpu_host, 0, 0, 0, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_GPU_BUFFERS, 1, cpu_buffers, 0, 0, 0, 0, 0, 0};
+        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_GPU_BUFFERS, 0, gpu_buffers, 0, 0, 0, 0, 0, 0};
     }
     return n;
 }
@@ -434,17 +434,19 @@ static void if_placed(edml_device *dev, EDML_TENSOR_DATA_TYPE dt, bool bcast, ch
     if (op) edml_operator_placement(op, why, cap), edml_operator_destroy(op);
 }
 
-/* TopK of 4 from `rows` rows of 1024 / rows FLOAT32 elements, placed by
- * AUTO on dev: what the placement says. */
-static void topk_placed(edml_device *dev, UINT rows, char *why, size_t cap)
+/* TopK of 4 along `axis` of a FLOAT32 tensor of `rows` x 1024 / rows
+ * (axis 0: down its columns), placed by AUTO on dev: what the placement
+ * says. */
+static void topk_placed(edml_device *dev, UINT rows, UINT axis, char *why, size_t cap)
 {
-    UINT sizes[2] = {rows, 1024 / rows}, out[2] = {rows, 4};
+    UINT sizes[2] = {rows, 1024 / rows}, out[2] = {axis ? rows : 4, axis ? 4 : 1024 / rows};
+    const UINT64 out_bytes = 4ull * out[0] * out[1];
     EDML_BUFFER_TENSOR_DESC ib = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, sizes, NULL, 4096, 0};
-    EDML_BUFFER_TENSOR_DESC vb = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, out, NULL, 16u * rows, 0};
-    EDML_BUFFER_TENSOR_DESC xb = {EDML_TENSOR_DATA_TYPE_UINT32, 0, 2, out, NULL, 16u * rows, 0};
+    EDML_BUFFER_TENSOR_DESC vb = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, out, NULL, out_bytes, 0};
+    EDML_BUFFER_TENSOR_DESC xb = {EDML_TENSOR_DATA_TYPE_UINT32, 0, 2, out, NULL, out_bytes, 0};
     EDML_TENSOR_DESC i = {EDML_TENSOR_TYPE_BUFFER, &ib}, v = {EDML_TENSOR_TYPE_BUFFER, &vb},
                      x = {EDML_TENSOR_TYPE_BUFFER, &xb};
-    EDML_TOP_K1_OPERATOR_DESC d = {&i, &v, &x, 1, 4, EDML_AXIS_DIRECTION_DECREASING};
+    EDML_TOP_K1_OPERATOR_DESC d = {&i, &v, &x, axis, 4, EDML_AXIS_DIRECTION_DECREASING};
     EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
     edml_operator *op = NULL;
     why[0] = 0;
@@ -453,14 +455,15 @@ static void topk_placed(edml_device *dev, UINT rows, char *why, size_t cap)
     if (op) edml_operator_placement(op, why, cap), edml_operator_destroy(op);
 }
 
-/* A row's elements: one TopK of 1024 elements as 1 row or as 16 rows of
- * 64, priced by the row on the GPU's line alone (a workgroup a row). */
+/* A row's elements and the elements down columns: TopK of 1024 elements
+ * as 1 row, as 16 rows of 64, and down the 64 columns of 16, priced by
+ * them on the GPU's line alone. */
 static void check_model_row(void)
 {
     tl_device d;
     const edml_board keep = board;
     static edml_cost_term lines[2];
-    lines[0] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0};
+    lines[0] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0};
     lines[1] = (edml_cost_term){EDML_COST_TOPK,
                                 EDML_BACKEND_GLES,
                                 EDML_COST_HOST_MEMORY,
@@ -470,14 +473,17 @@ static void check_model_row(void)
                                 0,
                                 0,
                                 0,
-                                1e5f /* 0.1 us an element of a row */};
+                                1e5f /* 0.1 us an element of a row */,
+                                1e5f /* 0.1 us an element down columns */};
     board.cost_model = lines, board.cost_model_terms = 2;
     edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
     char why[300];
-    topk_placed(dev, 1, why, sizeof why);
+    topk_placed(dev, 1, 1, why, sizeof why);
     CHECK(strstr(why, "neon: model: neon 0.050 ms, gles 0.112 ms"), "model, a row of 1024: %s", why);
-    topk_placed(dev, 16, why, sizeof why);
+    topk_placed(dev, 16, 1, why, sizeof why);
     CHECK(strstr(why, "gles: model: neon 0.050 ms, gles 0.016 ms"), "model, 16 rows of 64: %s", why);
+    topk_placed(dev, 16, 0, why, sizeof why);
+    CHECK(strstr(why, "neon: model: neon 0.050 ms, gles 0.11"), "model, down 64 columns of 16: %s", why);
     tl_device_free(&d);
     board = keep;
 }
@@ -499,9 +505,10 @@ static void check_model_figures(void)
                                 0,
                                 1e6f /* 1 us a run */,
                                 1e5f /* 0.1 us a half */,
+                                0,
                                 0};
     lines[1] =
-        (edml_cost_term){EDML_COST_ELEMENT_WISE_IF, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 100, 0, 0, 0, 0, 0};
+        (edml_cost_term){EDML_COST_ELEMENT_WISE_IF, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 100, 0, 0, 0, 0, 0, 0};
     board.cost_model = lines, board.cost_model_terms = 2;
     edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
     char why[300];

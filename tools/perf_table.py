@@ -278,13 +278,13 @@ def placement_table(docs):
 def model_table(d):
     """AUTO's cost model of a board report: each fitted line and its median error over its points."""
     row(["family", "backend", "tensors", "workers", "fixed", "per MiB", "per M elements", "per M rows",
-         "per M halves", "per M of a row", "points", "median error"])
-    print("|" + " --- |" * 12)
+         "per M halves", "per M of a row", "per M down columns", "points", "median error"])
+    print("|" + " --- |" * 13)
     for r in d["model"]:
         row([r["family"], r["backend"], "host memory" if r["binding"] == "host" else "GPU buffers", str(r["workers"]),
              f"{r['fixed_us']:.1f} us", f"{r['us_per_mib']:.1f} us", f"{r['us_per_melement']:.1f} us",
              f"{r['us_per_mrow']:.1f} us", f"{r.get('us_per_mhalf', 0):.1f} us",
-             f"{r.get('us_per_mlong', 0):.1f} us", str(r["points"]),
+             f"{r.get('us_per_mlong', 0):.1f} us", f"{r.get('us_per_mstrided', 0):.1f} us", str(r["points"]),
              f"{r['median_error'] * 100:.0f}%"])
 
 

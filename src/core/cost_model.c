@@ -13,7 +13,7 @@
  * placement cache: each line is copied out and its checksum checked again
  * when it is read.
  *   header: "edmlcm3", the board's key, the GPU's, edml's version, lines
- *   line:   an edml_cost_term (28 bytes), its checksum */
+ *   line:   an edml_cost_term (32 bytes), its checksum */
 #include "internal.h"
 
 #include <string.h>
@@ -30,10 +30,10 @@ typedef struct edmli_cm_line {
 } edmli_cm_line;
 
 static const char edmli_cm_magic[8] = "edmlcm3";
-_Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 28 && sizeof(edmli_cm_line) == 32,
+_Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 32 && sizeof(edmli_cm_line) == 36,
                "EDML_COST_MODEL_BYTES");
 
-#define EDMLI_CM_FIGURES 5  /* MiB, M elements, M rows, M halves, M elements of a row: what a line's terms multiply */
+#define EDMLI_CM_FIGURES 6  /* MiB, M elements, rows, halves, elements of a row, down columns: a line's terms' */
 #define EDMLI_CM_MARGIN 20u /* predictions within 1/20 (5%) of each other: the thresholds' choice */
 
 static uint32_t edmli_cm_sum(const edml_cost_term *t)
@@ -168,10 +168,12 @@ static bool edmli_cm_horizontal(const edml_operator *op)
  * what is contiguous in all four tensors), millions of FLOAT16 input
  * elements, millions of elements of one row (TopK's axis, the elements
  * ArgMin reduces to one output: what one worker or workgroup goes
- * through however many there are). */
+ * through however many there are), millions of input elements TopK or
+ * ArgMin goes through down columns (a strided axis, a reduction not of
+ * the innermost dim: a CPU's caches serve them worse the larger they are). */
 static void edmli_cm_shape(const edml_operator *op, double f[EDMLI_CM_FIGURES])
 {
-    uint64_t bytes = 0, elems = 0, rows = 0, halves = 0, along = 0;
+    uint64_t bytes = 0, elems = 0, rows = 0, halves = 0, along = 0, down = 0;
     for (uint32_t i = 0; i < op->input_count; i++) {
         bytes += op->inputs[i].total_bytes;
         elems = op->inputs[i].elem_count > elems ? op->inputs[i].elem_count : elems;
@@ -184,10 +186,12 @@ static void edmli_cm_shape(const edml_operator *op, double f[EDMLI_CM_FIGURES])
     if (op->kind == EDMLI_OP_TOPK && op->plan.topk.axis_size) {
         rows = op->inputs[0].elem_count / op->plan.topk.axis_size;
         along = op->plan.topk.axis_size;
+        down = op->inputs[0].strides[op->plan.topk.axis] != 1 ? op->inputs[0].elem_count : 0;
     }
     if (op->kind == EDMLI_OP_ARGREDUCE && op->outputs[0].elem_count)
         along = op->inputs[0].elem_count / op->outputs[0].elem_count;
     if (op->kind == EDMLI_OP_ARGREDUCE && edmli_cm_horizontal(op)) rows = op->outputs[0].elem_count;
+    if (op->kind == EDMLI_OP_ARGREDUCE && !edmli_cm_horizontal(op)) down = op->inputs[0].elem_count;
     if (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.tuple)
         rows = op->inputs[1].elem_count / op->plan.gather_nd.tuple;
     if (op->kind == EDMLI_OP_ELEMENTWISE_IF) {
@@ -195,13 +199,14 @@ static void edmli_cm_shape(const edml_operator *op, double f[EDMLI_CM_FIGURES])
         rows = op->outputs[0].elem_count / (p->sizes[p->rank - 1] ? p->sizes[p->rank - 1] : 1u);
     }
     f[0] = (double)bytes / 1048576.0, f[1] = (double)elems / 1e6, f[2] = (double)rows / 1e6;
-    f[3] = (double)halves / 1e6, f[4] = (double)along / 1e6;
+    f[3] = (double)halves / 1e6, f[4] = (double)along / 1e6, f[5] = (double)down / 1e6;
 }
 
 static uint64_t edmli_cm_ns(const edml_cost_term *t, const double f[EDMLI_CM_FIGURES])
 {
     const double us = (double)t->fixed_us + (double)t->us_per_mib * f[0] + (double)t->us_per_melement * f[1] +
-                      (double)t->us_per_mrow * f[2] + (double)t->us_per_mhalf * f[3] + (double)t->us_per_mlong * f[4];
+                      (double)t->us_per_mrow * f[2] + (double)t->us_per_mhalf * f[3] + (double)t->us_per_mlong * f[4] +
+                      (double)t->us_per_mstrided * f[5];
     return us <= 0 ? 0 : us >= 1.8e13 ? UINT64_MAX : (uint64_t)(us * 1000.0);
 }
 

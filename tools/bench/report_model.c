@@ -5,8 +5,9 @@
  * GLES with both; then, for each operator family, backend, kind of
  * bindings and worker count, a call's time fitted as a fixed cost plus
  * terms in the operator's MiB, millions of elements, millions of rows,
- * millions of FLOAT16 input elements and millions of elements of one row
- * (edml_cost_term: what AUTO predicts with), by least squares on relative
+ * millions of FLOAT16 input elements, millions of elements of one row and
+ * millions of input elements gone through down columns (edml_cost_term:
+ * what AUTO predicts with), by least squares on relative
  * error with no negative term, each fit's median error printed. Written to
  * the JSON ("model", and "model_points": every point and its line's
  * prediction), to FILE.model (edml_cost_model_write(): the blob
@@ -21,7 +22,7 @@
 
 #define MODEL_SCALES 4
 #define MODEL_POINTS ((WORKLOADS + SHAPE_WORKLOADS) * MODEL_SCALES)
-#define FIGURES 5          /* MiB, millions of elements, of rows, of FLOAT16 input elements, of a row's elements */
+#define FIGURES 6          /* MiB, millions of elements, rows, FLOAT16 inputs, a row's elements, down columns */
 #define COLS (FIGURES + 1) /* and the fixed cost */
 
 static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"}; /* EDML_COST_* */
@@ -68,10 +69,11 @@ static uint64_t if_runs(const workload *w)
 /* The figures the library weighs (src/core/cost_model.c): the tensors'
  * bytes, the largest one's elements, the rows of the family, the FLOAT16
  * input elements, a row's elements (TopK's axis, what ArgMin reduces to
- * one output). */
+ * one output), the input elements gone through down columns (TopK along a
+ * strided axis, ArgMin not reducing the innermost dim). */
 static void figures_of(const workload *w, double f[FIGURES])
 {
-    uint64_t bytes = 0, elems = 0, rows = 0, halves = 0, along = 0;
+    uint64_t bytes = 0, elems = 0, rows = 0, halves = 0, along = 0, down = 0;
     for (int k = 0; k < w->nin + w->nout; k++) {
         const tensor *x = k < w->nin ? &w->in[k] : &w->out[k - w->nin];
         bytes += x->bytes;
@@ -79,7 +81,13 @@ static void figures_of(const workload *w, double f[FIGURES])
         if (k < w->nin && x->dtype == EDML_TENSOR_DATA_TYPE_FLOAT16) halves += x->count;
     }
     const uint32_t fam = family_of(w);
-    if (fam == EDML_COST_TOPK) along = w->in[0].sizes[w->u.topk.Axis], rows = w->in[0].count / along;
+    if (fam == EDML_COST_TOPK) {
+        const tensor *x = &w->in[0];
+        uint64_t stride = 1;
+        for (UINT j = w->u.topk.Axis + 1; j < x->rank; j++) stride *= x->sizes[j];
+        if (x->strided) stride = x->strides[w->u.topk.Axis];
+        along = x->sizes[w->u.topk.Axis], rows = x->count / along, down = stride != 1 ? x->count : 0;
+    }
     if (fam == EDML_COST_ARGREDUCE) { /* outputs where the innermost dim (of more than 1) is reduced */
         UINT d = w->in[0].rank;
         while (d > 1 && w->in[0].sizes[d - 1] == 1) d--;
@@ -87,11 +95,12 @@ static void figures_of(const workload *w, double f[FIGURES])
         for (UINT a = 0; a < w->u.argreduce.AxisCount; a++) inner = inner || w->u.argreduce.Axes[a] == d - 1;
         rows = inner ? w->out[0].count : 0;
         along = w->in[0].count / w->out[0].count;
+        down = inner ? 0 : w->in[0].count;
     }
     if (fam == EDML_COST_GATHER_ND) rows = w->in[1].count / w->in[1].sizes[w->in[1].rank - 1];
     if (fam == EDML_COST_ELEMENT_WISE_IF) rows = if_runs(w);
     f[0] = (double)bytes / 1048576.0, f[1] = (double)elems / 1e6, f[2] = (double)rows / 1e6;
-    f[3] = (double)halves / 1e6, f[4] = (double)along / 1e6;
+    f[3] = (double)halves / 1e6, f[4] = (double)along / 1e6, f[5] = (double)down / 1e6;
 }
 
 /* Solves the n x n system a x = b (n <= COLS) by elimination; false if
@@ -127,11 +136,11 @@ static bool solve(double a[COLS][COLS], double b[COLS], int n, double x[COLS])
 }
 
 /* Weighted least squares (each point by 1/us: relative error) over the
- * active columns (1, MiB, elements, rows, halves, a row's elements); a column whose
+ * active columns (1 and the figures); a column whose
  * coefficient comes out negative is dropped and the rest fitted again. */
 static void fit(const model_point *pt, int n, double c[COLS])
 {
-    bool on[COLS] = {true, true, true, true, true, true};
+    bool on[COLS] = {true, true, true, true, true, true, true};
     for (int col = 1; col < COLS; col++) { /* a column no point has */
         bool any = false;
         for (int i = 0; i < n; i++) any = any || pt[i].f[col - 1] > 0;
@@ -144,7 +153,7 @@ static void fit(const model_point *pt, int n, double c[COLS])
         double a[COLS][COLS] = {{0}}, b[COLS] = {0}, x[COLS] = {0};
         for (int i = 0; i < n; i++) {
             const double w = 1.0 / (pt[i].us * pt[i].us);
-            const double row[COLS] = {1, pt[i].f[0], pt[i].f[1], pt[i].f[2], pt[i].f[3], pt[i].f[4]};
+            const double row[COLS] = {1, pt[i].f[0], pt[i].f[1], pt[i].f[2], pt[i].f[3], pt[i].f[4], pt[i].f[5]};
             for (int r = 0; r < m; r++) {
                 for (int k = 0; k < m; k++) a[r][k] += w * row[idx[r]] * row[idx[k]];
                 b[r] += w * row[idx[r]] * pt[i].us;
@@ -169,7 +178,7 @@ static void fit(const model_point *pt, int n, double c[COLS])
 
 static double predicted(const double c[COLS], const double f[FIGURES])
 {
-    return c[0] + c[1] * f[0] + c[2] * f[1] + c[3] * f[2] + c[4] * f[3] + c[5] * f[4];
+    return c[0] + c[1] * f[0] + c[2] * f[1] + c[3] * f[2] + c[4] * f[3] + c[5] * f[4] + c[6] * f[5];
 }
 
 /* The median of |predicted / measured - 1| over a family's points. */
@@ -235,20 +244,21 @@ static void series_fit(FILE *f, const model_point *all, int n, uint8_t be, uint8
         double *c = fitted[fam];
         fit(pt, m, c);
         const double err = fit_error(pt, m, c);
-        terms[(*nterms)++] = (edml_cost_term){fam,         be,          binding,     workers,     (float)c[0],
-                                              (float)c[1], (float)c[2], (float)c[3], (float)c[4], (float)c[5]};
+        terms[(*nterms)++] =
+            (edml_cost_term){fam,         be,          binding,     workers,     (float)c[0], (float)c[1],
+                             (float)c[2], (float)c[3], (float)c[4], (float)c[5], (float)c[6]};
         fprintf(f, (*rows)++ ? ",\n" : "\n");
         fprintf(
             f,
             "    {\"family\": \"%s\", \"backend\": \"%s\", \"binding\": \"%s\", \"workers\": %u, \"fixed_us\": %.3f, "
             "\"us_per_mib\": %.3f, \"us_per_melement\": %.3f, \"us_per_mrow\": %.3f, \"us_per_mhalf\": %.3f, "
-            "\"us_per_mlong\": %.3f, \"points\": %d, \"median_error\": %.4f}",
+            "\"us_per_mlong\": %.3f, \"us_per_mstrided\": %.3f, \"points\": %d, \"median_error\": %.4f}",
             fam_name[fam], edml_backend_name((edml_backend)be), bind_name[binding], workers, c[0], c[1], c[2], c[3],
-            c[4], c[5], m, err);
+            c[4], c[5], c[6], m, err);
         printf("model %-14s %-4s %-4s %2u workers: %9.1f us + %8.1f us/MiB + %8.1f us/M elements + %8.1f us/M rows "
-               "+ %8.1f us/M halves + %8.1f us/M of a row (%d points, median error %.0f%%)\n",
+               "+ %8.1f us/M halves + %8.1f us/M of a row + %8.1f us/M down columns (%d points, median error %.0f%%)\n",
                fam_name[fam], edml_backend_name((edml_backend)be), bind_name[binding], workers, c[0], c[1], c[2], c[3],
-               c[4], c[5], m, err * 100);
+               c[4], c[5], c[6], m, err * 100);
     }
 }
 
@@ -267,9 +277,9 @@ static void model_points_json(FILE *f, model_point (*pt)[MODEL_POINTS], const in
             fprintf(f,
                     "%s\n    {\"family\": \"%s\", \"backend\": \"%s\", \"binding\": \"%s\", \"workers\": %u, "
                     "\"mib\": %.6f, \"melements\": %.6f, \"mrows\": %.6f, \"mhalves\": %.6f, \"mlong\": %.6f, "
-                    "\"us\": %.3f, \"model_us\": %.3f}",
+                    "\"mstrided\": %.6f, \"us\": %.3f, \"model_us\": %.3f}",
                     rows++ ? "," : "", fam_name[p->family], gles ? "gles" : "neon", k % 2 ? "gpu" : "host",
-                    gles ? 0u : (unsigned)threads[k / 2], p->f[0], p->f[1], p->f[2], p->f[3], p->f[4], p->us,
+                    gles ? 0u : (unsigned)threads[k / 2], p->f[0], p->f[1], p->f[2], p->f[3], p->f[4], p->f[5], p->us,
                     predicted(fitted[k][p->family], p->f));
         }
     }
@@ -313,10 +323,10 @@ void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint3
         buf, cap, "/* clang-format off */\n#define EDML_BOARD_COST_MODEL_MEASURED 1\n#define EDML_BOARD_COST_MODEL {%s",
         n ? " \\\n" : "");
     for (uint32_t i = 0; i < n && at < cap; i++)
-        at += (size_t)snprintf(buf + at, cap - at,
-                               "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff}%s \\\n", terms[i].family,
-                               terms[i].backend, terms[i].binding, terms[i].workers, terms[i].fixed_us,
-                               terms[i].us_per_mib, terms[i].us_per_melement, terms[i].us_per_mrow,
-                               terms[i].us_per_mhalf, terms[i].us_per_mlong, i + 1 < n ? "," : "");
+        at += (size_t)snprintf(
+            buf + at, cap - at, "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff}%s \\\n",
+            terms[i].family, terms[i].backend, terms[i].binding, terms[i].workers, terms[i].fixed_us,
+            terms[i].us_per_mib, terms[i].us_per_melement, terms[i].us_per_mrow, terms[i].us_per_mhalf,
+            terms[i].us_per_mlong, terms[i].us_per_mstrided, i + 1 < n ? "," : "");
     if (at < cap) snprintf(buf + at, cap - at, "}\n/* clang-format on */\n");
 }
