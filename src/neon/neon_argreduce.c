@@ -627,7 +627,8 @@ typedef struct edmli_neon_red_job {
     uint32_t cols, groups, parts;
     int64_t ostep; /* bytes between output columns */
     uint64_t units, sets;
-    uint64_t unit;            /* split within: the one unit */
+    uint64_t unit;            /* split within: the batch's first unit */
+    uint32_t per;             /* split within: parts a unit */
     edmli_neon_best *partial; /* split within: EDMLI_NEON_GROUP a part (scratch) */
 } edmli_neon_red_job;
 
@@ -681,54 +682,71 @@ static void edmli_neon_red_outputs(void *arg, uint32_t part, uint32_t worker)
     }
 }
 
-/* Part `part` of one unit's reduced set: its sets, or with one set its run
- * (in multiples of 4); the part's bests go to scratch. */
+/* Part `part` of a batch of units: part % per of unit j->unit + part / per
+ * (its sets, or with one set its run, in multiples of 4); the part's bests
+ * go to scratch. */
 static void edmli_neon_red_within(void *arg, uint32_t part, uint32_t worker)
 {
     (void)worker;
     const edmli_neon_red_job *j = arg;
     edmli_neon_red r = *j->r;
     edmli_neon_best *best = j->partial + (uint64_t)part * EDMLI_NEON_GROUP;
+    const uint64_t unit = j->unit + part / j->per;
+    const uint32_t sub = part % j->per;
     edmli_neon_span sp = {0, j->sets, 0, r.run};
     uint64_t b, e;
     if (j->sets > 1) {
-        edmli_cpu_range(j->sets, j->parts, part, 1, &b, &e);
+        edmli_cpu_range(j->sets, j->per, sub, 1, &b, &e);
         sp.s0 = b, sp.s1 = e;
     } else {
-        edmli_cpu_range(r.run, j->parts, part, 4, &b, &e);
+        edmli_cpu_range(r.run, j->per, sub, 4, &b, &e);
         sp.i0 = (uint32_t)b, sp.i1 = (uint32_t)e;
     }
     for (uint32_t c = 0; c < EDMLI_NEON_GROUP; c++) best[c].any = false;
     if (sp.s0 == sp.s1 || sp.i0 == sp.i1) return;
-    edmli_odo_seek(&r.outer, j->unit / j->groups);
-    edmli_neon_red_unit(j, &r, j->unit % j->groups, &sp, best);
+    edmli_odo_seek(&r.outer, unit / j->groups);
+    edmli_neon_red_unit(j, &r, unit % j->groups, &sp, best);
 }
 
-/* Few units, long reductions: each unit's reduction in parts, combined on
- * this thread in part order. */
+/* Unit j->unit + k of the batch just run: its parts' bests combined in
+ * part order, stored at group g. */
+static void edmli_neon_red_combine(const edmli_neon_red_job *j, const edmli_neon_red *r, uint64_t k, uint64_t g)
+{
+    edmli_neon_best best[EDMLI_NEON_GROUP];
+    const uint64_t left = j->cols - g * EDMLI_NEON_GROUP;
+    const uint32_t n = !j->vertical ? 1 : left < EDMLI_NEON_GROUP ? (uint32_t)left : EDMLI_NEON_GROUP;
+    for (uint32_t c = 0; c < n; c++) {
+        best[c].any = false;
+        for (uint32_t p = 0; p < j->per; p++) {
+            const edmli_neon_best *b = &j->partial[(k * j->per + p) * EDMLI_NEON_GROUP + c];
+            if (b->any) edmli_neon_take(&best[c], b->key, b->idx, r->take_last);
+        }
+    }
+    edmli_neon_red_store(j, r, g, best, n);
+}
+
+/* Few units, long reductions: each unit's reduction in `per` parts, as
+ * many units a call as the parts the whole takes (`most`, which scratch
+ * holds: one call of the caller's parallel-for a unit would cost each
+ * unit a wake of every worker), each unit combined on this thread in part
+ * order: the same bests however it is split. */
 static edml_status edmli_neon_red_split(const edml_operator *op, const edmli_exec *ex, edmli_neon_red_job *j,
-                                        uint64_t unit_bytes)
+                                        uint64_t unit_bytes, uint32_t most)
 {
     edmli_neon_red r = *j->r;
     const uint64_t blocks = j->sets > 1 ? j->sets : (r.run + 3) / 4;
-    j->parts = edmli_cpu_parts(op, blocks, unit_bytes);
+    j->per = edmli_cpu_parts(op, blocks, unit_bytes);
+    const uint64_t batch = most / j->per ? most / j->per : 1;
     j->partial = (edmli_neon_best *)(void *)ex->scratch;
-    for (uint64_t u = 0, g = 0; u < j->units; u++) {
+    for (uint64_t u = 0, g = 0; u < j->units; u += batch) {
+        const uint64_t n = j->units - u < batch ? j->units - u : batch;
         j->unit = u;
-        edml_status s = edmli_cpu_parallel(ex, j->parts, edmli_neon_red_within, j);
+        edml_status s = edmli_cpu_parallel(ex, (uint32_t)(n * j->per), edmli_neon_red_within, j);
         if (s) return s;
-        edmli_neon_best best[EDMLI_NEON_GROUP];
-        const uint64_t left = j->cols - g * EDMLI_NEON_GROUP;
-        const uint32_t n = !j->vertical ? 1 : left < EDMLI_NEON_GROUP ? (uint32_t)left : EDMLI_NEON_GROUP;
-        for (uint32_t c = 0; c < n; c++) {
-            best[c].any = false;
-            for (uint32_t p = 0; p < j->parts; p++) {
-                const edmli_neon_best *b = &j->partial[(uint64_t)p * EDMLI_NEON_GROUP + c];
-                if (b->any) edmli_neon_take(&best[c], b->key, b->idx, r.take_last);
-            }
+        for (uint64_t k = 0; k < n; k++) {
+            edmli_neon_red_combine(j, &r, k, g);
+            if (++g == j->groups) g = 0, edmli_odo_next(&r.outer);
         }
-        edmli_neon_red_store(j, &r, g, best, n);
-        if (++g == j->groups) g = 0, edmli_odo_next(&r.outer);
     }
     return EDML_STATUS_OK;
 }
@@ -762,8 +780,9 @@ __attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edm
     j.units = edmli_odo_count(&r.outer) * j.groups;
     const uint64_t bytes = ti->elem_count * ti->elem_size;
     j.parts = edmli_cpu_parts(op, j.units, bytes);
-    r.keys = j.parts < edmli_cpu_parts(op, UINT64_MAX, bytes);
-    if (r.keys) return edmli_neon_red_split(op, ex, &j, bytes / j.units);
+    const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, bytes);
+    r.keys = j.parts < most;
+    if (r.keys) return edmli_neon_red_split(op, ex, &j, bytes / j.units, most);
     return edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);
 }
 
