@@ -401,6 +401,36 @@ static bool run_if_f32(edml_device *dev, UINT n)
     return ok;
 }
 
+/* ArgMax along rows of `cols` FLOAT16 elements, `rows` of them, on `dev`
+ * (NEON): each row's index right (its largest element at row * 7 % cols). */
+static bool run_argmax_f16(edml_device *dev, UINT rows, UINT cols)
+{
+    UINT sz[2] = {rows, cols}, osz[2] = {rows, 1}, axes[1] = {1};
+    const UINT64 in_bytes = 2ull * rows * cols, out_bytes = 4ull * rows;
+    EDML_BUFFER_TENSOR_DESC bi = {EDML_TENSOR_DATA_TYPE_FLOAT16, 0, 2, sz, NULL, in_bytes, 0};
+    EDML_BUFFER_TENSOR_DESC bo = {EDML_TENSOR_DATA_TYPE_UINT32, 0, 2, osz, NULL, out_bytes, 0};
+    EDML_TENSOR_DESC ti = {EDML_TENSOR_TYPE_BUFFER, &bi}, to = {EDML_TENSOR_TYPE_BUFFER, &bo};
+    EDML_ARGMAX_OPERATOR_DESC d = {&ti, &to, 1, axes, EDML_AXIS_DIRECTION_INCREASING};
+    EDML_OPERATOR_DESC od = {EDML_OPERATOR_ARGMAX, &d};
+    uint16_t *x = malloc((size_t)in_bytes);
+    uint32_t *o = calloc(rows, 4);
+    for (UINT r = 0; r < rows; r++)
+        for (UINT c = 0; c < cols; c++)
+            x[(size_t)r * cols + c] = c == r * 7 % cols ? 0x5000u : (uint16_t)(0x3c00u + c % 97);
+    edml_operator *op;
+    EDML_BINDING_PROPERTIES bp = {0};
+    bool ok = edml_operator_create(dev, &od, EDML_BACKEND_NEON, &op) == EDML_STATUS_OK &&
+              edml_operator_get_binding_properties(op, &bp) == EDML_STATUS_OK;
+    void *scratch = malloc(bp.TemporaryResourceSize + 64);
+    EDML_BUFFER_BINDING in[1] = {{x, 0, in_bytes}}, out[1] = {{o, 0, out_bytes}},
+                        tmp = {scratch, 0, bp.TemporaryResourceSize};
+    ok = ok && edml_operator_execute(op, in, 1, out, 1, bp.TemporaryResourceSize ? &tmp : NULL) == EDML_STATUS_OK;
+    for (UINT r = 0; ok && r < rows; r++) ok = o[r] == r * 7 % cols;
+    if (op) edml_operator_destroy(op);
+    free(x), free(o), free(scratch);
+    return ok;
+}
+
 /* edml_device_desc.workers and parallel_for: their checks and messages, the
  * scratch that grows with the workers, and the cost model (small operators
  * stay on the calling thread, large ones get at most a part a worker). */
@@ -442,6 +472,13 @@ static void test_parallel(void)
     CHECK(run_if_f32(dev, 1000) && cpf.calls == 0, "4 KiB: on the calling thread (%d calls)", cpf.calls);
     CHECK(run_if_f32(dev, 1u << 20) && cpf.calls == 1 && cpf.most_parts == 4, "4 MiB: 4 parts (%d calls, %u parts)",
           cpf.calls, cpf.most_parts);
+    /* fewer outputs than workers, each a part's worth: one call, side by side */
+    cpf.calls = 0, cpf.most_parts = 0;
+    CHECK(run_argmax_f16(dev, 2, 32000) && cpf.calls == 1 && cpf.most_parts == 2,
+          "ArgMax of 2 rows of 64 KB: one call of 2 parts (%d calls, %u parts)", cpf.calls, cpf.most_parts);
+    cpf.calls = 0, cpf.most_parts = 0;
+    CHECK(run_argmax_f16(dev, 1, 200000) && cpf.calls == 1 && cpf.most_parts == 4,
+          "ArgMax of 1 row of 400 KB: one call of 4 parts (%d calls, %u parts)", cpf.calls, cpf.most_parts);
     edml_device_destroy(dev);
     free(mem);
 }
