@@ -421,7 +421,8 @@ static bool run_argmax_f16(edml_device *dev, UINT rows, UINT cols)
     EDML_BINDING_PROPERTIES bp = {0};
     bool ok = edml_operator_create(dev, &od, EDML_BACKEND_NEON, &op) == EDML_STATUS_OK &&
               edml_operator_get_binding_properties(op, &bp) == EDML_STATUS_OK;
-    void *scratch = malloc(bp.TemporaryResourceSize + 64);
+    void *scratch = NULL; /* edml wants a scratch binding aligned to 16 (malloc gives 8 on ARMv7) */
+    if (posix_memalign(&scratch, 64, bp.TemporaryResourceSize + 64)) abort();
     EDML_BUFFER_BINDING in[1] = {{x, 0, in_bytes}}, out[1] = {{o, 0, out_bytes}},
                         tmp = {scratch, 0, bp.TemporaryResourceSize};
     ok = ok && edml_operator_execute(op, in, 1, out, 1, bp.TemporaryResourceSize ? &tmp : NULL) == EDML_STATUS_OK;
