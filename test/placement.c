@@ -416,6 +416,16 @@ static void check_model_blob(void)
     }
 }
 
+/* The operator of `od` created with AUTO on dev: what its placement says. */
+static void auto_placed(edml_device *dev, const EDML_OPERATOR_DESC *od, char *why, size_t cap)
+{
+    edml_operator *op = NULL;
+    why[0] = 0;
+    CHECK(edml_operator_create(dev, od, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "placed: create: %s",
+          edml_device_last_error(dev));
+    if (op) edml_operator_placement(op, why, cap), edml_operator_destroy(op);
+}
+
 /* ElementWiseIf of 256 x 3 (`dt`, its condition broadcast along the 3
  * where `bcast`) placed by AUTO on dev: what the placement says. */
 static void if_placed(edml_device *dev, EDML_TENSOR_DATA_TYPE dt, bool bcast, char *why, size_t cap)
@@ -427,11 +437,7 @@ static void if_placed(edml_device *dev, EDML_TENSOR_DATA_TYPE dt, bool bcast, ch
     EDML_TENSOR_DESC c = {EDML_TENSOR_TYPE_BUFFER, &cb}, v = {EDML_TENSOR_TYPE_BUFFER, &vb};
     EDML_ELEMENT_WISE_IF_OPERATOR_DESC d = {&c, &v, &v, &v};
     EDML_OPERATOR_DESC od = {EDML_OPERATOR_ELEMENT_WISE_IF, &d};
-    edml_operator *op = NULL;
-    why[0] = 0;
-    CHECK(edml_operator_create(dev, &od, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "if_placed: create: %s",
-          edml_device_last_error(dev));
-    if (op) edml_operator_placement(op, why, cap), edml_operator_destroy(op);
+    auto_placed(dev, &od, why, cap);
 }
 
 /* TopK of 4 along `axis` of a FLOAT32 tensor of `rows` x 1024 / rows
@@ -448,11 +454,7 @@ static void topk_placed(edml_device *dev, UINT rows, UINT axis, char *why, size_
                      x = {EDML_TENSOR_TYPE_BUFFER, &xb};
     EDML_TOP_K1_OPERATOR_DESC d = {&i, &v, &x, axis, 4, EDML_AXIS_DIRECTION_DECREASING};
     EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
-    edml_operator *op = NULL;
-    why[0] = 0;
-    CHECK(edml_operator_create(dev, &od, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "topk_placed: create: %s",
-          edml_device_last_error(dev));
-    if (op) edml_operator_placement(op, why, cap), edml_operator_destroy(op);
+    auto_placed(dev, &od, why, cap);
 }
 
 /* A row's elements and the elements down columns: TopK of 1024 elements

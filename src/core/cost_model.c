@@ -190,8 +190,11 @@ static void edmli_cm_shape(const edml_operator *op, double f[EDMLI_CM_FIGURES])
     }
     if (op->kind == EDMLI_OP_ARGREDUCE && op->outputs[0].elem_count)
         along = op->inputs[0].elem_count / op->outputs[0].elem_count;
-    if (op->kind == EDMLI_OP_ARGREDUCE && edmli_cm_horizontal(op)) rows = op->outputs[0].elem_count;
-    if (op->kind == EDMLI_OP_ARGREDUCE && !edmli_cm_horizontal(op)) down = op->inputs[0].elem_count;
+    if (op->kind == EDMLI_OP_ARGREDUCE) {
+        const bool horizontal = edmli_cm_horizontal(op);
+        rows = horizontal ? op->outputs[0].elem_count : 0;
+        down = horizontal ? 0 : op->inputs[0].elem_count;
+    }
     if (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.tuple)
         rows = op->inputs[1].elem_count / op->plan.gather_nd.tuple;
     if (op->kind == EDMLI_OP_ELEMENTWISE_IF) {
