@@ -593,6 +593,12 @@ static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, arg_data *d
         }
         return 0;
     }
+    if (tl_below(r, 24) == 0) { /* tall columns, past 2 MiB down: a CPU reads them a band of rows at a time */
+        in->rank = 2;
+        in->sizes[0] = 64 + tl_below(r, 200);
+        in->sizes[1] = (UINT)((2u << 20) / tl_type_size(in->dtype) / (in->sizes[0] - 1)) + 1 + tl_below(r, 700);
+        return 1;
+    }
     if (rank == 2 || tl_below(r, 6)) return 0;
     in->rank = 2; /* columns of floats */
     in->sizes[0] = 1 + tl_below(r, 300);

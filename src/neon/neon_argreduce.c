@@ -461,15 +461,13 @@ EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_s32_cmp(int32x4_t x, int32x4_t b, bool
 }
 
 /* Integer order of floats in three instructions: signed order
- * (edmli_neon_f32_sord) but for -0 (-1) below +0 (0). */
+ * (edmli_neon_f32_sord) but for -0 (-1) below +0 (0). Its own inverse:
+ * the float whose integer order is t is edmli_neon_f32_t(t). */
 static inline int32x4_t edmli_neon_f32_t(uint32x4_t u)
 {
     const int32x4_t x = vreinterpretq_s32_u32(u);
     return veorq_s32(x, vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(vshrq_n_s32(x, 31)), 1)));
 }
-
-/* The float whose integer order is t. */
-static inline uint32_t edmli_neon_f32_unt(int32_t t) { return t >= 0 ? (uint32_t)t : (uint32_t)t ^ 0x7fffffffu; }
 
 /* One vector of columns: its bests (values, or in signed order) and rows. */
 typedef struct edmli_neon_f32_col {
@@ -510,14 +508,15 @@ EDMLI_ALWAYS_INLINE void edmli_neon_f32_col_out(edmli_neon_red *r, const uint8_t
         edmli_neon_reduce_cols4(r, col, sp, out, EDML_TENSOR_DATA_TYPE_FLOAT32, last);
         return;
     }
-    uint32x4x3_t b = {{vdupq_n_u32(0), c->i, vdupq_n_u32(1)}};
+    uint32x4_t key = vdupq_n_u32(0);
+    if (r->keys) { /* the float back from integer order, then its key */
+        const uint32x4_t bits = by_float ? vreinterpretq_u32_f32(c->v)
+                                         : vreinterpretq_u32_s32(edmli_neon_f32_t(vreinterpretq_u32_s32(c->k)));
+        const uint32x4_t inv = vdupq_n_u32(is_min ? 0xffffffffu : 0);
+        key = edmli_neon_red_adjust(edmli_neon_keys_f32(bits), inv, inv);
+    }
+    const uint32x4x3_t b = {{key, c->i, vdupq_n_u32(1)}};
     vst3q_u32(&out[0].key, b);
-    if (!r->keys) return;
-    uint32_t v[4];
-    int32_t k[4];
-    vst1q_u32(v, vreinterpretq_u32_f32(c->v));
-    vst1q_s32(k, c->k);
-    for (int j = 0; j < 4; j++) out[j].key = edmli_neon_f32_key1(by_float ? v[j] : edmli_neon_f32_unt(k[j]), is_min);
 }
 
 EDMLI_ALWAYS_INLINE void edmli_neon_reduce_cols16_f32(edmli_neon_red *r, const uint8_t *col, const edmli_neon_span *sp,
@@ -614,6 +613,24 @@ static void edmli_neon_red_init(edmli_neon_red *r, const edml_operator *op, bool
 /* Columns a vertical unit takes. */
 #define EDMLI_NEON_GROUP 16u
 
+/* A tall reduction (vertical, its rows reaching over EDMLI_NEON_TALL_BYTES)
+ * goes a band of EDMLI_NEON_BAND rows at a time across a chunk of
+ * EDMLI_NEON_CHUNK units, not down all its rows a unit at a time. */
+#define EDMLI_NEON_BAND 32u
+#define EDMLI_NEON_CHUNK 32u
+#define EDMLI_NEON_TALL_BYTES (2u << 20)
+
+static bool edmli_neon_red_tall(const edml_operator *op)
+{
+    const edmli_tensor *ti = &op->inputs[0];
+    const uint32_t mask = op->plan.argreduce.axis_mask;
+    if ((mask >> (ti->rank - 1)) & 1 || op->plan.argreduce.reduce_count < 2u * EDMLI_NEON_BAND) return false;
+    uint64_t reach = 0;
+    for (uint32_t d = 0; d < ti->rank; d++)
+        if ((mask >> d) & 1) reach += (uint64_t)(ti->sizes[d] - 1) * ti->strides[d] * ti->elem_size;
+    return reach >= EDMLI_NEON_TALL_BYTES;
+}
+
 /* One call's work. Units are outputs (horizontally) or, at each outer
  * position, groups of up to 16 columns (vertically; `groups` of them). */
 typedef struct edmli_neon_red_job {
@@ -679,6 +696,66 @@ static void edmli_neon_red_outputs(void *arg, uint32_t part, uint32_t worker)
         const uint32_t n = edmli_neon_red_unit(j, &r, g, &full, best);
         edmli_neon_red_store(j, &r, g, best, n);
         if (++g == j->groups) g = 0, edmli_odo_next(&r.outer);
+    }
+}
+
+/* Bests of a chunk's columns so far (acc) and a band's (b, n of them): the
+ * band's rows all come after, so a band's best wins on a better key, or on
+ * an equal one when the last index wins. */
+static void edmli_neon_red_fold(edmli_neon_best *acc, const edmli_neon_best *b, uint32_t n, bool take_last)
+{
+    uint32_t c = 0;
+    for (; c + 4 <= n; c += 4) {
+        uint32x4x3_t a = vld3q_u32(&acc[c].key);
+        const uint32x4x3_t x = vld3q_u32(&b[c].key);
+        const uint32x4_t m = take_last ? vcgeq_u32(x.val[0], a.val[0]) : vcgtq_u32(x.val[0], a.val[0]);
+        a.val[0] = vbslq_u32(m, x.val[0], a.val[0]);
+        a.val[1] = vbslq_u32(m, x.val[1], a.val[1]);
+        vst3q_u32(&acc[c].key, a);
+    }
+    for (; c < n; c++) edmli_neon_take(&acc[c], b[c].key, b[c].idx, take_last);
+}
+
+/* Units g0 .. g0 + n - 1 at one outer position, band by band of rows:
+ * each band goes across all n before the next, so that the rows read at
+ * once are few (streams a prefetcher follows, pages the TLB holds). */
+static void edmli_neon_red_chunk(const edmli_neon_red_job *j, edmli_neon_red *r, uint64_t g0, uint32_t n,
+                                 edmli_neon_best *acc)
+{
+    for (uint64_t s = 0; s < j->sets; s += EDMLI_NEON_BAND) {
+        const edmli_neon_span sp = {s, j->sets - s < EDMLI_NEON_BAND ? j->sets : s + EDMLI_NEON_BAND, 0, 1};
+        for (uint32_t k = 0; k < n; k++) {
+            edmli_neon_best b[EDMLI_NEON_GROUP];
+            edmli_neon_best *a = acc + (uint64_t)k * EDMLI_NEON_GROUP;
+            const uint32_t m = edmli_neon_red_unit(j, r, g0 + k, &sp, s ? b : a);
+            if (s) edmli_neon_red_fold(a, b, m, r->take_last);
+        }
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const uint64_t left = j->cols - (g0 + k) * EDMLI_NEON_GROUP;
+        edmli_neon_red_store(j, r, g0 + k, acc + (uint64_t)k * EDMLI_NEON_GROUP,
+                             left < EDMLI_NEON_GROUP ? (uint32_t)left : EDMLI_NEON_GROUP);
+    }
+}
+
+/* Part `part` of the units in chunks of columns (tall reductions). */
+static void edmli_neon_red_banded(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    const edmli_neon_red_job *j = arg;
+    edmli_neon_red r = *j->r;
+    edmli_neon_best *acc = j->partial + (uint64_t)part * EDMLI_NEON_CHUNK * EDMLI_NEON_GROUP;
+    uint64_t u0, u1;
+    edmli_cpu_range(j->units, j->parts, part, 1, &u0, &u1);
+    edmli_odo_seek(&r.outer, u0 / j->groups);
+    for (uint64_t u = u0; u < u1;) {
+        const uint64_t g0 = u % j->groups;
+        uint64_t n = j->groups - g0;
+        if (n > u1 - u) n = u1 - u;
+        if (n > EDMLI_NEON_CHUNK) n = EDMLI_NEON_CHUNK;
+        edmli_neon_red_chunk(j, &r, g0, (uint32_t)n, acc);
+        u += n;
+        if (g0 + n == j->groups) edmli_odo_next(&r.outer);
     }
 }
 
@@ -753,7 +830,10 @@ static edml_status edmli_neon_red_split(const edml_operator *op, const edmli_exe
 
 uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op)
 {
-    return op->workers > 1 ? (uint64_t)op->workers * EDMLI_NEON_GROUP * sizeof(edmli_neon_best) : 0;
+    const uint64_t workers = op->workers > 1 ? op->workers : 1;
+    const uint64_t split = op->workers > 1 ? workers * EDMLI_NEON_GROUP * sizeof(edmli_neon_best) : 0;
+    const uint64_t tall = workers * EDMLI_NEON_CHUNK * EDMLI_NEON_GROUP * sizeof(edmli_neon_best);
+    return edmli_neon_red_tall(op) && tall > split ? tall : split;
 }
 
 /* The NEON kernel proper (its own frame, apart from the reference's). */
@@ -783,6 +863,11 @@ __attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edm
     const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, bytes);
     r.keys = j.parts < most;
     if (r.keys) return edmli_neon_red_split(op, ex, &j, bytes / j.units, most);
+    if (edmli_neon_red_tall(op)) {
+        r.keys = true; /* bands are folded by key */
+        j.partial = (edmli_neon_best *)(void *)ex->scratch;
+        return edmli_cpu_parallel(ex, j.parts, edmli_neon_red_banded, &j);
+    }
     return edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);
 }
 
