@@ -425,7 +425,7 @@ typedef struct edml_cost_term {
     uint8_t family;        /**< EDML_COST_TOPK, _GATHER_ND, _ARGREDUCE (ArgMin, ArgMax), _ELEMENT_WISE_IF */
     uint8_t backend;       /**< EDML_BACKEND_NEON or EDML_BACKEND_GLES */
     uint8_t binding;       /**< EDML_COST_HOST_MEMORY, _GPU_BUFFERS or _MAPPED_GPU_BUFFERS */
-    uint8_t workers;       /**< NEON: the workers it was measured at (the nearest below serves); GLES: 0 */
+    uint8_t workers;       /**< the device's workers it was measured with (the nearest below serves; 0: any) */
     float fixed_us;        /**< a call's time at no size */
     float us_per_mib;      /**< and per MiB of its tensors (inputs read, outputs written) */
     float us_per_melement; /**< per million elements of its largest tensor */

@@ -490,6 +490,55 @@ static void check_model_row(void)
     board = keep;
 }
 
+static void serial_for(void *context, edml_task_fn task, void *arg, uint32_t parts)
+{
+    (void)context;
+    for (uint32_t p = 0; p < parts; p++) task(arg, p, 0);
+}
+
+/* A GPU line for each worker count: the device's workers pick the GPU's
+ * line as they pick the CPU's (the most at or below its own), so that a
+ * GPU slower beside one worker's long calls than beside four's short
+ * ones is priced so; a GPU line of 0 workers serves them all. */
+static void check_model_workers(void)
+{
+    const edml_board keep = board;
+    static edml_cost_term lines[4];
+    lines[0] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0};
+    lines[1] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 1, 90, 0, 0, 0, 0, 0, 0};
+    lines[2] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 4, 20, 0, 0, 0, 0, 0, 0};
+    lines[3] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 70, 0, 0, 0, 0, 0, 0};
+    board.cost_model = lines;
+    static const struct {
+        uint32_t workers, lines;
+        const char *want;
+    } cases[4] = {{1, 3, "neon: model: neon 0.050 ms, gles 0.090 ms (host memory, 1 worker)"},
+                  {4, 3, "gles: model: neon 0.050 ms, gles 0.020 ms (host memory, 4 workers)"},
+                  {8, 3, "gles: model: neon 0.050 ms, gles 0.020 ms (host memory, 8 workers)"},
+                  {4, 4, "gles: model: neon 0.050 ms, gles 0.020 ms (host memory, 4 workers)"}};
+    for (int k = 0; k < 4; k++) {
+        board.cost_model_terms = cases[k].lines;
+        tl_device d;
+        edml_device_desc dd = {0};
+        dd.board = &board, dd.log = log_fn;
+        dd.workers = cases[k].workers, dd.parallel_for = serial_for;
+        CHECK(tl_device_create(&d, edml_device_size() + (1u << 18), &dd) == EDML_STATUS_OK, "device: %s", last_log);
+        char why[300];
+        topk_placed(d.dev, 1, 1, why, sizeof why);
+        CHECK(strstr(why, cases[k].want), "model, GPU line of %u workers: %s", cases[k].workers, why);
+        tl_device_free(&d);
+    }
+    lines[1].workers = lines[2].workers = 9; /* none at or below: 0's */
+    board.cost_model_terms = 4;
+    tl_device d;
+    make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+    char why[300];
+    topk_placed(d.dev, 1, 1, why, sizeof why);
+    CHECK(strstr(why, "neon: model: neon 0.050 ms, gles 0.070 ms"), "model, a GPU line of 0 workers: %s", why);
+    tl_device_free(&d);
+    board = keep;
+}
+
 /* The figures a model weighs apart from size: ElementWiseIf's innermost
  * runs (a broadcast along the last dim cuts 768 elements into 256 runs of
  * 3) and FLOAT16 inputs, each priced on the CPU's line alone. */
@@ -599,6 +648,7 @@ static void check_model(void)
     check_model_blob();
     check_model_figures();
     check_model_row();
+    check_model_workers();
 }
 
 /* The decision of sample 0 measured into `mem` (GPU made slow: NEON). */

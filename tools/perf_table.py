@@ -417,7 +417,7 @@ def model_svg(d):
     """The board report's cost model over the points it was fitted to: a
     panel a family, time against the operator's MiB (log-log); NEON in
     host memory at each worker count and GLES with host memory and with
-    GPU buffers; a dot a point as measured, a ring where the model puts it,
+    GPU buffers beside the fewest workers and the most; a dot a point as measured, a ring where the model puts it,
     joined by a line (its error). An SVG on standard output."""
     import math
     pts = [p for p in d.get("model_points", []) if p["us"] > 0 and p["mib"] > 0]
@@ -426,7 +426,13 @@ def model_svg(d):
     blues = ["#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b", "#041a3a", "#020d1e", "#000000"]
     series = [("neon", "host", w, blues[i % len(blues)], f"NEON, {w} worker{'s' if w > 1 else ''}")
               for i, w in enumerate(workers)]
-    series += [("gles", "host", 0, "#d62728", "GLES, host memory"), ("gles", "gpu", 0, "#ff7f0e", "GLES, GPU buffers")]
+    gw = sorted({p["workers"] for p in pts if p["backend"] == "gles"})
+    for w, shade in ((gw[0], 0), (gw[-1], 1)) if gw else ():  # beside the fewest workers' calls and the most
+        who = f", {w} worker{'s' if w > 1 else ''}" if w else ""
+        series += [("gles", "host", w, ("#d62728", "#8c1a1b")[shade], f"GLES, host memory{who}"),
+                   ("gles", "gpu", w, ("#ff7f0e", "#a65a08")[shade], f"GLES, GPU buffers{who}")]
+        if len(gw) == 1:
+            break
     W, H, M, cols = 380, 300, 56, 2
     rows_n = (len(fams) + cols - 1) // cols
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W * cols + 170}" height="{H * rows_n + 10}" '

@@ -133,8 +133,11 @@ static uint32_t edmli_cm_lines(const edml_device *dev)
     return dev->model.blob ? dev->model.blob_terms : dev->model.board_terms;
 }
 
-/* The line for one side: the family, backend and binding; on the CPU the
- * most workers at or below the operator's (else the fewest above). */
+/* The line for one side: the family, backend and binding, and the most
+ * workers at or below the operator's (else the fewest above): on the CPU
+ * its parts, on the GPU the company its calls keep (a GPU's clock follows
+ * its load, which a few workers' long CPU calls between leave low; a
+ * model whose GPU lines say 0 workers has one line for all). */
 static bool edmli_cm_find(const edml_device *dev, uint32_t family, edml_backend b, uint32_t binding, uint32_t workers,
                           edml_cost_term *out)
 {
@@ -224,8 +227,9 @@ bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const e
 {
     const uint32_t family = (uint32_t)op->kind, binding = edmli_cost_binding(dev, kind);
     edml_cost_term cpu, gpu;
-    if (!edmli_cm_lines(dev) || !edmli_cm_find(dev, family, side[0], binding, op->workers ? op->workers : 1, &cpu) ||
-        !edmli_cm_find(dev, family, side[1], binding, 0, &gpu))
+    const uint32_t workers = op->workers ? op->workers : 1;
+    if (!edmli_cm_lines(dev) || !edmli_cm_find(dev, family, side[0], binding, workers, &cpu) ||
+        !edmli_cm_find(dev, family, side[1], binding, workers, &gpu))
         return false;
     double f[EDMLI_CM_FIGURES];
     edmli_cm_shape(op, f);

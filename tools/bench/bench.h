@@ -213,12 +213,13 @@ int bench_report(const options *o);
 /* The board report's cost model (report_model.c): every workload at four
  * sizes in every series, fitted into terms[] (at most REPORT_MODEL_TERMS),
  * said in the JSON, written to `path` as a blob; its lines as caps.h's. */
-#define REPORT_MODEL_TERMS (4 * 2 * (8 + 1))
+#define REPORT_MODEL_TERMS (4 * 4 * 8)
 uint32_t report_model(FILE *f, bench_device *devs, const uint32_t *threads, int nt, double scale, const char *path,
                       edml_cost_term *terms);
 void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint32_t n);
 /* Median seconds of `be` with the workload's tensors in GPU buffers (its
- * outputs read back once against `ref`); negative where it cannot run. */
+ * outputs read back once into w's, against `ref` unless NULL); negative
+ * where it cannot run. */
 double bench_time_resident(edml_device *dev, workload *w, edml_backend be, uint8_t **ref, bool *same);
 void report_thermal(report_heat *h);
 void report_heat_json(FILE *f, const report_heat *h);

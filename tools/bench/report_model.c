@@ -1,8 +1,8 @@
 /* The board report's cost model: every workload and shape point
  * (make_shape_workload) at four sizes (the
  * report's scale and a quarter, a sixteenth and a sixty-fourth of it), on
- * NEON at each thread count with host memory and with GPU buffers, and on
- * GLES with both; then, for each operator family, backend, kind of
+ * NEON and on GLES with each thread count's device, with host memory and
+ * with GPU buffers; then, for each operator family, backend, kind of
  * bindings and worker count, a call's time fitted as a fixed cost plus
  * terms in the operator's MiB, millions of elements, millions of rows,
  * millions of FLOAT16 input elements, millions of elements of one row and
@@ -189,45 +189,89 @@ static double fit_error(const model_point *pt, int n, const double c[COLS])
     return n ? median(e, n) : 0;
 }
 
-#define MODEL_SERIES (2 * (8 + 1)) /* NEON at up to 8 thread counts and GLES, host memory and GPU buffers */
+/* Series k: thread count k / 4; k % 4: NEON with host memory, NEON with
+ * GPU buffers, GLES with host memory, GLES with GPU buffers. */
+#define MODEL_SERIES (4 * 8)
+static bool series_gles(int k) { return k % 4 >= 2; }
+static bool series_buffers(int k) { return k % 2; }
 
-/* Every workload and shape point at every size, timed in every series
- * (NEON at each thread count, then GLES; host memory, then GPU buffers),
- * its outputs against the reference's made once; points that did not run
- * or were wrong are left out. Each series runs with no other device's
- * context current on this thread: a call finding one restores it after
- * itself (two context switches a call, which a firmware's one device never
- * pays: about 100 us on the H200 machine's driver). */
-static void sweep_points(bench_device *devs, int nt, double scale, model_point (*pt)[MODEL_POINTS], int *n)
+/* The point's outputs, as same_outputs compares them, hashed (FNV-1a). */
+static uint64_t outputs_hash(const workload *w)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int o = 0; o < w->nout; o++) {
+        const tensor *t = &w->out[o];
+        const size_t bytes = t->strided ? (size_t)t->bytes : (size_t)t->count * edml_data_type_size(t->dtype);
+        for (size_t i = 0; i < bytes; i++) h = (h ^ t->host[i]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+static void make_point(workload *w, int i, double scale)
 {
     static const double part[MODEL_SCALES] = {1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0};
-    for (int wi = 0; wi < WORKLOADS + SHAPE_WORKLOADS; wi++)
-        for (int s = 0; s < MODEL_SCALES; s++) {
+    const int wi = i / MODEL_SCALES, s = i % MODEL_SCALES;
+    if (wi < WORKLOADS)
+        make_workload(w, wi, scale * part[s]);
+    else
+        make_shape_workload(w, wi - WORKLOADS, scale * part[s]);
+}
+
+/* One point's four series on one device: its time in each, where its
+ * outputs are the reference's (hash want). */
+static void time_point(edml_device *dev, workload *w, uint64_t want, int t, model_point (*pt)[MODEL_POINTS], int *n)
+{
+    for (int k = 4 * t; k < 4 * t + 4; k++) {
+        const edml_backend be = series_gles(k) ? EDML_BACKEND_GLES : EDML_BACKEND_NEON;
+        uint8_t *keep[2] = {NULL, NULL};
+        bool same = false;
+        const double sec = series_buffers(k) ? bench_time_resident(dev, w, be, NULL, &same)
+                                             : bench_time_outputs(dev, w, be, keep, &same);
+        for (int o = 0; o < 2; o++) free(keep[o]);
+        if (sec <= 0 || !same || outputs_hash(w) != want) continue;
+        model_point *p = &pt[k][n[k]++];
+        p->family = family_of(w);
+        figures_of(w, p->f);
+        p->us = sec * 1e6;
+    }
+}
+
+/* Every workload and shape point at every size, timed in every series,
+ * its outputs against the reference's (made once, kept as a hash); points
+ * that did not run or were wrong are left out. Thread count by thread
+ * count, each point on NEON and on GLES with that count's device: the
+ * GPU's clock follows its load (on the H200 machine 345 MHz while its
+ * calls are sparse, 1980 MHz under steady use), and beside a few workers'
+ * long CPU calls it is another GPU than beside many workers' short ones,
+ * so GLES has a line for each worker count, measured in that company.
+ * Each pass runs with no other device's context current on this thread:
+ * a call finding one restores it after itself (two context switches a
+ * call, which a firmware's one device never pays: about 100 us on the
+ * H200 machine's driver). */
+static void sweep_points(bench_device *devs, int nt, double scale, model_point (*pt)[MODEL_POINTS], int *n)
+{
+    static uint64_t want[MODEL_POINTS];
+    static bool have[MODEL_POINTS];
+    for (int i = 0; i < MODEL_POINTS; i++) {
+        workload w;
+        make_point(&w, i, scale);
+        uint8_t *ref[2] = {NULL, NULL};
+        bench_time_outputs(devs[0].dev, &w, EDML_BACKEND_REF, ref, &have[i]);
+        want[i] = outputs_hash(&w);
+        for (int k = 0; k < 2; k++) free(ref[k]);
+        free_workload(&w);
+    }
+    for (int t = 0; t < nt; t++) {
+        for (int d = 0; d < nt; d++)
+            if (d != t) edml_device_release_thread(devs[d].dev);
+        for (int i = 0; i < MODEL_POINTS; i++) {
+            if (!have[i]) continue;
             workload w;
-            if (wi < WORKLOADS)
-                make_workload(&w, wi, scale * part[s]);
-            else
-                make_shape_workload(&w, wi - WORKLOADS, scale * part[s]);
-            uint8_t *ref[2] = {NULL, NULL};
-            bool same = false;
-            bench_time_outputs(devs[0].dev, &w, EDML_BACKEND_REF, ref, &same);
-            for (int k = 0; k < 2 * (nt + 1); k++) {
-                const bool gles = k / 2 == nt, buffers = k % 2;
-                edml_device *dev = devs[gles ? 0 : k / 2].dev;
-                for (int d = 0; d < nt; d++) /* another device's context current here: each call would switch */
-                    if (devs[d].dev != dev) edml_device_release_thread(devs[d].dev);
-                const edml_backend be = gles ? EDML_BACKEND_GLES : EDML_BACKEND_NEON;
-                const double sec = buffers ? bench_time_resident(dev, &w, be, ref, &same)
-                                           : bench_time_outputs(dev, &w, be, ref, &same);
-                if (sec <= 0 || !same) continue;
-                model_point *p = &pt[k][n[k]++];
-                p->family = family_of(&w);
-                figures_of(&w, p->f);
-                p->us = sec * 1e6;
-            }
-            for (int k = 0; k < 2; k++) free(ref[k]);
+            make_point(&w, i, scale);
+            time_point(devs[t].dev, &w, want[i], t, pt, n);
             free_workload(&w);
         }
+    }
 }
 
 /* One series fitted for each family into terms[], said in the JSON and printed. */
@@ -270,16 +314,16 @@ static void model_points_json(FILE *f, model_point (*pt)[MODEL_POINTS], const in
 {
     int rows = 0;
     fprintf(f, "  \"model_points\": [");
-    for (int k = 0; k < 2 * (nt + 1); k++) {
-        const bool gles = k / 2 == nt;
+    for (int k = 0; k < 4 * nt; k++) {
+        const bool gles = series_gles(k);
         for (int i = 0; i < n[k]; i++) {
             const model_point *p = &pt[k][i];
             fprintf(f,
                     "%s\n    {\"family\": \"%s\", \"backend\": \"%s\", \"binding\": \"%s\", \"workers\": %u, "
                     "\"mib\": %.6f, \"melements\": %.6f, \"mrows\": %.6f, \"mhalves\": %.6f, \"mlong\": %.6f, "
                     "\"mstrided\": %.6f, \"us\": %.3f, \"model_us\": %.3f}",
-                    rows++ ? "," : "", fam_name[p->family], gles ? "gles" : "neon", k % 2 ? "gpu" : "host",
-                    gles ? 0u : (unsigned)threads[k / 2], p->f[0], p->f[1], p->f[2], p->f[3], p->f[4], p->f[5], p->us,
+                    rows++ ? "," : "", fam_name[p->family], gles ? "gles" : "neon", series_buffers(k) ? "gpu" : "host",
+                    (unsigned)threads[k / 4], p->f[0], p->f[1], p->f[2], p->f[3], p->f[4], p->f[5], p->us,
                     predicted(fitted[k][p->family], p->f));
         }
     }
@@ -298,12 +342,10 @@ uint32_t report_model(FILE *f, bench_device *devs, const uint32_t *threads, int 
     sweep_points(devs, nt, scale, pt, n);
     memset(fitted, 0, sizeof fitted);
     fprintf(f, "  \"model\": [");
-    for (int k = 0; k < 2 * (nt + 1); k++) {
-        const bool gles = k / 2 == nt;
-        series_fit(f, pt[k], n[k], gles ? EDML_BACKEND_GLES : EDML_BACKEND_NEON,
-                   k % 2 ? EDML_COST_GPU_BUFFERS : EDML_COST_HOST_MEMORY, (uint8_t)(gles ? 0 : threads[k / 2]), terms,
+    for (int k = 0; k < 4 * nt; k++)
+        series_fit(f, pt[k], n[k], series_gles(k) ? EDML_BACKEND_GLES : EDML_BACKEND_NEON,
+                   series_buffers(k) ? EDML_COST_GPU_BUFFERS : EDML_COST_HOST_MEMORY, (uint8_t)threads[k / 4], terms,
                    &nterms, &rows, fitted[k]);
-    }
     fprintf(f, "\n  ],\n");
     model_points_json(f, pt, n, fitted, threads, nt);
     static uint8_t blob[EDML_COST_MODEL_BYTES(REPORT_MODEL_TERMS)];

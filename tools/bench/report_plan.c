@@ -70,10 +70,10 @@ void report_plan_make(options *o, bool scale_given, uint32_t threads, report_pla
         if (b > (double)p->largest) p->largest = (uint64_t)b;
         /* every row (NEON at each thread count, GLES twice, the reference),
          * iters calls and two more, each ten copies' time: a guess; then
-         * the model's (each thread count and GLES, twice, at four sizes
-         * summing to 1.33 of this one, the reference once) */
+         * the model's (NEON and GLES at each thread count, twice, at four
+         * sizes summing to 1.33 of this one, the reference once) */
         seconds += (threads + 3.0) * (iters + 2.0) * b / rate * 10;
-        seconds += (2.0 * (threads + 1.0) * (iters + 2.0) + 1.0) * b * 1.33 / rate * 10;
+        seconds += (4.0 * threads * (iters + 2.0) + 1.0) * b * 1.33 / rate * 10;
     }
     /* the crossovers: to 16M elements at scale 1, and past the board's
      * thresholds whatever the scale, as far as the memory allows (sizes
