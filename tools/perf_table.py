@@ -417,8 +417,9 @@ def model_svg(d):
     """The board report's cost model over the points it was fitted to: a
     panel a family, time against the operator's MiB (log-log); NEON in
     host memory at each worker count and GLES with host memory and with
-    GPU buffers beside the fewest workers and the most; a dot a point as measured, a ring where the model puts it,
-    joined by a line (its error). An SVG on standard output."""
+    GPU buffers beside the fewest workers and the most; a dot a point as
+    measured, a ring where the model puts it, joined by a line (its
+    error). An SVG on standard output."""
     import math
     pts = [p for p in d.get("model_points", []) if p["us"] > 0 and p["mib"] > 0]
     fams = [f for f in ("topk", "gather_nd", "argreduce", "elementwise_if") if any(p["family"] == f for p in pts)]

@@ -649,6 +649,13 @@ typedef struct edmli_neon_red_job {
     edmli_neon_best *partial; /* split within: EDMLI_NEON_GROUP a part (scratch) */
 } edmli_neon_red_job;
 
+/* The bests unit group g holds: 1 horizontally, its columns vertically. */
+static uint32_t edmli_neon_red_count(const edmli_neon_red_job *j, uint64_t g)
+{
+    const uint64_t left = j->cols - g * EDMLI_NEON_GROUP;
+    return !j->vertical ? 1 : left < EDMLI_NEON_GROUP ? (uint32_t)left : EDMLI_NEON_GROUP;
+}
+
 /* Unit group g at the outer position r->outer over a span: 1 best
  * horizontally, one a column vertically; returns how many. */
 static uint32_t edmli_neon_red_unit(const edmli_neon_red_job *j, edmli_neon_red *r, uint64_t g,
@@ -659,8 +666,7 @@ static uint32_t edmli_neon_red_unit(const edmli_neon_red_job *j, edmli_neon_red 
         best[0] = j->reduce_set(r, base, sp);
         return 1;
     }
-    const uint32_t c0 = (uint32_t)g * EDMLI_NEON_GROUP;
-    const uint32_t n = j->cols - c0 < EDMLI_NEON_GROUP ? j->cols - c0 : EDMLI_NEON_GROUP;
+    const uint32_t c0 = (uint32_t)g * EDMLI_NEON_GROUP, n = edmli_neon_red_count(j, g);
     uint32_t c = 0;
     if (n == EDMLI_NEON_GROUP && r->inner.rank <= 1) {
         j->cols16(r, base + (uint64_t)c0 * r->es, sp, best);
@@ -731,11 +737,8 @@ static void edmli_neon_red_chunk(const edmli_neon_red_job *j, edmli_neon_red *r,
             if (s) edmli_neon_red_fold(a, b, m, r->take_last);
         }
     }
-    for (uint32_t k = 0; k < n; k++) {
-        const uint64_t left = j->cols - (g0 + k) * EDMLI_NEON_GROUP;
-        edmli_neon_red_store(j, r, g0 + k, acc + (uint64_t)k * EDMLI_NEON_GROUP,
-                             left < EDMLI_NEON_GROUP ? (uint32_t)left : EDMLI_NEON_GROUP);
-    }
+    for (uint32_t k = 0; k < n; k++)
+        edmli_neon_red_store(j, r, g0 + k, acc + (uint64_t)k * EDMLI_NEON_GROUP, edmli_neon_red_count(j, g0 + k));
 }
 
 /* Part `part` of the units in chunks of columns (tall reductions). */
@@ -790,8 +793,7 @@ static void edmli_neon_red_within(void *arg, uint32_t part, uint32_t worker)
 static void edmli_neon_red_combine(const edmli_neon_red_job *j, const edmli_neon_red *r, uint64_t k, uint64_t g)
 {
     edmli_neon_best best[EDMLI_NEON_GROUP];
-    const uint64_t left = j->cols - g * EDMLI_NEON_GROUP;
-    const uint32_t n = !j->vertical ? 1 : left < EDMLI_NEON_GROUP ? (uint32_t)left : EDMLI_NEON_GROUP;
+    const uint32_t n = edmli_neon_red_count(j, g);
     for (uint32_t c = 0; c < n; c++) {
         best[c].any = false;
         for (uint32_t p = 0; p < j->per; p++) {

@@ -13,8 +13,9 @@
  *              copy-like operator and a reduction
  *   model      AUTO's cost model of the board (report_model.c): every
  *              workload at four sizes on NEON and GLES with each thread
- *              count's device, host memory and GPU buffers, fitted; also to FILE.model, the
- *              blob firmware gives edml_device_desc.cost_model; model_points:
+ *              count's device, host memory and GPU buffers, fitted; also
+ *              to FILE.model, the blob firmware gives
+ *              edml_device_desc.cost_model; model_points:
  *              each point, its time and its line's prediction
  *   placement  where measured placement puts each workload on all cores,
  *              and why; the decisions also go to FILE.placement, a
