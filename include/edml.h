@@ -89,8 +89,9 @@
  * fit of the board's times) predicts both sides for any shape and the faster
  * runs; else the board's thresholds. ::EDML_PLACEMENT_MEASURE: the operator's
  * first executions with each kind of bindings (host memory, GPU buffers) run
- * on the CPU (at the device's parallel-for) and on the GPU alternately, one
- * warm-up and three timed runs a side (real executions with real answers),
+ * on the CPU (at the device's parallel-for), then on the GPU, one warm-up
+ * and three timed runs a side (real executions with real answers; each
+ * side's runs after its own, as it will run once chosen),
  * then the faster is kept, unless the two are within 5% of each other (then
  * the model's or thresholds' choice). A command list's entry whose operator
  * is measuring runs alone, timed too. Decisions go to
@@ -787,7 +788,7 @@ edml_backend edml_operator_backend(const edml_operator *op);
  *  0.340 ms", "neon: model: neon 0.001 ms, gles 1.000 ms (host memory, 1
  *  worker)", "neon: threshold: 262144 elements, under the board's
  *  gpu_min_elements 4194304 x 4 workers", "gles: measuring with host memory:
- *  2 of 8 runs, alternately on neon and gles", "neon: asked for by name"
+ *  2 of 8 runs, 4 on neon, then 4 on gles", "neon: asked for by name"
  *  (test/placement.c holds these to what the code writes). Written into buf
  *  (of cap bytes), returned. */
 const char *edml_operator_placement(const edml_operator *op, char *buf, size_t cap);

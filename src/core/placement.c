@@ -1,11 +1,14 @@
 /* AUTO's placement of an operator that both the CPU and the GPU can run
  * (edml_device_desc.placement): by the board's thresholds, or measured on
  * the board. Measured, an operator's first executions with a kind of
- * bindings (host memory, GPU buffers) run on the CPU and on the GPU
- * alternately, a warm-up and EDMLI_PLACE_TIMED timed runs a side, each a
- * real execution; the faster side's median wins unless the two medians are
- * within EDMLI_PLACE_MARGIN of each other (the cost model's choice then,
- * where it has a clear one, else the thresholds').
+ * bindings (host memory, GPU buffers) run on the CPU, then on the GPU, a
+ * warm-up and EDMLI_PLACE_TIMED timed runs a side, each a real execution:
+ * a side's timed runs follow its own, as they will once it is chosen (a CPU
+ * run right after a GPU run in host memory, whose upload evicted the
+ * caches, costs several times one after a CPU run, and a GPU's clock may
+ * drop between sparse calls). The faster side's median wins unless the two
+ * medians are within EDMLI_PLACE_MARGIN of each other (the cost model's
+ * choice then, where it has a clear one, else the thresholds').
  * Decisions go to the placement cache (placement_cache.c). */
 #include "internal.h"
 #include "edml_port.h"
@@ -103,7 +106,7 @@ edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may
     if (p->state != EDMLI_PLACE_MEASURING) return edmli_place_backend(op, kind);
     pc->timed = true;
     pc->kind = (uint8_t)kind;
-    pc->side = p->runs & 1u;
+    pc->side = p->runs >= EDMLI_PLACE_SIDE_RUNS;
     pc->t0 = edmli_port_now_ns();
     return pc->side ? op->backend : edmli_cpu_backend(dev, op->kind);
 }
@@ -183,7 +186,8 @@ void edmli_place_end(edml_operator *op, const edmli_place_call *pc, edml_status 
     /* a run that failed or ran elsewhere is no measurement (a GPU that
      * failed leaves the device: the operator is on the CPU for good) */
     if ((s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) || moved || p->state != EDMLI_PLACE_MEASURING) return;
-    if (p->runs >= 2u) p->t[pc->side][p->runs / 2u - 1u] = ns;
+    const unsigned k = p->runs % EDMLI_PLACE_SIDE_RUNS; /* 0: the side's warm-up */
+    if (k) p->t[pc->side][k - 1u] = ns;
     if (++p->runs == EDMLI_PLACE_RUNS) edmli_place_decide(op, p, pc->kind);
 }
 
@@ -206,8 +210,8 @@ static void edmli_place_explain(const edml_operator *op, uint32_t kind, char *bu
         edmli_format(buf, cap, "%s: model: %s %s, %s %s (%s, %u worker%s)%s", b, cpu, cpu_t, gpu, gpu_t, kn, w,
                      w == 1u ? "" : "s", edmli_place_close_words(p));
     } else if (p->state == EDMLI_PLACE_MEASURING) {
-        edmli_format(buf, cap, "%s: measuring with %s: %u of %u runs, alternately on %s and %s", b, kn,
-                     (unsigned)p->runs, EDMLI_PLACE_RUNS, cpu, gpu);
+        edmli_format(buf, cap, "%s: measuring with %s: %u of %u runs, %u on %s, then %u on %s", b, kn,
+                     (unsigned)p->runs, EDMLI_PLACE_RUNS, EDMLI_PLACE_SIDE_RUNS, cpu, EDMLI_PLACE_SIDE_RUNS, gpu);
     } else {
         edmli_backends[op->backend]->wants(dev, op, why, sizeof why);
         edmli_format(buf, cap, "%s: threshold (%s %s): %s", b,
