@@ -5,18 +5,18 @@
  * --model FILE that one: variant "model"), and AUTO measured (a device with
  * EDML_PLACEMENT_MEASURE, timed after its measuring runs), then NEON and
  * GLES alone on that measuring device. Timed in rounds (each round times
- * every variant, --iters calls, starting one device or
- * binding later than the round before), so that neither the machine's
- * drift nor the order decides; every variant's outputs checked against the
- * reference's first. A device's three variants are timed call for call in turn,
- * so that AUTO's time sits beside the backend it ran on, by name on its own
- * device, under the same conditions: that ratio is what AUTO itself costs,
- * printed for each workload (the median of the rounds' ratios). A
- * variant's time in a round is the mean of its medians after each of the
- * others (place_time). With --json FILE, rows of kind
- * "placement": workload, binding ("host" or "gpu"), variant ("neon",
- * "gles", "auto", "measured", "neon_m", "gles_m"), threads, round,
- * median_ms, correct, placed (the backend an AUTO variant ran on) and why
+ * every variant, --iters calls, starting one device or binding later than
+ * the round before), so that neither the machine's drift nor the order
+ * decides; every variant's outputs checked against the reference's first.
+ * A device's three variants are timed call for call in turn (place_time),
+ * then each AUTO alone beside the backend it ran on, by name on its own
+ * device (place_pair): that ratio is what AUTO itself costs, printed for
+ * each workload (the median of the rounds' ratios). With --json FILE, rows
+ * of kind "placement": workload, binding ("host" or "gpu"), variant
+ * ("neon", "gles", "auto" or "model", "measured", "neon_m", "gles_m"; the
+ * pairs' "auto_pair" or "model_pair" with "auto_named" or "model_named",
+ * and "measured_pair" with "measured_named"), threads, round, median_ms,
+ * correct, placed (the backend an AUTO variant, or a pair, ran on) and why
  * (edml_operator_placement()). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -27,9 +27,11 @@
 #include <string.h>
 
 #define VARIANTS 6
-#define PLACE_ROWS 2048
+#define NAMES 10 /* the variants, then the pairs' rows: each AUTO, and its backend by name beside it */
+#define PLACE_ROWS 4096
 
-static const char *variant_names[VARIANTS] = {"neon", "gles", "auto", "measured", "neon_m", "gles_m"};
+static const char *variant_names[NAMES] = {"neon",   "gles",      "auto",       "measured",      "neon_m",
+                                           "gles_m", "auto_pair", "auto_named", "measured_pair", "measured_named"};
 static const char *const binding_names[2] = {"host", "gpu"};
 
 typedef struct place_row {
@@ -136,70 +138,106 @@ static bool place_open(place_set *s)
     return true;
 }
 
+/* The variant of device d that is AUTO, and the one by name on its device
+ * of the backend it runs on now. */
+static int place_auto(int d) { return d ? 3 : 2; }
+static int place_named(const place_set *s, int d)
+{
+    const bool gles = edml_operator_backend(s->op[place_auto(d)]) == EDML_BACKEND_GLES;
+    return d ? (gles ? 5 : 4) : (gles ? 1 : 0);
+}
+
 static void place_row_add(place_set *s, int v, int b, int round, double ms, bool correct)
 {
     if (nrows == PLACE_ROWS) return;
     place_row *r = &rows[nrows++];
     *r = (place_row){"", b, v, round, ms, correct, "", ""};
     snprintf(r->workload, sizeof r->workload, "%s", s->w->name);
-    if (v == 2 || v == 3) {
-        snprintf(r->placed, sizeof r->placed, "%s", edml_backend_name(edml_operator_backend(s->op[v])));
-        edml_operator_placement(s->op[v], r->why, sizeof r->why);
-    }
+    const int on = v >= VARIANTS ? place_auto((v - VARIANTS) / 2) : v; /* a pair's row: its AUTO's backend */
+    if (on == 2 || on == 3)
+        snprintf(r->placed, sizeof r->placed, "%s", edml_backend_name(edml_operator_backend(s->op[on])));
+    if (v == 2 || v == 3) edml_operator_placement(s->op[v], r->why, sizeof r->why);
     printf("%-15s %-5s %-9s round %d %10.3f ms%s%s%s\n", r->workload, binding_names[b], variant_names[v], round, ms,
            correct ? "" : "  WRONG RESULT", r->why[0] ? "  " : "", r->why);
 }
 
 /* A device's three variants (0-2 on the thresholds' device, 3-5 on the
- * measuring one) with bindings b, timed call for call in a cycle in which
- * each follows each of the others once (0 1 2 0 2 1): so that each meets
- * the machine as the others do (the GPU's clocks, a driver's threads that
- * spin after the GPU's work, the caches), and AUTO's time sits beside its
- * own backend's by name. A variant's time is the mean of its two medians,
- * of its calls after each of the others: a call after a GLES call in host
- * memory (which uploads its inputs, evicting the caches) and one after a
- * CPU call are two populations, half its calls each, and one median of
- * them all would land anywhere between the two. */
+ * measuring one) with bindings b, timed call for call in a cycle of 12 in
+ * which each variant follows each ordered pair of the others once (every
+ * triple of variants, no two alike in a row, once): so that each meets the
+ * machine as the others do (the GPU's clocks, a driver's threads that spin
+ * after the GPU's work, the caches). A CPU call right after a GLES call in
+ * host memory (which uploads its inputs, evicting the caches) costs several
+ * times one after two CPU calls, and the second after it about half as
+ * much more, so a variant's calls fall into populations by the two calls
+ * before them;
+ * its time is the mean of the medians of its four (one median of them all
+ * lands anywhere between). The round's start moves along the cycle, with
+ * the two calls before it run first, untimed. */
 static void place_time(place_set *s, int d, int b, int round, double ms[3])
 {
-    static const uint8_t cycle[6] = {0, 1, 2, 0, 2, 1};
-    double t[3][3][128];
-    const int reps = iters < 256 ? iters : 256;
-    int n[3] = {0, 0, 0}, after[3][3] = {{0}}, prev = 2;
+    static const uint8_t cycle[12] = {0, 1, 0, 1, 2, 0, 2, 1, 2, 1, 0, 2};
+    double t[3][9][64];
+    const int reps = iters < 192 ? iters : 192, start = 4 * round;
+    int n[3] = {0, 0, 0}, after[3][9] = {{0}}, prev[2] = {cycle[(start + 10) % 12], cycle[(start + 11) % 12]};
     /* the other device's GL context let go, as an application with one
      * device has only its own: else each call would switch contexts twice */
     edml_device_release_thread(s->dev[!d]);
     for (int j = 0; j < 3; j++) place_run(s, 3 * d + j, b);
+    for (int j = 0; j < 2; j++) place_run(s, 3 * d + prev[j], b);
     for (int i = 0; n[0] < reps || n[1] < reps || n[2] < reps; i++) {
-        const int v = cycle[(i + round) % 6];
+        const int v = cycle[(start + i) % 12], c = 3 * prev[0] + prev[1];
         if (n[v] == reps) continue;
         const double t0 = now_s();
         place_run(s, 3 * d + v, b);
         const double dt = now_s() - t0;
         n[v]++;
-        if (after[v][prev] < 128) t[v][prev][after[v][prev]++] = dt;
-        prev = v;
+        if (after[v][c] < 64) t[v][c][after[v][c]++] = dt;
+        prev[0] = prev[1], prev[1] = v;
     }
     for (int j = 0; j < 3; j++) {
         double sum = 0;
         int parts = 0;
-        for (int p = 0; p < 3; p++)
-            if (p != j && after[j][p]) sum += median(t[j][p], after[j][p]), parts++;
+        for (int c = 0; c < 9; c++)
+            if (after[j][c]) sum += median(t[j][c], after[j][c]), parts++;
         ms[j] = parts ? sum / parts * 1e3 : -1;
     }
 }
 
-/* Variant v over variant named with bindings b, round by round among
- * rows[from..] (the two timed call for call in the same turns), the
- * median over the rounds: the rounds' drift cancels; -1 where none. */
-static double place_paired(int from, int v, int named, int b)
+/* What AUTO itself costs: device d's AUTO and the backend it runs on, by
+ * name on that device, alone, in turns (A N N A: each after each once)
+ * with bindings b; ms[0] AUTO's median, ms[1] the named one's. Beside
+ * the third variant, each would pay for its history: a call two after a
+ * GLES call in host memory is dearer than one three after. */
+static void place_pair(place_set *s, int d, int b, int round, double ms[2])
+{
+    static const uint8_t turns[4] = {0, 1, 1, 0};
+    double t[2][256];
+    const int reps = iters < 256 ? iters : 256, v[2] = {place_auto(d), place_named(s, d)};
+    int n[2] = {0, 0};
+    edml_device_release_thread(s->dev[!d]);
+    for (int j = 0; j < 2; j++) place_run(s, v[j], b);
+    for (int i = 0; n[0] < reps || n[1] < reps; i++) {
+        const int k = turns[(i + round) % 4];
+        if (n[k] == reps) continue;
+        const double t0 = now_s();
+        place_run(s, v[k], b);
+        t[k][n[k]++] = now_s() - t0;
+    }
+    for (int k = 0; k < 2; k++) ms[k] = median(t[k], reps) * 1e3;
+}
+
+/* Pair rows p (AUTO) over p + 1 (its backend by name) with bindings b,
+ * round by round among rows[from..], the median over the rounds: the
+ * rounds' drift cancels; -1 where none. */
+static double place_paired(int from, int p, int b)
 {
     double t[64];
     int n = 0;
     for (int i = from; i < nrows && n < 64; i++) {
-        if (rows[i].variant != v || rows[i].binding != b) continue;
+        if (rows[i].variant != p || rows[i].binding != b) continue;
         for (int j = from; j < nrows; j++)
-            if (rows[j].variant == named && rows[j].binding == b && rows[j].round == rows[i].round && rows[j].ms > 0)
+            if (rows[j].variant == p + 1 && rows[j].binding == b && rows[j].round == rows[i].round && rows[j].ms > 0)
                 t[n++] = rows[i].ms / rows[j].ms;
     }
     return n ? median(t, n) : -1;
@@ -210,10 +248,10 @@ static double place_paired(int from, int v, int named, int b)
 static void place_ratios(const place_set *s, int from)
 {
     for (int b = 0; b < 2; b++)
-        for (int v = 2; v <= 3; v++) {
+        for (int d = 0; d < 2; d++) {
+            const int v = place_auto(d);
             const edml_backend on = edml_operator_backend(s->op[v]);
-            const int named = (on == EDML_BACKEND_GLES ? 1 : 0) + (v == 3 ? 4 : 0);
-            const double r = place_paired(from, v, named, b);
+            const double r = place_paired(from, 6 + 2 * d, b);
             if (r > 0)
                 printf("%-15s %-5s %-9s on %s: %.2fx %s by name on its device (the median of the rounds' ratios)\n",
                        s->w->name, binding_names[b], variant_names[v], edml_backend_name(on), r, edml_backend_name(on));
@@ -245,6 +283,8 @@ static int place_workload(edml_device *const dev[2], int wi, const char *path, c
             double ms[3];
             place_time(&s, d, b, round, ms);
             for (int j = 0; j < 3; j++) place_row_add(&s, 3 * d + j, b, round, ms[j], true);
+            place_pair(&s, d, b, round, ms);
+            for (int j = 0; j < 2; j++) place_row_add(&s, 6 + 2 * d + j, b, round, ms[j], true);
         }
     if (!wrong) place_ratios(&s, from);
     place_close(&s);
@@ -300,7 +340,8 @@ int bench_placement(const options *o)
     base.gpu_arena_bytes = gpu_arena;
     base.cost_model = place_model(o->model, &base.cost_model_bytes);
     if (o->model && !base.cost_model) return 1;
-    if (base.cost_model || edml_board_builtin()->cost_model_terms) variant_names[2] = "model"; /* AUTO by a model */
+    if (base.cost_model || edml_board_builtin()->cost_model_terms)
+        variant_names[2] = "model", variant_names[6] = "model_pair", variant_names[7] = "model_named";
     base.log = place_log;
     if (!bench_device_open_with(&thr, bench_threads, &base, NULL)) return 1;
     if (!bench_device_open_placed(&mea, bench_threads, 0, EDML_PLACEMENT_MEASURE, thr.pool, gpu_arena)) return 1;
