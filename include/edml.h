@@ -89,9 +89,11 @@
  * fit of the board's times) predicts both sides for any shape and the faster
  * runs; else the board's thresholds. ::EDML_PLACEMENT_MEASURE: the operator's
  * first executions with each kind of bindings (host memory, GPU buffers) run
- * on the CPU (at the device's parallel-for), then on the GPU, one warm-up
- * and three timed runs a side (real executions with real answers; each
- * side's runs after its own, as it will run once chosen),
+ * on the CPU (at the device's parallel-for), on the GPU, then on the CPU
+ * again, 11 in all: a warm-up before each stretch and four timed runs a
+ * side (real executions with real answers; each side's runs after its own,
+ * as it will run once chosen, the CPU's either side of the GPU's, so that
+ * a drift weighs on both alike),
  * then the faster is kept, unless the two are within 5% of each other (then
  * the model's or thresholds' choice). A command list's entry whose operator
  * is measuring runs alone, timed too. Decisions go to
@@ -606,6 +608,9 @@ typedef struct edml_device_desc {
 #define EDML_PLACEMENT_THRESHOLDS 0u /**< the board's thresholds (edml_board) */
 #define EDML_PLACEMENT_MEASURE 1u    /**< timed on the board at first use, kept in placement_cache */
 #define EDML_PLACEMENT_SAVED 2u      /**< placement_cache's decisions, thresholds elsewhere; never timed */
+/** Executions that measure an operator with a kind of bindings (::EDML_PLACEMENT_MEASURE): the
+ *  CPU's, the GPU's, the CPU's again; its next execution runs where they decided. */
+#define EDML_PLACEMENT_MEASURE_RUNS 11u
 /** Bytes of a placement cache that holds n decisions (an operator and a kind of bindings each). */
 #define EDML_PLACEMENT_CACHE_BYTES(n) (32u + 40u * (size_t)(n))
 /**@}*/
@@ -788,7 +793,7 @@ edml_backend edml_operator_backend(const edml_operator *op);
  *  0.340 ms", "neon: model: neon 0.001 ms, gles 1.000 ms (host memory, 1
  *  worker)", "neon: threshold: 262144 elements, under the board's
  *  gpu_min_elements 4194304 x 4 workers", "gles: measuring with host memory:
- *  2 of 8 runs, 4 on neon, then 4 on gles", "neon: asked for by name"
+ *  2 of 11 runs, on neon, gles, then neon again", "neon: asked for by name"
  *  (test/placement.c holds these to what the code writes). Written into buf
  *  (of cap bytes), returned. */
 const char *edml_operator_placement(const edml_operator *op, char *buf, size_t cap);

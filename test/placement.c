@@ -84,13 +84,14 @@ static void gpu_unbind(const ops_case *c, edml_gpu_buffer **g)
 static void measure(edml_device *dev, ops_case *c, edml_operator *op, const char *what)
 {
     char why[300];
-    for (int k = 0; k < 10; k++) {
+    for (int k = 0; k < (int)EDML_PLACEMENT_MEASURE_RUNS + 2; k++) {
         ops_reset_outputs(c);
         CHECK(ops_execute(c, op, NULL) == EDML_STATUS_OK && ops_outputs_match(c), "%s %s: execution %d: %s", c->name,
               what, k, edml_device_last_error(dev));
         edml_operator_placement(op, why, sizeof why);
-        CHECK(strstr(why, k < 7 ? "measuring with host memory" : "measured with host memory"), "%s %s: %d: %s", c->name,
-              what, k, why);
+        CHECK(strstr(why, k < (int)EDML_PLACEMENT_MEASURE_RUNS - 1 ? "measuring with host memory"
+                                                                   : "measured with host memory"),
+              "%s %s: %d: %s", c->name, what, k, why);
     }
 }
 
@@ -172,7 +173,7 @@ static void check_gpu_kind(void)
     ops_reset_outputs(&c); /* the outputs' padding, which nothing writes, as the expected outputs hold it */
     for (int o = 0; dev && o < c.nout; o++) edml_gpu_buffer_write(g[c.nin + o], 0, c.out[o].buf, c.out[o].total);
     char why[300];
-    for (int k = 0; op && k < 9; k++) {
+    for (int k = 0; op && k < (int)EDML_PLACEMENT_MEASURE_RUNS + 1; k++) {
         CHECK(edml_operator_execute(op, in, (UINT)c.nin, out, (UINT)c.nout, NULL) == EDML_STATUS_OK, "%s: run %d: %s",
               c.name, k, edml_device_last_error(dev));
         for (int o = 0; o < c.nout; o++) edml_gpu_buffer_read(g[c.nin + o], 0, c.out[o].buf, c.out[o].total);
@@ -181,7 +182,7 @@ static void check_gpu_kind(void)
     CHECK(op && strstr(edml_operator_placement(op, why, sizeof why), "neon: measured with GPU buffers"), "%s: %s",
           c.name, why);
     ops_execute(&c, op, NULL); /* host memory: not measured yet */
-    CHECK(op && strstr(edml_operator_placement(op, why, sizeof why), "measuring with host memory: 1 of 8"), "%s", why);
+    CHECK(op && strstr(edml_operator_placement(op, why, sizeof why), "measuring with host memory: 1 of 11"), "%s", why);
     edml_command_list *l = NULL;
     CHECK(edml_command_list_create(dev, 4, &l) == EDML_STATUS_OK, "list");
     for (int k = 0; k < 4 && l; k++) edml_command_list_record(l, op, in, (UINT)c.nin, out, (UINT)c.nout, NULL);
@@ -190,7 +191,7 @@ static void check_gpu_kind(void)
     for (int o = 0; o < c.nout; o++) edml_gpu_buffer_read(g[c.nin + o], 0, c.out[o].buf, c.out[o].total);
     CHECK(ops_outputs_match(&c), "%s: a list on GPU buffers: wrong output", c.name);
     ops_execute(&c, op, NULL);
-    CHECK(strstr(edml_operator_placement(op, why, sizeof why), "measuring with host memory: 2 of 8"),
+    CHECK(strstr(edml_operator_placement(op, why, sizeof why), "measuring with host memory: 2 of 11"),
           "a list measured: %s", why);
     keep_said(why);
     if (l) edml_command_list_destroy(l);
@@ -202,7 +203,7 @@ static void check_gpu_kind(void)
 /* An operator that only ever runs through command lists is measured
  * there: each entry whose operator is still measuring runs alone (outside
  * the list's GPU batch) and is timed as an execution; a GPU slowed by a
- * fault sends it to NEON within one list of 8 entries, every output right,
+ * fault sends it to NEON within one list of as many entries as measuring takes, every output right,
  * and the list submitted again runs there. */
 static void check_list_measured(void)
 {
@@ -214,12 +215,12 @@ static void check_list_measured(void)
         edml_operator *op = NULL;
         CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
         edml_command_list *l = NULL;
-        CHECK(edml_command_list_create(dev, 8, &l) == EDML_STATUS_OK, "list");
+        CHECK(edml_command_list_create(dev, EDML_PLACEMENT_MEASURE_RUNS, &l) == EDML_STATUS_OK, "list");
         for (int round = 0; op && l && round < 2; round++) {
             ops_reset_outputs(&c);
             EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
             ops_bindings(&c, in, out);
-            for (int k = 0; round == 0 && k < 8; k++)
+            for (int k = 0; round == 0 && k < (int)EDML_PLACEMENT_MEASURE_RUNS; k++)
                 edml_command_list_record(l, op, in, (UINT)c.nin, out, (UINT)c.nout, NULL);
             CHECK(edml_command_list_submit(l) == EDML_STATUS_OK && edml_command_list_wait(l, UINT64_MAX) == 0,
                   "%s: list %d: %s", c.name, round, edml_device_last_error(dev));
@@ -279,7 +280,7 @@ static void check_cache_reused(void)
         ops_make_on(&other, 1, EDML_BACKEND_GLES);
         edml_operator *op2 = NULL;
         CHECK(edml_operator_create(dev, &other.desc, EDML_BACKEND_AUTO, &op2) == EDML_STATUS_OK, "other");
-        for (int k = 0; op2 && k < 9; k++) ops_execute(&other, op2, NULL);
+        for (int k = 0; op2 && k < (int)EDML_PLACEMENT_MEASURE_RUNS + 1; k++) ops_execute(&other, op2, NULL);
         CHECK(op2 && strstr(edml_operator_placement(op2, why, sizeof why),
                             mode == EDML_PLACEMENT_SAVED ? "threshold (no saved decision" : "measured"),
               "mode %u, no decision saved: %s", mode, why);
@@ -662,7 +663,7 @@ static void fill_cache(uint8_t *mem, size_t bytes, const edml_board *b)
     ops_make_on(&c, 0, EDML_BACKEND_GLES);
     edml_operator *op = NULL;
     CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
-    for (int k = 0; op && k < 8; k++) ops_execute(&c, op, NULL);
+    for (int k = 0; op && k < (int)EDML_PLACEMENT_MEASURE_RUNS; k++) ops_execute(&c, op, NULL);
     ops_free(&c);
     tl_device_free(&d);
     board = keep;
@@ -760,7 +761,7 @@ static void check_cache_checked(void)
         ops_make_on(&c, i, EDML_BACKEND_GLES);
         edml_operator *op = NULL;
         CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
-        for (int k = 0; op && k < 8; k++) ops_execute(&c, op, NULL);
+        for (int k = 0; op && k < (int)EDML_PLACEMENT_MEASURE_RUNS; k++) ops_execute(&c, op, NULL);
         ops_free(&c);
     }
     if (dev) edml_device_placement_cache_stats(dev, &st);
@@ -851,7 +852,7 @@ static void check_software_barred(void)
         ops_make_on(&c, 0, EDML_BACKEND_GLES);
         edml_operator *op = NULL;
         CHECK(edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
-        for (int k = 0; op && k < 10; k++) ops_execute(&c, op, NULL);
+        for (int k = 0; op && k < (int)EDML_PLACEMENT_MEASURE_RUNS + 2; k++) ops_execute(&c, op, NULL);
         CHECK(op && edml_operator_backend(op) != EDML_BACKEND_GLES &&
                   strstr(edml_operator_placement(op, why, sizeof why), "gpu_software_ok keeps from work"),
               "mode %u: a software GPU barred by the board: %s", modes[m], why);
@@ -885,7 +886,8 @@ static void check_mapping_keyed(void)
         EDML_BUFFER_BINDING in[CASE_MAX_INPUTS], out[CASE_MAX_OUTPUTS];
         CHECK(edml_operator_create(d.dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "%s", c.name);
         gpu_bindings(d.dev, &c, g, in, out);
-        for (int k = 0; op && k < 9; k++) edml_operator_execute(op, in, (UINT)c.nin, out, (UINT)c.nout, NULL);
+        for (int k = 0; op && k < (int)EDML_PLACEMENT_MEASURE_RUNS + 1; k++)
+            edml_operator_execute(op, in, (UINT)c.nin, out, (UINT)c.nout, NULL);
         char why[300];
         edml_operator_placement(op, why, sizeof why);
         CHECK(mapped ? strstr(why, "no saved decision for GPU buffers") != NULL
@@ -913,7 +915,7 @@ static void check_too_small_said(void)
     ops_make_on(&c, 0, EDML_BACKEND_GLES);
     edml_operator *op = NULL;
     CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
-    for (int k = 0; op && k < 8; k++) ops_execute(&c, op, NULL);
+    for (int k = 0; op && k < (int)EDML_PLACEMENT_MEASURE_RUNS; k++) ops_execute(&c, op, NULL);
     edml_placement_cache_stats st = {0};
     if (dev) edml_device_placement_cache_stats(dev, &st);
     CHECK(st.full == 1 && st.needed == EDML_PLACEMENT_CACHE_BYTES(1), "a 40-byte placement cache: full %u, needed %zu",

@@ -136,13 +136,12 @@ typedef enum edmli_bind_kind {
     EDMLI_BIND_GPU,
     EDMLI_BIND_KINDS
 } edmli_bind_kind;
-#define EDMLI_PLACE_TIMED 3u /* timed runs a side, after one warm-up each */
-#define EDMLI_PLACE_SIDE_RUNS (EDMLI_PLACE_TIMED + 1u) /* a side's runs: the CPU's, then the GPU's */
-#define EDMLI_PLACE_RUNS (2u * EDMLI_PLACE_SIDE_RUNS)
+#define EDMLI_PLACE_TIMED 4u /* timed runs a side */
+#define EDMLI_PLACE_RUNS EDML_PLACEMENT_MEASURE_RUNS /* the CPU's, the GPU's, the CPU's again (placement.c) */
 typedef enum edmli_place_state {
     EDMLI_PLACE_THRESHOLD, /* the board's thresholds decide (not measured yet, or never) */
     EDMLI_PLACE_MODEL,     /* the cost model's prediction decides (not measured yet, or never) */
-    EDMLI_PLACE_MEASURING, /* runs on the CPU, then on the GPU, timed */
+    EDMLI_PLACE_MEASURING, /* runs on the CPU, the GPU, the CPU again, timed */
     EDMLI_PLACE_MEASURED,  /* measured on this device */
     EDMLI_PLACE_SAVED      /* taken from the placement cache */
 } edmli_place_state;
@@ -156,7 +155,7 @@ typedef enum edmli_close {
 typedef struct edmli_place {
     uint8_t state;                    /* edmli_place_state */
     uint8_t gpu;                      /* 1: runs on the GPU (the thresholds' choice until decided) */
-    uint8_t runs;                     /* measuring runs done: the CPU's first, then the GPU's */
+    uint8_t runs;                     /* measuring runs done (edmli_place_turns) */
     uint8_t close;                    /* edmli_close: within the margin, whose choice was kept */
     uint64_t ns[2];                   /* the medians, CPU and GPU */
     uint64_t t[2][EDMLI_PLACE_TIMED]; /* the timed runs while measuring */

@@ -1,14 +1,17 @@
 /* AUTO's placement of an operator that both the CPU and the GPU can run
  * (edml_device_desc.placement): by the board's thresholds, or measured on
  * the board. Measured, an operator's first executions with a kind of
- * bindings (host memory, GPU buffers) run on the CPU, then on the GPU, a
- * warm-up and EDMLI_PLACE_TIMED timed runs a side, each a real execution:
- * a side's timed runs follow its own, as they will once it is chosen (a CPU
- * run right after a GPU run in host memory, whose upload evicted the
- * caches, costs several times one after a CPU run, and a GPU's clock may
- * drop between sparse calls). The faster side's median wins unless the two
- * medians are within EDMLI_PLACE_MARGIN of each other (the cost model's
- * choice then, where it has a clear one, else the thresholds').
+ * bindings (host memory, GPU buffers) run on the CPU, on the GPU, then on
+ * the CPU again (edmli_place_turns), EDMLI_PLACE_TIMED timed runs a side,
+ * each a real execution. A side's timed runs follow its own, after a
+ * warm-up, as they will once it is chosen (a CPU run right after a GPU run
+ * in host memory, whose upload evicted the caches, costs several times one
+ * after a CPU run, and a GPU's clock may drop between sparse calls); the
+ * CPU's runs on either side of the GPU's, so that the machine's drift over
+ * them (a start's other work settling) weighs on both alike. The faster
+ * side's median wins unless the two medians are within EDMLI_PLACE_MARGIN
+ * of each other (the cost model's choice then, where it has a clear one,
+ * else the thresholds').
  * Decisions go to the placement cache (placement_cache.c). */
 #include "internal.h"
 #include "edml_port.h"
@@ -17,6 +20,22 @@
 
 #define EDMLI_PLACE_MARGIN 20u        /* within 1/20 (5%) of each other: too close to call */
 #define EDMLI_PLACE_SLOW_NS 50000000u /* EDML_FAULT_SLOW_CPU/_GPU: 50 ms a timed run (both: 50 ms each) */
+
+/* The measuring runs in order: each a side (the GPU's: EDMLI_PLACE_GPU_RUN)
+ * and a timed run's slot among its side's, or a warm-up (EDMLI_PLACE_WARM_UP). */
+#define EDMLI_PLACE_GPU_RUN 0x10u
+#define EDMLI_PLACE_WARM_UP 0x0fu
+static const uint8_t edmli_place_turns[EDMLI_PLACE_RUNS] = {EDMLI_PLACE_WARM_UP,
+                                                            0,
+                                                            1,
+                                                            EDMLI_PLACE_GPU_RUN | EDMLI_PLACE_WARM_UP,
+                                                            EDMLI_PLACE_GPU_RUN | 0,
+                                                            EDMLI_PLACE_GPU_RUN | 1,
+                                                            EDMLI_PLACE_GPU_RUN | 2,
+                                                            EDMLI_PLACE_GPU_RUN | 3,
+                                                            EDMLI_PLACE_WARM_UP,
+                                                            2,
+                                                            3};
 
 static const char *const edmli_kind_name[EDMLI_BIND_KINDS] = {"host memory", "GPU buffers"};
 
@@ -106,17 +125,23 @@ edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may
     if (p->state != EDMLI_PLACE_MEASURING) return edmli_place_backend(op, kind);
     pc->timed = true;
     pc->kind = (uint8_t)kind;
-    pc->side = p->runs >= EDMLI_PLACE_SIDE_RUNS;
+    pc->side = (edmli_place_turns[p->runs] & EDMLI_PLACE_GPU_RUN) != 0;
     pc->t0 = edmli_port_now_ns();
     return pc->side ? op->backend : edmli_cpu_backend(dev, op->kind);
 }
 
-static uint64_t edmli_median3(const uint64_t *t)
+/* The median of a side's four timed runs: the mean of the middle two. */
+static uint64_t edmli_median4(const uint64_t *t)
 {
-    const uint64_t a = t[0], b = t[1], c = t[2];
-    return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+    uint64_t s[4] = {t[0], t[1], t[2], t[3]};
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
+            const uint64_t x = s[j];
+            s[j] = s[j - 1], s[j - 1] = x;
+        }
+    return s[1] / 2u + s[2] / 2u + (s[1] % 2u + s[2] % 2u) / 2u;
 }
-_Static_assert(EDMLI_PLACE_TIMED == 3u, "edmli_median3 takes the timed runs");
+_Static_assert(EDMLI_PLACE_TIMED == 4u, "edmli_median4 takes the timed runs");
 
 /* "1.210 ms" (the library's formatter has no widths) */
 static void edmli_place_ms(char *buf, size_t cap, uint64_t ns)
@@ -152,8 +177,8 @@ static void edmli_place_close_call(const edml_operator *op, edmli_place *p, uint
 static void edmli_place_decide(edml_operator *op, edmli_place *p, uint32_t kind)
 {
     edml_device *dev = op->obj.device;
-    p->ns[0] = edmli_median3(p->t[0]);
-    p->ns[1] = edmli_median3(p->t[1]);
+    p->ns[0] = edmli_median4(p->t[0]);
+    p->ns[1] = edmli_median4(p->t[1]);
     const uint64_t lo = p->ns[0] < p->ns[1] ? p->ns[0] : p->ns[1], hi = p->ns[0] ^ p->ns[1] ^ lo;
     p->close = EDMLI_CLOSE_NOT;
     p->gpu = p->ns[1] < p->ns[0];
@@ -186,8 +211,8 @@ void edmli_place_end(edml_operator *op, const edmli_place_call *pc, edml_status 
     /* a run that failed or ran elsewhere is no measurement (a GPU that
      * failed leaves the device: the operator is on the CPU for good) */
     if ((s && s != EDML_STATUS_INDEX_OUT_OF_RANGE) || moved || p->state != EDMLI_PLACE_MEASURING) return;
-    const unsigned k = p->runs % EDMLI_PLACE_SIDE_RUNS; /* 0: the side's warm-up */
-    if (k) p->t[pc->side][k - 1u] = ns;
+    const unsigned slot = edmli_place_turns[p->runs] & EDMLI_PLACE_WARM_UP;
+    if (slot != EDMLI_PLACE_WARM_UP) p->t[pc->side][slot] = ns;
     if (++p->runs == EDMLI_PLACE_RUNS) edmli_place_decide(op, p, pc->kind);
 }
 
@@ -210,8 +235,8 @@ static void edmli_place_explain(const edml_operator *op, uint32_t kind, char *bu
         edmli_format(buf, cap, "%s: model: %s %s, %s %s (%s, %u worker%s)%s", b, cpu, cpu_t, gpu, gpu_t, kn, w,
                      w == 1u ? "" : "s", edmli_place_close_words(p));
     } else if (p->state == EDMLI_PLACE_MEASURING) {
-        edmli_format(buf, cap, "%s: measuring with %s: %u of %u runs, %u on %s, then %u on %s", b, kn,
-                     (unsigned)p->runs, EDMLI_PLACE_RUNS, EDMLI_PLACE_SIDE_RUNS, cpu, EDMLI_PLACE_SIDE_RUNS, gpu);
+        edmli_format(buf, cap, "%s: measuring with %s: %u of %u runs, on %s, %s, then %s again", b, kn,
+                     (unsigned)p->runs, EDMLI_PLACE_RUNS, cpu, gpu, cpu);
     } else {
         edmli_backends[op->backend]->wants(dev, op, why, sizeof why);
         edmli_format(buf, cap, "%s: threshold (%s %s): %s", b,

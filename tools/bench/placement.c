@@ -134,7 +134,7 @@ static bool place_open(place_set *s)
     if (!ran || !place_buffers(s, 0) || !place_buffers(s, 1)) return false;
     edml_device_release_thread(s->dev[0]); /* the measuring device's context alone, as in place_time */
     for (int b = 0; b < 2; b++)
-        for (int k = 0; k < 12; k++) place_run(s, 3, b); /* the measuring runs, and warm-ups after them */
+        for (int k = 0; k < (int)EDML_PLACEMENT_MEASURE_RUNS + 4; k++) place_run(s, 3, b); /* measuring, warm-ups */
     return true;
 }
 
@@ -379,7 +379,8 @@ void bench_place(edml_device *dev, workload *w, char why[2][200], char placed[2]
         if (k >= w->nin) bo[0][k - w->nin] = host, bo[1][k - w->nin] = on_gpu;
     }
     for (int b = 0; b < (gpu ? 2 : 1); b++) {
-        for (int k = 0; k < 9; k++) edml_operator_execute(op, bi[b], (UINT)w->nin, bo[b], (UINT)w->nout, NULL);
+        for (int k = 0; k < (int)EDML_PLACEMENT_MEASURE_RUNS + 1; k++)
+            edml_operator_execute(op, bi[b], (UINT)w->nin, bo[b], (UINT)w->nout, NULL);
         edml_operator_placement(op, why[b], 200);
         snprintf(placed[b], 8, "%s", edml_backend_name(edml_operator_backend(op)));
     }
