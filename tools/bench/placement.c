@@ -206,14 +206,16 @@ static void place_time(place_set *s, int d, int b, int round, double ms[3])
 
 /* What AUTO itself costs: device d's AUTO and the backend it runs on, by
  * name on that device, alone, in turns (A N N A: each after each once)
- * with bindings b; ms[0] AUTO's median, ms[1] the named one's. Beside
- * the third variant, each would pay for its history: a call two after a
- * GLES call in host memory is dearer than one three after. */
+ * with bindings b, three times --iters calls each (the faster backend's
+ * calls mostly, cheap beside the cycle's; a call of tens of microseconds on
+ * 16 workers swings by a tenth); ms[0] AUTO's median, ms[1] the named
+ * one's. Beside the third variant, each would pay for its history: a call
+ * two after a GLES call in host memory is dearer than one three after. */
 static void place_pair(place_set *s, int d, int b, int round, double ms[2])
 {
     static const uint8_t turns[4] = {0, 1, 1, 0};
     double t[2][256];
-    const int reps = iters < 256 ? iters : 256, v[2] = {place_auto(d), place_named(s, d)};
+    const int reps = 3 * iters < 256 ? 3 * iters : 256, v[2] = {place_auto(d), place_named(s, d)};
     int n[2] = {0, 0};
     edml_device_release_thread(s->dev[!d]);
     for (int j = 0; j < 2; j++) place_run(s, v[j], b);
