@@ -594,10 +594,17 @@ static uint32_t argreduce_shape(tl_rng *r, tl_tensor *in, UINT rank, arg_data *d
         return 0;
     }
     if (tl_below(r, 24) == 0) { /* tall columns, past 2 MiB down: a CPU reads them a band of rows at a time */
-        in->rank = 2;
-        in->sizes[0] = 64 + tl_below(r, 200);
-        in->sizes[1] = (UINT)((2u << 20) / tl_type_size(in->dtype) / (in->sizes[0] - 1)) + 1 + tl_below(r, 700);
-        return 1;
+        const UINT rows = 64 + tl_below(r, 200), a = 2 + tl_below(r, 7);
+        const UINT cols = (UINT)((2u << 20) / tl_type_size(in->dtype) / (rows - 1)) + 1 + tl_below(r, 700);
+        switch (tl_below(r, 3)) {
+        case 0: /* the rows one axis */ in->rank = 2, in->sizes[0] = rows, in->sizes[1] = cols; return 1;
+        case 1: /* the rows two axes, reduced together: a band may span both */
+            in->rank = 3, in->sizes[0] = a, in->sizes[1] = rows / a + 1, in->sizes[2] = cols;
+            return 3;
+        default: /* the rows under a kept outer axis: each outer position's columns banded apart */
+            in->rank = 3, in->sizes[0] = 2 + tl_below(r, 2), in->sizes[1] = rows, in->sizes[2] = cols;
+            return 2;
+        }
     }
     if (rank == 2 || tl_below(r, 6)) return 0;
     in->rank = 2; /* columns of floats */
