@@ -21,21 +21,16 @@
 #define EDMLI_PLACE_MARGIN 20u        /* within 1/20 (5%) of each other: too close to call */
 #define EDMLI_PLACE_SLOW_NS 50000000u /* EDML_FAULT_SLOW_CPU/_GPU: 50 ms a timed run (both: 50 ms each) */
 
-/* The measuring runs in order: each a side (the GPU's: EDMLI_PLACE_GPU_RUN)
- * and a timed run's slot among its side's, or a warm-up (EDMLI_PLACE_WARM_UP). */
-#define EDMLI_PLACE_GPU_RUN 0x10u
+/* The measuring runs in order: the CPU's, the GPU's (EDMLI_PLACE_GPU), the
+ * CPU's again; each a timed run's slot among its side's, or a warm-up. */
 #define EDMLI_PLACE_WARM_UP 0x0fu
-static const uint8_t edmli_place_turns[EDMLI_PLACE_RUNS] = {EDMLI_PLACE_WARM_UP,
-                                                            0,
-                                                            1,
-                                                            EDMLI_PLACE_GPU_RUN | EDMLI_PLACE_WARM_UP,
-                                                            EDMLI_PLACE_GPU_RUN | 0,
-                                                            EDMLI_PLACE_GPU_RUN | 1,
-                                                            EDMLI_PLACE_GPU_RUN | 2,
-                                                            EDMLI_PLACE_GPU_RUN | 3,
-                                                            EDMLI_PLACE_WARM_UP,
-                                                            2,
-                                                            3};
+#define EDMLI_PLACE_GPU(slot) (0x10u | (slot))
+/* clang-format off */
+static const uint8_t edmli_place_turns[EDMLI_PLACE_RUNS] = {
+    EDMLI_PLACE_WARM_UP, 0, 1,
+    EDMLI_PLACE_GPU(EDMLI_PLACE_WARM_UP), EDMLI_PLACE_GPU(0), EDMLI_PLACE_GPU(1), EDMLI_PLACE_GPU(2), EDMLI_PLACE_GPU(3),
+    EDMLI_PLACE_WARM_UP, 2, 3};
+/* clang-format on */
 
 static const char *const edmli_kind_name[EDMLI_BIND_KINDS] = {"host memory", "GPU buffers"};
 
@@ -125,7 +120,7 @@ edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may
     if (p->state != EDMLI_PLACE_MEASURING) return edmli_place_backend(op, kind);
     pc->timed = true;
     pc->kind = (uint8_t)kind;
-    pc->side = (edmli_place_turns[p->runs] & EDMLI_PLACE_GPU_RUN) != 0;
+    pc->side = (edmli_place_turns[p->runs] & EDMLI_PLACE_GPU(0)) != 0;
     pc->t0 = edmli_port_now_ns();
     return pc->side ? op->backend : edmli_cpu_backend(dev, op->kind);
 }
