@@ -136,7 +136,7 @@ typedef enum edmli_bind_kind {
     EDMLI_BIND_GPU,
     EDMLI_BIND_KINDS
 } edmli_bind_kind;
-#define EDMLI_PLACE_TIMED 4u /* timed runs a side */
+#define EDMLI_PLACE_TIMED 4u                         /* timed runs a side */
 #define EDMLI_PLACE_RUNS EDML_PLACEMENT_MEASURE_RUNS /* the CPU's, the GPU's, the CPU's again (placement.c) */
 typedef enum edmli_place_state {
     EDMLI_PLACE_THRESHOLD, /* the board's thresholds decide (not measured yet, or never) */
