@@ -170,10 +170,9 @@ static void place_row_add(place_set *s, int v, int b, int round, double ms, bool
  * host memory (which uploads its inputs, evicting the caches) costs several
  * times one after two CPU calls, and the second after it about half as
  * much more, so a variant's calls fall into populations by the two calls
- * before them;
- * its time is the mean of the medians of its four (one median of them all
- * lands anywhere between). The round's start moves along the cycle, with
- * the two calls before it run first, untimed. */
+ * before them; its time is the mean of the medians of its four (one median
+ * of them all lands anywhere between). The round's start moves along the
+ * cycle, with the two calls before it run first, untimed. */
 static void place_time(place_set *s, int d, int b, int round, double ms[3])
 {
     static const uint8_t cycle[12] = {0, 1, 0, 1, 2, 0, 2, 1, 2, 1, 0, 2};
@@ -207,9 +206,9 @@ static void place_time(place_set *s, int d, int b, int round, double ms[3])
 /* What AUTO itself costs: device d's AUTO and the backend it runs on, by
  * name on that device, alone, in turns (A N N A: each after each once)
  * with bindings b, three times --iters calls each (the faster backend's
- * calls mostly, cheap beside the cycle's; a call of tens of microseconds on
- * 16 workers swings by a tenth); ms[0] AUTO's median, ms[1] the named
- * one's. Beside the third variant, each would pay for its history: a call
+ * calls mostly, cheap beside the cycle's; a short call on many workers
+ * swings from one stretch of calls to the next); ms[0] AUTO's median,
+ * ms[1] the named one's. Beside the third variant, each would pay for its history: a call
  * two after a GLES call in host memory is dearer than one three after. */
 static void place_pair(place_set *s, int d, int b, int round, double ms[2])
 {
