@@ -39,8 +39,8 @@
  * outputs checked by the rows above, not here). --placement times each
  * workload on NEON, on GLES, with AUTO by the board's thresholds and with
  * AUTO measured (EDML_PLACEMENT_MEASURE), in host memory and in GPU
- * buffers, in R rounds, each AUTO call for call with the backend it ran
- * on, and prints each AUTO's ratio to that backend (tools/bench/placement.c);
+ * buffers, in R rounds, then each AUTO alone in turns with the backend it
+ * ran on, by name, and prints AUTO's ratio to it (tools/bench/placement.c);
  * with --cases, the operators of those .case files instead, their inputs'
  * data optional (tools/bench/cases.c). --report
  * FILE writes the board report (tools/bench/report.c; make board-report).
