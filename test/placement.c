@@ -203,8 +203,8 @@ static void check_gpu_kind(void)
 /* An operator that only ever runs through command lists is measured
  * there: each entry whose operator is still measuring runs alone (outside
  * the list's GPU batch) and is timed as an execution; a GPU slowed by a
- * fault sends it to NEON within one list of as many entries as measuring takes, every output right,
- * and the list submitted again runs there. */
+ * fault sends it to NEON within one list of as many entries as measuring
+ * takes, every output right, and the list submitted again runs there. */
 static void check_list_measured(void)
 {
     tl_device d;

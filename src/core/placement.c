@@ -26,11 +26,12 @@
 #define EDMLI_PLACE_WARM_UP 0x0fu
 #define EDMLI_PLACE_GPU(slot) (0x10u | (slot))
 /* clang-format off */
-static const uint8_t edmli_place_turns[EDMLI_PLACE_RUNS] = {
+static const uint8_t edmli_place_turns[] = {
     EDMLI_PLACE_WARM_UP, 0, 1,
     EDMLI_PLACE_GPU(EDMLI_PLACE_WARM_UP), EDMLI_PLACE_GPU(0), EDMLI_PLACE_GPU(1), EDMLI_PLACE_GPU(2), EDMLI_PLACE_GPU(3),
     EDMLI_PLACE_WARM_UP, 2, 3};
 /* clang-format on */
+_Static_assert(sizeof edmli_place_turns == EDMLI_PLACE_RUNS, "a turn for each measuring run");
 
 static const char *const edmli_kind_name[EDMLI_BIND_KINDS] = {"host memory", "GPU buffers"};
 
