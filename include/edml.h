@@ -643,6 +643,8 @@ typedef struct edml_device_desc {
 #define EDML_FAULT_SLOW_GPU 0x400000u          /**< ... each GPU run 50 ms longer; with _CPU every run 50 ms (a tie) */
 #define EDML_FAULT_PARTIAL_WORKGROUP 0x800000u /**< (at) only each workgroup's first invocation runs */
 #define EDML_FAULT_STALE_READBACK 0x1000000u   /**< (at) the readback mapping shows the bytes before */
+#define EDML_FAULT_DROPPED_COPY 0x2000000u     /**< (at) a copy to or from the readback dropped */
+#define EDML_FAULT_STALE_MAPPING 0x4000000u    /**< (at) the readback mapping stale but for its proof head */
 #define EDML_FAULT_LIMITS_ANY                  /**< every limits profile above */ \
     (EDML_FAULT_LIMITS_GLES31 | EDML_FAULT_LIMITS_V3D | EDML_FAULT_LIMITS_MALI | EDML_FAULT_LIMITS_ADRENO)
 /**@}*/

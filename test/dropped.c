@@ -201,6 +201,76 @@ static void check_stale_read(void)
     tl_device_free(&d);
 }
 
+/* A GPU buffer's view (no persistent mapping) proven as a read is: with
+ * the map struck (`fault` at submission 2, after the write), no view and
+ * BACKEND_FAILED saying `says`. */
+static void check_view_struck(uint32_t fault, const char *says)
+{
+    tl_device d;
+    edml_gpu_buffer *b = NULL;
+    uint8_t bytes[100];
+    void *p = (void *)bytes;
+    for (int i = 0; i < 100; i++) bytes[i] = (uint8_t)(i * 5 + 3);
+    CHECK(make_device(&d, fault, 2, 0) == EDML_STATUS_OK && edml_gpu_buffer_create(d.dev, 100, &b) == EDML_STATUS_OK &&
+              edml_gpu_buffer_write(b, 0, bytes, 100) == EDML_STATUS_OK,
+          "a GPU buffer written");
+    const edml_status s = b ? edml_gpu_buffer_map(b, 0, 100, &p) : EDML_STATUS_OK;
+    CHECK(s == EDML_STATUS_BACKEND_FAILED && !p && strstr(edml_device_last_error(d.dev), says),
+          "a struck view (fault 0x%x): %s %s", (unsigned)fault, edml_status_string(s), edml_device_last_error(d.dev));
+    tl_device_free(&d);
+}
+
+/* A view's copy back dropped (the unmap, submission 3): the unmap fails,
+ * and a view that was copied back (another device, unstruck) reads back
+ * what was written in it, at every length up to 40 bytes and at an odd offset. */
+static void check_view_copy_back(void)
+{
+    for (uint64_t n = 1; n <= 40; n += 13) {
+        for (int struck = 0; struck < 2; struck++) {
+            tl_device d;
+            edml_gpu_buffer *b = NULL;
+            uint8_t bytes[64] = {0}, got[64];
+            uint8_t *p = NULL;
+            CHECK(make_device(&d, struck ? EDML_FAULT_DROPPED_COPY : 0, 3, 0) == EDML_STATUS_OK &&
+                      edml_gpu_buffer_create(d.dev, 64, &b) == EDML_STATUS_OK &&
+                      edml_gpu_buffer_write(b, 0, bytes, 64) == EDML_STATUS_OK &&
+                      edml_gpu_buffer_map(b, 3, n, (void **)&p) == EDML_STATUS_OK,
+                  "a view of %llu bytes", (unsigned long long)n);
+            for (uint64_t i = 0; p && i < n; i++) p[i] = (uint8_t)(i + 1);
+            const edml_status s = p ? edml_gpu_buffer_unmap(b) : EDML_STATUS_OK;
+            if (struck) {
+                CHECK(s == EDML_STATUS_BACKEND_FAILED &&
+                          strstr(edml_device_last_error(d.dev), "copy of a mapped range back"),
+                      "a dropped copy back of %llu bytes: %s %s", (unsigned long long)n, edml_status_string(s),
+                      edml_device_last_error(d.dev));
+            } else {
+                bool right = s == EDML_STATUS_OK && edml_gpu_buffer_read(b, 0, got, 64) == EDML_STATUS_OK;
+                for (uint64_t i = 0; right && i < 64; i++)
+                    right = got[i] == (i >= 3 && i < 3 + n ? (uint8_t)(i - 2) : 0);
+                CHECK(right, "a view of %llu bytes copied back: %s", (unsigned long long)n,
+                      edml_device_last_error(d.dev));
+            }
+            tl_device_free(&d);
+        }
+    }
+}
+
+/* The copies' faults: named and AUTO one by one and in lists (GPU-resident
+ * operators copy nothing back), views of GPU buffers. */
+static void check_copies_struck(uint32_t fault, const char *says)
+{
+    for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
+        ops_case c;
+        ops_make_on(&c, which, EDML_BACKEND_GLES);
+        check_named(&c, fault, says);
+        check_auto(&c, fault, says);
+        check_list(&c, fault, says, EDML_BACKEND_GLES);
+        check_list(&c, fault, says, EDML_BACKEND_AUTO);
+        ops_free(&c);
+    }
+    check_view_struck(fault, says);
+}
+
 static void check_struck(uint32_t fault, const char *says)
 {
     for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
@@ -375,6 +445,10 @@ int main(void)
     check_struck(EDML_FAULT_DROPPED_DISPATCH, "workgroups dispatched: the driver dropped a dispatch");
     check_struck(EDML_FAULT_GPU_RESET, "the GPU was reset");
     check_stale_read();
+    check_copies_struck(EDML_FAULT_DROPPED_COPY, "its copy did not run (dropped or cut short)");
+    check_copies_struck(EDML_FAULT_STALE_MAPPING, "its stamp is an earlier submission's: a stale mapping");
+    check_copies_struck(EDML_FAULT_STALE_READBACK, "not this submission's (serial");
+    check_view_copy_back();
     check_cramped();
     for (int which = 0; which < ops_count_on(EDML_BACKEND_GLES); which++) {
         ops_case c;

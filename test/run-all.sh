@@ -50,8 +50,8 @@ host_suite() {
     step "program cache: loads on the next boot, refuses memory in the arena, damaged, overlong and refused entries replaced once, never written past its bytes" $H/test/cache
     step "V3D's watchdog: under V3D's limits each invocation's loops within the model's caps (more chunks, wider workgroups, TopK's lists for long rows, a refusal where none holds K), answers the reference's" $H/test/watchdog
     step "GPU work that did not run: dropped dispatches and GPU resets fail the call (never an answer), kernels whose tests could not run are not used, sizes never change" $H/test/dropped
-    for f in partial-workgroup stale-readback dropped reset; do
-        step "every vector with GPU fault $f striking (one by one and as a command list): named GLES right or refused, AUTO right, never OK and wrong" sh test/run-strikes.sh $H/edml-run $f 40
+    for f in partial-workgroup stale-readback dropped-copy stale-mapping dropped reset; do
+        step "every vector with GPU fault $f striking (one by one, as a command list, and in turn on one device after other operators): named GLES right or refused, AUTO right, never OK and wrong" sh test/run-strikes.sh $H/edml-run $f 40
     done
     G="sh test/guarded-gl.sh $H/guard"
     for b in gles auto; do

@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STRIKE_NAMES "dropped|reset|partial-workgroup|stale-readback"
+#define STRIKE_NAMES "dropped|reset|partial-workgroup|stale-readback|dropped-copy|stale-mapping"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: edml-run [--check] [--backend auto|gles|neon|ref] [--threads N] [--small-parts]\n"
                "                [--command-list [--reorder]] [--limits " CASE_LIMITS_NAMES "] [--unchecked]\n"
-               "                [--gpu-always] [--may-refuse] [--strike FAULT] FILE...\n"
+               "                [--gpu-always] [--may-refuse] [--strike FAULT [--in-turn] [--strike-at N]]\n"
+               "                FILE...\n"
                "       edml-run --list-backends | --list-operators\n"
                "  Runs each .case file and prints its outputs in the DirectML pages' notation.\n"
                "  --check      compare outputs with the expected data; print PASS/FAIL per case\n"
@@ -41,6 +42,10 @@ static void usage(FILE *f)
                "               with --command-list, the list's first submission struck (cases\n"
                "               that expect an error are left out: they would move it);\n"
                "               a wrong answer with OK fails, a refusal is REFUSED (--may-refuse)\n"
+               "  --in-turn    (with --strike) every case on one device, in order, run once:\n"
+               "               the struck submission follows other operators' calls\n"
+               "  --strike-at N  the device's Nth GPU submission is the struck one (default:\n"
+               "               a case's second run; a list's first submission)\n"
                "Exit status: 0 all passed, 1 a case failed, 2 usage error or malformed file.\n");
 }
 
@@ -100,8 +105,8 @@ static int list_backends(void)
 
 /* The command line's settings: strike, the fault of --strike (0: none). */
 typedef struct run_opts {
-    bool check, as_list, may_refuse;
-    uint32_t faults, threads, strike;
+    bool check, as_list, may_refuse, in_turn;
+    uint32_t faults, threads, strike, strike_at;
     edml_backend backend;
 } run_opts;
 
@@ -234,15 +239,16 @@ static int run_as_list(char **paths, int n, const run_opts *o)
     return t.malformed ? 2 : t.failed ? 1 : 0;
 }
 
-static bool parse_threads(const char *arg, uint32_t *threads)
+/* A count of 1 to max after option `name`. */
+static bool parse_count(const char *name, const char *arg, unsigned long max, uint32_t *count)
 {
     char *end;
     unsigned long n = strtoul(arg, &end, 10);
-    if (*end || n < 1 || n > 64) {
-        fprintf(stderr, "edml-run: --threads takes 1 to 64, not '%s'\n", arg);
+    if (*end || n < 1 || n > max) {
+        fprintf(stderr, "edml-run: %s takes 1 to %lu, not '%s'\n", name, max, arg);
         return false;
     }
-    *threads = (uint32_t)n;
+    *count = (uint32_t)n;
     return true;
 }
 
@@ -264,7 +270,9 @@ static bool parse_strike(const char *name, run_opts *o)
     } faults[] = {{"dropped", EDML_FAULT_DROPPED_DISPATCH},
                   {"reset", EDML_FAULT_GPU_RESET},
                   {"partial-workgroup", EDML_FAULT_PARTIAL_WORKGROUP},
-                  {"stale-readback", EDML_FAULT_STALE_READBACK}};
+                  {"stale-readback", EDML_FAULT_STALE_READBACK},
+                  {"dropped-copy", EDML_FAULT_DROPPED_COPY},
+                  {"stale-mapping", EDML_FAULT_STALE_MAPPING}};
     for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
         if (!strcmp(name, faults[i].name)) {
             o->strike = faults[i].fault;
@@ -296,7 +304,7 @@ static int parse_options(int argc, char **argv, run_opts *o, int *rc)
             if (!parse_backend(name, &o->backend))
                 return fprintf(stderr, "edml-run: unknown backend '%s' (auto, gles, neon, ref)\n", name), -1;
         } else if (strcmp(a, "--threads") == 0 && first + 1 < argc) {
-            if (!parse_threads(argv[++first], &o->threads)) return -1;
+            if (!parse_count("--threads", argv[++first], 64, &o->threads)) return -1;
         } else if (strcmp(a, "--small-parts") == 0) {
             o->faults |= EDML_FAULT_SMALL_PARTS;
         } else if (strcmp(a, "--command-list") == 0) {
@@ -313,6 +321,10 @@ static int parse_options(int argc, char **argv, run_opts *o, int *rc)
             if (!parse_limits(argv[++first], &o->faults)) return -1;
         } else if (strcmp(a, "--strike") == 0 && first + 1 < argc) {
             if (!parse_strike(argv[++first], o)) return -1;
+        } else if (strcmp(a, "--in-turn") == 0) {
+            o->in_turn = true;
+        } else if (strcmp(a, "--strike-at") == 0 && first + 1 < argc) {
+            if (!parse_count("--strike-at", argv[++first], 1000000, &o->strike_at)) return -1;
         } else if (strcmp(a, "--") == 0) {
             first++;
             break;
@@ -345,7 +357,7 @@ static void run_file(const char *path, edml_device *dev, const run_opts *o, tall
         case_result r;
         char why[CASE_MSG + 300];
         bool ok = case_check(c, dev, o->backend, &r, why, sizeof why);
-        if (ok && o->strike) { /* the second run, struck */
+        if (ok && o->strike && !o->in_turn) { /* the second run, struck */
             case_result_free(&r);
             ok = case_check(c, dev, o->backend, &r, why, sizeof why);
         }
@@ -387,7 +399,9 @@ int main(int argc, char **argv)
     int rc;
     const int first = parse_options(argc, argv, &o, &rc);
     if (first < 0) return rc;
-    case_fault_at = o.strike && !o.as_list ? 2u : 1u; /* a case's second run; a list's first submission */
+    case_fault_at = o.strike_at              ? o.strike_at
+                    : o.strike && !o.as_list ? 2u
+                                             : 1u; /* a case's second run; a list's first */
     if (o.as_list) return run_as_list(argv + first, argc - first, &o);
     tally t = {0};
     char why_dev[256];
@@ -398,9 +412,14 @@ int main(int argc, char **argv)
             return 2;
         }
         run_file(argv[i], dev, &o, &t);
-        if (o.strike) case_device_free(dev), dev = NULL; /* --strike: a device a case */
+        if (o.strike && !o.in_turn) case_device_free(dev), dev = NULL; /* --strike: a device a case */
     }
-    if (o.check) print_tally(&t, o.backend, o.strike ? " (the second run of each struck)" : "");
+    char tail[64] = "";
+    if (o.strike && o.in_turn)
+        snprintf(tail, sizeof tail, " (one device, its submission %u struck)", case_fault_at);
+    else if (o.strike)
+        snprintf(tail, sizeof tail, " (the second run of each struck)");
+    if (o.check) print_tally(&t, o.backend, tail);
     case_device_free(dev);
     if (t.malformed) return 2;
     return t.failed ? 1 : 0;

@@ -169,6 +169,7 @@ typedef struct edmli_gles {
      * kernel then reads it across the bus). The device's GPU calls wait. */
     uint8_t *arena_map;
     bool mapped_plain;
+    uint8_t *view_map; /* the view handed out: fetch 0's bytes in the readback buffer's mapping */
     uint64_t view_at, view_bytes;
     uint32_t local;    /* invocations per workgroup */
     uint32_t sort_max; /* longest row the bitonic sort takes; largest K */
@@ -356,6 +357,8 @@ void edmli_gles_lose(edmli_gles *g, const char *why);
  * where this submission wrote one, and the workgroups that completed
  * against those dispatched. */
 edml_status edmli_gles_proof_check(struct edmli_gles_run *r, const uint32_t proof[EDMLI_GLES_RESERVED_HEAD / 4u]);
+/* A failed proof: GLES off for good (outside the known-answer tests), the call failed with `why`. */
+edml_status edmli_gles_disproved(struct edmli_gles_run *r, const char *why);
 edml_status edmli_gles_reset_check(struct edmli_gles_run *r);
 /* Where GLES was lost: BACKEND_FAILED with the reason (else OK). */
 edml_status edmli_gles_refuse_lost(const edmli_gles *g, edmli_errbuf *err);
@@ -515,6 +518,7 @@ typedef struct edmli_gles_run {
     uint64_t top;                  /* staging grows down from here */
     uint32_t slot;
     uint32_t nfetches;
+    uint32_t copies;    /* to and from the readback buffer, this submission (EDML_FAULT_DROPPED_COPY) */
     edml_status staged; /* the fetches' copies into the readback buffer, queued before the fence */
     uint32_t serial;    /* what this submission wrote as its serial (0: none; it dispatched) */
     /* in a batch: this entry's GPU-buffer ranges (inputs', then outputs',
@@ -607,8 +611,21 @@ EDMLI_GLES_PROGRAMS(EDMLI_GLES_RUN_FN)
 void edmli_gles_barrier(edmli_gles_run *r);
 /* One copy dispatch of `bytes` within the GPU arena. */
 void edmli_gles_copy_dispatch(edmli_gles_run *r, uint64_t dst, uint64_t src, uint64_t bytes);
-/* Copies GPU-arena bytes to the host when the submission is complete. */
+/* Copies GPU-arena bytes to the host when the submission is complete
+ * (gles_fetch.c: through the readback buffer, every byte proven). */
 void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes);
+/* The fetches' copies queued before the fence; after it, each checked in
+ * one mapping and the host written (a view: the mapping kept, fetch 0's
+ * bytes in it read and write). */
+edml_status edmli_gles_stage_fetches(edmli_gles_run *r);
+edml_status edmli_gles_deliver_fetches(edmli_gles_run *r);
+edml_status edmli_gles_deliver_view(edmli_gles_run *r, void **view);
+/* edmli_gles_finish with one fetch of host NULL: its bytes handed out in
+ * the readback buffer's mapping, kept for reading and writing. */
+edml_status edmli_gles_finish_view(edmli_gles_run *r, void **view);
+/* Whether the struck submission's faults drop this copy to or from the
+ * readback buffer (EDML_FAULT_DROPPED_COPY: its first; the stale faults: all). */
+bool edmli_gles_copy_dropped(edmli_gles_run *r);
 /* Ends the submission: one fence, waited for with a timeout; GL errors;
  * then every fetch, the host written only if all of it succeeded. */
 edml_status edmli_gles_finish(edmli_gles_run *r);

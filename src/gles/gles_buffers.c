@@ -2,6 +2,8 @@
  * execution grows down from its top), their data and copies. */
 #include "gles.h"
 
+#include <string.h>
+
 /* A buffer starts at a multiple of EDMLI_GLES_BUFFER_ALIGN of the arena, so
  * that a warp's 16-byte loads of it fill whole cache lines and DRAM bursts
  * (what an operator created before it keeps is any multiple of 16). */
@@ -79,10 +81,10 @@ static edml_status edmli_gles_buffer_copy(edml_device *dev, void *state, uint64_
 }
 
 /* A persistently mapped arena: the GPU's work done (a submitted list's
- * included), a pointer into the mapping. Else the range copied into the
- * readback buffer, which is mapped for reading and writing (GL's own wait
- * for the copy first); the unmap copies it back (gles.h: the arena itself
- * is never mapped). */
+ * included), a pointer into the mapping. Else the range fetched into the
+ * readback buffer as outputs are (gles_fetch.c: proven), and that mapping
+ * kept for reading and writing; the unmap copies it back (gles.h: the
+ * arena itself is never mapped). */
 static edml_status edmli_gles_buffer_map(edml_device *dev, void *state, uint64_t offset, uint64_t bytes, void **data)
 {
     edmli_gles *g = (edmli_gles *)state;
@@ -91,23 +93,40 @@ static edml_status edmli_gles_buffer_map(edml_device *dev, void *state, uint64_t
     if (!s && g->arena_map) {
         s = edmli_gles_finish(&r);             /* a fence: what ran before is complete and visible */
         if (!s) *data = g->arena_map + offset; /* a failed fence hands out no view */
-    } else if (!s && !edmli_gles_readback_room(g, bytes)) {
-        s = edmli_gles_fail(&r, "the readback buffer cannot hold the mapped range (GL_OUT_OF_MEMORY)");
     } else if (!s) {
-        edmli_gl *gl = &g->port.gl;
-        gl->glMemoryBarrier(EDMLI_GL_BUFFER_UPDATE_BARRIER_BIT);
-        gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
-        gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
-        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)offset, 0,
-                                (intptr_t)bytes);
-        *data = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)bytes,
-                                     EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT);
-        if (!*data) s = edmli_gles_fail(&r, "glMapBufferRange of a GPU buffer's copy failed");
-        g->mapped_plain = *data != NULL;
+        edmli_gles_fetch(&r, (uint32_t)offset, NULL, bytes);
+        s = edmli_gles_finish_view(&r, data);
+        g->mapped_plain = !s;
+        g->view_map = s ? NULL : (uint8_t *)*data;
         g->view_at = offset, g->view_bytes = bytes;
+        if (s) *data = NULL;
     }
     edmli_gles_release(g);
     return edmli_gles_buffer_done(dev, g, s);
+}
+
+/* The copy back, proven: the view's last bytes (up to 16) as the caller
+ * left them are first overwritten in the arena with their complement, and
+ * fetched after the copy: a copy back that did not run shows the
+ * complement. */
+static edml_status edmli_gles_copy_back(edmli_gles_run *r, const uint8_t last[16], uint32_t n)
+{
+    edmli_gles *g = r->g;
+    edmli_gl *gl = &g->port.gl;
+    uint8_t poison[16], got[16];
+    for (uint32_t i = 0; i < n; i++) poison[i] = (uint8_t)~last[i];
+    const uint64_t end = g->view_at + g->view_bytes;
+    edmli_gles_write(g, end - n, poison, n);
+    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->readback_buf);
+    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
+    if (!edmli_gles_copy_dropped(r))
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, EDMLI_GLES_RESERVED_HEAD,
+                                (intptr_t)g->view_at, (intptr_t)g->view_bytes);
+    edmli_gles_fetch(r, (uint32_t)(end - n), got, n);
+    edml_status s = edmli_gles_finish(r); /* a fence: the copy is in the arena when the call returns */
+    if (s || !memcmp(got, last, n)) return s;
+    return edmli_gles_disproved(r, "the copy of a mapped range back into its GPU buffer did not run (its last bytes "
+                                   "are not those the view was left with)");
 }
 
 static edml_status edmli_gles_buffer_unmap(edml_device *dev, void *state)
@@ -115,6 +134,10 @@ static edml_status edmli_gles_buffer_unmap(edml_device *dev, void *state)
     edmli_gles *g = (edmli_gles *)state;
     if (!g->mapped_plain) return EDML_STATUS_OK; /* a persistent mapping stays */
     g->mapped_plain = false;
+    uint8_t last[16];
+    const uint32_t n = g->view_bytes < 16 ? (uint32_t)g->view_bytes : 16u;
+    memcpy(last, g->view_map + g->view_bytes - n, n);
+    g->view_map = NULL;
     edmli_gles_run r;
     edml_status s = edmli_gles_begin(&r, g, &dev->err);
     if (!s) {
@@ -122,11 +145,7 @@ static edml_status edmli_gles_buffer_unmap(edml_device *dev, void *state)
         gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->readback_buf);
         if (!gl->glUnmapBuffer(EDMLI_GL_COPY_READ_BUFFER))
             s = edmli_gles_fail(&r, "glUnmapBuffer: the mapped data was lost (the driver says it is undefined)");
-        gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
-        if (!s)
-            gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)g->view_at,
-                                    (intptr_t)g->view_bytes);
-        if (!s) s = edmli_gles_finish(&r); /* a fence: the copy is in the arena when the call returns */
+        if (!s) s = edmli_gles_copy_back(&r, last, n);
     }
     edmli_gles_release(g);
     return edmli_gles_buffer_done(dev, g, s);

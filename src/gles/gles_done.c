@@ -10,6 +10,11 @@
  * (outside the known-answer tests, which take off only their kernels). */
 #include "gles.h"
 
+edml_status edmli_gles_fail(edmli_gles_run *r, const char *what)
+{
+    return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", what);
+}
+
 bool edmli_gles_struck(const edmli_gles *g, uint32_t fault)
 {
     return (g->faults & fault) && !g->checking && g->submissions + 1u == g->fault_at;
@@ -62,7 +67,7 @@ void edmli_gles_proof_clean(edmli_gles *g, bool head)
  * failure takes off only the kernels they ran), the call failed; the
  * dispatches' counters set back to zero before the next submission (a
  * workgroup cut short left its dispatch's counter short of done). */
-static edml_status edmli_gles_disproved(edmli_gles_run *r, const char *why)
+edml_status edmli_gles_disproved(edmli_gles_run *r, const char *why)
 {
     edmli_gles *g = r->g;
     g->counters_dirty = true;

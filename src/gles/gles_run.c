@@ -5,11 +5,6 @@
 #include <stddef.h>
 #include <string.h>
 
-edml_status edmli_gles_fail(edmli_gles_run *r, const char *what)
-{
-    return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", what);
-}
-
 static edml_status edmli_gles_complete_pending(edmli_gles *g, uint64_t timeout_ns);
 
 /* A context of the device current on this thread (one check where it is
@@ -45,6 +40,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->top = g->arena_bytes;
     r->slot = 0;
     r->nfetches = 0;
+    r->copies = 0;
     r->staged = EDML_STATUS_OK;
     r->serial = 0;
     r->mine_used = 0;
@@ -456,147 +452,6 @@ void edmli_gles_barrier(edmli_gles_run *r)
     if (!r->g->bake) edmli_gles_memory_barrier(r->g, EDMLI_GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
-/* The fetches go through the readback buffer (grown to hold them all, the
- * only buffer ever mapped). Their copies are queued before the fence, so
- * that the fence's wait covers them and the mapping after it finds them
- * done (mapping first and copying after cost a second wait for the GPU). */
-static uint64_t edmli_gles_fetch_span(uint64_t bytes) { return (bytes + 15) & ~(uint64_t)15; }
-
-/* Their layout there: one after another, a copy each; or, where they lie
- * close together in the arena (a batch's small outputs between its
- * inputs, an operator's outputs side by side), the one arena range that
- * holds them all, one copy: a fetch is then at its offset - *base. Returns
- * the readback bytes. */
-#define EDMLI_GLES_FETCH_GAP (256u << 10) /* the most bytes one copy carries that no fetch asked for */
-static uint64_t edmli_gles_fetch_layout(const edmli_gles_run *r, uint64_t *base, bool *one)
-{
-    uint64_t total = 0, lo = UINT64_MAX, hi = 0;
-    for (uint32_t i = 0; i < r->nfetches; i++) {
-        const edmli_gles_fetch_req *f = &r->fetches[i];
-        total += edmli_gles_fetch_span(f->bytes);
-        lo = f->offset < lo ? f->offset : lo;
-        hi = f->offset + f->bytes > hi ? f->offset + f->bytes : hi;
-    }
-    *one = r->nfetches > 1 && hi - lo <= total + EDMLI_GLES_FETCH_GAP;
-    *base = lo;
-    return *one ? hi - lo : total;
-}
-
-/* Where the proof (the head of gles.h's reserved block) lies in the
- * readback buffer: after the fetches, read through the same mapping as
- * they are. Where nothing is fetched and the status buffer is mapped, it
- * is read there instead (*total 0: no mapping at all); else the readback
- * bytes. */
-static uint64_t edmli_gles_proof_at(const edmli_gles *g, uint64_t fetched, uint64_t *total)
-{
-    const uint64_t at = edmli_gles_fetch_span(fetched);
-    *total = fetched || !g->status_map ? at + EDMLI_GLES_RESERVED_HEAD : 0;
-    return at;
-}
-
-bool edmli_gles_readback_room(edmli_gles *g, uint64_t bytes)
-{
-    if (bytes <= g->readback_bytes) return true;
-    edmli_gl *gl = &g->port.gl;
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
-    g->readback_bytes = 0;
-    gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)bytes, NULL, EDMLI_GL_STREAM_READ);
-    if (gl->glGetError() != EDMLI_GL_NO_ERROR) return false;
-    g->readback_bytes = bytes;
-    return true;
-}
-
-/* The status block's proof head: the status buffer's last bytes, else the arena's. */
-static uint64_t edmli_gles_proof_head(const edmli_gles *g)
-{
-    return g->status_map ? EDMLI_GLES_STATUS_BYTES - EDMLI_GLES_RESERVED_HEAD
-                         : g->arena_bytes + EDMLI_GLES_COUNTER_BYTES;
-}
-
-/* A submission that dispatched nothing has no count to show that the
- * mapping read after its fence is its own: it writes a serial into the
- * proof first (through the status buffer's coherent mapping, else an
- * upload into the arena's). */
-static void edmli_gles_stamp(edmli_gles_run *r, uint64_t total)
-{
-    edmli_gles *g = r->g;
-    if (!total || g->done_sent != g->done_base) return;
-    r->serial = ++g->serial ? g->serial : ++g->serial;
-    if (g->status_map) {
-        g->status_map[edmli_gles_proof_head(g) / 4u + EDMLI_GLES_SERIAL_WORD] = r->serial;
-        return;
-    }
-    g->port.gl.glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->arena_buf);
-    g->port.gl.glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER,
-                               (intptr_t)(edmli_gles_proof_head(g) + 4u * EDMLI_GLES_SERIAL_WORD), 4, &r->serial);
-}
-
-static edml_status edmli_gles_stage_fetches(edmli_gles_run *r)
-{
-    edmli_gles *g = r->g;
-    edmli_gl *gl = &g->port.gl;
-    uint64_t base, total;
-    bool one;
-    const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
-    const uint64_t proof_at = edmli_gles_proof_at(g, fetched, &total);
-    if (!edmli_gles_readback_room(g, total))
-        return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
-    edmli_gles_stamp(r, total);
-    if (!total || edmli_gles_struck(g, EDML_FAULT_STALE_READBACK)) return EDML_STATUS_OK; /* the last bytes stay */
-    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->status_map ? g->status_buf : g->arena_buf);
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
-    gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)edmli_gles_proof_head(g),
-                            (intptr_t)proof_at, EDMLI_GLES_RESERVED_HEAD);
-    if (!fetched) return EDML_STATUS_OK;
-    gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
-    if (one) {
-        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)base, 0,
-                                (intptr_t)fetched);
-        return EDML_STATUS_OK;
-    }
-    for (uint64_t i = 0, at = 0; i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
-        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)r->fetches[i].offset,
-                                (intptr_t)at, (intptr_t)r->fetches[i].bytes);
-    return EDML_STATUS_OK;
-}
-
-/* After the fence: one mapping of exactly the bytes staged, the proof read
- * there (the outputs' own mapping: a stale or failed one fails the call),
- * and the host written only once it holds, so that a failure writes
- * nothing. */
-static edml_status edmli_gles_deliver_fetches(edmli_gles_run *r)
-{
-    edmli_gles *g = r->g;
-    edmli_gl *gl = &g->port.gl;
-    if (r->staged) /* worded again: a batch's staging wrote its message into the submission's buffer */
-        return edmli_gles_fail(r, "the readback buffer cannot grow (GL_OUT_OF_MEMORY)");
-    uint64_t base, total;
-    bool one;
-    const uint64_t fetched = edmli_gles_fetch_layout(r, &base, &one);
-    const uint64_t proof_at = edmli_gles_proof_at(g, fetched, &total);
-    uint32_t proof[EDMLI_GLES_RESERVED_HEAD / 4u];
-    if (!total) { /* nothing fetched: the status buffer's persistent mapping */
-        const volatile uint32_t *w = g->status_map + edmli_gles_proof_head(g) / 4u;
-        for (uint32_t i = 0; i < EDMLI_GLES_RESERVED_HEAD / 4u; i++) proof[i] = w[i];
-        return edmli_gles_proof_check(r, proof);
-    }
-    gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
-    const uint8_t *p = gl->glMapBufferRange(EDMLI_GL_COPY_WRITE_BUFFER, 0, (intptr_t)total, EDMLI_GL_MAP_READ_BIT);
-    const bool fault = edmli_gles_faulted(g, EDML_FAULT_MAP);
-    if (!p || fault) {
-        if (p) gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER);
-        return edmli_gles_fail(r, fault ? "glMapBufferRange failed (fault injected)" : "glMapBufferRange failed");
-    }
-    memcpy(proof, p + proof_at, sizeof proof);
-    edml_status s = edmli_gles_proof_check(r, proof);
-    for (uint64_t i = 0, at = 0; !s && i < r->nfetches; at += edmli_gles_fetch_span(r->fetches[i].bytes), i++)
-        memcpy(r->fetches[i].host, p + (one ? r->fetches[i].offset - base : at), (size_t)r->fetches[i].bytes);
-    if (!gl->glUnmapBuffer(EDMLI_GL_COPY_WRITE_BUFFER) && !s)
-        s = edmli_gles_fail(r, "glUnmapBuffer: the driver says the bytes read back (now in the outputs) were corrupted "
-                               "while mapped");
-    return s;
-}
-
 /* glClientWaitSync up to `limit`, the injected fault answering as expiry. */
 static unsigned edmli_gles_client_wait(const edmli_gles *g, GLsync_ fence, uint64_t limit)
 {
@@ -653,18 +508,6 @@ static edml_status edmli_gles_wait(edmli_gles_run *r)
     return edmli_gles_fence_outcome(r, w);
 }
 
-void edmli_gles_fetch(edmli_gles_run *r, uint32_t offset, void *host, uint64_t bytes)
-{
-    if (r->g->bake) { /* nothing ran: what the kernel reads back is zero */
-        memset(host, 0, (size_t)bytes);
-        return;
-    }
-    edmli_gles_fetch_req *f = &r->fetches[r->nfetches++];
-    f->offset = offset;
-    f->host = (uint8_t *)host;
-    f->bytes = bytes;
-}
-
 edml_status edmli_gles_finish(edmli_gles_run *r)
 {
     if (r->g->bake) return EDML_STATUS_OK;
@@ -680,6 +523,12 @@ edml_status edmli_gles_finish(edmli_gles_run *r)
     }
     edml_status s = edmli_gles_wait(r);
     return s ? s : edmli_gles_deliver_fetches(r);
+}
+
+edml_status edmli_gles_finish_view(edmli_gles_run *r, void **view)
+{
+    edml_status s = edmli_gles_wait(r);
+    return s ? s : edmli_gles_deliver_view(r, view);
 }
 
 edml_status edmli_gles_batch_begin(edmli_gles *g, edmli_errbuf *err)
