@@ -645,6 +645,7 @@ typedef struct edml_device_desc {
 #define EDML_FAULT_STALE_READBACK 0x1000000u   /**< (at) the readback mapping shows the bytes before */
 #define EDML_FAULT_DROPPED_COPY 0x2000000u     /**< (at) a copy to or from the readback dropped */
 #define EDML_FAULT_STALE_MAPPING 0x4000000u    /**< (at) the readback mapping stale but for its proof head */
+#define EDML_FAULT_UPLOAD_ERROR 0x8000000u     /**< (at) a command list's uploads fail with a GL error */
 #define EDML_FAULT_LIMITS_ANY                  /**< every limits profile above */ \
     (EDML_FAULT_LIMITS_GLES31 | EDML_FAULT_LIMITS_V3D | EDML_FAULT_LIMITS_MALI | EDML_FAULT_LIMITS_ADRENO)
 /**@}*/

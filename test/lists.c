@@ -583,6 +583,44 @@ static void command_list_async(void)
     }
 }
 
+/* A list's upload that fails (GL_OUT_OF_MEMORY in life: EDML_FAULT_UPLOAD_ERROR
+ * raises a GL error in its place) is seen by the wait, also where an
+ * operator whose program is built now is created between the submit and
+ * the wait (building reads and clears GL's errors): BACKEND_FAILED, the
+ * outputs untouched, never OK with what the arena held. */
+static void command_list_upload_error(void)
+{
+    for (int between = 0; between < 2; between++) {
+        tl_device d;
+        if (!gles_device(&d, EDML_FAULT_UPLOAD_ERROR)) return;
+        ops_case t, f;
+        ops_make_type(&t, EDML_OPERATOR_TOP_K1);
+        ops_make_type(&f, EDML_OPERATOR_ELEMENT_WISE_IF);
+        edml_operator *ot = NULL, *of = NULL;
+        edml_command_list *l = NULL;
+        EDML_BUFFER_BINDING ti[1], to[2];
+        ops_bindings(&t, ti, to);
+        CHECK(edml_operator_create(d.dev, &t.desc, EDML_BACKEND_GLES, &ot) == EDML_STATUS_OK &&
+                  edml_command_list_create(d.dev, 1, &l) == EDML_STATUS_OK &&
+                  edml_command_list_record(l, ot, ti, 1, to, 2, NULL) == EDML_STATUS_OK,
+              "set-up: %s", MSG(d));
+        ops_reset_outputs(&t);
+        CHECK(l && edml_command_list_submit(l) == EDML_STATUS_OK, "submit: %s", MSG(d));
+        if (between)
+            CHECK(edml_operator_create(d.dev, &f.desc, EDML_BACKEND_GLES, &of) == EDML_STATUS_OK,
+                  "an operator created between submit and wait: %s", MSG(d));
+        const edml_status s = l ? edml_command_list_wait(l, UINT64_MAX) : EDML_STATUS_OK;
+        CHECK(s == EDML_STATUS_BACKEND_FAILED && strstr(MSG(d), "GL error") && ops_outputs_untouched(&t),
+              "a failed upload in a list%s: %s %s", between ? ", an operator created before the wait" : "",
+              edml_status_string(s), MSG(d));
+        if (l) edml_command_list_destroy(l);
+        if (of) edml_operator_destroy(of);
+        edml_operator_destroy(ot);
+        ops_free(&t), ops_free(&f);
+        tl_device_free(&d);
+    }
+}
+
 int lists_main(void);
 int lists_main(void)
 {
@@ -593,6 +631,7 @@ int lists_main(void)
     command_list_gles_gathers();
     command_list_gles_gathers_fault();
     command_list_async();
+    command_list_upload_error();
     command_list_hazards();
     command_list_many_ranges();
     return tl_summary("lists");

@@ -40,7 +40,7 @@ host_suite() {
     step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
     step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
     step "misuse: stale and foreign handles, live arenas, re-entry, bindings, messages, GPU arena" $H/test/misuse
-    step "command lists: every operator on every backend in one list, misuse refused recording nothing, GLES batches (chains, GatherND's counts, hazards, many ranges), a submission still running" $H/test/lists
+    step "command lists: every operator on every backend in one list, misuse refused recording nothing, GLES batches (chains, GatherND's counts, hazards, many ranges), a submission still running, a failed upload seen by the wait with an operator built between" $H/test/lists
     step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
     step "docs/gpu-compilers.md's table of the boards' GPU compilers (make gpu-targets) names today's shader sources" sh test/check-gpu-table.sh
     step "the docs' tables are what their commands print from docs/results, docs/gpu.md's compile totals the table's sums" sh test/check-figures.sh

@@ -282,6 +282,7 @@ typedef struct edmli_gles {
     /* a flushed batch: its fence, and its ticket for the outcome */
     bool pending;
     void *pending_fence;
+    unsigned pending_error; /* a GL error read while the submission was pending: its own, maybe */
     /* per-thread contexts: a call that left GL work it did not wait for
      * (the parameters baked at creation, a failed call's uploads) ends with
      * a fence, which a call on another context waits for on the GPU
@@ -357,6 +358,11 @@ void edmli_gles_lose(edmli_gles *g, const char *why);
  * where this submission wrote one, and the workgroups that completed
  * against those dispatched. */
 edml_status edmli_gles_proof_check(struct edmli_gles_run *r, const uint32_t proof[EDMLI_GLES_RESERVED_HEAD / 4u]);
+/* GL's error flags read and cleared (the first error, or GL_NO_ERROR).
+ * Every read of them goes through here: while a command list's submission
+ * is pending, an error cleared may be one of its own (an upload that
+ * failed), and the first is kept for its completion. */
+unsigned edmli_gles_take_error(edmli_gles *g);
 /* A failed proof: GLES off for good (outside the known-answer tests), the call failed with `why`. */
 edml_status edmli_gles_disproved(struct edmli_gles_run *r, const char *why);
 edml_status edmli_gles_reset_check(struct edmli_gles_run *r);

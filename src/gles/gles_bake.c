@@ -68,7 +68,7 @@ edml_status edmli_gles_bake_op(edml_device *dev, edml_operator *op)
         for (uint32_t i = 0; i < b->count; i++)
             edmli_gles_write(g, b->block[i].gpu_offset, edmli_gles_copies(b) + b->block[i].copy_at, b->block[i].bytes);
         edmli_gles_write_zeros(g, b->zero_offset, b->zero_bytes);
-        if (g->port.gl.glGetError() != EDMLI_GL_NO_ERROR) b->count = 0, b->zero_bytes = 0;
+        if (edmli_gles_take_error(g) != EDMLI_GL_NO_ERROR) b->count = 0, b->zero_bytes = 0;
     }
     edmli_gles_release(g);
     return EDML_STATUS_OK;

@@ -82,7 +82,7 @@ void edmli_gles_listen(edmli_gles *g, edmli_gles_prog id, bool on)
         set(NULL, NULL);
         gl->glDisable(EDMLI_GL_DEBUG_OUTPUT);
     }
-    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    edmli_gles_take_error(g);
 }
 
 /* A linked program's uniforms; it is BUILT. */

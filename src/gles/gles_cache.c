@@ -129,7 +129,7 @@ void edmli_gles_cache_open(edmli_gles *g, void *mem, size_t bytes)
     }
     if (!mem || !gl->glGetProgramBinary || !gl->glProgramBinary) return;
     gl->glGetIntegerv(EDMLI_GL_NUM_PROGRAM_BINARY_FORMATS, &formats);
-    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    edmli_gles_take_error(g);
     if (formats <= 0) {
         edmli_cache_say(g, "not used: the driver gives no program binaries", "");
         return;
@@ -188,7 +188,7 @@ bool edmli_gles_cache_load(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
     gl->glProgramBinary(prog, e.format, g->cache + at + sizeof e, (int)e.bytes);
     int ok = 0;
     gl->glGetProgramiv(prog, EDMLI_GL_LINK_STATUS, &ok);
-    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    edmli_gles_take_error(g);
     if (!ok) { /* the driver's own reasons (an update it was not told of): removed, compiled, kept anew */
         gl->glDeleteProgram(prog);
         edmli_cache_remove(g, at, next);
@@ -212,7 +212,7 @@ void edmli_gles_cache_keep(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
     const uint64_t room = g->cache ? g->cache_bytes - g->cache_used : 0,
                    need = sizeof(edmli_cache_entry) + (len > 0 ? edmli_cache_align((uint32_t)len) : 0u);
     if (len <= 0 || need > room) {
-        while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+        edmli_gles_take_error(g);
         if (len <= 0) return;
         g->cache_stats.full++;
         g->cache_short += need;
@@ -228,7 +228,7 @@ void edmli_gles_cache_keep(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
     unsigned format = 0;
     uint8_t *bin = g->cache + g->cache_used + sizeof e;
     gl->glGetProgramBinary(g->prog[id], len, &got, &format, bin);
-    if (gl->glGetError() != EDMLI_GL_NO_ERROR || got <= 0 || got > len) return;
+    if (edmli_gles_take_error(g) != EDMLI_GL_NO_ERROR || got <= 0 || got > len) return;
     e.format = format, e.bytes = (uint32_t)got;
     e.sum = edmli_cache_sum(&e, bin);
     memcpy(g->cache + g->cache_used, &e, sizeof e);

@@ -164,8 +164,7 @@ bool edmli_gles_open_context(edmli_gles *g, const edml_device *dev, uint32_t fau
     uint32_t port_faults =
         (faults & EDML_FAULT_NO_GL ? EDMLI_FAULT_NO_GL : 0) | (faults & EDML_FAULT_CONTEXT ? EDMLI_FAULT_CONTEXT : 0);
     if (!edmli_port_gl_open(&g->port, port_faults, why, cap)) return false;
-    edmli_gl *gl = &g->port.gl;
-    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    edmli_gles_take_error(g);
     if (!edmli_gles_limits(g, dev, why, cap)) {
         edmli_port_gl_close(&g->port);
         return false;
@@ -222,7 +221,7 @@ static void edmli_gles_programs_open(edmli_gles *g, const edml_device *dev)
     g->parallel = slow || (g->prog_state[probe] == EDMLI_GLES_PROG_STARTED && !done);
     for (int id = 0; id < EDMLI_GLES_PROG_COUNT && g->parallel; id++)
         if (id != probe && edmli_gles_builds(g, (edmli_gles_prog)id)) edmli_gles_build_start(g, (edmli_gles_prog)id);
-    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    edmli_gles_take_error(g);
 }
 
 bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, char *why, size_t cap)
@@ -245,7 +244,7 @@ bool edmli_gles_open(edmli_gles *g, const edml_device *dev, uint32_t faults, cha
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->params_buf);
     gl->glBufferData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)(EDMLI_GLES_PARAM_SLOTS * g->param_stride), NULL,
                      EDMLI_GL_DYNAMIC_DRAW);
-    unsigned err = gl->glGetError();
+    unsigned err = edmli_gles_take_error(g);
     if (err == EDMLI_GL_OUT_OF_MEMORY || (faults & EDML_FAULT_OUT_OF_MEMORY)) {
         edmli_format(why, cap, "GL_OUT_OF_MEMORY creating a GPU arena of %llu bytes%s",
                      (unsigned long long)g->arena_bytes, faults & EDML_FAULT_OUT_OF_MEMORY ? " (fault injected)" : "");
@@ -314,7 +313,7 @@ static void edmli_gles_status_open(edmli_gles *g)
     const unsigned bits =
         EDMLI_GL_MAP_READ_BIT | EDMLI_GL_MAP_WRITE_BIT | EDMLI_GL_MAP_PERSISTENT_BIT | EDMLI_GL_MAP_COHERENT_BIT;
     const intptr_t bytes = EDMLI_GLES_STATUS_BYTES; /* the slots, their init, the proof's head */
-    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    edmli_gles_take_error(g);
     gl->glGenBuffers(1, &g->status_buf);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->status_buf);
     gl->glBufferStorageEXT(EDMLI_GL_COPY_WRITE_BUFFER, bytes, NULL, bits);
@@ -322,7 +321,7 @@ static void edmli_gles_status_open(edmli_gles *g)
     for (uint32_t w = 0; map && w < EDMLI_GLES_STATUS_BYTES / 4u; w++)
         map[w] = w < 2 * EDMLI_GLES_STATUS_SLOTS * 4 ? edmli_gles_status_init[w % 4] : 0u;
     g->status_map = map;
-    if (!g->status_map || gl->glGetError() != EDMLI_GL_NO_ERROR) {
+    if (!g->status_map || edmli_gles_take_error(g) != EDMLI_GL_NO_ERROR) {
         gl->glDeleteBuffers(1, &g->status_buf);
         g->status_buf = 0;
         g->status_map = NULL;

@@ -15,6 +15,15 @@ edml_status edmli_gles_fail(edmli_gles_run *r, const char *what)
     return edmli_fail(r->err, EDMLI_MSG_BACKEND_FAILED, "gles", what);
 }
 
+unsigned edmli_gles_take_error(edmli_gles *g)
+{
+    unsigned first = EDMLI_GL_NO_ERROR, e;
+    for (int i = 0; i < 16 && (e = g->port.gl.glGetError()) != EDMLI_GL_NO_ERROR; i++) /* bounded: a lost context */
+        if (first == EDMLI_GL_NO_ERROR) first = e;
+    if (first != EDMLI_GL_NO_ERROR && g->pending && g->pending_error == EDMLI_GL_NO_ERROR) g->pending_error = first;
+    return first;
+}
+
 bool edmli_gles_struck(const edmli_gles *g, uint32_t fault)
 {
     return (g->faults & fault) && !g->checking && g->submissions + 1u == g->fault_at;

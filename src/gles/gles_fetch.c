@@ -98,7 +98,7 @@ bool edmli_gles_readback_room(edmli_gles *g, uint64_t bytes)
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
     g->readback_bytes = 0;
     gl->glBufferData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)bytes, NULL, EDMLI_GL_STREAM_READ);
-    if (gl->glGetError() != EDMLI_GL_NO_ERROR) return false;
+    if (edmli_gles_take_error(g) != EDMLI_GL_NO_ERROR) return false;
     g->readback_bytes = bytes;
     return true;
 }

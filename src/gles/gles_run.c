@@ -46,7 +46,7 @@ edml_status edmli_gles_begin(edmli_gles_run *r, edmli_gles *g, edmli_errbuf *err
     r->mine_used = 0;
     if (!edmli_gles_make_current(g)) return edmli_gles_fail(r, "eglMakeCurrent failed");
     edmli_gl *gl = &g->port.gl;
-    while (gl->glGetError() != EDMLI_GL_NO_ERROR) {}
+    edmli_gles_take_error(g);
     g->unwaited = true;
     if (g->counters_dirty) edmli_gles_proof_clean(g, false);
     if (g->handoff && g->handoff_key != g->port.context_key) /* another context's work first */
@@ -131,7 +131,9 @@ edml_status edmli_gles_place(edmli_gles_run *r, const edmli_tensor *t, const uin
 void edmli_gles_write(edmli_gles *g, uint64_t offset, const void *host, uint64_t bytes)
 {
     edmli_gl *gl = &g->port.gl;
-    g->unwaited = true; /* until a fence of this call is waited for */
+    g->unwaited = true;                                               /* until a fence of this call is waited for */
+    if (g->batching && edmli_gles_struck(g, EDML_FAULT_UPLOAD_ERROR)) /* past the buffer's end: GL_INVALID_VALUE */
+        offset = g->arena_bytes + EDMLI_GLES_ARENA_RESERVED + 16u;
     gl->glBindBuffer(EDMLI_GL_SHADER_STORAGE_BUFFER, g->arena_buf);
     gl->glBufferSubData(EDMLI_GL_SHADER_STORAGE_BUFFER, (intptr_t)offset, (intptr_t)bytes, host);
 }
@@ -472,7 +474,8 @@ static edml_status edmli_gles_fence_outcome(edmli_gles_run *r, unsigned w)
     }
     if (w != EDMLI_GL_ALREADY_SIGNALED && w != EDMLI_GL_CONDITION_SATISFIED)
         return edmli_gles_fail(r, "glClientWaitSync failed");
-    unsigned err = r->g->port.gl.glGetError();
+    unsigned err = edmli_gles_take_error(r->g);
+    if (r->g->pending && r->g->pending_error) err = r->g->pending_error; /* read while it was pending */
     if (err == EDMLI_GL_OUT_OF_MEMORY) return edmli_gles_fail(r, "GL_OUT_OF_MEMORY");
     if (err != EDMLI_GL_NO_ERROR) {
         char what[48];
@@ -558,6 +561,7 @@ bool edmli_gles_batch_takes(const edmli_gles *g, const edml_operator *op)
 static edml_status edmli_gles_settle(edmli_gles *g, edml_status s, const edmli_errbuf *e)
 {
     g->pending = false;
+    g->pending_error = EDMLI_GL_NO_ERROR;
     if (g->ticket) {
         g->ticket->done = true;
         g->ticket->status = s;
@@ -577,6 +581,7 @@ edml_status edmli_gles_batch_flush(edmli_gles *g, edmli_batch_ticket *ticket)
     ticket->clamped = false;
     g->ticket = ticket;
     g->pending = true;
+    g->pending_error = EDMLI_GL_NO_ERROR;
     g->pending_fence = edmli_gles_fence(g->batch);
     edml_status s = EDML_STATUS_OK;
     if (!g->pending_fence)
