@@ -603,6 +603,12 @@ typedef struct edml_device_desc {
     uint32_t poison_list_outputs;
 } edml_device_desc;
 
+/** base + per * n bytes (n a 32-bit count), SIZE_MAX where that cannot be addressed (32-bit targets). */
+#if SIZE_MAX > 0xFFFFFFFFu
+#define EDML_BYTES_(base, per, n) ((base) + (per) * (size_t)(n))
+#else
+#define EDML_BYTES_(base, per, n) ((size_t)(n) > (SIZE_MAX - (base)) / (per) ? SIZE_MAX : (base) + (per) * (size_t)(n))
+#endif
 /** @name Placement (edml_device_desc.placement) */
 /**@{*/
 #define EDML_PLACEMENT_THRESHOLDS 0u /**< the board's thresholds (edml_board) */
@@ -612,7 +618,7 @@ typedef struct edml_device_desc {
  *  CPU's, the GPU's, the CPU's again; its next execution runs where they decided. */
 #define EDML_PLACEMENT_MEASURE_RUNS 11u
 /** Bytes of a placement cache that holds n decisions (an operator and a kind of bindings each). */
-#define EDML_PLACEMENT_CACHE_BYTES(n) (32u + 40u * (size_t)(n))
+#define EDML_PLACEMENT_CACHE_BYTES(n) EDML_BYTES_(32u, 40u, n)
 /**@}*/
 
 /** @name Fault injection (tests only; docs/testing.md, "Fault modes", says what each simulates).
@@ -717,10 +723,11 @@ typedef struct edml_placement_cache_stats {
 /** The placement cache's contents and events (all zero without one). */
 edml_status edml_device_placement_cache_stats(edml_device *device, edml_placement_cache_stats *stats);
 /** A cost model for edml_device_desc.cost_model: `terms` (n lines) keyed to this device's board, GPU
- *  driver and edml version, checksummed, into buf: its bytes (EDML_COST_MODEL_BYTES(n)); 0 where cap is
- *  short, the device is busy or none (edml_error_without_device() says). */
+ *  driver and edml version, checksummed, into buf: its bytes (EDML_COST_MODEL_BYTES(n), SIZE_MAX where
+ *  they cannot be addressed); 0 where cap is short, a figure is not finite and at least 0 (the last error
+ *  names the line), the device is busy or none (edml_error_without_device() says). */
 size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap);
-#define EDML_COST_MODEL_BYTES(n) (32u + 36u * (size_t)(n))
+#define EDML_COST_MODEL_BYTES(n) EDML_BYTES_(32u, 36u, n)
 
 /** The message of the last call that reached this device, "" when it
  *  succeeded (see edml_error_without_device() for calls that reached none). */

@@ -395,7 +395,7 @@ static void check_model_blob(void)
     tl_device_free(&d);
     for (int k = 0; k < 4; k++) {
         const edml_board keep = board;
-        uint8_t *damaged = k == 2 ? &blob[32 + 28 * 3 + 5] : NULL;
+        uint8_t *damaged = k == 2 ? &blob[32 + 36 * 3 + 5] : NULL; /* a line is 36 bytes */
         if (damaged) *damaged ^= 0x10;
         if (k == 3) board.name = "another board";
         edml_device_desc dd = {0};
@@ -414,6 +414,72 @@ static void check_model_blob(void)
         tl_device_free(&d);
         if (damaged) *damaged ^= 0x10;
         board = keep;
+    }
+}
+
+/* A line's checksum as the blob keeps it (FNV-1a of its 32 bytes, mixed):
+ * to make a blob whose figures are bad and whose checksums hold. */
+static uint32_t line_sum(const edml_cost_term *t)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < sizeof *t; i++) h = (h ^ ((const uint8_t *)t)[i]) * 16777619u;
+    return h ^ 0x5bd1e995u;
+}
+
+/* Figures that are not a finite time of 0 or more (NaN, infinities, a
+ * negative), as untrusted input: edml_cost_model_write() refuses them
+ * naming the line and member, writing nothing; a blob that holds one (its
+ * checksums right) is not used, said with the line; a board's compiled-in
+ * model with one refuses the device, naming it. A -0 is a 0. */
+static void check_model_untrusted(void)
+{
+    static uint8_t blob[EDML_COST_MODEL_BYTES(16)];
+    uint32_t nan_bits = 0x7fc00000u, inf_bits = 0x7f800000u;
+    float bad[4] = {0, 0, -1.0f, -0.0f};
+    memcpy(&bad[0], &nan_bits, 4), memcpy(&bad[1], &inf_bits, 4);
+    for (int k = 0; k < 4; k++) {
+        tl_device d;
+        edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+        const uint32_t n = model_of(1, 1000, 1, 1000);
+        model[3].us_per_mrow = bad[k];
+        memset(blob, 0xee, sizeof blob);
+        const size_t wrote = edml_cost_model_write(dev, model, n, blob, sizeof blob);
+        if (k == 3) {
+            CHECK(wrote == EDML_COST_MODEL_BYTES(n), "a -0 figure: %s", edml_device_last_error(dev));
+        } else {
+            CHECK(wrote == 0 && strstr(edml_device_last_error(dev), "terms[3].us_per_mrow is not a finite") &&
+                      blob[0] == 0xee,
+                  "figure %d: wrote %zu: %s", k, wrote, edml_device_last_error(dev));
+            model[3].us_per_mrow = 0;
+            CHECK(edml_cost_model_write(dev, model, n, blob, sizeof blob) == EDML_COST_MODEL_BYTES(n), "a good blob");
+            edml_cost_term t = model[3]; /* the bad figure put back, with its checksum */
+            t.us_per_mrow = bad[k];
+            const uint32_t sum = line_sum(&t);
+            memcpy(blob + 32 + 36 * 3, &t, sizeof t), memcpy(blob + 32 + 36 * 3 + 32, &sum, 4);
+        }
+        tl_device_free(&d);
+        edml_device_desc dd = {0};
+        dd.board = &board, dd.log = log_fn, dd.cost_model = blob, dd.cost_model_bytes = sizeof blob;
+        last_log[0] = 0;
+        CHECK(tl_device_create(&d, edml_device_size() + (1u << 18), &dd) == EDML_STATUS_OK, "device: %s", last_log);
+        CHECK(strstr(last_log, k == 3 ? "16 lines taken" : "line 3's us_per_mrow is not a finite"),
+              "a blob with figure %d: %s", k, last_log);
+        tl_device_free(&d);
+        const edml_board keep = board;
+        model[3].us_per_mrow = bad[k];
+        board.cost_model = model, board.cost_model_terms = n;
+        dd.cost_model = NULL, dd.cost_model_bytes = 0;
+        char msg[300];
+        dd.error_buffer = msg, dd.error_buffer_bytes = sizeof msg;
+        const edml_status s = tl_device_create(&d, edml_device_size() + (1u << 18), &dd);
+        if (k == 3)
+            CHECK(s == EDML_STATUS_OK, "a board with a -0 figure: %s", msg);
+        else
+            CHECK(s == EDML_STATUS_INVALID_ARGUMENT && strstr(msg, "edml_board.cost_model[3].us_per_mrow"),
+                  "a board with figure %d: %s %s", k, edml_status_string(s), msg);
+        if (!s) tl_device_free(&d);
+        board = keep;
+        model[3].us_per_mrow = 0;
     }
 }
 
@@ -647,6 +713,7 @@ static void check_model(void)
     tl_device_free(&d);
     board = keep;
     check_model_blob();
+    check_model_untrusted();
     check_model_figures();
     check_model_row();
     check_model_workers();

@@ -873,6 +873,27 @@ static void test_tensor_address_space(void)
     tl_device_free(&d);
 }
 
+/* Sizes from counts on a 32-bit target: a count whose bytes wrap says
+ * SIZE_MAX, and edml_cost_model_write() refuses it reading no line and
+ * writing nothing; on 64 bits the same count's bytes are exact. */
+static void test_size_macros(void)
+{
+    static edml_cost_term terms[1];
+    static uint8_t blob[EDML_COST_MODEL_BYTES(1)];
+    tl_device d;
+    CHECK(tl_device_create(&d, edml_device_size() + (1u << 16), NULL) == EDML_STATUS_OK, "device");
+    const size_t cm = EDML_COST_MODEL_BYTES(0xFFFFFFFFu), pc = EDML_PLACEMENT_CACHE_BYTES(0xFFFFFFFFu);
+    if (sizeof(size_t) == 4)
+        CHECK(cm == SIZE_MAX && pc == SIZE_MAX, "sizes that wrap on 32 bits: %zu %zu", cm, pc);
+    else
+        CHECK(cm == 32u + 36u * (size_t)0xFFFFFFFFu && pc == 32u + 40u * (size_t)0xFFFFFFFFu, "sizes: %zu %zu", cm, pc);
+    memset(blob, 0xee, sizeof blob);
+    CHECK(edml_cost_model_write(d.dev, terms, 0xFFFFFFFFu, blob, sizeof(size_t) == 4 ? SIZE_MAX : sizeof blob) == 0 &&
+              blob[0] == 0xee,
+          "a blob of 2^32 - 1 lines");
+    tl_device_free(&d);
+}
+
 int unit_main(void);
 int unit_main(void)
 {
@@ -890,6 +911,7 @@ int unit_main(void)
     test_lifecycle();
     test_tensor_desc();
     test_bindings();
+    test_size_macros();
     return tl_summary("unit");
 }
 

@@ -36,6 +36,33 @@ _Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 32 && si
 #define EDMLI_CM_FIGURES 6  /* MiB, M elements, rows, halves, elements of a row, down columns: a line's terms' */
 #define EDMLI_CM_MARGIN 20u /* predictions within 1/20 (5%) of each other: the thresholds' choice */
 
+/* A line's first figure that is not a finite number of at least 0 (a NaN,
+ * an infinity or a negative time would make a prediction undefined or
+ * upside down), by member name; NULL where every figure is one. */
+const char *edmli_cost_term_bad(const edml_cost_term *t)
+{
+    static const char *const names[7] = {"fixed_us",     "us_per_mib",   "us_per_melement", "us_per_mrow",
+                                         "us_per_mhalf", "us_per_mlong", "us_per_mstrided"};
+    const float f[7] = {t->fixed_us,     t->us_per_mib,   t->us_per_melement, t->us_per_mrow,
+                        t->us_per_mhalf, t->us_per_mlong, t->us_per_mstrided};
+    for (int i = 0; i < 7; i++) {
+        uint32_t bits;
+        memcpy(&bits, &f[i], sizeof bits);
+        const bool finite = (bits >> 23 & 0xffu) != 0xffu, negative = bits >> 31 && (bits & 0x7fffffffu);
+        if (!finite || negative) return names[i];
+    }
+    return NULL;
+}
+
+edml_status edmli_cost_terms_check(edmli_errbuf *e, const char *what, const edml_cost_term *terms, uint32_t n)
+{
+    for (uint32_t i = 0; terms && i < n; i++) {
+        const char *bad = edmli_cost_term_bad(&terms[i]);
+        if (bad) return edmli_fail(e, EDMLI_MSG_COST_TERM, what, (unsigned)i, bad);
+    }
+    return EDML_STATUS_OK;
+}
+
 static uint32_t edmli_cm_sum(const edml_cost_term *t)
 {
     return edmli_fnv1a(EDMLI_FNV1A_SEED, t, sizeof *t) ^ 0x5bd1e995u;
@@ -55,8 +82,8 @@ static edmli_cm_head edmli_cm_key(const edml_device *dev, uint32_t terms)
 
 size_t edmli_cost_model_blob(const edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap)
 {
-    const size_t bytes = EDML_COST_MODEL_BYTES(n);
-    if ((!terms && n) || !buf || cap < bytes) return 0;
+    const size_t bytes = EDML_COST_MODEL_BYTES(n); /* SIZE_MAX where it cannot be addressed */
+    if ((!terms && n) || !buf || cap < bytes || bytes == SIZE_MAX) return 0;
     const edmli_cm_head h = edmli_cm_key(device, n);
     uint8_t *out = (uint8_t *)buf;
     memcpy(out, &h, sizeof h);
@@ -107,9 +134,15 @@ void edmli_cost_model_open(edml_device *dev)
     }
     m->blob = (const uint8_t *)dd->cost_model;
     m->blob_terms = why ? 0 : got.terms;
+    char bad[96];
     for (uint32_t i = 0; !why && i < m->blob_terms; i++) {
         edml_cost_term t;
         if (!edmli_cm_blob_line(dev, i, &t)) why = "cost model: not used: a line's checksum does not match";
+        const char *figure = why ? NULL : edmli_cost_term_bad(&t);
+        if (figure)
+            edmli_format(bad, sizeof bad, "cost model: not used: line %u's %s is not a finite time of 0 or more",
+                         (unsigned)i, figure),
+                why = bad;
     }
     if (why) m->blob = NULL, m->blob_terms = 0;
     if (!dev->err.log) return;
@@ -213,6 +246,7 @@ static uint64_t edmli_cm_ns(const edml_cost_term *t, const double f[EDMLI_CM_FIG
     const double us = (double)t->fixed_us + (double)t->us_per_mib * f[0] + (double)t->us_per_melement * f[1] +
                       (double)t->us_per_mrow * f[2] + (double)t->us_per_mhalf * f[3] + (double)t->us_per_mlong * f[4] +
                       (double)t->us_per_mstrided * f[5];
+    if (us != us) return UINT64_MAX; /* not reached: every line's figures are checked finite and not negative */
     return us <= 0 ? 0 : us >= 1.8e13 ? UINT64_MAX : (uint64_t)(us * 1000.0);
 }
 

@@ -171,6 +171,8 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
             edmli_fail(&tmp, EDMLI_MSG_GPU_ARENA_RANGE, (unsigned long long)dd.gpu_arena_bytes, EDMLI_GPU_ARENA_MIN));
     edmli_parallel par;
     edml_status s = edmli_parallel_of(&dd, board, &tmp, &par);
+    if (!s && board->cost_model)
+        s = edmli_cost_terms_check(&tmp, "edml_board.cost_model", board->cost_model, board->cost_model_terms);
     if (!s) s = edmli_check_cache_memory(&dd, arena, arena_size, &tmp);
     if (!s) s = edmli_place_cache_check(&dd, arena, arena_size, &tmp);
     if (!s && dd.placement > EDML_PLACEMENT_SAVED) s = edmli_fail(&tmp, EDMLI_MSG_PLACEMENT_MODE, dd.placement);
@@ -196,9 +198,12 @@ edml_status edml_device_create(const edml_device_desc *desc, void *arena, size_t
 
 size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap)
 {
-    if (edmli_device_enter(device)) return 0; /* no device, or another thread's call holds it */
-    const size_t bytes = edmli_cost_model_blob(device, terms, n, buf, cap);
-    edmli_device_leave(device, EDML_STATUS_OK, false);
+    if (edmli_device_enter(device)) return 0;     /* no device, or another thread's call holds it */
+    const size_t need = EDML_COST_MODEL_BYTES(n); /* no line read where the blob cannot be written */
+    const edml_status s =
+        need > cap || need == SIZE_MAX ? EDML_STATUS_OK : edmli_cost_terms_check(&device->err, "terms", terms, n);
+    const size_t bytes = s ? 0 : edmli_cost_model_blob(device, terms, n, buf, cap);
+    edmli_device_leave(device, s, true);
     return bytes;
 }
 

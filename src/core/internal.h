@@ -491,6 +491,11 @@ uint32_t edmli_gpu_key(const edml_device *dev);
  * any kind; whether two predictions are too close to call; the model's
  * binding of a kind. */
 void edmli_cost_model_open(edml_device *dev);
+/* A line's first figure that is not finite and at least 0, by name (NULL:
+ * none); every line of terms[n] checked, the first bad one refused with
+ * `what` (the caller's name for the array) and its index. */
+const char *edmli_cost_term_bad(const edml_cost_term *t);
+edml_status edmli_cost_terms_check(edmli_errbuf *e, const char *what, const edml_cost_term *terms, uint32_t n);
 size_t edmli_cost_model_blob(const edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf,
                              size_t cap); /* edml_cost_model_write's work on an entered device */
 bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const edml_backend side[2], uint32_t kind,
