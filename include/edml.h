@@ -699,6 +699,7 @@ typedef struct edml_program_cache_stats {
     uint32_t damaged;  /**< entries dropped for a checksum or size that did not match */
     uint32_t full;     /**< binaries that did not fit program_cache_bytes (compiled at each start) */
     uint32_t emptied;  /**< 1: the memory held no cache of this driver, renderer and edml version */
+    uint32_t taken;    /**< 1: another device was given the same memory since, and holds it */
     size_t used;       /**< bytes at the start of program_cache that hold programs now: what to save */
     size_t needed;     /**< bytes that would hold every program built so far (over the bytes given: too small) */
 } edml_program_cache_stats;

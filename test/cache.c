@@ -5,7 +5,8 @@
  * size runs past the bytes used, and a binary the driver refuses are each
  * dropped, compiled once and kept again, so the boot after loads them and
  * the cache does not grow; another driver's cache is emptied; operator
- * sizes are the same with programs from the cache or compiled. */
+ * sizes are the same with programs from the cache or compiled; memory given
+ * to two live devices is held by the one created last. */
 #define _POSIX_C_SOURCE 200809L
 #include "gles/gles.h"
 #include "testlib.h"
@@ -192,6 +193,40 @@ static void check_sizes(void)
           s[1].temporary_bytes);
 }
 
+/* Two live devices given the same memory: the one created last holds it.
+ * The first lets go when it next uses the cache (taken, nothing kept, no
+ * byte of the other's written), the last keeps every program it builds,
+ * and the boot after loads them all, compiling none. */
+static void check_two_devices(void)
+{
+    uint8_t *second = aligned_alloc(16, arena_size);
+    if (!second) abort();
+    memset(cache, 0, CACHE_BYTES);
+    memset(second, 0, arena_size);
+    edml_device *first = boot(0), *last = NULL;
+    edml_device_desc dd = {0};
+    dd.program_cache = cache, dd.program_cache_bytes = CACHE_BYTES;
+    CHECK(first && edml_device_create(&dd, second, arena_size, &last) == EDML_STATUS_OK, "two devices");
+    edml_program_cache_stats a, b;
+    if (first && last) {
+        build_all(first);
+        build_all(last);
+        CHECK(edml_device_program_cache_stats(first, &a) == EDML_STATUS_OK && a.taken == 1 && a.kept == 0 &&
+                  a.used == 0,
+              "the first device lets go: taken %u, kept %u, used %zu", a.taken, a.kept, a.used);
+        CHECK(edml_device_program_cache_stats(last, &b) == EDML_STATUS_OK && b.taken == 0 && b.kept == b.compiled &&
+                  b.kept > 0,
+              "the last device holds it: taken %u, kept %u of %u compiled", b.taken, b.kept, b.compiled);
+    }
+    if (first) edml_device_destroy(first);
+    if (last) edml_device_destroy(last);
+    const edml_program_cache_stats next = boot_and_build();
+    CHECK(next.compiled == 0 && next.loaded == b.kept && next.taken == 0,
+          "the boot after: %u loaded, %u compiled (%u kept before)", next.loaded, next.compiled, b.kept);
+    CHECK(guard_intact(), "bytes after the cache changed");
+    free(second);
+}
+
 int main(void)
 {
     arena_size = edml_device_size() + (8u << 20);
@@ -217,6 +252,7 @@ int main(void)
     st = boot_and_build();
     CHECK(st.emptied == 1 && st.loaded == 0 && st.kept == st.compiled, "another driver's cache emptied");
     check_sizes();
+    check_two_devices();
     printf("cache: %zu bytes hold every program; damaged, refused and overlong entries replaced once\n", st.used);
     free(arena), free(cache);
     return tl_summary("cache");

@@ -203,6 +203,11 @@ typedef struct dev_slot {
     uint32_t workers;
     bool dropped;    /* EDML_FAULT_DROPPED_DISPATCH: GLES may fail from a submission on, and go */
     bool persistent; /* the GPU arena mapped persistently: a mapping holds nothing back */
+    /* its placement's memory (placement_choose), valid while it lives */
+    edml_cost_term lines[8];
+    edml_board board;
+    uint8_t model_blob[EDML_COST_MODEL_BYTES(8)];
+    uint8_t place_blob[EDML_PLACEMENT_CACHE_BYTES(32)];
 } dev_slot;
 
 typedef struct op_slot op_slot;
@@ -311,6 +316,63 @@ static uint32_t fault_choose(edml_device_desc *dd, dev_slot *d, uint32_t seed)
                        : 0u;
 }
 
+/* A cost model's 8 lines from a seed: every family and both backends,
+ * figures drawn from it, one of them (where `odd` says) a NaN, an
+ * infinity, a negative or -0. Returns whether a figure is bad. */
+static bool model_lines_of(edml_cost_term lines[8], uint32_t seed, bool odd)
+{
+    uint32_t nan_bits = 0x7fc00000u, inf_bits = 0x7f800000u;
+    float oddity[4] = {-1.0f, 0, 0, -0.0f};
+    memcpy(&oddity[1], &inf_bits, 4), memcpy(&oddity[2], &nan_bits, 4);
+    for (uint32_t i = 0; i < 8; i++) {
+        const uint32_t h = (seed ^ i * 0x9E3779B1u) * 2654435761u;
+        lines[i] = (edml_cost_term){(uint8_t)(i & 3),
+                                    i & 4 ? EDML_BACKEND_GLES : EDML_BACKEND_NEON,
+                                    (uint8_t)(h % 3),
+                                    (uint8_t)(h >> 8 & 3),
+                                    (float)(h & 1023),
+                                    (float)(h >> 10 & 255),
+                                    (float)(h >> 18 & 7),
+                                    (float)(h >> 21 & 1023),
+                                    0,
+                                    (float)(h >> 24 & 15),
+                                    (float)(h >> 28)};
+    }
+    if (!odd) return false;
+    const uint32_t which = seed >> 26 & 3;
+    lines[seed >> 23 & 7].us_per_mib = oddity[which];
+    return which != 3;
+}
+
+/* A device's placement, from bits of its seed: its mode (3: no such mode,
+ * refused); a placement cache (none, the slot's, with a byte flipped, or
+ * room for one decision); a cost model (none; a blob the model's device
+ * wrote, maybe with a byte flipped, which a bad figure keeps from being
+ * written; or a board's compiled-in lines, refused with a bad figure).
+ * Returns whether creation must be refused. */
+static bool placement_choose(edml_device_desc *dd, dev_slot *d, uint32_t seed)
+{
+    const uint32_t mode = (seed >> 16) & 3, cache = (seed >> 18) & 3, model = (seed >> 20) & 7;
+    dd->placement = mode;
+    if (cache) dd->placement_cache = d->place_blob, dd->placement_cache_bytes = cache == 3 ? 72 : sizeof d->place_blob;
+    if (cache == 2) d->place_blob[(seed * 2654435761u) % sizeof d->place_blob] ^= (uint8_t)(1u << (seed & 7));
+    if (!model) return mode == 3;
+    const bool bad = model_lines_of(d->lines, seed, model >= 4);
+    if (model & 1) {
+        const size_t n = edml_cost_model_write(model_dev, d->lines, 8, d->model_blob, sizeof d->model_blob);
+        MUST(bad ? n == 0 && strstr(edml_device_last_error(model_dev), "us_per_mib is not a finite")
+                 : n == sizeof d->model_blob,
+             "edml_cost_model_write");
+        if (model & 2) d->model_blob[(seed * 40503u) % sizeof d->model_blob] ^= (uint8_t)(1u << (seed >> 3 & 7));
+        dd->cost_model = d->model_blob, dd->cost_model_bytes = sizeof d->model_blob;
+        return mode == 3;
+    }
+    d->board = *edml_board_builtin();
+    d->board.cost_model = d->lines, d->board.cost_model_terms = 8;
+    dd->board = &d->board;
+    return mode == 3 || bad;
+}
+
 static void dev_create(world *w, reader *r)
 {
     dev_slot *d = &w->d[take(r, 2)];
@@ -338,6 +400,7 @@ static void dev_create(world *w, reader *r)
     /* no byte of their own, so that the corpus keeps its meaning: the seed's bits */
     dd.gpu_arena_mapped = (order_seed >> 3) & 1;
     const bool inside = cache_choose(&dd, d, order_seed);
+    const bool refused = !d->live && placement_choose(&dd, d, order_seed);
     const bool dropped = d->dropped;
     dd.inject_faults |= fault_choose(&dd, d, order_seed);
     if (d->live) d->dropped = dropped; /* a live one's stay */
@@ -347,7 +410,8 @@ static void dev_create(world *w, reader *r)
         MUST(s != EDML_STATUS_OK && !dev, "a second device on a live arena");
         return;
     }
-    MUST(inside ? s == EDML_STATUS_INVALID_ARGUMENT : s == EDML_STATUS_OK || s == EDML_STATUS_ARENA_TOO_SMALL,
+    MUST(inside || refused ? s == EDML_STATUS_INVALID_ARGUMENT
+                           : s == EDML_STATUS_OK || s == EDML_STATUS_ARENA_TOO_SMALL,
          edml_status_string(s));
     if (s) return;
     d->dev = dev;

@@ -47,7 +47,7 @@ host_suite() {
     step "make gpu-targets fetches Debian's sources from the machine's own apt mirror (deb822 and one-line sources), naming no host" sh test/check-apt-mirror.sh
     step "GLES faults injected: fallback and statuses" $H/test/faults
     step "GLES known-answer tests: every program checked by its tests at each GPU's limits, an idle GPU fails them all, GatherND's skipped dispatch caught; the program cache" $H/test/kat
-    step "program cache: loads on the next boot, refuses memory in the arena, damaged, overlong and refused entries replaced once, never written past its bytes" $H/test/cache
+    step "program cache: loads on the next boot, refuses memory in the arena, damaged, overlong and refused entries replaced once, never written past its bytes, held by the last of two live devices given it" $H/test/cache
     step "V3D's watchdog: under V3D's limits each invocation's loops within the model's caps (more chunks, wider workgroups, TopK's lists for long rows, a refusal where none holds K), answers the reference's" $H/test/watchdog
     step "GPU work that did not run: dropped dispatches and GPU resets fail the call (never an answer), kernels whose tests could not run are not used, sizes never change" $H/test/dropped
     for f in partial-workgroup stale-readback dropped-copy stale-mapping dropped reset; do
@@ -149,6 +149,10 @@ host_deep() {
         step "vectors on $b (ASan+UBSan)" sh test/run-cases.sh $S/edml-run $b
         step "differential test $b (ASan+UBSan)" $S/test/diff --backend $b --seed 7 --iters 1000
     done
+    for b in gles auto; do
+        step "vectors on $b (ASan+UBSan), one by one and as one command list (every GPU threshold 0)" \
+            sh -c 'EDML_RUN_ARGS=--gpu-always sh test/run-cases.sh "$1" $2 && EDML_RUN_ARGS="--gpu-always --command-list" sh test/run-cases.sh "$1" $2' sh $S/edml-run $b
+    done
     step "differential test neon, pool of 4 (ASan+UBSan)" $S/test/diff --backend neon --seed 8 --iters 800 --parallel pool --workers 4 --small-parts
 
     # ThreadSanitizer: several threads, each with its own device.
@@ -176,7 +180,7 @@ host_deep() {
         rm -rf "$c"
     done
     c=$(mktemp -d)
-    step "fuzz_api for 20 s: sequences of public calls over two devices (lifetimes, stale and foreign handles, GPU buffers and mappings, command lists with hazards, queries, a shared and damaged program cache, dropped dispatches and other faults, two threads) against the reference" \
+    step "fuzz_api for 20 s: sequences of public calls over two devices (lifetimes, stale and foreign handles, GPU buffers and mappings, command lists with hazards, queries, a shared and damaged program cache, placement modes, placement caches and cost models (blobs and boards' lines, damaged or with NaN, infinite and negative figures), dropped dispatches and other faults, two threads) against the reference" \
         build/fuzz/fuzz_api -max_total_time=20 -max_len=4096 -timeout=30 -artifact_prefix=build/fuzz/ "$c" test/fuzz/api
     rm -rf "$c"
     step "installed edml found by CMake (find_package, edml::edml) and pkg-config: host" sh test/check-consumer.sh host

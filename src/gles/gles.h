@@ -214,6 +214,7 @@ typedef struct edmli_gles {
     uint32_t identity;                /* the driver's renderer and version, hashed: the placement cache's key */
     uint32_t cache_loaded;            /* programs loaded from it (bits) */
     uint32_t cache_used, cache_count; /* the device's own count: the caller's memory is not trusted */
+    uint32_t cache_claim;             /* this device's in the header: another there took the memory */
     bool cache_small;                 /* given, smaller than its header: binaries counted as not fitting */
     uint64_t cache_short;             /* bytes of the binaries that did not fit */
     edml_program_cache_stats cache_stats;

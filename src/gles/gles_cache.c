@@ -4,7 +4,8 @@
  * device's operators start without compiling. Laid out as a header, then
  * entries one after another, each 16-byte aligned:
  *   header: "edmlpc2", the key (the driver's renderer and version and
- *           edml's version, hashed), bytes used, entries
+ *           edml's version, hashed), bytes used, entries, the claim of
+ *           the device that holds it now
  *   entry:  program, the hash of its sources (prelude included: limits and
  *           shapes), binary format, binary bytes, spills, fills, a checksum
  *           of the entry and its binary, then the binary
@@ -17,15 +18,19 @@
  * program_cache_bytes; an entry's checksum is checked again before the
  * driver sees its binary. A binary the driver refuses (an update it was not
  * told of) is removed, and the program compiled and kept anew, so the next
- * boot loads it. What happened goes to the log and
- * edml_device_program_cache_stats(). */
+ * boot loads it. Memory given to two live devices is held by the one
+ * created last, as the placement cache is: each writes its own claim at
+ * creation, and one that finds another's there lets go of the memory (said
+ * in its log, `taken` in its stats) and compiles what it still needs,
+ * writing nothing over the other's programs. What happened goes to the log
+ * and edml_device_program_cache_stats(). */
 #include "gles.h"
 
 #include <string.h>
 
 typedef struct edmli_cache_head {
     char magic[8];
-    uint32_t key, used, count, reserved[3];
+    uint32_t key, used, count, claim, reserved[2];
 } edmli_cache_head;
 _Static_assert(sizeof(edmli_cache_head) == 32, "the size the log gives");
 
@@ -65,7 +70,34 @@ static void edmli_cache_write_head(const edmli_gles *g)
     h.key = g->cache_key;
     h.used = g->cache_used;
     h.count = g->cache_count;
+    h.claim = g->cache_claim;
     memcpy(g->cache, &h, sizeof h);
+}
+
+/* The device's claim: its state's address and the clock when it took the
+ * memory, never 0. */
+static void edmli_cache_claim(edmli_gles *g)
+{
+    const uintptr_t at = (uintptr_t)g;
+    const uint64_t now = edmli_port_now_ns();
+    g->cache_claim = edmli_fnv1a(edmli_fnv1a(EDMLI_FNV1A_SEED, &at, sizeof at), &now, sizeof now) | 1u;
+}
+
+/* Whether the memory is still the device's: another device given it since
+ * wrote its own claim, and this one lets go of it (once said). */
+static bool edmli_cache_held(edmli_gles *g)
+{
+    if (!g->cache) return false;
+    edmli_cache_head h;
+    memcpy(&h, g->cache, sizeof h);
+    if (h.claim == g->cache_claim) return true;
+    g->cache = NULL;
+    g->cache_stats.taken = 1;
+    edmli_cache_say(g,
+                    "let go: another device was given the same program_cache memory and holds it now (give "
+                    "each device memory of its own); this device compiles what it has not loaded",
+                    "");
+    return false;
 }
 
 /* The entry at `at` (within the bytes used), its binary's end in *next;
@@ -139,6 +171,7 @@ void edmli_gles_cache_open(edmli_gles *g, void *mem, size_t bytes)
         edmli_fnv1a_str(edmli_fnv1a_str(EDMLI_FNV1A_SEED, g->renderer), version ? version : ""), edml_version());
     g->cache = (uint8_t *)mem;
     g->cache_bytes = bytes > UINT32_MAX ? UINT32_MAX : bytes;
+    edmli_cache_claim(g);
     edmli_cache_head h;
     memcpy(&h, mem, sizeof h);
     const bool ours = !memcmp(h.magic, edmli_cache_magic, sizeof h.magic) && h.key == g->cache_key;
@@ -170,7 +203,7 @@ static uint32_t edmli_cache_find(const edmli_gles *g, edmli_gles_prog id, uint32
 
 bool edmli_gles_cache_load(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
 {
-    if (!g->cache) return false;
+    if (!edmli_cache_held(g)) return false;
     edmli_cache_entry e;
     uint32_t next = 0;
     const uint32_t at = edmli_cache_find(g, id, src_hash, &e, &next);
@@ -204,8 +237,10 @@ bool edmli_gles_cache_load(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
 
 void edmli_gles_cache_keep(edmli_gles *g, edmli_gles_prog id, uint32_t src_hash)
 {
-    if (!g->cache && !g->cache_small) return;
+    const bool let_go = g->cache && !edmli_cache_held(g);
+    if (!g->cache && !g->cache_small && !let_go) return;
     g->cache_stats.compiled++;
+    if (let_go) return;
     edmli_gl *gl = &g->port.gl;
     int len = 0;
     gl->glGetProgramiv(g->prog[id], EDMLI_GL_PROGRAM_BINARY_LENGTH, &len);
