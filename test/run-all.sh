@@ -218,6 +218,18 @@ arm_suite() {
         step "build rpi4 GL test image" make -j"$J" BOARD=rpi4 test-image-gl
         step "rpi4 GL test image under qemu (gles, arm64 Mesa)" toolchain/run rpi4 build/rpi4/edml-test-gl --backend gles --iters 100 --seed 13
         step "the board report as a Raspberry Pi 4 runs it (make board-report BOARD=rpi4, under qemu with the arm64 Mesa)" sh test/check-board-report.sh rpi4 gl
+        # the GL path as ARMv7 code: armhf Mesa under qemu-arm, its softpipe
+        # (llvmpipe's JIT jumps to address 0 under qemu-arm 7.2); softpipe
+        # fails the ArgMin/ArgMax odometer's known answer, so named GLES may refuse those
+        step "rpi4-armhf: every vector on gles (right or refused) and auto (every GPU threshold 0), one by one and as one command list, under qemu-arm with the armhf Mesa (softpipe)" \
+            sh -c 'export GALLIUM_DRIVER=softpipe; r="toolchain/run rpi4-armhf"; e=build/rpi4-armhf/edml-run
+                EDML_RUN_ARGS=--may-refuse sh test/run-cases.sh "$r" $e gles && EDML_RUN_ARGS="--may-refuse --command-list" sh test/run-cases.sh "$r" $e gles &&
+                EDML_RUN_ARGS=--gpu-always sh test/run-cases.sh "$r" $e auto && EDML_RUN_ARGS="--gpu-always --command-list" sh test/run-cases.sh "$r" $e auto &&
+                $r $e --list-backends 2>&1 | grep -q "GLES on softpipe"'
+        step "rpi4-armhf: every vector struck by a dropped copy (named GLES right or refused, AUTO right), under qemu-arm (softpipe)" \
+            sh -c 'export GALLIUM_DRIVER=softpipe; r="toolchain/run rpi4-armhf"; e=build/rpi4-armhf/edml-run
+                EDML_RUN_ARGS="--may-refuse --strike dropped-copy" sh test/run-cases.sh "$r" $e gles &&
+                EDML_RUN_ARGS="--gpu-always --strike dropped-copy" sh test/run-cases.sh "$r" $e auto'
     fi
     step "the board report's static program on ARMv7 (make board-report BOARD=rpi4-armhf, under qemu)" sh test/check-board-report.sh rpi4-armhf
     # cross builds of their own

@@ -84,7 +84,7 @@ bool edmli_gles_is_binding(const char *name);
 uint32_t edmli_gles_binding_words(edmli_gles_prog prog, uint8_t word[EDMLI_GLES_BINDS]);
 #define EDMLI_GLES_PRELUDE_BYTES 8192u /* on the stack while a program is compiled */
 #define EDMLI_GLES_WHY_BYTES 256u
-#define EDMLI_GLES_KATS 23u      /* the known-answer tests (gles_kat.c): the operators' and the GPU-buffer copy's */
+#define EDMLI_GLES_KATS 25u      /* the known-answer tests (gles_kat.c): the operators' and the GPU-buffer copy's */
 #define EDMLI_GLES_SLOW_POLLS 3u /* EDML_FAULT_SLOW_COMPILE: "not yet" to each program's first polls */
 /* Embedded shader sources (built from shaders/ by tools/embed-shaders.sh). */
 extern const char edmli_gles_src_common[];

@@ -14,7 +14,7 @@
 
 /* A test: an operator on a `rows` x `cols` input (cols 0: four of the
  * device's workgroups, as long rows need). arg: TopK's K; ArgMin's and
- * ArgMax's axes (bits); GatherND's slices gathered; ElementWiseIf's
+ * ArgMax's axes (bits 0 and 1), or EDMLI_KAT_ODOMETER; GatherND's slices gathered; ElementWiseIf's
  * condition broadcast along the rows (1) or not (0). flip: the other
  * direction (ArgMin <-> ArgMax, keeping the last of ties; TopK's smallest).
  * checks: the programs it is a test of (where the device dispatches them
@@ -27,6 +27,10 @@ typedef struct edmli_gles_kat {
     uint32_t checks;
 } edmli_gles_kat;
 
+/* ArgMin's and ArgMax's arg: a view of [3, 5, 2, 5] with strides {126, 18, 6, 1}
+ * reduced along dims 0, 1 and 3 (rows and cols unused): Mesa's softpipe
+ * answered such a walk wrong where every other test passed */
+#define EDMLI_KAT_ODOMETER 4u
 #define EDMLI_KAT_F32 EDML_TENSOR_DATA_TYPE_FLOAT32
 #define EDMLI_KAT_U8 EDML_TENSOR_DATA_TYPE_UINT8
 #define EDMLI_KAT_P(id) (1u << EDMLI_GLES_PROG_##id)
@@ -39,6 +43,9 @@ static const edmli_gles_kat edmli_gles_kats[] = {
     {EDML_OPERATOR_GATHER_ND1, EDML_TENSOR_DATA_TYPE_UINT16, 8, 3, 5, false, EDMLI_KAT_P(GATHER_ND)}, /* words */
     EDMLI_KAT_BOTH(EDML_OPERATOR_ARGMAX, EDMLI_KAT_F32, 64, 4, 1, EDMLI_KAT_P(ARGREDUCE_COLS)),
     EDMLI_KAT_BOTH(EDML_OPERATOR_ARGMIN, EDMLI_KAT_F32, 16, 24, 3,
+                   EDMLI_KAT_P(ARGREDUCE) | EDMLI_KAT_P(ARGREDUCE_FINAL)),
+    /* three reduced dims of a strided view that do not merge: the odometer's walk */
+    EDMLI_KAT_BOTH(EDML_OPERATOR_ARGMAX, EDMLI_KAT_F32, 0, 0, EDMLI_KAT_ODOMETER,
                    EDMLI_KAT_P(ARGREDUCE) | EDMLI_KAT_P(ARGREDUCE_FINAL)),
     EDMLI_KAT_BOTH(EDML_OPERATOR_ARGMAX, EDMLI_KAT_U8, 1, 0, 2, EDMLI_KAT_P(ARGREDUCE_PARTIAL)),
     EDMLI_KAT_BOTH(EDML_OPERATOR_ARGMIN, EDMLI_KAT_F32, 1, 0, 2, EDMLI_KAT_P(ARGREDUCE_PARTIAL_VEC)),
@@ -53,7 +60,7 @@ _Static_assert(EDMLI_GLES_OP_KATS + 1 == EDMLI_GLES_KATS, "the tests: the operat
 
 /* The descriptors of one test: its tensors' sizes and descriptors. */
 typedef struct edmli_gles_kat_desc {
-    UINT sizes[4][2], axes[2], axis_count;
+    UINT sizes[4][2], axes[3], axis_count;
     EDML_BUFFER_TENSOR_DESC buf[4];
     EDML_TENSOR_DESC t[4];
     union {
@@ -81,6 +88,12 @@ static void edmli_gles_kat_arg(const edmli_gles_kat *k, UINT cols, edmli_gles_ka
     for (UINT a = 0; a < 2; a++)
         if (k->arg >> a & 1u) d->axes[d->axis_count++] = a;
     edmli_gles_kat_tensor(d, 1, EDML_TENSOR_DATA_TYPE_UINT32, k->arg & 1u ? 1 : k->rows, k->arg & 2u ? 1 : cols);
+    if (k->arg == EDMLI_KAT_ODOMETER) {
+        static const UINT sizes[4] = {3, 5, 2, 5}, strides[4] = {126, 18, 6, 1}, out[4] = {1, 1, 2, 1};
+        d->buf[0].DimensionCount = d->buf[1].DimensionCount = 4;
+        d->buf[0].Sizes = sizes, d->buf[0].Strides = strides, d->buf[1].Sizes = out;
+        d->axes[0] = 0, d->axes[1] = 1, d->axes[2] = 3, d->axis_count = 3;
+    }
     d->op.arg = (EDML_ARGMIN_OPERATOR_DESC){&d->t[0], &d->t[1], d->axis_count, d->axes,
                                             k->flip ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING};
 }
