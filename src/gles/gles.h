@@ -146,7 +146,12 @@ extern const uint32_t edmli_gles_status_init[4];
 #define EDMLI_GLES_PARTIAL_WORD 1u
 #define EDMLI_GLES_DONE_WORD 2u
 #define EDMLI_GLES_ARENA_RESERVED (EDMLI_GLES_COUNTER_BYTES + EDMLI_GLES_RESERVED_HEAD)
-#define EDMLI_GLES_STATUS_BYTES (2u * EDMLI_GLES_STATUS_SLOTS * 16u + EDMLI_GLES_RESERVED_HEAD)
+/* the status buffer: the slots, their initial values, a seal for each copy
+ * of a submission (gles_fetch.c), the head last */
+#define EDMLI_GLES_SEAL_BYTES 32u
+#define EDMLI_GLES_SEALS_AT (2u * EDMLI_GLES_STATUS_SLOTS * 16u)
+#define EDMLI_GLES_STATUS_BYTES \
+    (EDMLI_GLES_SEALS_AT + EDMLI_GLES_BATCH_FETCHES * EDMLI_GLES_SEAL_BYTES + EDMLI_GLES_RESERVED_HEAD)
 
 typedef struct edmli_gles {
     edmli_port_gl port;

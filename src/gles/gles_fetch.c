@@ -8,10 +8,11 @@
  *             rounded up to 16, at least 16: the arena bytes after a fetch
  *             are read with it), then 16 bytes of stamp.
  * Queued before the fence, in this order: the head's serial (a new one each
- * submission) written where the head is kept; for each copy one upload of 32
- * bytes into the readback buffer, a poison over the last 16 bytes of its span
- * and the stamp after them (both from the serial); the copies, which
- * overwrite the poison; the head's copy last. After the fence, in one
+ * submission) written where the head is kept; for each copy 32 bytes into
+ * the readback buffer, a poison over the last 16 bytes of its span and the
+ * stamp after them (both from the serial: written through the status
+ * buffer's coherent mapping and copied from there, else uploaded); the
+ * copies, which overwrite the poison; the head's copy last. After the fence, in one
  * mapping: the head's serial and count (a dropped head copy, or a mapping
  * stale at the head, shows an older serial wherever the call before put its
  * outputs), each copy's stamp (a mapping stale beside a fresh head shows
@@ -21,8 +22,8 @@
 
 #include <string.h>
 
-#define EDMLI_GLES_STAMP 16u /* after each copy's span */
-#define EDMLI_GLES_SEAL 32u  /* poison and stamp: one upload a copy */
+#define EDMLI_GLES_STAMP 16u                  /* after each copy's span */
+#define EDMLI_GLES_SEAL EDMLI_GLES_SEAL_BYTES /* poison and stamp, before each copy */
 
 static uint64_t edmli_gles_span(uint64_t bytes) { return bytes < 16 ? 16 : (bytes + 15) & ~(uint64_t)15; }
 
@@ -142,7 +143,15 @@ static void edmli_gles_stage_copy(edmli_gles_run *r, uint32_t k, uint64_t from, 
     const bool stale =
         edmli_gles_struck(g, EDML_FAULT_STALE_MAPPING) || edmli_gles_struck(g, EDML_FAULT_STALE_READBACK);
     gl->glBindBuffer(EDMLI_GL_COPY_WRITE_BUFFER, g->readback_buf);
-    if (!stale) gl->glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)(at + span - 16u), EDMLI_GLES_SEAL, seal);
+    if (!stale && g->status_map) { /* written through the status buffer's coherent mapping, copied on the GPU */
+        const uint32_t from_seal = EDMLI_GLES_SEALS_AT + k * EDMLI_GLES_SEAL_BYTES;
+        for (uint32_t i = 0; i < 8; i++) g->status_map[from_seal / 4u + i] = seal[i];
+        gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->status_buf);
+        gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)from_seal,
+                                (intptr_t)(at + span - 16u), EDMLI_GLES_SEAL);
+    } else if (!stale) {
+        gl->glBufferSubData(EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)(at + span - 16u), EDMLI_GLES_SEAL, seal);
+    }
     if (edmli_gles_copy_dropped(r)) return;
     gl->glBindBuffer(EDMLI_GL_COPY_READ_BUFFER, g->arena_buf);
     gl->glCopyBufferSubData(EDMLI_GL_COPY_READ_BUFFER, EDMLI_GL_COPY_WRITE_BUFFER, (intptr_t)from, (intptr_t)at,
