@@ -627,6 +627,73 @@ static void test_argreduce_ties(void)
     tl_device_free(&d);
 }
 
+/* ArgMin/ArgMax along an innermost dim of 2 or 3 (NEON's de-interleaving
+ * kernel) on the reference and on NEON, [2, rows, n] of type t, the output
+ * packed or every other element (strided): 1 if they differ. */
+static int short_differs(edml_device *dev, EDML_TENSOR_DATA_TYPE t, const void *data, UINT rows, UINT n,
+                         EDML_TENSOR_DATA_TYPE it, bool strided, EDML_OPERATOR_TYPE type, EDML_AXIS_DIRECTION dir)
+{
+    UINT in_sizes[3] = {2, rows, n}, out_sizes[3] = {2, rows, 1}, ost[3] = {2 * rows, 2, 1}, axes[1] = {2};
+    const UINT64 os = edml_data_type_size(it), outb = (strided ? 4ull * rows : 2ull * rows) * os;
+    EDML_BUFFER_TENSOR_DESC bi = {t, 0, 3, in_sizes, NULL, (2ull * rows * n * edml_data_type_size(t) + 3) & ~3ull, 0};
+    EDML_BUFFER_TENSOR_DESC bo = {it, 0, 3, out_sizes, strided ? ost : NULL, outb, 0};
+    EDML_TENSOR_DESC ti = {EDML_TENSOR_TYPE_BUFFER, &bi}, to = {EDML_TENSOR_TYPE_BUFFER, &bo};
+    EDML_ARGMIN_OPERATOR_DESC d = {&ti, &to, 1, axes, dir};
+    EDML_OPERATOR_DESC od = {type, &d};
+    static uint8_t out[2][4 * 200 * 8];
+    memset(out, 0x5a, sizeof out);
+    for (int b = 0; b < 2; b++) {
+        edml_operator *op;
+        EDML_BUFFER_BINDING in[1] = {{(void *)data, 0, bi.TotalTensorSizeInBytes}}, o[1] = {{out[b], 0, outb}};
+        if (edml_operator_create(dev, &od, b ? EDML_BACKEND_NEON : EDML_BACKEND_REF, &op) ||
+            edml_operator_execute(op, in, 1, o, 1, NULL))
+            return 1;
+        edml_operator_destroy(op);
+    }
+    return memcmp(out[0], out[1], outb) != 0;
+}
+
+/* Rows of 2 and 3 (an NHWC image's channels) of every 8-, 16- and 32-bit
+ * type, from a few values each (the types' extremes, and for FLOAT32 -0,
+ * NaNs and the infinities): ties everywhere, whole vectors and tails,
+ * both operators and tie rules, 32- and 64-bit indices, packed and strided
+ * outputs: NEON matches the reference. */
+static void test_argreduce_short_rows(void)
+{
+    static const EDML_TENSOR_DATA_TYPE types[7] = {EDML_TENSOR_DATA_TYPE_UINT8,  EDML_TENSOR_DATA_TYPE_INT8,
+                                                   EDML_TENSOR_DATA_TYPE_UINT16, EDML_TENSOR_DATA_TYPE_INT16,
+                                                   EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_INT32,
+                                                   EDML_TENSOR_DATA_TYPE_FLOAT32};
+    static const uint32_t ints[5] = {0, 1, 0x7fffffffu, 0x80000000u, 0xffffffffu};
+    static const uint32_t floats[8] = {0,           0x80000000u, 0x3f800000u, 0xbf800000u,
+                                       0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u};
+    static const UINT row_counts[4] = {1, 16, 33, 200};
+    static uint8_t data[2 * 200 * 3 * 4];
+    tl_device d;
+    CHECK(tl_device_make(&d, edml_device_size() + (1u << 16),
+                         EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON)) == EDML_STATUS_OK,
+          "device");
+    uint64_t rng = 0x2545f4914f6cdd1dull;
+    int bad = 0, runs = 0;
+    for (int trial = 0; trial < 7 * 2 * 4 * 16; trial++, runs++) {
+        const EDML_TENSOR_DATA_TYPE t = types[trial % 7];
+        const UINT es = edml_data_type_size(t), n = 2 + (trial / 7) % 2, rows = row_counts[(trial / 14) % 4];
+        for (UINT i = 0; i < 2 * rows * n; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            const uint32_t v = t == EDML_TENSOR_DATA_TYPE_FLOAT32 ? floats[(rng >> 33) % 8]
+                                                                  : ints[(rng >> 33) % 5] >> (32 - 8 * es) % 32;
+            memcpy(data + i * es, &v, es); /* little-endian: the low bytes */
+        }
+        const int k = trial / 56;
+        bad +=
+            short_differs(d.dev, t, data, rows, n, k & 1 ? EDML_TENSOR_DATA_TYPE_INT64 : EDML_TENSOR_DATA_TYPE_UINT32,
+                          k & 2, k & 4 ? EDML_OPERATOR_ARGMAX : EDML_OPERATOR_ARGMIN,
+                          k & 8 ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING);
+    }
+    CHECK(bad == 0, "%d of %d ArgMin/ArgMax over rows of 2 and 3 differ between NEON and the reference", bad, runs);
+    tl_device_free(&d);
+}
+
 /* TopK of one tensor on the reference and on NEON: 1 if they differ. */
 static int topk_differs(edml_device *dev, EDML_TENSOR_DATA_TYPE t, void *data, UINT rows, UINT cols, UINT axis, UINT k,
                         EDML_AXIS_DIRECTION dir, void *out)
@@ -881,7 +948,8 @@ static void test_size_macros(void)
     static edml_cost_term terms[1];
     static uint8_t blob[EDML_COST_MODEL_BYTES(1)];
     tl_device d;
-    CHECK(tl_device_create(&d, edml_device_size() + (1u << 16), NULL) == EDML_STATUS_OK, "device");
+    CHECK(tl_device_make(&d, edml_device_size() + (1u << 16), EDML_BACKEND_BIT(EDML_BACKEND_REF)) == EDML_STATUS_OK,
+          "device");
     const size_t cm = EDML_COST_MODEL_BYTES(0xFFFFFFFFu), pc = EDML_PLACEMENT_CACHE_BYTES(0xFFFFFFFFu);
     if (sizeof(size_t) == 4)
         CHECK(cm == SIZE_MAX && pc == SIZE_MAX, "sizes that wrap on 32 bits: %zu %zu", cm, pc);
@@ -900,6 +968,7 @@ int unit_main(void)
     test_tensor_address_space();
     test_gather_points();
     test_argreduce_ties();
+    test_argreduce_short_rows();
     test_topk_every_value();
     test_topk_floors();
     test_parallel();

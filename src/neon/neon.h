@@ -295,6 +295,10 @@ edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex);
 /* Scratch of 4 heaps a part. */
 uint64_t edmli_neon_topk_temp_bytes(const edml_operator *op);
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex);
+/* Along an innermost dim of 2 or 3 packed elements, rows packed
+ * (neon_argreduce_short.c): whether it takes the operator, and the kernel. */
+bool edmli_neon_argreduce_short_takes(const edml_operator *op);
+edml_status edmli_neon_argreduce_short(const edml_operator *op, const edmli_exec *ex);
 /* Scratch of the parts' bests when a reduction is split. */
 uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op);
 edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex);

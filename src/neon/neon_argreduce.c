@@ -879,6 +879,7 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
 {
     const edmli_tensor *ti = &op->inputs[0];
     const uint32_t last_dim = ti->rank - 1;
+    if (edmli_neon_argreduce_short_takes(op)) return edmli_neon_argreduce_short(op, ex);
     if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4 ||
         op->plan.argreduce.reduce_count > UINT32_MAX ||
         (ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && !edmli_neon_fp_keeps_nan()))

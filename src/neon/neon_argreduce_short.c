@@ -1,0 +1,219 @@
+/* ArgMin and ArgMax, NEON, along an innermost dim of 2 or 3 elements (an
+ * NHWC image's channels, a mask's few classes): the rows, packed one after
+ * another, de-interleaved by vld2/vld3 so that each channel is a vector of
+ * 16, 8 or 4 rows (8-, 16- and 32-bit elements, compared at their own
+ * width, not widened), each channel's keys compared with the best so far
+ * lane by lane (> keeps the first of ties, >= the last), and each row's
+ * index stored: packed outputs from vectors, strided ones through an
+ * odometer. Keys are the reference's order: integers as integers, floats
+ * with -0 == +0 and every NaN equal and above +inf; ArgMin reverses the
+ * order but keeps NaN on top. Parts: runs of rows, each output its own. */
+#include "neon.h"
+
+/* The shape this kernel takes: what it needs of the operator. */
+typedef struct edmli_neon_short {
+    const uint8_t *in;
+    uint8_t *out;
+    edmli_odo rows; /* the output's kept dims (strided outputs) */
+    uint64_t count; /* rows */
+    uint32_t n, es;
+    EDML_TENSOR_DATA_TYPE dtype, index_type;
+    bool is_max, take_last, is_float, packed_out;
+} edmli_neon_short;
+
+/* The rows of the input lie one after another, each of n elements: every
+ * kept dim's stride is the product of the n and the kept sizes inside it. */
+static bool edmli_neon_short_rows_packed(const edmli_tensor *t)
+{
+    uint64_t s = t->sizes[t->rank - 1];
+    for (uint32_t d = t->rank - 1; d-- > 0;) {
+        if (t->sizes[d] > 1 && t->strides[d] != s) return false;
+        s *= t->sizes[d];
+    }
+    return true;
+}
+
+bool edmli_neon_argreduce_short_takes(const edml_operator *op)
+{
+    const edmli_tensor *ti = &op->inputs[0];
+    const uint32_t last = ti->rank - 1, n = ti->sizes[last];
+    const EDML_TENSOR_DATA_TYPE t = ti->dtype;
+    const bool type = t == EDML_TENSOR_DATA_TYPE_UINT8 || t == EDML_TENSOR_DATA_TYPE_INT8 ||
+                      t == EDML_TENSOR_DATA_TYPE_UINT16 || t == EDML_TENSOR_DATA_TYPE_INT16 ||
+                      t == EDML_TENSOR_DATA_TYPE_UINT32 || t == EDML_TENSOR_DATA_TYPE_INT32 ||
+                      t == EDML_TENSOR_DATA_TYPE_FLOAT32;
+    return type && (n == 2 || n == 3) && ti->strides[last] == 1 && op->plan.argreduce.axis_mask == 1u << last &&
+           edmli_neon_short_rows_packed(ti);
+}
+
+/* 8-bit keys: unsigned order, ArgMin's reversed (no NaN among integers). */
+static inline uint8x16_t edmli_neon_short_k8(uint8x16_t v, uint8x16_t flip) { return veorq_u8(v, flip); }
+static inline uint16x8_t edmli_neon_short_k16(uint16x8_t v, uint16x8_t flip) { return veorq_u16(v, flip); }
+
+/* 32-bit keys: integers as the 8- and 16-bit ones; floats as the reference
+ * orders them (-0 as +0, a NaN all ones, kept on top by ArgMin). */
+static inline uint32x4_t edmli_neon_short_k32(uint32x4_t v, uint32x4_t flip, bool is_float)
+{
+    if (!is_float) return veorq_u32(v, flip);
+    const uint32x4_t mag = vandq_u32(v, vdupq_n_u32(0x7fffffffu));
+    const uint32x4_t neg = vcgtq_u32(v, mag), nan = vcgtq_u32(mag, vdupq_n_u32(0x7f800000u));
+    const uint32x4_t zero = vceqq_u32(mag, vdupq_n_u32(0));
+    /* positive (and either zero): bits | sign; negative: ~bits */
+    uint32x4_t k = vbslq_u32(vbicq_u32(neg, zero), vmvnq_u32(v), vorrq_u32(mag, vdupq_n_u32(0x80000000u)));
+    k = veorq_u32(k, flip);   /* ArgMin: the order reversed */
+    return vorrq_u32(k, nan); /* every NaN all ones, on top either way */
+}
+
+/* Row r's index from lane masks: c1 and c2 won (c2 after c1). */
+#define EDMLI_NEON_SHORT_PICK(bits, cmp, n)                                                                  \
+    do {                                                                                                     \
+        best = vbslq_u##bits(t1, k1, k0);                                                                    \
+        idx = vandq_u##bits(t1, vdupq_n_u##bits(1));                                                         \
+        if (n == 3) {                                                                                        \
+            const uint##bits##x##cmp##_t t2 = take_last ? vcgeq_u##bits(k2, best) : vcgtq_u##bits(k2, best); \
+            idx = vbslq_u##bits(t2, vdupq_n_u##bits(2), idx);                                                \
+        }                                                                                                    \
+    } while (0)
+
+/* Stores `lanes` row indices (idx8[i]) at rows r..: a packed output's as
+ * its index type, a strided one's through the odometer (at row r). */
+static void edmli_neon_short_store(edmli_neon_short *s, uint64_t r, const uint8_t *idx8, uint32_t lanes)
+{
+    const uint32_t os = edml_data_type_size(s->index_type);
+    if (s->packed_out && os == 4) {
+        for (uint32_t i = 0; i + 4 <= lanes; i += 4) {
+            const uint32_t w[4] = {idx8[i], idx8[i + 1], idx8[i + 2], idx8[i + 3]};
+            vst1q_u32((uint32_t *)(void *)(s->out + (r + i) * 4u), vld1q_u32(w));
+        }
+        for (uint32_t i = lanes & ~3u; i < lanes; i++) edmli_store_index(s->out + (r + i) * 4u, s->index_type, idx8[i]);
+        return;
+    }
+    for (uint32_t i = 0; i < lanes; i++) {
+        uint8_t *at = s->packed_out ? s->out + (r + i) * os : s->out + s->rows.off[0];
+        edmli_store_index(at, s->index_type, idx8[i]);
+        if (!s->packed_out) edmli_odo_next(&s->rows);
+    }
+}
+
+/* The best of each of `lanes` rows at p (8-bit elements), into idx8. */
+static void edmli_neon_short_u8(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+{
+    const uint8x16_t flip =
+        vdupq_n_u8((uint8_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT8 ? 0x80u : 0u) ^ (s->is_max ? 0u : 0xffu)));
+    const bool take_last = s->take_last;
+    uint8x16_t k0, k1, k2 = vdupq_n_u8(0), best, idx;
+    if (s->n == 3) {
+        const uint8x16x3_t v = vld3q_u8(p);
+        k0 = edmli_neon_short_k8(v.val[0], flip), k1 = edmli_neon_short_k8(v.val[1], flip);
+        k2 = edmli_neon_short_k8(v.val[2], flip);
+    } else {
+        const uint8x16x2_t v = vld2q_u8(p);
+        k0 = edmli_neon_short_k8(v.val[0], flip), k1 = edmli_neon_short_k8(v.val[1], flip);
+    }
+    const uint8x16_t t1 = take_last ? vcgeq_u8(k1, k0) : vcgtq_u8(k1, k0);
+    EDMLI_NEON_SHORT_PICK(8, 16, s->n);
+    vst1q_u8(idx8, idx);
+}
+
+static void edmli_neon_short_u16(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+{
+    const uint16x8_t flip =
+        vdupq_n_u16((uint16_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT16 ? 0x8000u : 0u) ^ (s->is_max ? 0u : 0xffffu)));
+    const bool take_last = s->take_last;
+    const uint16_t *q = (const uint16_t *)(const void *)p;
+    uint16x8_t k0, k1, k2 = vdupq_n_u16(0), best, idx;
+    if (s->n == 3) {
+        const uint16x8x3_t v = vld3q_u16(q);
+        k0 = edmli_neon_short_k16(v.val[0], flip), k1 = edmli_neon_short_k16(v.val[1], flip);
+        k2 = edmli_neon_short_k16(v.val[2], flip);
+    } else {
+        const uint16x8x2_t v = vld2q_u16(q);
+        k0 = edmli_neon_short_k16(v.val[0], flip), k1 = edmli_neon_short_k16(v.val[1], flip);
+    }
+    const uint16x8_t t1 = take_last ? vcgeq_u16(k1, k0) : vcgtq_u16(k1, k0);
+    EDMLI_NEON_SHORT_PICK(16, 8, s->n);
+    vst1_u8(idx8, vmovn_u16(idx));
+}
+
+static void edmli_neon_short_u32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+{
+    const uint32_t sign = s->dtype == EDML_TENSOR_DATA_TYPE_INT32 ? 0x80000000u : 0u;
+    const uint32x4_t flip = vdupq_n_u32(sign ^ (s->is_max ? 0u : 0xffffffffu));
+    const bool take_last = s->take_last, f = s->is_float;
+    const uint32_t *q = (const uint32_t *)(const void *)p;
+    uint32x4_t k0, k1, k2 = vdupq_n_u32(0), best, idx;
+    if (s->n == 3) {
+        const uint32x4x3_t v = vld3q_u32(q);
+        k0 = edmli_neon_short_k32(v.val[0], flip, f), k1 = edmli_neon_short_k32(v.val[1], flip, f);
+        k2 = edmli_neon_short_k32(v.val[2], flip, f);
+    } else {
+        const uint32x4x2_t v = vld2q_u32(q);
+        k0 = edmli_neon_short_k32(v.val[0], flip, f), k1 = edmli_neon_short_k32(v.val[1], flip, f);
+    }
+    const uint32x4_t t1 = take_last ? vcgeq_u32(k1, k0) : vcgtq_u32(k1, k0);
+    EDMLI_NEON_SHORT_PICK(32, 4, s->n);
+    const uint16x4_t narrow = vmovn_u32(idx);
+    vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
+}
+
+typedef void (*edmli_neon_short_fn)(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16]);
+
+/* Rows [begin, end) of a part: whole vectors of rows, then the last few
+ * through a zeroed copy of a vector's bytes. */
+static void edmli_neon_short_rows(edmli_neon_short *s, uint64_t begin, uint64_t end)
+{
+    const edmli_neon_short_fn fn = s->es == 1   ? edmli_neon_short_u8
+                                   : s->es == 2 ? edmli_neon_short_u16
+                                                : edmli_neon_short_u32;
+    const uint32_t lanes = 16u / s->es, row = s->n * s->es;
+    _Alignas(16) uint8_t idx8[16], tail[48];
+    if (!s->packed_out) edmli_odo_seek(&s->rows, begin);
+    uint64_t r = begin;
+    for (; r + lanes <= end; r += lanes) {
+        fn(s, s->in + r * row, idx8);
+        edmli_neon_short_store(s, r, idx8, lanes);
+    }
+    if (r == end) return;
+    memset(tail, 0, sizeof tail);
+    memcpy(tail, s->in + r * row, (size_t)(end - r) * row);
+    fn(s, tail, idx8);
+    edmli_neon_short_store(s, r, idx8, (uint32_t)(end - r));
+}
+
+typedef struct edmli_neon_short_job {
+    const edmli_neon_short *s;
+    uint64_t per; /* rows a part */
+} edmli_neon_short_job;
+
+static void edmli_neon_short_part(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    const edmli_neon_short_job *j = (const edmli_neon_short_job *)arg;
+    edmli_neon_short s = *j->s; /* its own odometer */
+    const uint64_t begin = part * j->per, end = begin + j->per < s.count ? begin + j->per : s.count;
+    if (begin < end) edmli_neon_short_rows(&s, begin, end);
+}
+
+edml_status edmli_neon_argreduce_short(const edml_operator *op, const edmli_exec *ex)
+{
+    const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
+    const uint32_t last = ti->rank - 1, elem = to->elem_size;
+    edmli_neon_short s = {.in = ex->in[0],
+                          .out = ex->out[0],
+                          .count = to->elem_count,
+                          .n = ti->sizes[last],
+                          .es = ti->elem_size,
+                          .dtype = ti->dtype,
+                          .index_type = to->dtype,
+                          .is_max = op->plan.argreduce.is_max,
+                          .take_last = op->plan.argreduce.direction == EDML_AXIS_DIRECTION_DECREASING,
+                          .is_float = ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32,
+                          .packed_out = edmli_neon_short_rows_packed(to)};
+    edmli_odo_init(&s.rows, 1);
+    for (uint32_t d = 0; d < last; d++) edmli_odo_dim(&s.rows, to->sizes[d], &to->strides[d], &elem);
+    const uint32_t parts = edmli_cpu_parts(op, s.count, ti->elem_count * ti->elem_size);
+    edmli_neon_short_job j = {&s, (s.count + parts - 1) / parts};
+    j.per = (j.per + 15) & ~(uint64_t)15; /* whole vectors a part */
+    const uint32_t used = (uint32_t)((s.count + j.per - 1) / j.per);
+    return edmli_cpu_parallel(ex, used ? used : 1, edmli_neon_short_part, &j);
+}
