@@ -837,8 +837,9 @@ static void test_topk_floors(void)
     free(out);
 }
 
-/* GatherND of single elements by packed INT32 and INT64 tuples (NEON's
- * point loop) with an index out of range first, in the middle, last, or two
+/* GatherND of single elements by packed tuples of each index type (NEON's
+ * point loop; unsigned ones never from the end, the bad ones past the end or
+ * above 2^31 and 2^63) with an index out of range first, in the middle, last, or two
  * of them, in four parts run last first: NEON's status, message and output
  * match the reference's, as its part hands over to the CPU's walk at the
  * first bad tuple. */
@@ -849,7 +850,8 @@ static void test_gather_points(void)
         COLS = 40,
         N = 3000
     };
-    static const EDML_TENSOR_DATA_TYPE ix_types[] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64};
+    static const EDML_TENSOR_DATA_TYPE ix_types[] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_INT64,
+                                                     EDML_TENSOR_DATA_TYPE_UINT32, EDML_TENSOR_DATA_TYPE_UINT64};
     static const int64_t bad_at[][2] = {{-1, -1}, {0, -1}, {1717, -1}, {N - 1, -1}, {5, 2999}, {2250, 760}};
     const size_t size = edml_device_size() + (1 << 20);
     void *mem, *in, *ix, *out[2];
@@ -868,8 +870,9 @@ static void test_gather_points(void)
     edml_device *dev;
     CHECK(edml_device_create(&dd, mem, size, &dev) == EDML_STATUS_OK, "device");
     int bad = 0, runs = 0;
-    for (size_t t = 0; t < 2; t++) {
-        const UINT es = t ? 8 : 4;
+    for (size_t t = 0; t < 4; t++) {
+        const UINT es = t & 1 ? 8 : 4;
+        const bool sgn = t < 2; /* unsigned: none from the end; the bad ones huge or past the end */
         UINT in_sizes[2] = {ROWS, COLS}, ix_sizes[2] = {N, 2}, out_sizes[2] = {1, N};
         EDML_BUFFER_TENSOR_DESC bi = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, in_sizes, NULL, ROWS * COLS * 4, 0};
         EDML_BUFFER_TENSOR_DESC bx = {ix_types[t], 0, 2, ix_sizes, NULL, (UINT64)N * 2 * es, 0};
@@ -881,9 +884,9 @@ static void test_gather_points(void)
         for (size_t b = 0; b < sizeof bad_at / sizeof bad_at[0]; b++, runs++) {
             for (int64_t i = 0; i < 2 * N; i++) { /* valid, a third of them from the end */
                 int64_t lim = i & 1 ? COLS : ROWS, v = (i * 7919) % lim;
-                if (i % 3 == 0) v -= lim;
+                if (i % 3 == 0 && sgn) v -= lim;
                 if (i / 2 == bad_at[b][0] || i / 2 == bad_at[b][1]) v = i & 1 ? -COLS - 1 : ROWS + (i % 5);
-                if (t)
+                if (t & 1)
                     memcpy((uint8_t *)ix + i * 8, &v, 8);
                 else {
                     int32_t w = (int32_t)v;

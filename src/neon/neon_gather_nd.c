@@ -3,8 +3,8 @@
  * bytes a step through NEON registers, not by the C library's memcpy, which
  * copies through integer registers there (AArch64's keeps memcpy: it copies
  * through q registers already, as fast in instructions).
- * Single elements addressed by packed tuples of 32- or 64-bit signed indices
- * (a point gather) take a loop of their own: the tuple read, wrapped and
+ * Single elements addressed by packed tuples of indices of any of the four
+ * index types (a point gather) take a loop of their own: the tuple read, wrapped and
  * tested in registers, the element copied by its size; the first index out
  * of range hands the rest of the part to the CPU's walk, which clamps it and
  * reports it as the reference does. */
@@ -45,20 +45,19 @@ static void edmli_neon_copy(void *dst, const void *src, size_t n)
 #endif
 
 /* Whether a part may take the point loop: one element a tuple, one loop
- * over positions (no batch dims), signed 32- or 64-bit indices. */
+ * over positions (no batch dims); indices of any type. */
 static bool edmli_neon_is_point_gather(const edml_operator *op)
 {
     const edmli_gather_nd_plan *g = &op->plan.gather_nd;
-    const EDML_TENSOR_DATA_TYPE t = op->inputs[1].dtype;
-    return g->slice_rank == 0 && g->outer_rank == 1 && g->outer_in_strides[0] == 0 &&
-           (t == EDML_TENSOR_DATA_TYPE_INT32 || t == EDML_TENSOR_DATA_TYPE_INT64);
+    return g->slice_rank == 0 && g->outer_rank == 1 && g->outer_in_strides[0] == 0;
 }
 
-/* Positions [pos, end) of a point gather with isz-byte indices and es-byte
- * elements; returns the first position whose tuple is out of range (end
- * when none is), having copied the elements of those before it. */
+/* Positions [pos, end) of a point gather with isz-byte indices (signed:
+ * negative ones count from the end; unsigned: never) and es-byte elements;
+ * returns the first position whose tuple is out of range (end when none
+ * is), having copied the elements of those before it. */
 EDMLI_ALWAYS_INLINE uint64_t edmli_neon_points(const edmli_gather_job *j, uint64_t pos, uint64_t end, uint32_t isz,
-                                               uint32_t es)
+                                               bool sgn, uint32_t es)
 {
     const edmli_gather_nd_plan *g = &j->op->plan.gather_nd;
     const uint32_t tuple = g->tuple;
@@ -72,14 +71,18 @@ EDMLI_ALWAYS_INLINE uint64_t edmli_neon_points(const edmli_gather_job *j, uint64
         uint64_t off = 0, bad = 0; /* unsigned: a bad tuple's offset may wrap, unused */
         for (uint32_t c = 0; c < tuple; c++) {
             int64_t v;
-            if (isz == 4) {
+            if (isz == 4 && sgn) {
                 int32_t w;
                 memcpy(&w, ix + c * cstep, 4);
                 v = w;
+            } else if (isz == 4) {
+                uint32_t w;
+                memcpy(&w, ix + c * cstep, 4);
+                v = (int64_t)w;
             } else {
-                memcpy(&v, ix + c * cstep, 8);
+                memcpy(&v, ix + c * cstep, 8); /* unsigned above 2^63: negative, out of range either way */
             }
-            v += v < 0 ? size[c] : 0; /* from the end; still negative: out of range */
+            if (sgn) v += v < 0 ? size[c] : 0; /* from the end; still negative: out of range */
             bad |= (uint64_t)v >= (uint64_t)size[c];
             off += (uint64_t)v * (uint64_t)stride[c];
         }
@@ -89,14 +92,23 @@ EDMLI_ALWAYS_INLINE uint64_t edmli_neon_points(const edmli_gather_job *j, uint64
     return pos;
 }
 
+/* One point loop a pair of an index type and an element size. */
+#define EDMLI_NEON_POINTS_OF(isz, sgn)                           \
+    switch (es) {                                                \
+    case 1: return edmli_neon_points(j, pos, end, isz, sgn, 1);  \
+    case 2: return edmli_neon_points(j, pos, end, isz, sgn, 2);  \
+    case 4: return edmli_neon_points(j, pos, end, isz, sgn, 4);  \
+    default: return edmli_neon_points(j, pos, end, isz, sgn, 8); \
+    }
+
 static uint64_t edmli_neon_points_by_size(const edmli_gather_job *j, uint64_t pos, uint64_t end)
 {
-    const bool i4 = j->op->inputs[1].dtype == EDML_TENSOR_DATA_TYPE_INT32;
-    switch (j->op->inputs[0].elem_size) {
-    case 1: return i4 ? edmli_neon_points(j, pos, end, 4, 1) : edmli_neon_points(j, pos, end, 8, 1);
-    case 2: return i4 ? edmli_neon_points(j, pos, end, 4, 2) : edmli_neon_points(j, pos, end, 8, 2);
-    case 4: return i4 ? edmli_neon_points(j, pos, end, 4, 4) : edmli_neon_points(j, pos, end, 8, 4);
-    default: return i4 ? edmli_neon_points(j, pos, end, 4, 8) : edmli_neon_points(j, pos, end, 8, 8);
+    const uint32_t es = j->op->inputs[0].elem_size;
+    switch (j->op->inputs[1].dtype) {
+    case EDML_TENSOR_DATA_TYPE_INT32: EDMLI_NEON_POINTS_OF(4, true)
+    case EDML_TENSOR_DATA_TYPE_UINT32: EDMLI_NEON_POINTS_OF(4, false)
+    case EDML_TENSOR_DATA_TYPE_INT64: EDMLI_NEON_POINTS_OF(8, true)
+    default: EDMLI_NEON_POINTS_OF(8, false)
     }
 }
 
