@@ -654,7 +654,7 @@ static int short_differs(edml_device *dev, EDML_TENSOR_DATA_TYPE t, const void *
 }
 
 /* Rows of 2 and 3 (an NHWC image's channels) of every 8-, 16- and 32-bit
- * type, from a few values each (the types' extremes, and for FLOAT32 -0,
+ * type, and of 4 to 31 of the 32-bit ones, from a few values each (the types' extremes, and for FLOAT32 -0,
  * NaNs and the infinities): ties everywhere, whole vectors and tails,
  * both operators and tie rules, 32- and 64-bit indices, packed and strided
  * outputs: NEON matches the reference. */
@@ -668,7 +668,7 @@ static void test_argreduce_short_rows(void)
     static const uint32_t floats[8] = {0,           0x80000000u, 0x3f800000u, 0xbf800000u,
                                        0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u};
     static const UINT row_counts[4] = {1, 16, 33, 200};
-    static uint8_t data[2 * 200 * 3 * 4];
+    static uint8_t data[2 * 200 * 31 * 4];
     tl_device d;
     CHECK(tl_device_make(&d, edml_device_size() + (1u << 16),
                          EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON)) == EDML_STATUS_OK,
@@ -677,7 +677,9 @@ static void test_argreduce_short_rows(void)
     int bad = 0, runs = 0;
     for (int trial = 0; trial < 7 * 2 * 4 * 16; trial++, runs++) {
         const EDML_TENSOR_DATA_TYPE t = types[trial % 7];
-        const UINT es = edml_data_type_size(t), n = 2 + (trial / 7) % 2, rows = row_counts[(trial / 14) % 4];
+        const UINT es = edml_data_type_size(t), rows = row_counts[(trial / 14) % 4];
+        static const UINT long_rows[5] = {4, 5, 8, 21, 31}; /* 32-bit types: four rows at a time */
+        const UINT n = es == 4 && trial % 3 == 0 ? long_rows[(trial / 3) % 5] : 2u + (UINT)(trial / 7) % 2u;
         for (UINT i = 0; i < 2 * rows * n; i++) {
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
             const uint32_t v = t == EDML_TENSOR_DATA_TYPE_FLOAT32 ? floats[(rng >> 33) % 8]
@@ -690,7 +692,7 @@ static void test_argreduce_short_rows(void)
                           k & 2, k & 4 ? EDML_OPERATOR_ARGMAX : EDML_OPERATOR_ARGMIN,
                           k & 8 ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING);
     }
-    CHECK(bad == 0, "%d of %d ArgMin/ArgMax over rows of 2 and 3 differ between NEON and the reference", bad, runs);
+    CHECK(bad == 0, "%d of %d ArgMin/ArgMax over rows of 2 to 31 differ between NEON and the reference", bad, runs);
     tl_device_free(&d);
 }
 

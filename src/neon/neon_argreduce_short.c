@@ -1,14 +1,17 @@
-/* ArgMin and ArgMax, NEON, along an innermost dim of 2 or 3 elements (an
- * NHWC image's channels, a mask's few classes): the rows, packed one after
+/* ArgMin and ArgMax, NEON, along a short innermost dim: 2 or 3 elements (an
+ * NHWC image's channels, a mask's few classes) the rows, packed one after
  * another, de-interleaved by vld2/vld3 so that each channel is a vector of
  * 16, 8 or 4 rows (8-, 16- and 32-bit elements, compared at their own
- * width, not widened), each channel's keys compared with the best so far
+ * width, not widened); 4 to 31 32-bit elements four rows a vector, column
+ * by column; each channel's keys compared with the best so far
  * lane by lane (> keeps the first of ties, >= the last), and each row's
  * index stored: packed outputs from vectors, strided ones through an
  * odometer. Keys are the reference's order: integers as integers, floats
  * with -0 == +0 and every NaN equal and above +inf; ArgMin reverses the
  * order but keeps NaN on top. Parts: runs of rows, each output its own. */
 #include "neon.h"
+
+#define EDMLI_NEON_SHORT_MAX 31u /* 32-bit rows up to this long go four rows at a time */
 
 /* The shape this kernel takes: what it needs of the operator. */
 typedef struct edmli_neon_short {
@@ -42,8 +45,9 @@ bool edmli_neon_argreduce_short_takes(const edml_operator *op)
                       t == EDML_TENSOR_DATA_TYPE_UINT16 || t == EDML_TENSOR_DATA_TYPE_INT16 ||
                       t == EDML_TENSOR_DATA_TYPE_UINT32 || t == EDML_TENSOR_DATA_TYPE_INT32 ||
                       t == EDML_TENSOR_DATA_TYPE_FLOAT32;
-    return type && (n == 2 || n == 3) && ti->strides[last] == 1 && op->plan.argreduce.axis_mask == 1u << last &&
-           edmli_neon_short_rows_packed(ti);
+    const bool rows4 = n >= 4 && n <= EDMLI_NEON_SHORT_MAX && ti->elem_size == 4;
+    return type && (n == 2 || n == 3 || rows4) && ti->strides[last] == 1 &&
+           op->plan.argreduce.axis_mask == 1u << last && edmli_neon_short_rows_packed(ti);
 }
 
 /* 8-bit keys: unsigned order, ArgMin's reversed (no NaN among integers). */
@@ -156,17 +160,43 @@ static void edmli_neon_short_u32(const edmli_neon_short *s, const uint8_t *p, ui
     vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
 }
 
+/* Rows of 4 to 31 32-bit elements (a segmentation map's 21 classes): four
+ * rows a vector, column by column, each column's four elements loaded
+ * lane by lane (rows n apart), in column order, so ties resolve as the
+ * scan does. */
+static void edmli_neon_rows4_u32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+{
+    const uint32_t sign = s->dtype == EDML_TENSOR_DATA_TYPE_INT32 ? 0x80000000u : 0u, n = s->n;
+    const uint32x4_t flip = vdupq_n_u32(sign ^ (s->is_max ? 0u : 0xffffffffu));
+    const uint32_t *q = (const uint32_t *)(const void *)p;
+    uint32x4_t col = vld1q_lane_u32(q, vdupq_n_u32(0), 0);
+    col = vld1q_lane_u32(q + n, col, 1), col = vld1q_lane_u32(q + 2 * n, col, 2);
+    col = vld1q_lane_u32(q + 3 * n, col, 3);
+    uint32x4_t best = edmli_neon_short_k32(col, flip, s->is_float), idx = vdupq_n_u32(0);
+    for (uint32_t j = 1; j < n; j++) {
+        col = vld1q_lane_u32(q + j, col, 0), col = vld1q_lane_u32(q + n + j, col, 1);
+        col = vld1q_lane_u32(q + 2 * n + j, col, 2), col = vld1q_lane_u32(q + 3 * n + j, col, 3);
+        const uint32x4_t k = edmli_neon_short_k32(col, flip, s->is_float);
+        const uint32x4_t t = s->take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
+        best = vbslq_u32(t, k, best);
+        idx = vbslq_u32(t, vdupq_n_u32(j), idx);
+    }
+    const uint16x4_t narrow = vmovn_u32(idx);
+    vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
+}
+
 typedef void (*edmli_neon_short_fn)(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16]);
 
 /* Rows [begin, end) of a part: whole vectors of rows, then the last few
  * through a zeroed copy of a vector's bytes. */
 static void edmli_neon_short_rows(edmli_neon_short *s, uint64_t begin, uint64_t end)
 {
-    const edmli_neon_short_fn fn = s->es == 1   ? edmli_neon_short_u8
+    const edmli_neon_short_fn fn = s->n > 3     ? edmli_neon_rows4_u32
+                                   : s->es == 1 ? edmli_neon_short_u8
                                    : s->es == 2 ? edmli_neon_short_u16
                                                 : edmli_neon_short_u32;
-    const uint32_t lanes = 16u / s->es, row = s->n * s->es;
-    _Alignas(16) uint8_t idx8[16], tail[48];
+    const uint32_t lanes = s->n > 3 ? 4u : 16u / s->es, row = s->n * s->es;
+    _Alignas(16) uint8_t idx8[16], tail[4 * EDMLI_NEON_SHORT_MAX * 4];
     if (!s->packed_out) edmli_odo_seek(&s->rows, begin);
     uint64_t r = begin;
     for (; r + lanes <= end; r += lanes) {
