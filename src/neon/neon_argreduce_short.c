@@ -17,9 +17,9 @@
 typedef struct edmli_neon_short {
     const uint8_t *in;
     uint8_t *out;
-    edmli_odo rows; /* the output's kept dims (strided outputs) */
-    uint64_t count; /* rows */
-    uint32_t n, es;
+    edmli_odo rows;     /* the output's kept dims (strided outputs) */
+    uint64_t count;     /* rows */
+    uint32_t n, es, os; /* row elements, element and index bytes */
     EDML_TENSOR_DATA_TYPE dtype, index_type;
     bool is_max, take_last, is_float, packed_out;
 } edmli_neon_short;
@@ -80,16 +80,26 @@ static inline uint32x4_t edmli_neon_short_k32(uint32x4_t v, uint32x4_t flip, boo
     } while (0)
 
 /* Stores `lanes` row indices (idx8[i]) at rows r..: a packed output's as
- * its index type, a strided one's through the odometer (at row r). */
-static void edmli_neon_short_store(edmli_neon_short *s, uint64_t r, const uint8_t *idx8, uint32_t lanes)
+ * its index type (vectors where whole ones fill it: INT32/UINT32 and
+ * INT64/UINT64 of indices under 32 are the same bits), a strided one's
+ * through the odometer (at row r). */
+EDMLI_ALWAYS_INLINE void edmli_neon_short_store(edmli_neon_short *s, uint64_t r, const uint8_t *idx8, uint32_t lanes)
 {
-    const uint32_t os = edml_data_type_size(s->index_type);
-    if (s->packed_out && os == 4) {
-        for (uint32_t i = 0; i + 4 <= lanes; i += 4) {
-            const uint32_t w[4] = {idx8[i], idx8[i + 1], idx8[i + 2], idx8[i + 3]};
-            vst1q_u32((uint32_t *)(void *)(s->out + (r + i) * 4u), vld1q_u32(w));
+    const uint32_t os = s->os;
+    if (s->packed_out && lanes % 4 == 0) { /* widened in registers: 4 indices a 16 (or 2 x 16) byte store */
+        const uint8x16_t v = vld1q_u8(idx8);
+        const uint16x8_t h[2] = {vmovl_u8(vget_low_u8(v)), vmovl_u8(vget_high_u8(v))};
+        for (uint32_t i = 0; i < lanes; i += 4) {
+            const uint16x8_t hv = h[i / 8];
+            const uint32x4_t w = vmovl_u16(i % 8 ? vget_high_u16(hv) : vget_low_u16(hv));
+            if (os == 4) {
+                vst1q_u32((uint32_t *)(void *)(s->out + (r + i) * 4u), w);
+            } else {
+                uint64_t *o = (uint64_t *)(void *)(s->out + (r + i) * 8u);
+                vst1q_u64(o, vmovl_u32(vget_low_u32(w)));
+                vst1q_u64(o + 2, vmovl_u32(vget_high_u32(w)));
+            }
         }
-        for (uint32_t i = lanes & ~3u; i < lanes; i++) edmli_store_index(s->out + (r + i) * 4u, s->index_type, idx8[i]);
         return;
     }
     for (uint32_t i = 0; i < lanes; i++) {
@@ -100,7 +110,7 @@ static void edmli_neon_short_store(edmli_neon_short *s, uint64_t r, const uint8_
 }
 
 /* The best of each of `lanes` rows at p (8-bit elements), into idx8. */
-static void edmli_neon_short_u8(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+EDMLI_ALWAYS_INLINE void edmli_neon_short_u8(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
 {
     const uint8x16_t flip =
         vdupq_n_u8((uint8_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT8 ? 0x80u : 0u) ^ (s->is_max ? 0u : 0xffu)));
@@ -119,7 +129,7 @@ static void edmli_neon_short_u8(const edmli_neon_short *s, const uint8_t *p, uin
     vst1q_u8(idx8, idx);
 }
 
-static void edmli_neon_short_u16(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+EDMLI_ALWAYS_INLINE void edmli_neon_short_u16(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
 {
     const uint16x8_t flip =
         vdupq_n_u16((uint16_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT16 ? 0x8000u : 0u) ^ (s->is_max ? 0u : 0xffffu)));
@@ -139,7 +149,7 @@ static void edmli_neon_short_u16(const edmli_neon_short *s, const uint8_t *p, ui
     vst1_u8(idx8, vmovn_u16(idx));
 }
 
-static void edmli_neon_short_u32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+EDMLI_ALWAYS_INLINE void edmli_neon_short_u32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
 {
     const uint32_t sign = s->dtype == EDML_TENSOR_DATA_TYPE_INT32 ? 0x80000000u : 0u;
     const uint32x4_t flip = vdupq_n_u32(sign ^ (s->is_max ? 0u : 0xffffffffu));
@@ -164,7 +174,7 @@ static void edmli_neon_short_u32(const edmli_neon_short *s, const uint8_t *p, ui
  * rows a vector, column by column, each column's four elements loaded
  * lane by lane (rows n apart), in column order, so ties resolve as the
  * scan does. */
-static void edmli_neon_rows4_u32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+EDMLI_ALWAYS_INLINE void edmli_neon_rows4_u32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
 {
     const uint32_t sign = s->dtype == EDML_TENSOR_DATA_TYPE_INT32 ? 0x80000000u : 0u, n = s->n;
     const uint32x4_t flip = vdupq_n_u32(sign ^ (s->is_max ? 0u : 0xffffffffu));
@@ -187,17 +197,13 @@ static void edmli_neon_rows4_u32(const edmli_neon_short *s, const uint8_t *p, ui
 
 typedef void (*edmli_neon_short_fn)(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16]);
 
-/* Rows [begin, end) of a part: whole vectors of rows, then the last few
- * through a zeroed copy of a vector's bytes. */
-static void edmli_neon_short_rows(edmli_neon_short *s, uint64_t begin, uint64_t end)
+/* Rows [begin, end) through one kernel, inlined: whole vectors of rows,
+ * then the last few through a zeroed copy of their bytes. */
+EDMLI_ALWAYS_INLINE void edmli_neon_short_run(edmli_neon_short *s, uint64_t begin, uint64_t end, edmli_neon_short_fn fn,
+                                              uint32_t lanes)
 {
-    const edmli_neon_short_fn fn = s->n > 3     ? edmli_neon_rows4_u32
-                                   : s->es == 1 ? edmli_neon_short_u8
-                                   : s->es == 2 ? edmli_neon_short_u16
-                                                : edmli_neon_short_u32;
-    const uint32_t lanes = s->n > 3 ? 4u : 16u / s->es, row = s->n * s->es;
+    const uint32_t row = s->n * s->es;
     _Alignas(16) uint8_t idx8[16], tail[4 * EDMLI_NEON_SHORT_MAX * 4];
-    if (!s->packed_out) edmli_odo_seek(&s->rows, begin);
     uint64_t r = begin;
     for (; r + lanes <= end; r += lanes) {
         fn(s, s->in + r * row, idx8);
@@ -208,6 +214,19 @@ static void edmli_neon_short_rows(edmli_neon_short *s, uint64_t begin, uint64_t 
     memcpy(tail, s->in + r * row, (size_t)(end - r) * row);
     fn(s, tail, idx8);
     edmli_neon_short_store(s, r, idx8, (uint32_t)(end - r));
+}
+
+static void edmli_neon_short_rows(edmli_neon_short *s, uint64_t begin, uint64_t end)
+{
+    if (!s->packed_out) edmli_odo_seek(&s->rows, begin);
+    if (s->n > 3)
+        edmli_neon_short_run(s, begin, end, edmli_neon_rows4_u32, 4);
+    else if (s->es == 1)
+        edmli_neon_short_run(s, begin, end, edmli_neon_short_u8, 16);
+    else if (s->es == 2)
+        edmli_neon_short_run(s, begin, end, edmli_neon_short_u16, 8);
+    else
+        edmli_neon_short_run(s, begin, end, edmli_neon_short_u32, 4);
 }
 
 typedef struct edmli_neon_short_job {
@@ -235,6 +254,7 @@ edml_status edmli_neon_argreduce_short(const edml_operator *op, const edmli_exec
                           .es = ti->elem_size,
                           .dtype = ti->dtype,
                           .index_type = to->dtype,
+                          .os = to->elem_size,
                           .is_max = op->plan.argreduce.is_max,
                           .take_last = op->plan.argreduce.direction == EDML_AXIS_DIRECTION_DECREASING,
                           .is_float = ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32,
