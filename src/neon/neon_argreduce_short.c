@@ -51,8 +51,16 @@ bool edmli_neon_argreduce_short_takes(const edml_operator *op)
 }
 
 /* 8-bit keys: unsigned order, ArgMin's reversed (no NaN among integers). */
-static inline uint8x16_t edmli_neon_short_k8(uint8x16_t v, uint8x16_t flip) { return veorq_u8(v, flip); }
-static inline uint16x8_t edmli_neon_short_k16(uint16x8_t v, uint16x8_t flip) { return veorq_u16(v, flip); }
+static inline uint8x16_t edmli_neon_short_k8(uint8x16_t v, uint8x16_t flip, bool is_float)
+{
+    (void)is_float;
+    return veorq_u8(v, flip);
+}
+static inline uint16x8_t edmli_neon_short_k16(uint16x8_t v, uint16x8_t flip, bool is_float)
+{
+    (void)is_float;
+    return veorq_u16(v, flip);
+}
 
 /* 32-bit keys: integers as the 8- and 16-bit ones; floats as the reference
  * orders them (-0 as +0, a NaN all ones, kept on top by ArgMin). */
@@ -68,16 +76,26 @@ static inline uint32x4_t edmli_neon_short_k32(uint32x4_t v, uint32x4_t flip, boo
     return vorrq_u32(k, nan); /* every NaN all ones, on top either way */
 }
 
-/* Row r's index from lane masks: c1 and c2 won (c2 after c1). */
-#define EDMLI_NEON_SHORT_PICK(bits, cmp, n)                                                                  \
-    do {                                                                                                     \
-        best = vbslq_u##bits(t1, k1, k0);                                                                    \
-        idx = vandq_u##bits(t1, vdupq_n_u##bits(1));                                                         \
-        if (n == 3) {                                                                                        \
-            const uint##bits##x##cmp##_t t2 = take_last ? vcgeq_u##bits(k2, best) : vcgtq_u##bits(k2, best); \
-            idx = vbslq_u##bits(t2, vdupq_n_u##bits(2), idx);                                                \
-        }                                                                                                    \
-    } while (0)
+/* The rows of a vector at q (elements of `bits` bits, `lanes` of them a
+ * vector), channel by channel, keyed by KEY (flip, s->is_float): the best
+ * channel's index of each row in idx. */
+#define EDMLI_NEON_SHORT_BEST(bits, lanes, KEY)                                                               \
+    uint##bits##x##lanes##_t k0, k1, k2 = vdupq_n_u##bits(0), best, idx;                                      \
+    if (s->n == 3) {                                                                                          \
+        const uint##bits##x##lanes##x3_t v = vld3q_u##bits(q);                                                \
+        k0 = KEY(v.val[0], flip, s->is_float), k1 = KEY(v.val[1], flip, s->is_float);                         \
+        k2 = KEY(v.val[2], flip, s->is_float);                                                                \
+    } else {                                                                                                  \
+        const uint##bits##x##lanes##x2_t v = vld2q_u##bits(q);                                                \
+        k0 = KEY(v.val[0], flip, s->is_float), k1 = KEY(v.val[1], flip, s->is_float);                         \
+    }                                                                                                         \
+    const uint##bits##x##lanes##_t t1 = s->take_last ? vcgeq_u##bits(k1, k0) : vcgtq_u##bits(k1, k0);         \
+    best = vbslq_u##bits(t1, k1, k0);                                                                         \
+    idx = vandq_u##bits(t1, vdupq_n_u##bits(1));                                                              \
+    if (s->n == 3) {                                                                                          \
+        const uint##bits##x##lanes##_t t2 = s->take_last ? vcgeq_u##bits(k2, best) : vcgtq_u##bits(k2, best); \
+        idx = vbslq_u##bits(t2, vdupq_n_u##bits(2), idx);                                                     \
+    }
 
 /* Stores `lanes` row indices (idx8[i]) at rows r..: a packed output's as
  * its index type (vectors where whole ones fill it: INT32/UINT32 and
@@ -109,23 +127,13 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_store(edmli_neon_short *s, uint64_t r,
     }
 }
 
-/* The best of each of `lanes` rows at p (8-bit elements), into idx8. */
+/* The best of each of a vector's rows at p (8-, 16- or 32-bit elements), into idx8. */
 EDMLI_ALWAYS_INLINE void edmli_neon_short_u8(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
 {
     const uint8x16_t flip =
         vdupq_n_u8((uint8_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT8 ? 0x80u : 0u) ^ (s->is_max ? 0u : 0xffu)));
-    const bool take_last = s->take_last;
-    uint8x16_t k0, k1, k2 = vdupq_n_u8(0), best, idx;
-    if (s->n == 3) {
-        const uint8x16x3_t v = vld3q_u8(p);
-        k0 = edmli_neon_short_k8(v.val[0], flip), k1 = edmli_neon_short_k8(v.val[1], flip);
-        k2 = edmli_neon_short_k8(v.val[2], flip);
-    } else {
-        const uint8x16x2_t v = vld2q_u8(p);
-        k0 = edmli_neon_short_k8(v.val[0], flip), k1 = edmli_neon_short_k8(v.val[1], flip);
-    }
-    const uint8x16_t t1 = take_last ? vcgeq_u8(k1, k0) : vcgtq_u8(k1, k0);
-    EDMLI_NEON_SHORT_PICK(8, 16, s->n);
+    const uint8_t *q = p;
+    EDMLI_NEON_SHORT_BEST(8, 16, edmli_neon_short_k8)
     vst1q_u8(idx8, idx);
 }
 
@@ -133,19 +141,8 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_u16(const edmli_neon_short *s, const u
 {
     const uint16x8_t flip =
         vdupq_n_u16((uint16_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT16 ? 0x8000u : 0u) ^ (s->is_max ? 0u : 0xffffu)));
-    const bool take_last = s->take_last;
     const uint16_t *q = (const uint16_t *)(const void *)p;
-    uint16x8_t k0, k1, k2 = vdupq_n_u16(0), best, idx;
-    if (s->n == 3) {
-        const uint16x8x3_t v = vld3q_u16(q);
-        k0 = edmli_neon_short_k16(v.val[0], flip), k1 = edmli_neon_short_k16(v.val[1], flip);
-        k2 = edmli_neon_short_k16(v.val[2], flip);
-    } else {
-        const uint16x8x2_t v = vld2q_u16(q);
-        k0 = edmli_neon_short_k16(v.val[0], flip), k1 = edmli_neon_short_k16(v.val[1], flip);
-    }
-    const uint16x8_t t1 = take_last ? vcgeq_u16(k1, k0) : vcgtq_u16(k1, k0);
-    EDMLI_NEON_SHORT_PICK(16, 8, s->n);
+    EDMLI_NEON_SHORT_BEST(16, 8, edmli_neon_short_k16)
     vst1_u8(idx8, vmovn_u16(idx));
 }
 
@@ -153,19 +150,8 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_u32(const edmli_neon_short *s, const u
 {
     const uint32_t sign = s->dtype == EDML_TENSOR_DATA_TYPE_INT32 ? 0x80000000u : 0u;
     const uint32x4_t flip = vdupq_n_u32(sign ^ (s->is_max ? 0u : 0xffffffffu));
-    const bool take_last = s->take_last, f = s->is_float;
     const uint32_t *q = (const uint32_t *)(const void *)p;
-    uint32x4_t k0, k1, k2 = vdupq_n_u32(0), best, idx;
-    if (s->n == 3) {
-        const uint32x4x3_t v = vld3q_u32(q);
-        k0 = edmli_neon_short_k32(v.val[0], flip, f), k1 = edmli_neon_short_k32(v.val[1], flip, f);
-        k2 = edmli_neon_short_k32(v.val[2], flip, f);
-    } else {
-        const uint32x4x2_t v = vld2q_u32(q);
-        k0 = edmli_neon_short_k32(v.val[0], flip, f), k1 = edmli_neon_short_k32(v.val[1], flip, f);
-    }
-    const uint32x4_t t1 = take_last ? vcgeq_u32(k1, k0) : vcgtq_u32(k1, k0);
-    EDMLI_NEON_SHORT_PICK(32, 4, s->n);
+    EDMLI_NEON_SHORT_BEST(32, 4, edmli_neon_short_k32)
     const uint16x4_t narrow = vmovn_u32(idx);
     vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
 }
