@@ -37,6 +37,7 @@ host_suite() {
     # 1. Host build with gcc, warnings as errors; every test program.
     step "build host (gcc -Werror)" make -j"$J" BOARD=host all tests test-image
     step "no-allocation proof: nm over libedml.a" sh test/check-nm.sh nm $H/libedml.a
+    step "NEON never enters a reference kernel (nm of libedml.a: what NEON's objects reach)" sh test/check-neon-alone.sh nm $H/libedml.a
     step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
     step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
     step "misuse: stale and foreign handles, live arenas, re-entry, bindings, messages, GPU arena" $H/test/misuse

@@ -20,15 +20,6 @@
 /* ---- tensors -------------------------------------------------------------- */
 
 /* A validated buffer tensor: strides always explicit (packed ones computed). */
-typedef struct edmli_tensor {
-    EDML_TENSOR_DATA_TYPE dtype;
-    uint32_t elem_size;
-    uint32_t rank;
-    uint32_t sizes[EDMLI_MAX_DIMS];
-    uint32_t strides[EDMLI_MAX_DIMS];
-    uint64_t elem_count;
-    uint64_t total_bytes; /* TotalTensorSizeInBytes (or its default) */
-} edmli_tensor;
 
 bool edmli_dtype_valid(EDML_TENSOR_DATA_TYPE t);
 /* "TOP_K1"; "INVALID" for a type edml does not implement. */

@@ -67,6 +67,17 @@ typedef enum edmli_op_kind {
 #define EDMLI_MAX_INPUTS 3
 #define EDMLI_MAX_OUTPUTS 2
 
+/* A validated tensor: sizes and strides in elements. */
+typedef struct edmli_tensor {
+    EDML_TENSOR_DATA_TYPE dtype;
+    uint32_t elem_size;
+    uint32_t rank;
+    uint32_t sizes[EDMLI_MAX_DIMS];
+    uint32_t strides[EDMLI_MAX_DIMS];
+    uint64_t elem_count;
+    uint64_t total_bytes; /* TotalTensorSizeInBytes (or its default) */
+} edmli_tensor;
+
 /* ---- the plans: what validation derives from a descriptor, for every backend */
 
 typedef struct edmli_topk_plan {
@@ -102,6 +113,12 @@ typedef struct edmli_argreduce_plan {
     EDML_AXIS_DIRECTION direction;
     uint32_t axis_mask;    /* bit d set: input dim d is reduced */
     uint64_t reduce_count; /* elements in each reduced set */
+    /* The input and output as the NEON kernels walk them: the same data,
+     * size-1 dims dropped, kept dims ordered by input stride among the
+     * reduced ones (whose order, and so every index, is the descriptor's),
+     * neighbours contiguous in the input (and, kept, in the output) merged. */
+    edmli_tensor in, out;
+    uint32_t mask; /* bit d set: dim d of `in` is reduced */
 } edmli_argreduce_plan;
 
 typedef struct edmli_elementwise_if_plan {

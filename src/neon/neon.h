@@ -291,14 +291,67 @@ static inline uint32x4_t edmli_neon_load_keys(EDML_TENSOR_DATA_TYPE t, const uin
 /* Types whose keys fit 32-bit lanes. */
 static inline bool edmli_neon_key32(EDML_TENSOR_DATA_TYPE t) { return edml_data_type_size(t) <= 4; }
 
+/* 64-bit keys converted at a time (256 bytes of a worker's frame). */
+#define EDMLI_NEON_WIDE_CHUNK 32u
+
+/* a > b, unsigned 64-bit lanes (ARMv7 has no 64-bit compare: a saturating
+ * difference is nonzero exactly where a > b) */
+static inline uint64x2_t edmli_neon_gt_u64(uint64x2_t a, uint64x2_t b)
+{
+#if defined(__aarch64__)
+    return vcgtq_u64(a, b);
+#else
+    uint32x4_t z = vceqq_u32(vreinterpretq_u32_u64(vqsubq_u64(a, b)), vdupq_n_u32(0));
+    z = vandq_u32(z, vrev64q_u32(z));
+    return vreinterpretq_u64_u32(vmvnq_u32(z));
+#endif
+}
+
+/* n elements of type dt at p (step bytes apart) as the 64-bit keys of
+ * docs/semantics.md: packed INT64 and UINT64 straight from their loads (the
+ * sign bit flipped), the others by `keys` (edmli_keys_for(dt)). */
+static inline void edmli_neon_keys64(EDML_TENSOR_DATA_TYPE dt, edmli_keys_fn keys, const uint8_t *p, int64_t step,
+                                     uint32_t n, uint64_t *k)
+{
+    const bool i64 = dt == EDML_TENSOR_DATA_TYPE_INT64;
+    if (step != 8 || (!i64 && dt != EDML_TENSOR_DATA_TYPE_UINT64)) {
+        keys(p, step, n, k);
+        return;
+    }
+    const uint64x2_t flip = vdupq_n_u64(i64 ? 0x8000000000000000u : 0);
+    uint32_t i = 0;
+    for (; i + 2 <= n; i += 2)
+        vst1q_u64(k + i, veorq_u64(vld1q_u64((const uint64_t *)(const void *)(p + 8 * i)), flip));
+    if (i < n) keys(p + 8 * i, 8, n - i, k + i);
+}
+
 edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex);
+/* 64-bit keys (neon_topk_wide.c): what the 32-bit kernels do not take. */
+edml_status edmli_neon_topk_wide(const edml_operator *op, const edmli_exec *ex);
+uint64_t edmli_neon_topk_wide_temp_bytes(const edml_operator *op);
 /* Scratch of 4 heaps a part. */
 uint64_t edmli_neon_topk_temp_bytes(const edml_operator *op);
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex);
-/* Along an innermost dim of 2 or 3 packed elements, rows packed
- * (neon_argreduce_short.c): whether it takes the operator, and the kernel. */
-bool edmli_neon_argreduce_short_takes(const edml_operator *op);
-edml_status edmli_neon_argreduce_short(const edml_operator *op, const edmli_exec *ex);
+
+/* An ArgMin/ArgMax as the NEON kernels see it: the plan's layout. */
+typedef struct edmli_neon_arg {
+    const edml_operator *op;
+    const edmli_tensor *in, *out;
+    uint32_t mask; /* bit d: dim d of `in` is reduced */
+} edmli_neon_arg;
+static inline edmli_neon_arg edmli_neon_arg_view(const edml_operator *op)
+{
+    const edmli_argreduce_plan *p = &op->plan.argreduce;
+    return (edmli_neon_arg){op, &p->in, &p->out, p->mask};
+}
+/* Along a short packed innermost dim, rows packed (neon_argreduce_short.c):
+ * whether it takes the operator, and the kernel. */
+bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v);
+edml_status edmli_neon_argreduce_short(const edmli_neon_arg *v, const edmli_exec *ex);
+/* Any type, any layout, 64-bit keys (neon_argreduce_wide.c): what the
+ * 32-bit kernels do not take. */
+edml_status edmli_neon_argreduce_wide(const edmli_neon_arg *v, const edmli_exec *ex);
+uint64_t edmli_neon_argreduce_wide_temp_bytes(const edml_operator *op);
 /* Scratch of the parts' bests when a reduction is split. */
 uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op);
 edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex);

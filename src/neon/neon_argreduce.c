@@ -6,7 +6,7 @@
  *    outputs at once, one lane each, over the whole reduced set.
  * A lane takes a new element on > (first index wins) or >= (last wins); lanes
  * merge by key, then by index, so ties resolve exactly as the reference does.
- * 64-bit types and other layouts take the reference kernel.
+ * Other types and layouts take 64-bit keys (neon_argreduce_wide.c).
  * Vertically, 16 columns go down the reduced set together where it is one
  * plain stride (four vectors: independent compare chains, 64 neighbouring
  * bytes a row), else 4 at a time.
@@ -585,10 +585,10 @@ static edmli_neon_cols16_fn edmli_neon_cols16_for(EDML_TENSOR_DATA_TYPE t, bool 
 
 /* The odometers: `outer` over the kept dims (but, vertically, the last),
  * `inner` over the reduced dims (but, horizontally, the last: the run). */
-static void edmli_neon_red_init(edmli_neon_red *r, const edml_operator *op, bool horizontal)
+static void edmli_neon_red_init(edmli_neon_red *r, const edmli_neon_arg *v, bool horizontal)
 {
-    const edmli_argreduce_plan *p = &op->plan.argreduce;
-    const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
+    const edmli_argreduce_plan *p = &v->op->plan.argreduce;
+    const edmli_tensor *ti = v->in, *to = v->out;
     const uint32_t last_dim = ti->rank - 1, elem2[2] = {ti->elem_size, to->elem_size};
     r->dtype = ti->dtype;
     r->es = ti->elem_size;
@@ -598,7 +598,7 @@ static void edmli_neon_red_init(edmli_neon_red *r, const edml_operator *op, bool
     edmli_odo_init(&r->outer, 2);
     edmli_odo_init(&r->inner, 1);
     for (uint32_t d = 0; d < ti->rank; d++) {
-        const bool reduced = (p->axis_mask >> d) & 1;
+        const bool reduced = (v->mask >> d) & 1;
         if (!reduced && (horizontal || d != last_dim)) {
             const uint32_t st[2] = {ti->strides[d], to->strides[d]};
             edmli_odo_dim(&r->outer, ti->sizes[d], st, elem2);
@@ -620,11 +620,11 @@ static void edmli_neon_red_init(edmli_neon_red *r, const edml_operator *op, bool
 #define EDMLI_NEON_CHUNK 32u
 #define EDMLI_NEON_TALL_BYTES (2u << 20)
 
-static bool edmli_neon_red_tall(const edml_operator *op)
+static bool edmli_neon_red_tall(const edmli_neon_arg *v)
 {
-    const edmli_tensor *ti = &op->inputs[0];
-    const uint32_t mask = op->plan.argreduce.axis_mask;
-    if ((mask >> (ti->rank - 1)) & 1 || op->plan.argreduce.reduce_count < 2u * EDMLI_NEON_BAND) return false;
+    const edmli_tensor *ti = v->in;
+    const uint32_t mask = v->mask;
+    if ((mask >> (ti->rank - 1)) & 1 || v->op->plan.argreduce.reduce_count < 2u * EDMLI_NEON_BAND) return false;
     uint64_t reach = 0;
     for (uint32_t d = 0; d < ti->rank; d++)
         if ((mask >> d) & 1) reach += (uint64_t)(ti->sizes[d] - 1) * ti->strides[d] * ti->elem_size;
@@ -835,17 +835,21 @@ uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op)
     const uint64_t workers = op->workers > 1 ? op->workers : 1;
     const uint64_t split = op->workers > 1 ? workers * EDMLI_NEON_GROUP * sizeof(edmli_neon_best) : 0;
     const uint64_t tall = workers * EDMLI_NEON_CHUNK * EDMLI_NEON_GROUP * sizeof(edmli_neon_best);
-    return edmli_neon_red_tall(op) && tall > split ? tall : split;
+    const edmli_neon_arg v = edmli_neon_arg_view(op);
+    const uint64_t keys = edmli_neon_red_tall(&v) && tall > split ? tall : split;
+    const uint64_t wide = edmli_neon_argreduce_wide_temp_bytes(op);
+    return keys > wide ? keys : wide;
 }
 
 /* The NEON kernel proper (its own frame, apart from the reference's). */
-__attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edml_operator *op, const edmli_exec *ex)
+__attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edmli_neon_arg *v, const edmli_exec *ex)
 {
-    const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
+    const edml_operator *op = v->op;
+    const edmli_tensor *ti = v->in, *to = v->out;
     const uint32_t last_dim = ti->rank - 1;
-    const bool horizontal = (op->plan.argreduce.axis_mask >> last_dim) & 1;
+    const bool horizontal = (v->mask >> last_dim) & 1;
     edmli_neon_red r;
-    edmli_neon_red_init(&r, op, horizontal);
+    edmli_neon_red_init(&r, v, horizontal);
     edmli_neon_red_job j = {
         .r = &r,
         .ex = ex,
@@ -865,7 +869,7 @@ __attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edm
     const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, bytes);
     r.keys = j.parts < most;
     if (r.keys) return edmli_neon_red_split(op, ex, &j, bytes / j.units, most);
-    if (edmli_neon_red_tall(op)) {
+    if (edmli_neon_red_tall(v)) {
         r.keys = true; /* bands are folded by key */
         j.partial = (edmli_neon_best *)(void *)ex->scratch;
         return edmli_cpu_parallel(ex, j.parts, edmli_neon_red_banded, &j);
@@ -873,16 +877,18 @@ __attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edm
     return edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);
 }
 
-/* The reference where NEON has no kernel: either one's frame, not both
- * (a firmware thread's stack holds the larger). */
+/* The plan's layout, then the kernel for it: short rows, 32-bit keys in
+ * lanes, or (64-bit types, a stride in the innermost dim, sets of over 2^32
+ * or of one element, floats where FPCR.AH changes NaN compares) 64-bit keys. */
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
 {
-    const edmli_tensor *ti = &op->inputs[0];
+    const edmli_neon_arg v = edmli_neon_arg_view(op);
+    const edmli_tensor *ti = v.in;
     const uint32_t last_dim = ti->rank - 1;
-    if (edmli_neon_argreduce_short_takes(op)) return edmli_neon_argreduce_short(op, ex);
+    if (edmli_neon_argreduce_short_takes(&v)) return edmli_neon_argreduce_short(&v, ex);
     if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4 ||
         op->plan.argreduce.reduce_count > UINT32_MAX ||
         (ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && !edmli_neon_fp_keeps_nan()))
-        return edmli_ref_argreduce(op, ex);
-    return edmli_neon_argreduce_keys(op, ex);
+        return edmli_neon_argreduce_wide(&v, ex);
+    return edmli_neon_argreduce_keys(&v, ex);
 }

@@ -36,9 +36,9 @@ static bool edmli_neon_short_rows_packed(const edmli_tensor *t)
     return true;
 }
 
-bool edmli_neon_argreduce_short_takes(const edml_operator *op)
+bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v)
 {
-    const edmli_tensor *ti = &op->inputs[0];
+    const edmli_tensor *ti = v->in;
     const uint32_t last = ti->rank - 1, n = ti->sizes[last];
     const EDML_TENSOR_DATA_TYPE t = ti->dtype;
     const bool type = t == EDML_TENSOR_DATA_TYPE_UINT8 || t == EDML_TENSOR_DATA_TYPE_INT8 ||
@@ -46,8 +46,8 @@ bool edmli_neon_argreduce_short_takes(const edml_operator *op)
                       t == EDML_TENSOR_DATA_TYPE_UINT32 || t == EDML_TENSOR_DATA_TYPE_INT32 ||
                       t == EDML_TENSOR_DATA_TYPE_FLOAT32;
     const bool rows4 = n >= 4 && n <= EDMLI_NEON_SHORT_MAX && ti->elem_size == 4;
-    return type && (n == 2 || n == 3 || rows4) && ti->strides[last] == 1 &&
-           op->plan.argreduce.axis_mask == 1u << last && edmli_neon_short_rows_packed(ti);
+    return type && (n == 2 || n == 3 || rows4) && ti->strides[last] == 1 && v->mask == 1u << last &&
+           edmli_neon_short_rows_packed(ti);
 }
 
 /* 8-bit keys: unsigned order, ArgMin's reversed (no NaN among integers). */
@@ -229,9 +229,10 @@ static void edmli_neon_short_part(void *arg, uint32_t part, uint32_t worker)
     if (begin < end) edmli_neon_short_rows(&s, begin, end);
 }
 
-edml_status edmli_neon_argreduce_short(const edml_operator *op, const edmli_exec *ex)
+edml_status edmli_neon_argreduce_short(const edmli_neon_arg *v, const edmli_exec *ex)
 {
-    const edmli_tensor *ti = &op->inputs[0], *to = &op->outputs[0];
+    const edml_operator *op = v->op;
+    const edmli_tensor *ti = v->in, *to = v->out;
     const uint32_t last = ti->rank - 1, elem = to->elem_size;
     edmli_neon_short s = {.in = ex->in[0],
                           .out = ex->out[0],

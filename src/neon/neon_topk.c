@@ -13,7 +13,7 @@
  * heap is full. A packed axis runs one sequence at a time; a strided axis
  * whose rows are packed (Axis 0 of a matrix) runs 16 columns side by side, a
  * lane and a heap each; any other axis walks one sequence at a time.
- * 64-bit types take the reference.
+ * 64-bit types take 64-bit keys (neon_topk_wide.c).
  *
  * Parts: over sequences (or groups of 16 columns), a part's heaps in its own
  * slot of scratch; with fewer sequences than parts, within each row too: each
@@ -889,7 +889,13 @@ static uint32_t edmli_neon_topk_sub(const edmli_topk_plan *p, uint64_t rows, uin
 
 uint64_t edmli_neon_topk_temp_bytes(const edml_operator *op)
 {
-    if (!edmli_neon_key32(op->inputs[0].dtype)) return edmli_topk_heap_bytes(op); /* the reference's */
+    const EDML_TENSOR_DATA_TYPE t = op->inputs[0].dtype;
+    if (!edmli_neon_key32(t) || edmli_dtype_is_float(t)) { /* FPCR.AH is read when it runs */
+        const uint64_t wide = edmli_neon_topk_wide_temp_bytes(op);
+        const uint64_t keys =
+            edmli_neon_key32(t) ? (uint64_t)(op->workers ? op->workers : 1) * edmli_neon_topk_slot_words(op) * 8u : 0;
+        return wide > keys ? wide : keys;
+    }
     return (uint64_t)(op->workers ? op->workers : 1) * edmli_neon_topk_slot_words(op) * 8u;
 }
 
@@ -920,10 +926,11 @@ __attribute__((noinline)) static edml_status edmli_neon_topk_keys(const edml_ope
     return edmli_cpu_parallel(ex, j.parts, edmli_neon_topk_units, &j);
 }
 
-/* The reference where NEON has no kernel: either one's frame, not both. */
+/* 32-bit keys, or 64-bit ones (neon_topk_wide.c): either one's frame, not both. */
 edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
 {
     const EDML_TENSOR_DATA_TYPE t = op->inputs[0].dtype;
-    if (!edmli_neon_key32(t) || (edmli_dtype_is_float(t) && !edmli_neon_fp_keeps_nan())) return edmli_ref_topk(op, ex);
+    if (!edmli_neon_key32(t) || (edmli_dtype_is_float(t) && !edmli_neon_fp_keeps_nan()))
+        return edmli_neon_topk_wide(op, ex);
     return edmli_neon_topk_keys(op, ex);
 }

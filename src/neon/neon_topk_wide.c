@@ -1,0 +1,132 @@
+/* TopK, NEON, with 64-bit keys: INT64, UINT64 and FLOAT64, and floats where
+ * FPCR.AH changes how NaN compares (the 32-bit kernels of neon_topk.c take
+ * the rest). A sequence goes 32 elements at a time: converted to keys
+ * (packed 64-bit integers straight from their loads), compared two lanes at
+ * a time with the heap's worst once the heap is full; only a step with a
+ * key above it is offered to the bounded heap of K (src/cpu/cpu_topk.c),
+ * whose order is (key, earlier index). Parts: over sequences, a heap each
+ * in scratch; with fewer sequences than parts and long rows, each row in
+ * ranges, a heap each, merged on the calling thread under the same order,
+ * so that any thread count gives the same answer. */
+#include "neon.h"
+
+typedef struct edmli_neon_topk_wjob {
+    const edml_operator *op;
+    const edmli_exec *ex;
+    edmli_odo rows; /* every dim but the axis: input, values, indices */
+    edmli_keys_fn keys;
+    EDML_TENSOR_DATA_TYPE dtype;
+    int64_t step; /* bytes between elements of the axis */
+    uint64_t flip;
+    uint32_t parts, sub; /* sub: ranges a row (split), else 1 */
+} edmli_neon_topk_wjob;
+
+static edmli_topk_entry *edmli_neon_topk_wide_heap(const edmli_neon_topk_wjob *w, uint32_t part)
+{
+    return (edmli_topk_entry *)(void *)w->ex->scratch + (uint64_t)part * w->op->plan.topk.k;
+}
+
+/* Whether any of n keys, flipped, is above thr: whether the step can enter
+ * a full heap whose worst key is thr (an equal key comes later: it cannot). */
+static bool edmli_neon_topk_wide_enters(const uint64_t *k, uint32_t n, uint64_t flip, uint64_t thr)
+{
+    const uint64x2_t f = vdupq_n_u64(flip), t = vdupq_n_u64(thr);
+    uint32x4_t any = vdupq_n_u32(0);
+    uint32_t i = 0;
+    for (; i + 2 <= n; i += 2)
+        any = vorrq_u32(any, vreinterpretq_u32_u64(edmli_neon_gt_u64(veorq_u64(vld1q_u64(k + i), f), t)));
+    bool hit = vgetq_lane_u32(any, 0) | vgetq_lane_u32(any, 2);
+    for (; i < n; i++) hit |= (k[i] ^ flip) > thr;
+    return hit;
+}
+
+/* The best K of elements [i0, i1) of the sequence at in, into heap. */
+static void edmli_neon_topk_wide_range(const edmli_neon_topk_wjob *w, const uint8_t *in, uint32_t i0, uint32_t i1,
+                                       edmli_topk_entry *heap)
+{
+    const uint32_t k = w->op->plan.topk.k;
+    uint64_t keys[EDMLI_NEON_WIDE_CHUNK];
+    uint32_t count = 0;
+    for (uint32_t i = i0; i < i1; i += EDMLI_NEON_WIDE_CHUNK) {
+        const uint32_t n = i1 - i < EDMLI_NEON_WIDE_CHUNK ? i1 - i : EDMLI_NEON_WIDE_CHUNK;
+        edmli_neon_keys64(w->dtype, w->keys, in + (int64_t)i * w->step, w->step, n, keys);
+        if (count == k && !edmli_neon_topk_wide_enters(keys, n, w->flip, heap[0].key)) continue;
+        count = edmli_topk_select(heap, k, count, keys, n, i, w->flip);
+    }
+}
+
+/* Part `part`: whole sequences, or (split) one range of a row. */
+static void edmli_neon_topk_wide_part(void *arg, uint32_t part, uint32_t worker)
+{
+    (void)worker;
+    const edmli_neon_topk_wjob *w = arg;
+    const edmli_topk_plan *p = &w->op->plan.topk;
+    edmli_topk_entry *heap = edmli_neon_topk_wide_heap(w, part);
+    edmli_odo o = w->rows;
+    uint64_t u0, u1;
+    if (w->sub > 1) {
+        edmli_cpu_range(p->axis_size, w->sub, part % w->sub, 1, &u0, &u1);
+        edmli_odo_seek(&o, part / w->sub);
+        edmli_neon_topk_wide_range(w, w->ex->in[0] + o.off[0], (uint32_t)u0, (uint32_t)u1, heap);
+        return;
+    }
+    edmli_cpu_range(edmli_odo_count(&o), w->parts, part, 1, &u0, &u1);
+    edmli_odo_seek(&o, u0);
+    for (uint64_t u = u0; u < u1; u++, edmli_odo_next(&o)) {
+        const uint8_t *in = w->ex->in[0] + o.off[0];
+        edmli_neon_topk_wide_range(w, in, 0, p->axis_size, heap);
+        edmli_topk_drain(heap, p->k);
+        edmli_topk_write(w->op, heap, in, w->ex->out[0] + o.off[1], w->ex->out[1] + o.off[2]);
+    }
+}
+
+/* Split rows: each row's ranges' heaps merged into its first, written. */
+static void edmli_neon_topk_wide_merge(const edmli_neon_topk_wjob *w)
+{
+    const uint32_t k = w->op->plan.topk.k;
+    edmli_odo o = w->rows;
+    for (uint64_t r = 0, rows = edmli_odo_count(&o); r < rows; r++, edmli_odo_next(&o)) {
+        edmli_topk_entry *best = edmli_neon_topk_wide_heap(w, (uint32_t)r * w->sub);
+        for (uint32_t s = 1; s < w->sub; s++)
+            edmli_topk_merge(best, k, edmli_neon_topk_wide_heap(w, (uint32_t)r * w->sub + s), k);
+        edmli_topk_drain(best, k);
+        edmli_topk_write(w->op, best, w->ex->in[0] + o.off[0], w->ex->out[0] + o.off[1], w->ex->out[1] + o.off[2]);
+    }
+}
+
+uint64_t edmli_neon_topk_wide_temp_bytes(const edml_operator *op)
+{
+    return (uint64_t)(op->workers ? op->workers : 1) * edmli_topk_heap_bytes(op);
+}
+
+edml_status edmli_neon_topk_wide(const edml_operator *op, const edmli_exec *ex)
+{
+    const edmli_topk_plan *p = &op->plan.topk;
+    const edmli_tensor *ti = &op->inputs[0], *tv = &op->outputs[0], *tx = &op->outputs[1];
+    const uint32_t elem[3] = {ti->elem_size, tv->elem_size, tx->elem_size};
+    edmli_neon_topk_wjob w = {.op = op,
+                              .ex = ex,
+                              .keys = edmli_keys_for(ti->dtype),
+                              .dtype = ti->dtype,
+                              .step = (int64_t)ti->strides[p->axis] * ti->elem_size,
+                              .flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT64_MAX : 0,
+                              .sub = 1};
+    edmli_odo_init(&w.rows, 3);
+    for (uint32_t d = 0; d < ti->rank; d++) {
+        if (d == p->axis) continue;
+        const uint32_t st[3] = {ti->strides[d], tv->strides[d], tx->strides[d]};
+        edmli_odo_dim(&w.rows, ti->sizes[d], st, elem);
+    }
+    const uint64_t rows = edmli_odo_count(&w.rows), bytes = ti->elem_count * ti->elem_size;
+    const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, bytes);
+    w.parts = edmli_cpu_parts(op, rows, bytes);
+    if (rows < most) { /* each range keeps 64 K elements or more (the heap's cost is about log K each) */
+        const uint64_t sub = most / rows, longest = p->axis_size / (64u * (uint64_t)p->k);
+        w.sub = (uint32_t)(sub < longest ? sub : longest ? longest : 1);
+    }
+    if (w.sub == 1) return edmli_cpu_parallel(ex, w.parts, edmli_neon_topk_wide_part, &w);
+    edml_status s = edmli_cpu_parallel(ex, (uint32_t)rows * w.sub, edmli_neon_topk_wide_part, &w);
+    if (s) return s; /* nothing written yet */
+    edmli_neon_topk_wide_merge(&w);
+    return EDML_STATUS_OK;
+}
