@@ -40,6 +40,7 @@ host_suite() {
     step "NEON never enters a reference kernel (nm of libedml.a: what NEON's objects reach)" sh test/check-neon-alone.sh nm $H/libedml.a
     step "no-allocation proof: --wrap=malloc during create/execute" $H/test/noalloc
     step "unit tests (sizes, devices, arena exhaustion, bindings)" $H/test/unit
+    step "every NEON kernel path against the reference (every type, short and long, packed, strided and transposed axes; parts counted)" $H/test/kernels
     step "misuse: stale and foreign handles, live arenas, re-entry, bindings, messages, GPU arena" $H/test/misuse
     step "command lists: every operator on every backend in one list, misuse refused recording nothing, GLES batches (chains, GatherND's counts, hazards, many ranges), a submission still running, a failed upload seen by the wait with an operator built between" $H/test/lists
     step "shaders: glslangValidator, GLSL ES 3.10" sh test/check-shaders.sh
@@ -142,6 +143,7 @@ host_deep() {
     S=build/fuzz/lib
     step "build host (clang ASan+UBSan)" make -j"$J" sanitize
     step "unit tests (ASan+UBSan)" $S/test/unit
+    step "every NEON kernel path (ASan+UBSan)" $S/test/kernels
     step "misuse (ASan+UBSan)" $S/test/misuse
     step "command lists (ASan+UBSan)" $S/test/lists
     step "measured placement (ASan+UBSan): the placement cache at every alignment, damaged, full" $S/test/placement
@@ -203,6 +205,7 @@ arm_suite() {
         step "$board edml-run vectors under qemu through one command list (neon)" env EDML_RUN_ARGS="--command-list" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
         step "$board edml-run vectors under qemu, edml's pool of 4 (neon)" env EDML_RUN_ARGS="--threads 4 --small-parts" sh test/run-cases.sh "toolchain/run $board" build/$board/edml-run neon
         step "$board test image under qemu, 4 threads (neon)" toolchain/run $board build/$board/edml-test --backend neon --iters $iters4 --seed 12 --threads 4
+        step "$board every NEON kernel path against the reference under qemu" sh -c 'make -j"$1" BOARD=$2 build/$2/test/kernels && toolchain/run $2 build/$2/test/kernels' sh "$J" $board
     done
     step "PORT=none is freestanding: the archive needs only memcpy/memset/memmove/memcmp and libgcc (AArch64, ARMv7)" sh test/check-freestanding.sh rpi4 rpi4-armhf
     step "static AArch64 program under qemu, arm64 Mesa present: GLES off with its reason" sh test/check-static.sh rpi4

@@ -678,8 +678,8 @@ static void test_argreduce_short_rows(void)
     for (int trial = 0; trial < 7 * 2 * 4 * 16; trial++, runs++) {
         const EDML_TENSOR_DATA_TYPE t = types[trial % 7];
         const UINT es = edml_data_type_size(t), rows = row_counts[(trial / 14) % 4];
-        static const UINT long_rows[5] = {4, 5, 8, 21, 31}; /* 32-bit types: four rows at a time */
-        const UINT n = es == 4 && trial % 3 == 0 ? long_rows[(trial / 3) % 5] : 2u + (UINT)(trial / 7) % 2u;
+        static const UINT long_rows[5] = {4, 5, 8, 21, 31}; /* a vector of rows at a time */
+        const UINT n = trial % 3 == 0 ? long_rows[(trial / 3) % 5] : 2u + (UINT)(trial / 7) % 2u;
         for (UINT i = 0; i < 2 * rows * n; i++) {
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
             const uint32_t v = t == EDML_TENSOR_DATA_TYPE_FLOAT32 ? floats[(rng >> 33) % 8]

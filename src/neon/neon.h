@@ -355,6 +355,10 @@ uint64_t edmli_neon_argreduce_wide_temp_bytes(const edml_operator *op);
 /* Scratch of the parts' bests when a reduction is split. */
 uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op);
 edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex);
+/* A condition of one byte a pixel over its packed channels, pixels of up
+ * to 16 bytes (neon_if_pixels.c): whether it takes the operator, the kernel. */
+bool edmli_neon_if_pixels_takes(const edml_operator *op);
+edml_status edmli_neon_if_pixels(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex);
 
 #endif

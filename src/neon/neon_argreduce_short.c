@@ -2,8 +2,8 @@
  * NHWC image's channels, a mask's few classes) the rows, packed one after
  * another, de-interleaved by vld2/vld3 so that each channel is a vector of
  * 16, 8 or 4 rows (8-, 16- and 32-bit elements, compared at their own
- * width, not widened); 4 to 31 32-bit elements four rows a vector, column
- * by column; each channel's keys compared with the best so far
+ * width, not widened); 4 to 31 elements a vector of rows at a time (16
+ * 8-bit, 8 16-bit or 4 32-bit rows), column by column; each channel's keys compared with the best so far
  * lane by lane (> keeps the first of ties, >= the last), and each row's
  * index stored: packed outputs from vectors, strided ones through an
  * odometer. Keys are the reference's order: integers as integers, floats
@@ -45,7 +45,7 @@ bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v)
                       t == EDML_TENSOR_DATA_TYPE_UINT16 || t == EDML_TENSOR_DATA_TYPE_INT16 ||
                       t == EDML_TENSOR_DATA_TYPE_UINT32 || t == EDML_TENSOR_DATA_TYPE_INT32 ||
                       t == EDML_TENSOR_DATA_TYPE_FLOAT32;
-    const bool rows4 = n >= 4 && n <= EDMLI_NEON_SHORT_MAX && ti->elem_size == 4;
+    const bool rows4 = n >= 4 && n <= EDMLI_NEON_SHORT_MAX && ti->elem_size != 8;
     return type && (n == 2 || n == 3 || rows4) && ti->strides[last] == 1 && v->mask == 1u << last &&
            edmli_neon_short_rows_packed(ti);
 }
@@ -181,6 +181,65 @@ EDMLI_ALWAYS_INLINE void edmli_neon_rows4_u32(const edmli_neon_short *s, const u
     vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
 }
 
+/* Column j of 16 (8-bit) or 8 (16-bit) rows n apart, lane by lane (one
+ * post-indexed load each). */
+#define EDMLI_NEON_LANE8(i) c = vld1q_lane_u8(q, c, i), q += n
+#define EDMLI_NEON_LANE16(i) c = vld1q_lane_u16(q, c, i), q += n
+/* clang-format off */
+EDMLI_ALWAYS_INLINE uint8x16_t edmli_neon_col_u8(const uint8_t *q, uint32_t n)
+{
+    uint8x16_t c = vdupq_n_u8(0);
+    EDMLI_NEON_LANE8(0); EDMLI_NEON_LANE8(1); EDMLI_NEON_LANE8(2); EDMLI_NEON_LANE8(3);
+    EDMLI_NEON_LANE8(4); EDMLI_NEON_LANE8(5); EDMLI_NEON_LANE8(6); EDMLI_NEON_LANE8(7);
+    EDMLI_NEON_LANE8(8); EDMLI_NEON_LANE8(9); EDMLI_NEON_LANE8(10); EDMLI_NEON_LANE8(11);
+    EDMLI_NEON_LANE8(12); EDMLI_NEON_LANE8(13); EDMLI_NEON_LANE8(14); EDMLI_NEON_LANE8(15);
+    return c;
+}
+EDMLI_ALWAYS_INLINE uint16x8_t edmli_neon_col_u16(const uint16_t *q, uint32_t n)
+{
+    uint16x8_t c = vdupq_n_u16(0);
+    EDMLI_NEON_LANE16(0); EDMLI_NEON_LANE16(1); EDMLI_NEON_LANE16(2); EDMLI_NEON_LANE16(3);
+    EDMLI_NEON_LANE16(4); EDMLI_NEON_LANE16(5); EDMLI_NEON_LANE16(6); EDMLI_NEON_LANE16(7);
+    return c;
+}
+/* clang-format on */
+#undef EDMLI_NEON_LANE8
+#undef EDMLI_NEON_LANE16
+
+/* Rows of 4 to 31 8-bit elements: 16 rows a vector, compared at their own
+ * width, as edmli_neon_rows4_u32 does. */
+EDMLI_ALWAYS_INLINE void edmli_neon_rows16_u8(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+{
+    const uint8x16_t flip =
+        vdupq_n_u8((uint8_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT8 ? 0x80u : 0u) ^ (s->is_max ? 0u : 0xffu)));
+    const uint32_t n = s->n;
+    uint8x16_t best = veorq_u8(edmli_neon_col_u8(p, n), flip), idx = vdupq_n_u8(0);
+    for (uint32_t j = 1; j < n; j++) {
+        const uint8x16_t k = veorq_u8(edmli_neon_col_u8(p + j, n), flip);
+        const uint8x16_t t = s->take_last ? vcgeq_u8(k, best) : vcgtq_u8(k, best);
+        best = vbslq_u8(t, k, best);
+        idx = vbslq_u8(t, vdupq_n_u8((uint8_t)j), idx);
+    }
+    vst1q_u8(idx8, idx);
+}
+
+/* Rows of 4 to 31 16-bit elements: 8 rows a vector. */
+EDMLI_ALWAYS_INLINE void edmli_neon_rows8_u16(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+{
+    const uint16x8_t flip =
+        vdupq_n_u16((uint16_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT16 ? 0x8000u : 0u) ^ (s->is_max ? 0u : 0xffffu)));
+    const uint32_t n = s->n;
+    const uint16_t *q = (const uint16_t *)(const void *)p;
+    uint16x8_t best = veorq_u16(edmli_neon_col_u16(q, n), flip), idx = vdupq_n_u16(0);
+    for (uint32_t j = 1; j < n; j++) {
+        const uint16x8_t k = veorq_u16(edmli_neon_col_u16(q + j, n), flip);
+        const uint16x8_t t = s->take_last ? vcgeq_u16(k, best) : vcgtq_u16(k, best);
+        best = vbslq_u16(t, k, best);
+        idx = vbslq_u16(t, vdupq_n_u16((uint16_t)j), idx);
+    }
+    vst1_u8(idx8, vmovn_u16(idx));
+}
+
 typedef void (*edmli_neon_short_fn)(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16]);
 
 /* Rows [begin, end) through one kernel, inlined: whole vectors of rows,
@@ -205,7 +264,11 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_run(edmli_neon_short *s, uint64_t begi
 static void edmli_neon_short_rows(edmli_neon_short *s, uint64_t begin, uint64_t end)
 {
     if (!s->packed_out) edmli_odo_seek(&s->rows, begin);
-    if (s->n > 3)
+    if (s->n > 3 && s->es == 1)
+        edmli_neon_short_run(s, begin, end, edmli_neon_rows16_u8, 16);
+    else if (s->n > 3 && s->es == 2)
+        edmli_neon_short_run(s, begin, end, edmli_neon_rows8_u16, 8);
+    else if (s->n > 3)
         edmli_neon_short_run(s, begin, end, edmli_neon_rows4_u32, 4);
     else if (s->es == 1)
         edmli_neon_short_run(s, begin, end, edmli_neon_short_u8, 16);

@@ -2,6 +2,9 @@
  * Packed runs go 128 bytes of output a step (loads and stores of 4
  * registers, each 16 condition bytes tested once and widened by sign
  * extension); zero-stride (broadcast) inputs are splatted, 16 bytes a step.
+ * A condition of one byte a pixel over a few packed channels (an NHWC
+ * mask, pixels of up to 16 bytes) goes 16 pixels a step, the 16 masks
+ * spread over the pixels' bytes by table lookups (neon_if_pixels).
  * Runs that are neither packed nor broadcast take the scalar loop. */
 #include "neon.h"
 
@@ -239,6 +242,7 @@ static void edmli_neon_if_part(void *arg, uint32_t part, uint32_t worker)
 
 edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex)
 {
+    if (edmli_neon_if_pixels_takes(op)) return edmli_neon_if_pixels(op, ex);
     const edmli_elementwise_if_plan *p = &op->plan.elementwise_if;
     const uint32_t es = op->inputs[1].elem_size, last = p->rank - 1;
     const uint32_t sc = p->strides[0][last], sa = p->strides[1][last], sb = p->strides[2][last],

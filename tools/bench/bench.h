@@ -66,6 +66,7 @@ typedef struct options {
     bool scale_given;   /* --scale was given (the report picks one that fits the board's memory otherwise) */
     char **cases;       /* --cases FILE...: --placement on these operators instead of the workloads */
     int ncases;
+    bool families; /* --families */
 } options;
 
 /* An operator timed host to host (measure.c: timed_open, timed_median,
@@ -129,6 +130,12 @@ extern edmli_port_gl *gpu_time_gl;
 
 /* workloads.c */
 uint64_t rng(void);
+void tensor_init(tensor *t, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *strides);
+void fill_indices(tensor *t, const UINT *ranges, UINT tuple);
+void topk_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rows, UINT cols, UINT axis, UINT k,
+                   EDML_AXIS_DIRECTION dir);
+void gather_workload(workload *w, UINT rank, const UINT *in_sizes, const UINT *ix_sizes, EDML_TENSOR_DATA_TYPE ix_type,
+                     UINT batch);
 float uniform(void);
 void if_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *cond_strides);
 void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT *sizes, const UINT *axes, UINT naxes);
@@ -190,6 +197,15 @@ int gpu_time(const options *o);
  * "gl_step", "gl_chain", "chain", "pipeline", "gpu_time"), what it is, and
  * n named numbers (at most 4). */
 void bench_figure(const char *kind, const char *name, int n, const char *const *keys, const double *vals);
+
+/* --families: each operator over the shape families users bring, on NEON
+ * at 1 and --threads threads against REF's outputs, with each row's memory
+ * floor and parts (tools/bench/families.c). */
+int bench_families(const options *o);
+int families_count_calls(const options *o);
+int families_list(void); /* --families --list: their names */
+/* The plain C loop of a family's work (tools/bench/plain.c). */
+void plain_run(const workload *w);
 
 /* --placement: NEON, GLES, AUTO by thresholds and AUTO measured, with host
  * memory and GPU buffers, in interleaved rounds (placement.c). */

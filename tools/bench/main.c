@@ -95,6 +95,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->crossover = true;
         else if (!strcmp(argv[i], "--sweep"))
             o->sweep = true;
+        else if (!strcmp(argv[i], "--families"))
+            o->families = true;
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc && atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= 64)
             bench_threads = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
@@ -134,12 +136,14 @@ static int parse_args(int argc, char **argv, options *o)
             bench_board = *edml_board_builtin();
             bench_board.gpu_workgroup = (uint32_t)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--list")) {
+            if (o->families) return families_list();
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
         } else {
             fprintf(stderr,
                     "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
-                    "[--scale F] [--threads 1..64] [--sweep] [--crossover] [--calls N] [--chain N] [--gpu-floor] "
+                    "[--scale F] [--threads 1..64] [--sweep] [--families] [--crossover] [--calls N] [--chain N] "
+                    "[--gpu-floor] "
                     "[--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...] [--model FILE]] [--rounds N] "
                     "[--report FILE] "
                     "[--any-thread] "
@@ -190,7 +194,7 @@ int main(int argc, char **argv)
     on_crash_say();
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0) return rc;
-    if (o.only_calls >= 0) return count_calls(&o);
+    if (o.only_calls >= 0) return o.families ? families_count_calls(&o) : count_calls(&o);
     if (iters < 10) { /* said, not silent */
         fprintf(stderr, "edml-bench: --iters %d raised to 10: a median of fewer calls says little\n", iters);
         iters = 10;
@@ -204,6 +208,7 @@ int main(int argc, char **argv)
     if (o.placement) return bench_placement(&o);
     if (o.report) return bench_report(&o);
     if (o.sweep) return sweep(&o);
+    if (o.families) return bench_families(&o);
     bench_device bd;
     if (!bench_device_open(&bd, bench_threads, 0)) return 1;
     edml_device *dev = bd.dev;

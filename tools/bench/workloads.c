@@ -44,7 +44,7 @@ static uint16_t to_half(float f) /* round to nearest even, for the data of FLOAT
     return (uint16_t)(sign | h);
 }
 
-static void tensor_init(tensor *t, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *strides)
+void tensor_init(tensor *t, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *strides)
 {
     memset(t, 0, sizeof *t);
     t->dtype = dt;
@@ -81,7 +81,7 @@ static void fill_conditions(tensor *t)
     for (uint64_t i = 0; i < t->bytes; i++) t->host[i] = (uint8_t)(rng() & 1);
 }
 
-static void fill_indices(tensor *t, const UINT *ranges, UINT tuple)
+void fill_indices(tensor *t, const UINT *ranges, UINT tuple)
 {
     uint64_t n = t->count;
     for (uint64_t i = 0; i < n; i++) {
@@ -101,8 +101,8 @@ static UINT scaled(UINT v, double scale)
     return s < 1 ? 1 : s;
 }
 
-static void topk_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rows, UINT cols, UINT axis, UINT k,
-                          EDML_AXIS_DIRECTION dir)
+void topk_workload(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rows, UINT cols, UINT axis, UINT k,
+                   EDML_AXIS_DIRECTION dir)
 {
     UINT in_sizes[2] = {rows, cols}, out_sizes[2] = {rows, cols};
     out_sizes[axis] = k;
@@ -138,8 +138,8 @@ void argmin_workload(workload *w, EDML_OPERATOR_TYPE type, UINT rank, const UINT
     argreduce_workload(w, type, EDML_TENSOR_DATA_TYPE_FLOAT32, rank, sizes, axes, naxes);
 }
 
-static void gather_workload(workload *w, UINT rank, const UINT *in_sizes, const UINT *ix_sizes,
-                            EDML_TENSOR_DATA_TYPE ix_type, UINT batch)
+void gather_workload(workload *w, UINT rank, const UINT *in_sizes, const UINT *ix_sizes, EDML_TENSOR_DATA_TYPE ix_type,
+                     UINT batch)
 {
     UINT T = ix_sizes[rank - 1];
     /* output sizes: batch, positions, slice (right-aligned) */

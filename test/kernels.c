@@ -1,0 +1,237 @@
+/* Every NEON kernel path on shapes that take it, against the reference,
+ * bit for bit: ArgMin/ArgMax of every type along short and long, packed,
+ * strided and transposed axes (64-bit keys, rows of 2 to 40 at every
+ * width, one-element sets), TopK of 64-bit types with its rows split,
+ * ElementWiseIf with a condition a pixel over its channels. Each runs on a
+ * device of one worker and on one of 4 whose parallel-for runs the parts
+ * in reverse order with parts of 64 bytes (EDML_FAULT_SMALL_PARTS), and
+ * the large ones at full part size must be split among the 4 workers. */
+#include "testlib.h"
+
+/* A parallel-for that runs parts last first on this thread, counting them. */
+static uint32_t kn_most;
+static void kn_backwards(void *ctx, edml_task_fn task, void *arg, uint32_t parts)
+{
+    (void)ctx;
+    if (parts > kn_most) kn_most = parts;
+    for (uint32_t p = parts; p-- > 0;) task(arg, p, p % 4);
+}
+
+static tl_device kn_dev[3]; /* 1 worker; 4, parts of 64 bytes; 4, parts of full size */
+static uint32_t kn_parts;   /* the most parts of the last comparison's run at full part size */
+
+static void kn_devices(void)
+{
+    for (int i = 0; i < 3; i++) {
+        edml_device_desc dd = {0};
+        dd.backends = EDML_BACKEND_BIT(EDML_BACKEND_REF) | EDML_BACKEND_BIT(EDML_BACKEND_NEON);
+        if (i) dd.parallel_for = kn_backwards, dd.workers = 4;
+        dd.inject_faults = i == 1 ? EDML_FAULT_SMALL_PARTS : 0;
+        CHECK(tl_device_create(&kn_dev[i], edml_device_size() + (1u << 20), &dd) == EDML_STATUS_OK, "device %d", i);
+    }
+}
+
+/* A tensor: sizes, strides (NULL: packed) and its bytes, zeroed. */
+typedef struct kn_tensor {
+    EDML_BUFFER_TENSOR_DESC b;
+    EDML_TENSOR_DESC d;
+    UINT sizes[4], strides[4];
+    uint8_t *p;
+} kn_tensor;
+
+static void kn_make(kn_tensor *t, EDML_TENSOR_DATA_TYPE dt, UINT rank, const UINT *sizes, const UINT *strides)
+{
+    memcpy(t->sizes, sizes, rank * sizeof(UINT));
+    if (strides) memcpy(t->strides, strides, rank * sizeof(UINT));
+    const UINT64 bytes = edml_calc_buffer_tensor_size(dt, rank, t->sizes, strides ? t->strides : NULL);
+    t->b = (EDML_BUFFER_TENSOR_DESC){dt, 0, rank, t->sizes, strides ? t->strides : NULL, bytes, 0};
+    t->d = (EDML_TENSOR_DESC){EDML_TENSOR_TYPE_BUFFER, &t->b};
+    t->p = calloc(1, (size_t)bytes + 16);
+}
+
+/* Values with many ties: a few distinct ones of each type (NaN, -0, +0,
+ * infinities among the floats). */
+static void kn_fill(kn_tensor *t, tl_rng *r)
+{
+    static const uint64_t f64[6] = {0,
+                                    0x8000000000000000ull,
+                                    0x3ff0000000000000ull,
+                                    0xbff0000000000000ull,
+                                    0x7ff8000000000000ull,
+                                    0xfff0000000000000ull};
+    static const uint32_t f32[6] = {0, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7fc00000u, 0xff800000u};
+    const uint32_t es = tl_type_size(t->b.DataType);
+    for (UINT64 i = 0; i < t->b.TotalTensorSizeInBytes / es; i++) {
+        uint64_t v = tl_next(r) >> (tl_below(r, 2) ? 0 : 61); /* small values or any */
+        if (t->b.DataType == EDML_TENSOR_DATA_TYPE_FLOAT64 && tl_below(r, 3)) v = f64[tl_below(r, 6)];
+        if (t->b.DataType == EDML_TENSOR_DATA_TYPE_FLOAT32 && tl_below(r, 3)) v = f32[tl_below(r, 6)];
+        memcpy(t->p + i * es, &v, es);
+    }
+}
+
+/* desc on REF, then on NEON on each device: outputs the same bytes. */
+static int kn_compare(const EDML_OPERATOR_DESC *desc, kn_tensor *in, int nin, kn_tensor *out, int nout,
+                      const char *what)
+{
+    uint8_t *ref[2];
+    int bad = 0;
+    for (int run = 0; run < 4; run++) {
+        const int dev = run ? run - 1 : 0;
+        edml_operator *op;
+        EDML_BINDING_PROPERTIES props;
+        EDML_BUFFER_BINDING bi[3], bo[2], tb;
+        for (int k = 0; k < nin; k++) bi[k] = (EDML_BUFFER_BINDING){in[k].p, 0, in[k].b.TotalTensorSizeInBytes};
+        for (int k = 0; k < nout; k++) {
+            memset(out[k].p, 0xa5, (size_t)out[k].b.TotalTensorSizeInBytes);
+            bo[k] = (EDML_BUFFER_BINDING){out[k].p, 0, out[k].b.TotalTensorSizeInBytes};
+        }
+        if (edml_operator_create(kn_dev[dev].dev, desc, run ? EDML_BACKEND_NEON : EDML_BACKEND_REF, &op)) return 1;
+        kn_most = 0;
+        edml_operator_get_binding_properties(op, &props);
+        void *tmp = props.TemporaryResourceSize ? aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull) : NULL;
+        tb = (EDML_BUFFER_BINDING){tmp, 0, props.TemporaryResourceSize};
+        const edml_status s = edml_operator_execute(op, bi, (UINT)nin, bo, (UINT)nout, tmp ? &tb : NULL);
+        edml_operator_destroy(op);
+        free(tmp);
+        kn_parts = kn_most;
+        for (int k = 0; k < nout; k++) {
+            const size_t n = (size_t)out[k].b.TotalTensorSizeInBytes;
+            if (!run)
+                ref[k] = malloc(n), memcpy(ref[k], out[k].p, n);
+            else if (s || memcmp(ref[k], out[k].p, n))
+                bad = 1;
+        }
+    }
+    for (int k = 0; k < nout; k++) free(ref[k]);
+    CHECK(!bad, "%s: NEON differs from the reference", what);
+    return bad;
+}
+
+static const EDML_TENSOR_DATA_TYPE kn_types[11] = {
+    EDML_TENSOR_DATA_TYPE_FLOAT32, EDML_TENSOR_DATA_TYPE_FLOAT16, EDML_TENSOR_DATA_TYPE_UINT32,
+    EDML_TENSOR_DATA_TYPE_UINT16,  EDML_TENSOR_DATA_TYPE_UINT8,   EDML_TENSOR_DATA_TYPE_INT32,
+    EDML_TENSOR_DATA_TYPE_INT16,   EDML_TENSOR_DATA_TYPE_INT8,    EDML_TENSOR_DATA_TYPE_FLOAT64,
+    EDML_TENSOR_DATA_TYPE_UINT64,  EDML_TENSOR_DATA_TYPE_INT64};
+
+/* ArgMin/ArgMax of [rows, n] along `axis`, packed, strided (every other
+ * element of a row) or a transposed view. */
+static void kn_argreduce(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n, UINT axis, int layout)
+{
+    const UINT sizes[2] = {rows, n}, osz[2] = {axis ? rows : 1, axis ? 1 : n};
+    const UINT strided[2] = {2 * n, 2}, transposed[2] = {1, rows};
+    kn_tensor in, out;
+    kn_make(&in, t, 2, sizes, layout == 1 ? strided : layout == 2 ? transposed : NULL);
+    kn_fill(&in, r);
+    const EDML_TENSOR_DATA_TYPE ix = tl_below(r, 2) ? EDML_TENSOR_DATA_TYPE_UINT32 : EDML_TENSOR_DATA_TYPE_INT64;
+    kn_make(&out, ix, 2, osz, NULL);
+    EDML_ARGMIN_OPERATOR_DESC d = {&in.d, &out.d, 1, &axis,
+                                   tl_below(r, 2) ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING};
+    const EDML_OPERATOR_DESC od = {tl_below(r, 2) ? EDML_OPERATOR_ARGMAX : EDML_OPERATOR_ARGMIN, &d};
+    char what[120];
+    snprintf(what, sizeof what, "ArgMin/ArgMax type %d of [%u, %u] axis %u layout %d", (int)t, rows, n, axis, layout);
+    kn_compare(&od, &in, 1, &out, 1, what);
+    free(in.p), free(out.p);
+}
+
+static void test_argreduce_paths(tl_rng *r)
+{
+    static const UINT lens[12] = {1, 2, 3, 4, 5, 8, 12, 16, 21, 31, 33, 40};
+    for (int t = 0; t < 11; t++)
+        for (int l = 0; l < 12; l++)
+            for (int layout = 0; layout < 3; layout++) {
+                kn_argreduce(r, kn_types[t], 37 + tl_below(r, 40), lens[l], 1, layout);
+                kn_argreduce(r, kn_types[t], 37 + tl_below(r, 40), lens[l], 0, layout);
+            }
+    kn_argreduce(r, EDML_TENSOR_DATA_TYPE_INT64, 2, 70000, 1, 0); /* few outputs: sets split */
+    kn_argreduce(r, EDML_TENSOR_DATA_TYPE_FLOAT64, 70000, 2, 0, 2);
+}
+
+/* TopK of K along the rows of [rows, n], 64-bit types (and FLOAT32 for
+ * comparison), split within the row where rows are few. */
+static void kn_topk(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n, UINT k)
+{
+    const UINT sizes[2] = {rows, n}, osz[2] = {rows, k};
+    kn_tensor in, out[2];
+    kn_make(&in, t, 2, sizes, NULL);
+    kn_fill(&in, r);
+    kn_make(&out[0], t, 2, osz, NULL);
+    kn_make(&out[1], EDML_TENSOR_DATA_TYPE_UINT32, 2, osz, NULL);
+    EDML_TOP_K1_OPERATOR_DESC d = {
+        &in.d, &out[0].d, &out[1].d,
+        1,     k,         tl_below(r, 2) ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING};
+    const EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
+    char what[100];
+    snprintf(what, sizeof what, "TopK type %d of [%u, %u] K %u", (int)t, rows, n, k);
+    kn_compare(&od, &in, 1, out, 2, what);
+    free(in.p), free(out[0].p), free(out[1].p);
+}
+
+static void test_topk_paths(tl_rng *r)
+{
+    for (int t = 8; t < 11; t++) {
+        kn_topk(r, kn_types[t], 1, 20000, 3); /* one row split 4 ways */
+        kn_topk(r, kn_types[t], 3, 5000, 1);  /* three rows, each split */
+        kn_topk(r, kn_types[t], 50, 77, 7);   /* many short rows */
+        kn_topk(r, kn_types[t], 2, 4096, 64); /* a K of a chunk's keys */
+        kn_topk(r, kn_types[t], 1, 100, 100); /* K of the whole row */
+    }
+}
+
+/* ElementWiseIf of [outer, pixels, ch], the condition of [outer, pixels, 1] broadcast over ch. */
+static void kn_if(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT outer, UINT pixels, UINT ch)
+{
+    const UINT sizes[3] = {outer, pixels, ch}, cs[3] = {pixels + 3, 1, 0};
+    kn_tensor in[3], out;
+    kn_make(&in[0], EDML_TENSOR_DATA_TYPE_UINT8, 3, sizes, cs);
+    kn_fill(&in[0], r);
+    for (int k = 1; k < 3; k++) kn_make(&in[k], t, 3, sizes, NULL), kn_fill(&in[k], r);
+    kn_make(&out, t, 3, sizes, NULL);
+    EDML_ELEMENT_WISE_IF_OPERATOR_DESC d = {&in[0].d, &in[1].d, &in[2].d, &out.d};
+    const EDML_OPERATOR_DESC od = {EDML_OPERATOR_ELEMENT_WISE_IF, &d};
+    char what[100];
+    snprintf(what, sizeof what, "ElementWiseIf type %d of [%u, %u, %u], a condition a pixel", (int)t, outer, pixels,
+             ch);
+    kn_compare(&od, in, 3, &out, 1, what);
+    for (int k = 0; k < 3; k++) free(in[k].p);
+    free(out.p);
+}
+
+static void test_if_pixels(tl_rng *r)
+{
+    for (int t = 0; t < 11; t++) {
+        const UINT es = tl_type_size(kn_types[t]);
+        for (UINT ch = 1; ch <= 20 / es + 1; ch++) kn_if(r, kn_types[t], 1 + tl_below(r, 3), 1 + tl_below(r, 100), ch);
+    }
+}
+
+/* Large shapes at full part size: each path's work split among the 4 workers. */
+static void test_parts(tl_rng *r)
+{
+    kn_argreduce(r, EDML_TENSOR_DATA_TYPE_INT64, 4096, 64, 1, 0);
+    CHECK(kn_parts == 4, "ArgMax of INT64 rows (2 MiB): %u parts", kn_parts);
+    kn_argreduce(r, EDML_TENSOR_DATA_TYPE_FLOAT64, 70000, 2, 0, 2);
+    CHECK(kn_parts == 4, "ArgMax of 2 FLOAT64 columns of 70000 (a transposed view): %u parts", kn_parts);
+    kn_argreduce(r, EDML_TENSOR_DATA_TYPE_UINT8, 300000, 5, 1, 0);
+    CHECK(kn_parts == 4, "ArgMax of UINT8 rows of 5: %u parts", kn_parts);
+    kn_argreduce(r, EDML_TENSOR_DATA_TYPE_INT16, 200000, 21, 1, 0);
+    CHECK(kn_parts == 4, "ArgMax of INT16 rows of 21: %u parts", kn_parts);
+    kn_topk(r, EDML_TENSOR_DATA_TYPE_INT64, 64, 5000, 5);
+    CHECK(kn_parts == 4, "TopK of INT64 rows: %u parts", kn_parts);
+    kn_topk(r, EDML_TENSOR_DATA_TYPE_UINT64, 1, 300000, 5);
+    CHECK(kn_parts == 4, "TopK of one UINT64 row: %u parts", kn_parts);
+    kn_if(r, EDML_TENSOR_DATA_TYPE_UINT8, 1, 300000, 3);
+    CHECK(kn_parts == 4, "ElementWiseIf of UINT8 pixels of 3: %u parts", kn_parts);
+}
+
+int main(void)
+{
+    tl_rng r;
+    tl_seed(&r, 62);
+    kn_devices();
+    test_argreduce_paths(&r);
+    test_topk_paths(&r);
+    test_if_pixels(&r);
+    test_parts(&r);
+    for (int i = 0; i < 3; i++) tl_device_free(&kn_dev[i]);
+    return tl_summary("kernels");
+}
