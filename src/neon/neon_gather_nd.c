@@ -3,11 +3,12 @@
  * bytes a step through NEON registers, not by the C library's memcpy, which
  * copies through integer registers there (AArch64's keeps memcpy: it copies
  * through q registers already, as fast in instructions).
- * Single elements addressed by packed tuples of indices of any of the four
- * index types (a point gather) take a loop of their own: the tuple read, wrapped and
- * tested in registers, the element copied by its size; the first index out
- * of range hands the rest of the part to the CPU's walk, which clamps it and
- * reports it as the reference does. */
+ * Single elements or packed slices of up to 64 bytes (a power of two: a
+ * box's 4 floats) addressed by packed tuples of indices of any of the four
+ * index types (a point gather) take a loop of their own: the tuple read,
+ * wrapped and tested in registers, the slice copied by its fixed size; the
+ * first index out of range hands the rest of the part to the CPU's walk,
+ * which clamps it and reports it as the reference does. */
 #include "neon.h"
 
 #if defined(__ARM_NEON) && !defined(__aarch64__)
@@ -44,27 +45,33 @@ static void edmli_neon_copy(void *dst, const void *src, size_t n)
 #define EDMLI_NEON_COPY NULL /* memcpy: LDP/STP of q registers in AArch64's C libraries */
 #endif
 
-/* Whether a part may take the point loop: one element a tuple, one loop
- * over positions (no batch dims); indices of any type. */
-static bool edmli_neon_is_point_gather(const edml_operator *op)
+/* The bytes a tuple copies where a part may take the point loop (else 0):
+ * one loop over positions (no batch dims), a slice of one element or
+ * packed in input and output, of a power of two up to 64 bytes. */
+static uint32_t edmli_neon_point_bytes(const edml_operator *op)
 {
     const edmli_gather_nd_plan *g = &op->plan.gather_nd;
-    return g->slice_rank == 0 && g->outer_rank == 1 && g->outer_in_strides[0] == 0;
+    if (g->outer_rank != 1 || g->outer_in_strides[0] != 0 || g->slice_rank > 1) return 0;
+    const uint32_t n = g->slice_rank ? g->slice_sizes[0] : 1, b = n * op->inputs[0].elem_size;
+    if (g->slice_rank && (g->slice_in_strides[0] != 1 || g->slice_out_strides[0] != 1)) return 0;
+    return b <= 64 && (b & (b - 1)) == 0 ? b : 0;
 }
 
 /* Positions [pos, end) of a point gather with isz-byte indices (signed:
- * negative ones count from the end; unsigned: never) and es-byte elements;
+ * negative ones count from the end; unsigned: never), es-byte elements and
+ * sb-byte slices;
  * returns the first position whose tuple is out of range (end when none
  * is), having copied the elements of those before it. */
 EDMLI_ALWAYS_INLINE uint64_t edmli_neon_points(const edmli_gather_job *j, uint64_t pos, uint64_t end, uint32_t isz,
-                                               bool sgn, uint32_t es)
+                                               bool sgn, uint32_t sb)
 {
+    const uint32_t es = j->op->inputs[0].elem_size;
     const edmli_gather_nd_plan *g = &j->op->plan.gather_nd;
     const uint32_t tuple = g->tuple;
     int64_t size[EDMLI_MAX_DIMS], stride[EDMLI_MAX_DIMS];
     for (uint32_t c = 0; c < tuple; c++) size[c] = g->coord_sizes[c], stride[c] = (int64_t)g->coord_strides[c] * es;
     const size_t istep = (size_t)g->outer_idx_strides[0] * isz, cstep = (size_t)g->tuple_stride * isz;
-    const size_t ostep = (size_t)g->outer_out_strides[0] * es;
+    const size_t ostep = (size_t)g->outer_out_strides[0] * es; /* output strides in elements */
     const uint8_t *ix = j->ex->in[1] + pos * istep, *in = j->ex->in[0];
     uint8_t *out = j->ex->out[0] + pos * ostep;
     for (; pos < end; pos++, ix += istep, out += ostep) {
@@ -87,23 +94,25 @@ EDMLI_ALWAYS_INLINE uint64_t edmli_neon_points(const edmli_gather_job *j, uint64
             off += (uint64_t)v * (uint64_t)stride[c];
         }
         if (bad) break;
-        memcpy(out, in + (size_t)off, es);
+        memcpy(out, in + (size_t)off, sb);
     }
     return pos;
 }
 
-/* One point loop a pair of an index type and an element size. */
-#define EDMLI_NEON_POINTS_OF(isz, sgn)                           \
-    switch (es) {                                                \
-    case 1: return edmli_neon_points(j, pos, end, isz, sgn, 1);  \
-    case 2: return edmli_neon_points(j, pos, end, isz, sgn, 2);  \
-    case 4: return edmli_neon_points(j, pos, end, isz, sgn, 4);  \
-    default: return edmli_neon_points(j, pos, end, isz, sgn, 8); \
+/* One point loop a pair of an index type and a slice's bytes. */
+#define EDMLI_NEON_POINTS_OF(isz, sgn)                            \
+    switch (sb) {                                                 \
+    case 1: return edmli_neon_points(j, pos, end, isz, sgn, 1);   \
+    case 2: return edmli_neon_points(j, pos, end, isz, sgn, 2);   \
+    case 4: return edmli_neon_points(j, pos, end, isz, sgn, 4);   \
+    case 8: return edmli_neon_points(j, pos, end, isz, sgn, 8);   \
+    case 16: return edmli_neon_points(j, pos, end, isz, sgn, 16); \
+    case 32: return edmli_neon_points(j, pos, end, isz, sgn, 32); \
+    default: return edmli_neon_points(j, pos, end, isz, sgn, 64); \
     }
 
-static uint64_t edmli_neon_points_by_size(const edmli_gather_job *j, uint64_t pos, uint64_t end)
+static uint64_t edmli_neon_points_by_size(const edmli_gather_job *j, uint64_t pos, uint64_t end, uint32_t sb)
 {
-    const uint32_t es = j->op->inputs[0].elem_size;
     switch (j->op->inputs[1].dtype) {
     case EDML_TENSOR_DATA_TYPE_INT32: EDMLI_NEON_POINTS_OF(4, true)
     case EDML_TENSOR_DATA_TYPE_UINT32: EDMLI_NEON_POINTS_OF(4, false)
@@ -118,7 +127,8 @@ static void edmli_neon_gather_part(void *arg, uint32_t part, uint32_t worker)
     edmli_gather_job *j = (edmli_gather_job *)arg;
     uint64_t pos, end;
     edmli_cpu_range(j->count, j->parts, part, 1, &pos, &end);
-    if (edmli_neon_is_point_gather(j->op)) pos = edmli_neon_points_by_size(j, pos, end);
+    const uint32_t sb = edmli_neon_point_bytes(j->op);
+    if (sb) pos = edmli_neon_points_by_size(j, pos, end, sb);
     edmli_cpu_gather_range(j, part, pos, end);
 }
 
