@@ -3,7 +3,9 @@
  * another, de-interleaved by vld2/vld3 so that each channel is a vector of
  * 16, 8 or 4 rows (8-, 16- and 32-bit elements, compared at their own
  * width, not widened); 4 to 31 elements a vector of rows at a time (16
- * 8-bit, 8 16-bit or 4 32-bit rows), column by column; each channel's keys compared with the best so far
+ * 8-bit, 8 16-bit or 4 32-bit rows), column by column; FLOAT32 rows of 16
+ * to 255 (where float compares are exact) one at a time in two passes,
+ * the best by FMAX/FMIN, then the first (last) element equal to it; each channel's keys compared with the best so far
  * lane by lane (> keeps the first of ties, >= the last), and each row's
  * index stored: packed outputs from vectors, strided ones through an
  * odometer. Keys are the reference's order: integers as integers, floats
@@ -22,6 +24,7 @@ typedef struct edmli_neon_short {
     uint32_t n, es, os; /* row elements, element and index bytes */
     EDML_TENSOR_DATA_TYPE dtype, index_type;
     bool is_max, take_last, is_float, packed_out;
+    bool two_pass; /* FLOAT32 rows through edmli_neon_row_f32 */
 } edmli_neon_short;
 
 /* The rows of the input lie one after another, each of n elements: every
@@ -36,6 +39,15 @@ static bool edmli_neon_short_rows_packed(const edmli_tensor *t)
     return true;
 }
 
+/* FLOAT32 rows of 16 to 255 where the two-pass kernel's float compares are
+ * exact (shorter ones go four rows a vector). */
+static bool edmli_neon_two_pass(const edmli_tensor *ti)
+{
+    const uint32_t n = ti->sizes[ti->rank - 1];
+    return ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && n >= 16 && n <= 255 && edmli_neon_fp_exact() &&
+           edmli_neon_fp_keeps_nan();
+}
+
 bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v)
 {
     const edmli_tensor *ti = v->in;
@@ -46,8 +58,8 @@ bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v)
                       t == EDML_TENSOR_DATA_TYPE_UINT32 || t == EDML_TENSOR_DATA_TYPE_INT32 ||
                       t == EDML_TENSOR_DATA_TYPE_FLOAT32;
     const bool rows4 = n >= 4 && n <= EDMLI_NEON_SHORT_MAX && ti->elem_size != 8;
-    return type && (n == 2 || n == 3 || rows4) && ti->strides[last] == 1 && v->mask == 1u << last &&
-           edmli_neon_short_rows_packed(ti);
+    return type && (n == 2 || n == 3 || rows4 || edmli_neon_two_pass(ti)) && ti->strides[last] == 1 &&
+           v->mask == 1u << last && edmli_neon_short_rows_packed(ti);
 }
 
 /* 8-bit keys: unsigned order, ArgMin's reversed (no NaN among integers). */
@@ -240,6 +252,45 @@ EDMLI_ALWAYS_INLINE void edmli_neon_rows8_u16(const edmli_neon_short *s, const u
     vst1_u8(idx8, vmovn_u16(idx));
 }
 
+/* The first (or last) set lane of a mask. */
+static inline uint32_t edmli_neon_mask_lane(uint32x4_t m, bool last)
+{
+    const uint64_t w = vget_lane_u64(vreinterpret_u64_u16(vmovn_u32(m)), 0);
+    return (last ? 63u - (uint32_t)__builtin_clzll(w) : (uint32_t)__builtin_ctzll(w)) / 16u;
+}
+
+/* FLOAT32 rows of 16 to 255 (YOLO's 80 classes) one at a time, where float
+ * compares are exact (no flush to zero) and keep NaN: the row's best by
+ * FMAX (ArgMin: FMIN), which keep a NaN, its last vector overlapping the
+ * one before it where n is not a multiple of 4; then the first (or last)
+ * element equal to it (-0 == +0, as the reference orders them), or the
+ * first (last) NaN where the best is one. */
+EDMLI_ALWAYS_INLINE void edmli_neon_row_f32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+{
+    const float *f = (const float *)(const void *)p;
+    const uint32_t n = s->n, lastv = n - 4;
+    float32x4_t m = vld1q_f32(f + lastv);
+    for (uint32_t i = 0; i < lastv; i += 4) {
+        const float32x4_t v = vld1q_f32(f + i);
+        m = s->is_max ? vmaxq_f32(m, v) : vminq_f32(m, v);
+    }
+    float32x2_t h = vget_low_f32(m), hh = vget_high_f32(m);
+    h = s->is_max ? vpmax_f32(h, hh) : vpmin_f32(h, hh);
+    h = s->is_max ? vpmax_f32(h, h) : vpmin_f32(h, h);
+    const float32x4_t b = vdupq_lane_f32(h, 0);
+    const bool nan = edmli_neon_any_u32(vmvnq_u32(vceqq_f32(b, b)));
+    idx8[0] = 0; /* not reached: the best is one of the row's */
+    for (uint32_t t = 0; t < n + 3; t += 4) {
+        const uint32_t j = s->take_last ? (t < lastv ? lastv - t : 0) : (t < lastv ? t : lastv);
+        const float32x4_t v = vld1q_f32(f + j);
+        const uint32x4_t eq = nan ? vmvnq_u32(vceqq_f32(v, v)) : vceqq_f32(v, b);
+        if (edmli_neon_any_u32(eq)) {
+            idx8[0] = (uint8_t)(j + edmli_neon_mask_lane(eq, s->take_last));
+            return;
+        }
+    }
+}
+
 typedef void (*edmli_neon_short_fn)(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16]);
 
 /* Rows [begin, end) through one kernel, inlined: whole vectors of rows,
@@ -264,7 +315,9 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_run(edmli_neon_short *s, uint64_t begi
 static void edmli_neon_short_rows(edmli_neon_short *s, uint64_t begin, uint64_t end)
 {
     if (!s->packed_out) edmli_odo_seek(&s->rows, begin);
-    if (s->n > 3 && s->es == 1)
+    if (s->two_pass)
+        edmli_neon_short_run(s, begin, end, edmli_neon_row_f32, 1);
+    else if (s->n > 3 && s->es == 1)
         edmli_neon_short_run(s, begin, end, edmli_neon_rows16_u8, 16);
     else if (s->n > 3 && s->es == 2)
         edmli_neon_short_run(s, begin, end, edmli_neon_rows8_u16, 8);
@@ -308,7 +361,8 @@ edml_status edmli_neon_argreduce_short(const edmli_neon_arg *v, const edmli_exec
                           .is_max = op->plan.argreduce.is_max,
                           .take_last = op->plan.argreduce.direction == EDML_AXIS_DIRECTION_DECREASING,
                           .is_float = ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32,
-                          .packed_out = edmli_neon_short_rows_packed(to)};
+                          .packed_out = edmli_neon_short_rows_packed(to),
+                          .two_pass = edmli_neon_two_pass(ti)};
     edmli_odo_init(&s.rows, 1);
     for (uint32_t d = 0; d < last; d++) edmli_odo_dim(&s.rows, to->sizes[d], &to->strides[d], &elem);
     const uint32_t parts = edmli_cpu_parts(op, s.count, ti->elem_count * ti->elem_size);
