@@ -5,8 +5,9 @@
  * width, not widened); 4 to 31 elements a vector of rows at a time (16
  * 8-bit, 8 16-bit or 4 32-bit rows), column by column; FLOAT32 rows of 16
  * to 255 (where float compares are exact) one at a time in two passes,
- * the best by FMAX/FMIN, then the first (last) element equal to it; each channel's keys compared with the best so far
- * lane by lane (> keeps the first of ties, >= the last), and each row's
+ * the best by FMAX/FMIN, then the first (last) element equal to it; each
+ * channel's keys compared with the best so far lane by lane (> keeps the
+ * first of ties, >= the last), and each row's
  * index stored: packed outputs from vectors, strided ones through an
  * odometer. Keys are the reference's order: integers as integers, floats
  * with -0 == +0 and every NaN equal and above +inf; ArgMin reverses the
