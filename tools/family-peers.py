@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """numpy and ONNX Runtime (CPU) on the rows of `edml-bench --families --json`.
 
-    python3 tools/family-peers.py FAMILIES.json [--iters N] [--json OUT]
+    python3 tools/family-peers.py FAMILIES.json [--iters N] [--json OUT] [--ort ORT.json]
 
 For each row (a family at a thread count) the same shapes and types:
 numpy's usual expression (argmax, argpartition then a sort of the K,
@@ -12,8 +12,9 @@ transposed view is given to ONNX Runtime as the packed tensor it views,
 reduced along the other axis (ONNX has no strided inputs). A type or
 operator a peer lacks is said (null). Each time is the median of N calls
 after a warm-up; ratios are the peer's time over edml's (above 1: edml
-is faster). Without the onnx module (PyPI out of reach) ONNX Runtime is
-left out and said so.
+is faster). Without the onnx module (PyPI out of reach), --ort takes
+ONNX Runtime's times from tools/family-ort.js (its npm package) over the
+same FAMILIES.json; with neither, ONNX Runtime is left out and said so.
 """
 import argparse
 import json
@@ -149,17 +150,24 @@ def main():
     ap.add_argument("families")
     ap.add_argument("--iters", type=int, default=10)
     ap.add_argument("--json")
+    ap.add_argument("--ort", help="tools/family-ort.js's JSON: ONNX Runtime's times from its npm package")
     a = ap.parse_args()
+    given = {(r["family"], r["threads"]): r for r in json.load(open(a.ort))["rows"]} if a.ort else None
+    ort_version = json.load(open(a.ort))["onnxruntime"] + " (npm)" if a.ort else ort.__version__ if ort else None
     rows = json.load(open(a.families))["rows"]
     rng = np.random.default_rng(62)
     out, cache = [], {}
-    print(f"numpy {np.__version__}, ONNX Runtime {ort.__version__ if ort else 'absent'}")
+    print(f"numpy {np.__version__}, ONNX Runtime {ort_version or 'absent'}")
     print(f"{'family':24} {'thr':>3} {'edml':>9} {'numpy':>9} {'ort':>9} {'np/edml':>8} {'ort/edml':>8}")
     for r in rows:
         d = cache.get(r["family"]) or data(r, rng)
         cache = {r["family"]: d}
         npm = median_ms(numpy_fn(r, d), a.iters) if r["threads"] == 1 else None
-        om, why = ort_ms(r, d, a.iters)
+        if given is not None:
+            g = given.get((r["family"], r["threads"]), {})
+            om, why = g.get("ort_ms"), g.get("ort_note", "not timed")
+        else:
+            om, why = ort_ms(r, d, a.iters)
         e = r["neon_ms"]
         res = dict(family=r["family"], threads=r["threads"], edml_ms=e, numpy_ms=npm, ort_ms=om, ort_note=why,
                    numpy_over_edml=npm / e if npm else None, ort_over_edml=om / e if om else None)
@@ -170,7 +178,7 @@ def main():
               f"{g(res['ort_over_edml'])}")
         sys.stdout.flush()
     if a.json:
-        json.dump({"numpy": np.__version__, "onnxruntime": ort.__version__ if ort else None, "rows": out},
+        json.dump({"numpy": np.__version__, "onnxruntime": ort_version, "rows": out},
                   open(a.json, "w"), indent=1)
 
 

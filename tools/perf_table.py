@@ -14,6 +14,12 @@
         edml-bench --mapped, one row a file
     python3 tools/perf_table.py insns AARCH64.json ARMV7.json
         make bench-insns's figures (INSN_JSON) beside docs/bench.md's ceilings
+    python3 tools/perf_table.py family-insns FAMILIES-INSNS.json
+        tools/family-insns.sh's figures: reference, NEON, the plain C loop,
+        beside docs/bench.md's family ceilings
+    python3 tools/perf_table.py families FAMILIES.json PEERS.json
+        edml-bench --families beside tools/family-peers.py over it (the
+        peer's time over NEON's: above 1, edml is faster)
     python3 tools/perf_table.py rounds FILE.json
         rows of several rounds ({"kind", "build", "workload", "round",
         "threads" or "mode", "median_ms"}): the median over the rounds, and
@@ -381,6 +387,52 @@ def insns_table(a64, a32):
              f"{n32[w]['neon']:.2f}" if w in n32 else "-", f"{1.5 * c.get(w, 0):g}"])
 
 
+def family_ceilings():
+    import re
+    text = open(__file__.rsplit("/tools/", 1)[0] + "/docs/bench.md").read() if "/tools/" in __file__ else \
+        open("docs/bench.md").read()
+    part = text.split("## Family instruction ceilings", 1)[1].split("\n## ", 1)[0]
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^\| (\w+) \| ([0-9.]+) \|", part, re.M)}
+
+
+def family_insns_table(d):
+    """tools/family-insns.sh's JSON: reference, NEON and the plain C loop, with the ceilings."""
+    c = family_ceilings()
+    row(["family", "reference", "NEON (-cpu %s)" % d["cpu"], "plain C loop", "NEON / plain", "ceiling"])
+    print("| --- | --- | --- | --- | --- | --- |")
+    third = 0
+    for r in d["results"]:
+        ratio = r["neon"] / r["plain"] if r["plain"] else 0
+        third += ratio <= 1 / 3
+        row([r["family"], f"{r['ref']:.2f}", f"{r['neon']:.2f}", f"{r['plain']:.2f}", f"{ratio:.2f}",
+             f"{c.get(r['family'], 0):g}"])
+    print(f"\nsummary: NEON at or under a third of the plain loop's instructions on {third} of {len(d['results'])}")
+
+
+def families_table(fam, peers):
+    """edml-bench --families' JSON and tools/family-peers.py's over it: a row a family and thread count."""
+    p = {(r["family"], r["threads"]): r for r in peers["rows"]}
+    row(["family", "threads", "NEON ms", "x floor", "parts", "numpy ms", "ONNX Runtime ms", "numpy / NEON",
+         "ONNX Runtime / NEON"])
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    f = lambda v, fmt: fmt % v if v is not None else "-"
+    wins = {}
+    for r in fam["rows"]:
+        q = p.get((r["family"], r["threads"]), {})
+        row([r["family"], str(r["threads"]), f"{r['neon_ms']:.3f}", f"{r['ratio_to_floor']:.2f}", str(r["parts"]),
+             f(q.get("numpy_ms"), "%.3f"), f(q.get("ort_ms"), "%.3f"), f(q.get("numpy_over_edml"), "%.2f"),
+             f(q.get("ort_over_edml"), "%.2f")])
+        for k in ("numpy_over_edml", "ort_over_edml"):
+            if q.get(k) is not None:
+                w = wins.setdefault((k, r["threads"]), [0, 0])
+                w[0] += q[k] >= 1
+                w[1] += 1
+    print()
+    for (k, t), (a, n) in sorted(wins.items()):
+        print(f"summary: edml at least as fast as {'numpy' if k.startswith('numpy') else 'ONNX Runtime'} at {t} "
+              f"thread{'s' if t > 1 else ''} on {a} of {n}")
+
+
 def crossover_svg(d):
     """The report's crossovers as a picture: time against size, log-log,
     a panel a family (copy-like, reduction), NEON on one thread and GLES
@@ -494,6 +546,10 @@ def main(argv):
         mapped_table(files)
     elif what == "insns":
         insns_table(load(files[0]), load(files[1]))
+    elif what == "family-insns":
+        family_insns_table(load(files[0]))
+    elif what == "families":
+        families_table(load(files[0]), load(files[1]))
     elif what == "rounds":
         rounds_table(load(files[0]))
     elif what == "floor":

@@ -5,6 +5,7 @@
  * flags. */
 #include "bench.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ArgMin/ArgMax of one axis: sizes [outer, n, inner] around it, strides in
@@ -67,7 +68,8 @@ static void plain_argreduce(const workload *w)
 }
 
 /* TopK of K along rows or columns of a [rows, cols] FLOAT32 or INT64 tensor,
- * largest first: each element put in place in a sorted array of K. */
+ * largest first: each element put in place in a sorted array of K (for K
+ * over 64, plain_topk_sorted: the sequence sorted, its first K kept). */
 #define PLAIN_TOPK(T)                                                                                             \
     static void plain_topk_##T(const T *x, T *v, uint32_t *ix, uint64_t seqs, uint64_t n, int64_t ss, int64_t sn, \
                                uint32_t k)                                                                        \
@@ -87,8 +89,42 @@ static void plain_argreduce(const workload *w)
 PLAIN_TOPK(float)
 PLAIN_TOPK(int64_t)
 
+/* A FLOAT32 sequence's (value, index) pairs sorted by qsort, largest first,
+ * earlier index first among equals. */
+typedef struct plain_pair {
+    float v;
+    uint32_t i;
+} plain_pair;
+
+static int plain_pair_order(const void *a, const void *b)
+{
+    const plain_pair *x = a, *y = b;
+    return x->v > y->v ? -1 : x->v < y->v ? 1 : (x->i > y->i) - (x->i < y->i);
+}
+
+static void plain_topk_sorted(const workload *w)
+{
+    const tensor *t = &w->in[0];
+    const uint64_t n = t->sizes[1];
+    plain_pair *p = malloc(n * sizeof *p);
+    if (!p) return;
+    for (uint64_t r = 0; r < t->sizes[0]; r++) {
+        const float *x = (const float *)(const void *)t->host + r * n;
+        for (uint64_t i = 0; i < n; i++) p[i] = (plain_pair){x[i], (uint32_t)i};
+        qsort(p, n, sizeof *p, plain_pair_order);
+        float *v = (float *)(void *)w->out[0].host + r * w->topk_k;
+        uint32_t *ix = (uint32_t *)(void *)w->out[1].host + r * w->topk_k;
+        for (uint32_t k = 0; k < w->topk_k; k++) v[k] = p[k].v, ix[k] = p[k].i;
+    }
+    free(p);
+}
+
 static void plain_topk(const workload *w)
 {
+    if (w->topk_k > 64 && w->topk_axis == 1 && w->in[0].dtype == EDML_TENSOR_DATA_TYPE_FLOAT32) {
+        plain_topk_sorted(w);
+        return;
+    }
     const tensor *t = &w->in[0];
     const uint64_t rows = t->sizes[0], cols = t->sizes[1];
     const bool along = w->topk_axis == 1;
