@@ -86,7 +86,10 @@ static int kn_compare(const EDML_OPERATOR_DESC *desc, kn_tensor *in, int nin, kn
             memset(out[k].p, 0xa5, (size_t)out[k].b.TotalTensorSizeInBytes);
             bo[k] = (EDML_BUFFER_BINDING){out[k].p, 0, out[k].b.TotalTensorSizeInBytes};
         }
-        if (edml_operator_create(kn_dev[dev].dev, desc, run ? EDML_BACKEND_NEON : EDML_BACKEND_REF, &op)) return 1;
+        const edml_status cs =
+            edml_operator_create(kn_dev[dev].dev, desc, run ? EDML_BACKEND_NEON : EDML_BACKEND_REF, &op);
+        CHECK(cs == EDML_STATUS_OK, "%s: not created on %s (status %d)", what, run ? "NEON" : "the reference", (int)cs);
+        if (cs) return 1;
         kn_most = 0;
         edml_operator_get_binding_properties(op, &props);
         void *tmp = props.TemporaryResourceSize ? aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull) : NULL;
@@ -149,26 +152,36 @@ static void test_argreduce_paths(tl_rng *r)
 
 /* TopK of K along the rows of [rows, n], 64-bit types (and FLOAT32 for
  * comparison), split within the row where rows are few. */
-static void kn_topk(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n, UINT k)
+static void kn_topk_along(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n, UINT axis, UINT k)
 {
-    const UINT sizes[2] = {rows, n}, osz[2] = {rows, k};
+    const UINT sizes[2] = {rows, n}, osz[2] = {axis ? rows : k, axis ? k : n};
     kn_tensor in, out[2];
     kn_make(&in, t, 2, sizes, NULL);
     kn_fill(&in, r);
     kn_make(&out[0], t, 2, osz, NULL);
     kn_make(&out[1], EDML_TENSOR_DATA_TYPE_UINT32, 2, osz, NULL);
-    EDML_TOP_K1_OPERATOR_DESC d = {
-        &in.d, &out[0].d, &out[1].d,
-        1,     k,         tl_below(r, 2) ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING};
+    const EDML_AXIS_DIRECTION dir = tl_below(r, 2) ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING;
+    EDML_TOP_K1_OPERATOR_DESC d = {&in.d, &out[0].d, &out[1].d, axis, k, dir};
     const EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
     char what[100];
-    snprintf(what, sizeof what, "TopK type %d of [%u, %u] K %u", (int)t, rows, n, k);
+    snprintf(what, sizeof what, "TopK type %d of [%u, %u] axis %u K %u", (int)t, rows, n, axis, k);
     kn_compare(&od, &in, 1, out, 2, what);
     free(in.p), free(out[0].p), free(out[1].p);
 }
 
+static void kn_topk(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n, UINT k)
+{
+    kn_topk_along(r, t, rows, n, 1, k);
+}
+
 static void test_topk_paths(tl_rng *r)
 {
+    static const UINT cols[5] = {2, 3, 4, 8, 5};
+    for (int t = 0; t < 8; t++) /* down a few columns: 2, 4, 8 folded into 16 lanes */
+        for (int c = 0; c < 5; c++) {
+            kn_topk_along(r, kn_types[t], 100 + tl_below(r, 900), cols[c], 0, 1 + tl_below(r, 9));
+            kn_topk_along(r, kn_types[t], 40 + tl_below(r, 9), cols[c], 0, 5); /* K near the lanes' rows */
+        }
     for (int t = 8; t < 11; t++) {
         kn_topk(r, kn_types[t], 1, 20000, 3); /* one row split 4 ways */
         kn_topk(r, kn_types[t], 3, 5000, 1);  /* three rows, each split */
@@ -248,8 +261,14 @@ static void test_parts(tl_rng *r)
     CHECK(kn_parts == 4, "ArgMax of UINT8 rows of 5: %u parts", kn_parts);
     kn_argreduce(r, EDML_TENSOR_DATA_TYPE_INT16, 200000, 21, 1, 0);
     CHECK(kn_parts == 4, "ArgMax of INT16 rows of 21: %u parts", kn_parts);
+    kn_argreduce(r, EDML_TENSOR_DATA_TYPE_UINT8, 300000, 3, 0, 0);
+    CHECK(kn_parts == 4, "ArgMax down 3 UINT8 columns: %u parts", kn_parts);
+    kn_argreduce(r, EDML_TENSOR_DATA_TYPE_FLOAT32, 100000, 2, 0, 0);
+    CHECK(kn_parts == 4, "ArgMax down 2 FLOAT32 columns: %u parts", kn_parts);
     kn_topk(r, EDML_TENSOR_DATA_TYPE_INT64, 64, 5000, 5);
     CHECK(kn_parts == 4, "TopK of INT64 rows: %u parts", kn_parts);
+    kn_topk_along(r, EDML_TENSOR_DATA_TYPE_FLOAT32, 100000, 8, 0, 5);
+    CHECK(kn_parts <= 1, "TopK down 8 FLOAT32 columns (one sequence group): %u parts", kn_parts);
     kn_topk(r, EDML_TENSOR_DATA_TYPE_UINT64, 1, 300000, 5);
     CHECK(kn_parts == 4, "TopK of one UINT64 row: %u parts", kn_parts);
     kn_if(r, EDML_TENSOR_DATA_TYPE_UINT8, 1, 300000, 3);

@@ -344,10 +344,30 @@ static inline edmli_neon_arg edmli_neon_arg_view(const edml_operator *op)
     const edmli_argreduce_plan *p = &op->plan.argreduce;
     return (edmli_neon_arg){op, &p->in, &p->out, p->mask};
 }
+/* 32-bit keys: integers as the 8- and 16-bit ones; floats as the reference
+ * orders them (-0 as +0, a NaN all ones, kept on top by ArgMin). */
+static inline uint32x4_t edmli_neon_order32(uint32x4_t v, uint32x4_t flip, bool is_float)
+{
+    if (!is_float) return veorq_u32(v, flip);
+    const uint32x4_t mag = vandq_u32(v, vdupq_n_u32(0x7fffffffu));
+    const uint32x4_t neg = vcgtq_u32(v, mag), nan = vcgtq_u32(mag, vdupq_n_u32(0x7f800000u));
+    const uint32x4_t zero = vceqq_u32(mag, vdupq_n_u32(0));
+    /* positive (and either zero): bits | sign; negative: ~bits */
+    uint32x4_t k = vbslq_u32(vbicq_u32(neg, zero), vmvnq_u32(v), vorrq_u32(mag, vdupq_n_u32(0x80000000u)));
+    k = veorq_u32(k, flip);   /* ArgMin: the order reversed */
+    return vorrq_u32(k, nan); /* every NaN all ones, on top either way */
+}
+
 /* Along a short packed innermost dim, rows packed (neon_argreduce_short.c):
  * whether it takes the operator, and the kernel. */
 bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v);
 edml_status edmli_neon_argreduce_short(const edmli_neon_arg *v, const edmli_exec *ex);
+/* Down 2 or 3 packed columns of 8-, 16- or 32-bit elements
+ * (neon_argreduce_cols.c): whether it takes the operator, the kernel, and
+ * its scratch (the parts' bests). */
+bool edmli_neon_argreduce_cols_takes(const edmli_neon_arg *v);
+edml_status edmli_neon_argreduce_cols(const edmli_neon_arg *v, const edmli_exec *ex);
+uint64_t edmli_neon_argreduce_cols_temp_bytes(const edml_operator *op);
 /* Any type, any layout, 64-bit keys (neon_argreduce_wide.c): what the
  * 32-bit kernels do not take. */
 edml_status edmli_neon_argreduce_wide(const edmli_neon_arg *v, const edmli_exec *ex);

@@ -837,8 +837,9 @@ uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op)
     const uint64_t tall = workers * EDMLI_NEON_CHUNK * EDMLI_NEON_GROUP * sizeof(edmli_neon_best);
     const edmli_neon_arg v = edmli_neon_arg_view(op);
     const uint64_t keys = edmli_neon_red_tall(&v) && tall > split ? tall : split;
-    const uint64_t wide = edmli_neon_argreduce_wide_temp_bytes(op);
-    return keys > wide ? keys : wide;
+    const uint64_t wide = edmli_neon_argreduce_wide_temp_bytes(op), cols = edmli_neon_argreduce_cols_temp_bytes(op);
+    const uint64_t most = keys > wide ? keys : wide;
+    return most > cols ? most : cols;
 }
 
 /* The NEON kernel proper (its own frame, apart from the reference's). */
@@ -877,7 +878,7 @@ __attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edm
     return edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);
 }
 
-/* The plan's layout, then the kernel for it: short rows, 32-bit keys in
+/* The plan's layout, then the kernel for it: short rows, 2 or 3 columns, 32-bit keys in
  * lanes, or (64-bit types, a stride in the innermost dim, sets of over 2^32
  * or of one element, floats where FPCR.AH changes NaN compares) 64-bit keys. */
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
@@ -886,6 +887,7 @@ edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
     const edmli_tensor *ti = v.in;
     const uint32_t last_dim = ti->rank - 1;
     if (edmli_neon_argreduce_short_takes(&v)) return edmli_neon_argreduce_short(&v, ex);
+    if (edmli_neon_argreduce_cols_takes(&v)) return edmli_neon_argreduce_cols(&v, ex);
     if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4 ||
         op->plan.argreduce.reduce_count > UINT32_MAX ||
         (ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && !edmli_neon_fp_keeps_nan()))

@@ -75,20 +75,6 @@ static inline uint16x8_t edmli_neon_short_k16(uint16x8_t v, uint16x8_t flip, boo
     return veorq_u16(v, flip);
 }
 
-/* 32-bit keys: integers as the 8- and 16-bit ones; floats as the reference
- * orders them (-0 as +0, a NaN all ones, kept on top by ArgMin). */
-static inline uint32x4_t edmli_neon_short_k32(uint32x4_t v, uint32x4_t flip, bool is_float)
-{
-    if (!is_float) return veorq_u32(v, flip);
-    const uint32x4_t mag = vandq_u32(v, vdupq_n_u32(0x7fffffffu));
-    const uint32x4_t neg = vcgtq_u32(v, mag), nan = vcgtq_u32(mag, vdupq_n_u32(0x7f800000u));
-    const uint32x4_t zero = vceqq_u32(mag, vdupq_n_u32(0));
-    /* positive (and either zero): bits | sign; negative: ~bits */
-    uint32x4_t k = vbslq_u32(vbicq_u32(neg, zero), vmvnq_u32(v), vorrq_u32(mag, vdupq_n_u32(0x80000000u)));
-    k = veorq_u32(k, flip);   /* ArgMin: the order reversed */
-    return vorrq_u32(k, nan); /* every NaN all ones, on top either way */
-}
-
 /* The rows of a vector at q (elements of `bits` bits, `lanes` of them a
  * vector), channel by channel, keyed by KEY (flip, s->is_float): the best
  * channel's index of each row in idx. */
@@ -164,7 +150,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_u32(const edmli_neon_short *s, const u
     const uint32_t sign = s->dtype == EDML_TENSOR_DATA_TYPE_INT32 ? 0x80000000u : 0u;
     const uint32x4_t flip = vdupq_n_u32(sign ^ (s->is_max ? 0u : 0xffffffffu));
     const uint32_t *q = (const uint32_t *)(const void *)p;
-    EDMLI_NEON_SHORT_BEST(32, 4, edmli_neon_short_k32)
+    EDMLI_NEON_SHORT_BEST(32, 4, edmli_neon_order32)
     const uint16x4_t narrow = vmovn_u32(idx);
     vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
 }
@@ -181,11 +167,11 @@ EDMLI_ALWAYS_INLINE void edmli_neon_rows4_u32(const edmli_neon_short *s, const u
     uint32x4_t col = vld1q_lane_u32(q, vdupq_n_u32(0), 0);
     col = vld1q_lane_u32(q + n, col, 1), col = vld1q_lane_u32(q + 2 * n, col, 2);
     col = vld1q_lane_u32(q + 3 * n, col, 3);
-    uint32x4_t best = edmli_neon_short_k32(col, flip, s->is_float), idx = vdupq_n_u32(0);
+    uint32x4_t best = edmli_neon_order32(col, flip, s->is_float), idx = vdupq_n_u32(0);
     for (uint32_t j = 1; j < n; j++) {
         col = vld1q_lane_u32(q + j, col, 0), col = vld1q_lane_u32(q + n + j, col, 1);
         col = vld1q_lane_u32(q + 2 * n + j, col, 2), col = vld1q_lane_u32(q + 3 * n + j, col, 3);
-        const uint32x4_t k = edmli_neon_short_k32(col, flip, s->is_float);
+        const uint32x4_t k = edmli_neon_order32(col, flip, s->is_float);
         const uint32x4_t t = s->take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
         best = vbslq_u32(t, k, best);
         idx = vbslq_u32(t, vdupq_n_u32(j), idx);

@@ -12,7 +12,9 @@
  * lane by lane through the exact key; on random data that is rare once the
  * heap is full. A packed axis runs one sequence at a time; a strided axis
  * whose rows are packed (Axis 0 of a matrix) runs 16 columns side by side, a
- * lane and a heap each; any other axis walks one sequence at a time.
+ * lane and a heap each (2, 4 or 8 packed columns folded into those 16
+ * lanes, each column's heaps merged); any other axis walks one sequence at
+ * a time.
  * 64-bit types take 64-bit keys (neon_topk_wide.c).
  *
  * Parts: over sequences (or groups of 16 columns), a part's heaps in its own
@@ -743,6 +745,7 @@ static edmli_neon_topk_fns edmli_neon_topk_fns_for(EDML_TENSOR_DATA_TYPE t, bool
 typedef enum edmli_neon_topk_mode {
     EDMLI_NEON_TOPK_PACKED,  /* the axis is packed: a sequence at a time, scanned a vector at a time */
     EDMLI_NEON_TOPK_COLUMNS, /* the last dim is packed: 16 columns side by side */
+    EDMLI_NEON_TOPK_FOLDED,  /* 2, 4 or 8 packed columns, packed rows: folded into 16 lanes */
     EDMLI_NEON_TOPK_WALK,    /* anything else: a sequence at a time, an element at a time */
 } edmli_neon_topk_mode;
 
@@ -764,8 +767,11 @@ static edmli_neon_topk_mode edmli_neon_topk_mode_of(const edml_operator *op)
     const edmli_tensor *ti = &op->inputs[0];
     const uint32_t last = ti->rank - 1, axis = op->plan.topk.axis;
     if (ti->strides[axis] == 1) return EDMLI_NEON_TOPK_PACKED;
-    if (axis != last && ti->strides[last] == 1 && ti->sizes[last] >= EDMLI_NEON_TOPK_COLS)
-        return EDMLI_NEON_TOPK_COLUMNS;
+    const uint32_t c = ti->sizes[last];
+    if (axis != last && ti->strides[last] == 1 && c >= EDMLI_NEON_TOPK_COLS) return EDMLI_NEON_TOPK_COLUMNS;
+    if (axis != last && ti->strides[last] == 1 && (c == 2 || c == 4 || c == 8) && ti->strides[axis] == c &&
+        op->plan.topk.axis_size / (EDMLI_NEON_TOPK_COLS / c) >= op->plan.topk.k)
+        return EDMLI_NEON_TOPK_FOLDED;
     return EDMLI_NEON_TOPK_WALK;
 }
 
@@ -773,7 +779,9 @@ static edmli_neon_topk_mode edmli_neon_topk_mode_of(const edml_operator *op)
  * a sentinel), or one with a step's spare. */
 static uint64_t edmli_neon_topk_slot_words(const edml_operator *op)
 {
-    if (edmli_neon_topk_mode_of(op) == EDMLI_NEON_TOPK_COLUMNS) return EDMLI_NEON_TOPK_COLS * (op->plan.topk.k + 1u);
+    const edmli_neon_topk_mode m = edmli_neon_topk_mode_of(op);
+    if (m == EDMLI_NEON_TOPK_COLUMNS || m == EDMLI_NEON_TOPK_FOLDED)
+        return EDMLI_NEON_TOPK_COLS * (op->plan.topk.k + 1u);
     return op->plan.topk.k + 1u + 128u; /* and the spare of edmli_neon_collect */
 }
 
@@ -817,6 +825,35 @@ static void edmli_neon_topk_group(const edmli_neon_topk_job *j, const edmli_odo 
     }
 }
 
+/* c = 2, 4 or 8 packed columns folded into 16 lanes: the axis seen as rows
+ * of 16 elements (16 / c of its rows each), lane q holding column q % c of
+ * rows q / c, q / c + 16 / c, ...; each column's best K the merge of its
+ * 16 / c lanes' (their indices turned into the axis's), the rows past the
+ * last whole 16 offered one by one. */
+static void edmli_neon_topk_folded(const edmli_neon_topk_job *j, const edmli_odo *o, uint64_t *h)
+{
+    const edmli_topk_plan *p = &j->op->plan.topk;
+    const edmli_tensor *ti = &j->op->inputs[0], *tv = &j->op->outputs[0], *tx = &j->op->outputs[1];
+    const uint32_t last = ti->rank - 1, k = p->k, n = p->axis_size, c = j->cols, g = 16 / c, es = ti->elem_size;
+    const uint32_t nv = n / g, flip = p->direction == EDML_AXIS_DIRECTION_INCREASING ? UINT32_MAX : 0;
+    const int64_t vs = (int64_t)tv->strides[last] * tv->elem_size, xs = (int64_t)tx->strides[last] * tx->elem_size;
+    const uint8_t *in = j->ex->in[0] + o->off[0];
+    j->fns.cols(in, 16 * (int64_t)es, nv, k, h);
+    for (uint32_t q = 0; q < 16; q++) /* a lane's row: that of the axis (the same order) */
+        for (uint64_t *x = h + (uint64_t)q * (k + 1), *e = x + k; x < e; x++)
+            *x = (*x & ~(uint64_t)UINT32_MAX) | (uint32_t) ~(~(uint32_t)*x * g + q / c);
+    for (uint32_t col = 0; col < c; col++) {
+        uint64_t *best = h + (uint64_t)col * (k + 1);
+        for (uint32_t t = 1; t < g; t++)
+            for (uint32_t e = 0; e < k; e++) edmli_neon_offer(best, k, h[(uint64_t)(col + t * c) * (k + 1) + e]);
+        for (uint32_t r = nv * g; r < n; r++)
+            edmli_neon_offer(best, k, edmli_neon_cand(ti->dtype, flip, in + ((uint64_t)r * c + col) * es, r));
+        edmli_neon_drain(best, k);
+        edmli_neon_topk_write(j->op, best, in + col * es, j->ex->out[0] + o->off[1] + col * vs,
+                              j->ex->out[1] + o->off[2] + col * xs);
+    }
+}
+
 /* Part `part` of the units, each whole. */
 static void edmli_neon_topk_units(void *arg, uint32_t part, uint32_t worker)
 {
@@ -831,6 +868,8 @@ static void edmli_neon_topk_units(void *arg, uint32_t part, uint32_t worker)
     for (uint64_t u = u0, g = u0 % j->groups; u < u1; u++) {
         if (j->mode == EDMLI_NEON_TOPK_COLUMNS) {
             edmli_neon_topk_group(j, &o, (uint32_t)g, h);
+        } else if (j->mode == EDMLI_NEON_TOPK_FOLDED) {
+            edmli_neon_topk_folded(j, &o, h);
         } else {
             const uint8_t *in = j->ex->in[0] + o.off[0];
             if (j->mode == EDMLI_NEON_TOPK_PACKED)
@@ -906,11 +945,11 @@ __attribute__((noinline)) static edml_status edmli_neon_topk_keys(const edml_ope
     const edmli_tensor *ti = &op->inputs[0], *tv = &op->outputs[0], *tx = &op->outputs[1];
     const uint32_t last = ti->rank - 1, elem[3] = {ti->elem_size, tv->elem_size, tx->elem_size};
     edmli_neon_topk_job j = {.op = op, .ex = ex, .mode = edmli_neon_topk_mode_of(op), .cols = ti->sizes[last]};
-    const bool columns = j.mode == EDMLI_NEON_TOPK_COLUMNS;
+    const bool columns = j.mode == EDMLI_NEON_TOPK_COLUMNS || j.mode == EDMLI_NEON_TOPK_FOLDED;
     j.slot_words = edmli_neon_topk_slot_words(op);
     j.fns = edmli_neon_topk_fns_for(ti->dtype, p->direction == EDML_AXIS_DIRECTION_INCREASING);
     j.step = (int64_t)ti->strides[p->axis] * ti->elem_size;
-    j.groups = columns ? (j.cols + EDMLI_NEON_TOPK_COLS - 1) / EDMLI_NEON_TOPK_COLS : 1;
+    j.groups = j.mode == EDMLI_NEON_TOPK_COLUMNS ? (j.cols + EDMLI_NEON_TOPK_COLS - 1) / EDMLI_NEON_TOPK_COLS : 1;
     edmli_odo_init(&j.rows, 3);
     for (uint32_t d = 0; d < ti->rank; d++) {
         if (d == p->axis || (columns && d == last)) continue;
