@@ -26,6 +26,7 @@ typedef struct edmli_neon_short {
     EDML_TENSOR_DATA_TYPE dtype, index_type;
     bool is_max, take_last, is_float, packed_out;
     bool two_pass; /* FLOAT32 rows through edmli_neon_row_f32 */
+    bool fexact;   /* FLOAT32 where float compares are exact and keep NaN */
 } edmli_neon_short;
 
 /* The rows of the input lie one after another, each of n elements: every
@@ -151,6 +152,36 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_u32(const edmli_neon_short *s, const u
     const uint32x4_t flip = vdupq_n_u32(sign ^ (s->is_max ? 0u : 0xffffffffu));
     const uint32_t *q = (const uint32_t *)(const void *)p;
     EDMLI_NEON_SHORT_BEST(32, 4, edmli_neon_order32)
+    const uint16x4_t narrow = vmovn_u32(idx);
+    vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
+}
+
+/* FLOAT32 rows of 2 or 3 where float compares are exact: four rows' best
+ * by FMAX (ArgMin: FMIN), which keep a NaN, then the first (last) channel
+ * that holds it: equal to it (-0 == +0), or a NaN where the best is one;
+ * no order keys. */
+EDMLI_ALWAYS_INLINE void edmli_neon_short_f32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+{
+    const float *q = (const float *)(const void *)p;
+    float32x4_t c0, c1, c2;
+    if (s->n == 3) {
+        const float32x4x3_t v = vld3q_f32(q);
+        c0 = v.val[0], c1 = v.val[1], c2 = v.val[2];
+    } else {
+        const float32x4x2_t v = vld2q_f32(q);
+        c0 = v.val[0], c1 = v.val[1], c2 = v.val[1];
+    }
+    const float32x4_t m = s->is_max ? vmaxq_f32(c0, vmaxq_f32(c1, c2)) : vminq_f32(c0, vminq_f32(c1, c2));
+#define EDMLI_NEON_HOLDS(c) vorrq_u32(vceqq_f32(c, m), vmvnq_u32(vceqq_f32(c, c)))
+    const uint32x4_t zero = vdupq_n_u32(0), one = vdupq_n_u32(1), two = vdupq_n_u32(2);
+    uint32x4_t idx;
+    if (!s->take_last)
+        idx = vbslq_u32(EDMLI_NEON_HOLDS(c0), zero, vbslq_u32(EDMLI_NEON_HOLDS(c1), one, two));
+    else if (s->n == 3)
+        idx = vbslq_u32(EDMLI_NEON_HOLDS(c2), two, vbslq_u32(EDMLI_NEON_HOLDS(c1), one, zero));
+    else
+        idx = vbslq_u32(EDMLI_NEON_HOLDS(c1), one, zero);
+#undef EDMLI_NEON_HOLDS
     const uint16x4_t narrow = vmovn_u32(idx);
     vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
 }
@@ -314,6 +345,8 @@ static void edmli_neon_short_rows(edmli_neon_short *s, uint64_t begin, uint64_t 
         edmli_neon_short_run(s, begin, end, edmli_neon_short_u8, 16);
     else if (s->es == 2)
         edmli_neon_short_run(s, begin, end, edmli_neon_short_u16, 8);
+    else if (s->fexact)
+        edmli_neon_short_run(s, begin, end, edmli_neon_short_f32, 4);
     else
         edmli_neon_short_run(s, begin, end, edmli_neon_short_u32, 4);
 }
@@ -349,7 +382,9 @@ edml_status edmli_neon_argreduce_short(const edmli_neon_arg *v, const edmli_exec
                           .take_last = op->plan.argreduce.direction == EDML_AXIS_DIRECTION_DECREASING,
                           .is_float = ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32,
                           .packed_out = edmli_neon_short_rows_packed(to),
-                          .two_pass = edmli_neon_two_pass(ti)};
+                          .two_pass = edmli_neon_two_pass(ti),
+                          .fexact = ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && edmli_neon_fp_exact() &&
+                                    edmli_neon_fp_keeps_nan()};
     edmli_odo_init(&s.rows, 1);
     for (uint32_t d = 0; d < last; d++) edmli_odo_dim(&s.rows, to->sizes[d], &to->strides[d], &elem);
     const uint32_t parts = edmli_cpu_parts(op, s.count, ti->elem_count * ti->elem_size);
