@@ -344,6 +344,18 @@ static inline edmli_neon_arg edmli_neon_arg_view(const edml_operator *op)
     const edmli_argreduce_plan *p = &op->plan.argreduce;
     return (edmli_neon_arg){op, &p->in, &p->out, p->mask};
 }
+/* 8-bit keys: unsigned order, ArgMin's reversed (no NaN among integers). */
+static inline uint8x16_t edmli_neon_order8(uint8x16_t v, uint8x16_t flip, bool is_float)
+{
+    (void)is_float;
+    return veorq_u8(v, flip);
+}
+static inline uint16x8_t edmli_neon_order16(uint16x8_t v, uint16x8_t flip, bool is_float)
+{
+    (void)is_float;
+    return veorq_u16(v, flip);
+}
+
 /* 32-bit keys: integers as the 8- and 16-bit ones; floats as the reference
  * orders them (-0 as +0, a NaN all ones, kept on top by ArgMin). */
 static inline uint32x4_t edmli_neon_order32(uint32x4_t v, uint32x4_t flip, bool is_float)
@@ -356,6 +368,13 @@ static inline uint32x4_t edmli_neon_order32(uint32x4_t v, uint32x4_t flip, bool 
     uint32x4_t k = vbslq_u32(vbicq_u32(neg, zero), vmvnq_u32(v), vorrq_u32(mag, vdupq_n_u32(0x80000000u)));
     k = veorq_u32(k, flip);   /* ArgMin: the order reversed */
     return vorrq_u32(k, nan); /* every NaN all ones, on top either way */
+}
+
+/* The first (or last) set lane of a 4-lane mask; 4 where none is. */
+static inline uint32_t edmli_neon_lane32(uint32x4_t m, bool last)
+{
+    const uint64_t w = vget_lane_u64(vreinterpret_u64_u16(vmovn_u32(m)), 0);
+    return !w ? 4 : (last ? 63u - (uint32_t)__builtin_clzll(w) : (uint32_t)__builtin_ctzll(w)) / 16u;
 }
 
 /* Along a short packed innermost dim, rows packed (neon_argreduce_short.c):

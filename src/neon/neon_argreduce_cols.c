@@ -38,23 +38,6 @@ static uint32_t edmli_neon_cols_key1(const edmli_neon_cols *c, const uint8_t *p)
     return vgetq_lane_u32(edmli_neon_order32(vdupq_n_u32(v), vdupq_n_u32(c->flip), c->is_float), 0);
 }
 
-/* Order keys of a vector of 8-, 16- or 32-bit elements: the flip (an
- * integer's sign, ArgMin's reversal) applied; floats as edmli_neon_order32. */
-static inline uint8x16_t edmli_neon_ckey8(uint8x16_t v, uint8x16_t f, bool is_float)
-{
-    (void)is_float;
-    return veorq_u8(v, f);
-}
-static inline uint16x8_t edmli_neon_ckey16(uint16x8_t v, uint16x8_t f, bool is_float)
-{
-    (void)is_float;
-    return veorq_u16(v, f);
-}
-static inline uint32x4_t edmli_neon_ckey32(uint32x4_t v, uint32x4_t f, bool is_float)
-{
-    return edmli_neon_order32(v, f, is_float);
-}
-
 /* The keys of each column of `lanes` rows at p (a third, for two columns, repeating the second). */
 /* Whether best[j] (for j < cols) has its row: a lane of mask found, at row r. */
 static inline bool edmli_neon_cols_done(const edmli_neon_cols *c, const edmli_neon_colbest *best)
@@ -95,7 +78,7 @@ static inline bool edmli_neon_cols_done(const edmli_neon_cols *c, const edmli_ne
                     best[j].row = r;                                                                                   \
     }
 
-/* The first (last) set lane of a mask of 16, 8 or 4 lanes; `lanes` for none. */
+/* The first (last) set lane of a mask of 16 or 8 lanes (edmli_neon_lane32: 4); `lanes` for none. */
 static inline uint32_t edmli_neon_lane8(uint8x16_t m, bool last)
 {
     const uint64_t w = vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(m), 4)), 0);
@@ -105,11 +88,6 @@ static inline uint32_t edmli_neon_lane16(uint16x8_t m, bool last)
 {
     const uint64_t w = vget_lane_u64(vreinterpret_u64_u8(vmovn_u16(m)), 0);
     return !w ? 8 : (last ? 63u - (uint32_t)__builtin_clzll(w) : (uint32_t)__builtin_ctzll(w)) / 8u;
-}
-static inline uint32_t edmli_neon_lane32(uint32x4_t m, bool last)
-{
-    const uint64_t w = vget_lane_u64(vreinterpret_u64_u16(vmovn_u32(m)), 0);
-    return !w ? 4 : (last ? 63u - (uint32_t)__builtin_clzll(w) : (uint32_t)__builtin_ctzll(w)) / 16u;
 }
 
 /* The greatest lane. */
@@ -156,7 +134,7 @@ static inline uint32_t edmli_neon_hmax32(uint32x4_t v)
             const uint##bits##x##lanes##x2_t w = vld2q_u##bits(q);                                  \
             v.val[0] = w.val[0], v.val[1] = w.val[1], v.val[2] = w.val[1];                          \
         }                                                                                           \
-        for (int j = 0; j < 3; j++) k[j] = edmli_neon_ckey##bits(v.val[j], f, c->is_float);         \
+        for (int j = 0; j < 3; j++) k[j] = edmli_neon_order##bits(v.val[j], f, c->is_float);        \
     }
 EDMLI_NEON_COLS_KEYS(8, 16)
 EDMLI_NEON_COLS_KEYS(16, 8)

@@ -64,18 +64,6 @@ bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v)
            v->mask == 1u << last && edmli_neon_short_rows_packed(ti);
 }
 
-/* 8-bit keys: unsigned order, ArgMin's reversed (no NaN among integers). */
-static inline uint8x16_t edmli_neon_short_k8(uint8x16_t v, uint8x16_t flip, bool is_float)
-{
-    (void)is_float;
-    return veorq_u8(v, flip);
-}
-static inline uint16x8_t edmli_neon_short_k16(uint16x8_t v, uint16x8_t flip, bool is_float)
-{
-    (void)is_float;
-    return veorq_u16(v, flip);
-}
-
 /* The rows of a vector at q (elements of `bits` bits, `lanes` of them a
  * vector), channel by channel, keyed by KEY (flip, s->is_float): the best
  * channel's index of each row in idx. */
@@ -133,7 +121,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_u8(const edmli_neon_short *s, const ui
     const uint8x16_t flip =
         vdupq_n_u8((uint8_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT8 ? 0x80u : 0u) ^ (s->is_max ? 0u : 0xffu)));
     const uint8_t *q = p;
-    EDMLI_NEON_SHORT_BEST(8, 16, edmli_neon_short_k8)
+    EDMLI_NEON_SHORT_BEST(8, 16, edmli_neon_order8)
     vst1q_u8(idx8, idx);
 }
 
@@ -142,7 +130,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_u16(const edmli_neon_short *s, const u
     const uint16x8_t flip =
         vdupq_n_u16((uint16_t)((s->dtype == EDML_TENSOR_DATA_TYPE_INT16 ? 0x8000u : 0u) ^ (s->is_max ? 0u : 0xffffu)));
     const uint16_t *q = (const uint16_t *)(const void *)p;
-    EDMLI_NEON_SHORT_BEST(16, 8, edmli_neon_short_k16)
+    EDMLI_NEON_SHORT_BEST(16, 8, edmli_neon_order16)
     vst1_u8(idx8, vmovn_u16(idx));
 }
 
@@ -270,13 +258,6 @@ EDMLI_ALWAYS_INLINE void edmli_neon_rows8_u16(const edmli_neon_short *s, const u
     vst1_u8(idx8, vmovn_u16(idx));
 }
 
-/* The first (or last) set lane of a mask. */
-static inline uint32_t edmli_neon_mask_lane(uint32x4_t m, bool last)
-{
-    const uint64_t w = vget_lane_u64(vreinterpret_u64_u16(vmovn_u32(m)), 0);
-    return (last ? 63u - (uint32_t)__builtin_clzll(w) : (uint32_t)__builtin_ctzll(w)) / 16u;
-}
-
 /* FLOAT32 rows of 16 to 255 (YOLO's 80 classes) one at a time, where float
  * compares are exact (no flush to zero) and keep NaN: the row's best by
  * FMAX (ArgMin: FMIN), which keep a NaN, its last vector overlapping the
@@ -303,7 +284,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_row_f32(const edmli_neon_short *s, const uin
         const float32x4_t v = vld1q_f32(f + j);
         const uint32x4_t eq = nan ? vmvnq_u32(vceqq_f32(v, v)) : vceqq_f32(v, b);
         if (edmli_neon_any_u32(eq)) {
-            idx8[0] = (uint8_t)(j + edmli_neon_mask_lane(eq, s->take_last));
+            idx8[0] = (uint8_t)(j + edmli_neon_lane32(eq, s->take_last));
             return;
         }
     }
