@@ -1,6 +1,6 @@
 /* Every NEON kernel path on shapes that take it, against the reference,
  * bit for bit: ArgMin/ArgMax of every type along short and long, packed,
- * strided and transposed axes (64-bit keys, rows of 2 to 40 at every
+ * strided and transposed axes (64-bit keys, rows of 1 to 1000 at every
  * width, one-element sets), TopK of 64-bit types with its rows split,
  * ElementWiseIf with a condition a pixel over its channels, GatherND of
  * slices of every small size by every index type. Each runs on a
@@ -139,9 +139,9 @@ static void kn_argreduce(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n, 
 
 static void test_argreduce_paths(tl_rng *r)
 {
-    static const UINT lens[12] = {1, 2, 3, 4, 5, 8, 12, 16, 21, 31, 33, 40};
+    static const UINT lens[17] = {1, 2, 3, 4, 5, 8, 12, 16, 21, 31, 33, 40, 64, 100, 129, 300, 1000};
     for (int t = 0; t < 11; t++)
-        for (int l = 0; l < 12; l++)
+        for (int l = 0; l < 17; l++)
             for (int layout = 0; layout < 3; layout++) {
                 kn_argreduce(r, kn_types[t], 37 + tl_below(r, 40), lens[l], 1, layout);
                 kn_argreduce(r, kn_types[t], 37 + tl_below(r, 40), lens[l], 0, layout);

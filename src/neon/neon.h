@@ -387,6 +387,21 @@ edml_status edmli_neon_argreduce_short(const edmli_neon_arg *v, const edmli_exec
 bool edmli_neon_argreduce_cols_takes(const edmli_neon_arg *v);
 edml_status edmli_neon_argreduce_cols(const edmli_neon_arg *v, const edmli_exec *ex);
 uint64_t edmli_neon_argreduce_cols_temp_bytes(const edml_operator *op);
+/* Packed runs of 8-, 16- and 32-bit integers a block of 128 bytes at a time
+ * (neon_argreduce_blocks.c): elements [i0, i1) of the run at p (flat index
+ * `flat` at element 0) offered to a best so far, whose key is
+ * edmli_neon_key1's (ArgMin's reversed); NULL for the other types. */
+typedef struct edmli_neon_run_best {
+    uint32_t key, idx;
+    bool any;
+} edmli_neon_run_best;
+typedef void (*edmli_neon_run_fn)(const uint8_t *p, uint32_t i0, uint32_t i1, uint32_t flat, edmli_neon_run_best *b);
+edmli_neon_run_fn edmli_neon_blocks_for(EDML_TENSOR_DATA_TYPE t, bool is_min, bool last);
+/* Packed runs of n (at least 1) 64-bit elements a block of 16 at a time:
+ * the index of the best (INT64 and UINT64; FLOAT64 where float compares
+ * are exact, not on ARMv7). */
+bool edmli_neon_blocks64_takes(EDML_TENSOR_DATA_TYPE t);
+uint64_t edmli_neon_blocks64(const uint8_t *p, uint64_t n, EDML_TENSOR_DATA_TYPE t, bool is_min, bool last);
 /* Any type, any layout, 64-bit keys (neon_argreduce_wide.c): what the
  * 32-bit kernels do not take. */
 edml_status edmli_neon_argreduce_wide(const edmli_neon_arg *v, const edmli_exec *ex);

@@ -6,7 +6,10 @@
  *    outputs at once, one lane each, over the whole reduced set.
  * A lane takes a new element on > (first index wins) or >= (last wins); lanes
  * merge by key, then by index, so ties resolve exactly as the reference does.
- * Other types and layouts take 64-bit keys (neon_argreduce_wide.c).
+ * Horizontally, FLOAT32 goes in blocks of 32 against a threshold (below)
+ * and integers of up to 32 bits in blocks of 128 bytes at their own width
+ * (neon_argreduce_blocks.c). Other types and layouts take 64-bit keys
+ * (neon_argreduce_wide.c).
  * Vertically, 16 columns go down the reduced set together where it is one
  * plain stride (four vectors: independent compare chains, 64 neighbouring
  * bytes a row), else 4 at a time.
@@ -25,7 +28,8 @@ typedef struct edmli_neon_red {
     uint32_t es;
     uint32_t invert; /* ArgMin: ~key, NaN kept on top */
     bool is_float, take_last;
-    bool keys; /* bests need their keys (parts are combined) */
+    bool keys;                /* bests need their keys (parts are combined) */
+    edmli_neon_run_fn blocks; /* integers of up to 32 bits: a run in blocks */
 } edmli_neon_red;
 
 /* a (key, index) better than b under the tie rule */
@@ -298,17 +302,29 @@ static edmli_neon_best edmli_neon_reduce_last_f32(edmli_neon_red *r, const uint8
     {                                                                                                                  \
         return edmli_neon_reduce_set(r, b, sp, EDML_TENSOR_DATA_TYPE_##DT, true);                                      \
     }
-EDMLI_NEON_KEY32_BUT_F32(EDMLI_NEON_REDUCE_SETS)
+EDMLI_NEON_REDUCE_SETS(f16, FLOAT16)
 
 typedef edmli_neon_best (*edmli_neon_reduce_fn)(edmli_neon_red *r, const uint8_t *base, const edmli_neon_span *sp);
+
+/* Integers of up to 32 bits: each set's run in blocks at the element's own
+ * width (neon_argreduce_blocks.c). */
+static edmli_neon_best edmli_neon_reduce_blocks(edmli_neon_red *r, const uint8_t *base, const edmli_neon_span *sp)
+{
+    edmli_neon_run_best b = {0, 0, false};
+    edmli_odo_seek(&r->inner, sp->s0);
+    for (uint64_t s = sp->s0; s < sp->s1; s++, edmli_odo_next(&r->inner))
+        r->blocks(base + r->inner.off[0], sp->i0, sp->i1, (uint32_t)(s * r->run), &b);
+    return (edmli_neon_best){b.key, b.idx, b.any};
+}
 
 static edmli_neon_reduce_fn edmli_neon_reduce_for(EDML_TENSOR_DATA_TYPE t, bool last)
 {
 #define EDMLI_CASE(T, DT) \
     case EDML_TENSOR_DATA_TYPE_##DT: return last ? edmli_neon_reduce_last_##T : edmli_neon_reduce_first_##T;
     switch (t) {
-        EDMLI_NEON_KEY32_TYPES(EDMLI_CASE)
-    default: return NULL; /* the caller took the reference for other types */
+        EDMLI_CASE(f32, FLOAT32)
+        EDMLI_CASE(f16, FLOAT16)
+    default: return NULL; /* integers: edmli_neon_reduce_blocks */
     }
 #undef EDMLI_CASE
 }
@@ -608,6 +624,7 @@ static void edmli_neon_red_init(edmli_neon_red *r, const edmli_neon_arg *v, bool
     }
     r->run = horizontal ? ti->sizes[last_dim] : 1;
     r->keys = false;
+    r->blocks = edmli_neon_blocks_for(ti->dtype, r->invert, r->take_last);
 }
 
 /* Columns a vertical unit takes. */
@@ -855,7 +872,7 @@ __attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edm
         .r = &r,
         .ex = ex,
         .index_type = to->dtype,
-        .reduce_set = edmli_neon_reduce_for(ti->dtype, r.take_last),
+        .reduce_set = r.blocks ? edmli_neon_reduce_blocks : edmli_neon_reduce_for(ti->dtype, r.take_last),
         .cols4 = edmli_neon_cols4_for(ti->dtype, r.take_last),
         .cols16 = edmli_neon_cols16_for(ti->dtype, r.take_last),
         .vertical = !horizontal,

@@ -3,15 +3,15 @@
  * another, de-interleaved by vld2/vld3 so that each channel is a vector of
  * 16, 8 or 4 rows (8-, 16- and 32-bit elements, compared at their own
  * width, not widened); 4 to 31 elements a vector of rows at a time (16
- * 8-bit, 8 16-bit or 4 32-bit rows), column by column; FLOAT32 rows of 16
- * to 255 (where float compares are exact) one at a time in two passes,
- * the best by FMAX/FMIN, then the first (last) element equal to it; each
- * channel's keys compared with the best so far lane by lane (> keeps the
- * first of ties, >= the last), and each row's
- * index stored: packed outputs from vectors, strided ones through an
- * odometer. Keys are the reference's order: integers as integers, floats
- * with -0 == +0 and every NaN equal and above +inf; ArgMin reverses the
- * order but keeps NaN on top. Parts: runs of rows, each output its own. */
+ * 8-bit, 8 16-bit or 4 32-bit rows), column by column; FLOAT32 rows of 4
+ * to 255 (where float compares are exact) four at a time in two passes,
+ * each row's best by FMAX/FMIN, then its first (last) element equal to it;
+ * each channel's keys compared with the best so far lane by lane (> keeps
+ * the first of ties, >= the last), and each row's index stored: packed
+ * outputs from vectors, strided ones through an odometer. Keys are the
+ * reference's order: integers as integers, floats with -0 == +0 and every
+ * NaN equal and above +inf; ArgMin reverses the order but keeps NaN on
+ * top. Parts: runs of rows, each output its own. */
 #include "neon.h"
 
 #define EDMLI_NEON_SHORT_MAX 31u /* 32-bit rows up to this long go four rows at a time */
@@ -25,7 +25,7 @@ typedef struct edmli_neon_short {
     uint32_t n, es, os; /* row elements, element and index bytes */
     EDML_TENSOR_DATA_TYPE dtype, index_type;
     bool is_max, take_last, is_float, packed_out;
-    bool two_pass; /* FLOAT32 rows through edmli_neon_row_f32 */
+    bool rows_f32; /* FLOAT32 rows of 4 to 255 through edmli_neon_rows4_f32 */
     bool fexact;   /* FLOAT32 where float compares are exact and keep NaN */
 } edmli_neon_short;
 
@@ -41,13 +41,18 @@ static bool edmli_neon_short_rows_packed(const edmli_tensor *t)
     return true;
 }
 
-/* FLOAT32 rows of 16 to 255 where the two-pass kernel's float compares are
- * exact (shorter ones go four rows a vector). */
-static bool edmli_neon_two_pass(const edmli_tensor *ti)
+/* FLOAT32 rows of 4 to 255 where float compares are exact and keep NaN
+ * (not ARMv7's, which flush subnormals): edmli_neon_rows4_f32. */
+static bool edmli_neon_rows_f32(const edmli_tensor *ti)
 {
+#if defined(__aarch64__) || !defined(__ARM_NEON)
     const uint32_t n = ti->sizes[ti->rank - 1];
-    return ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && n >= 16 && n <= 255 && edmli_neon_fp_exact() &&
+    return ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && n >= 4 && n <= 255 && edmli_neon_fp_exact() &&
            edmli_neon_fp_keeps_nan();
+#else
+    (void)ti;
+    return false;
+#endif
 }
 
 bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v)
@@ -60,7 +65,7 @@ bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v)
                       t == EDML_TENSOR_DATA_TYPE_UINT32 || t == EDML_TENSOR_DATA_TYPE_INT32 ||
                       t == EDML_TENSOR_DATA_TYPE_FLOAT32;
     const bool rows4 = n >= 4 && n <= EDMLI_NEON_SHORT_MAX && ti->elem_size != 8;
-    return type && (n == 2 || n == 3 || rows4 || edmli_neon_two_pass(ti)) && ti->strides[last] == 1 &&
+    return type && (n == 2 || n == 3 || rows4 || edmli_neon_rows_f32(ti)) && ti->strides[last] == 1 &&
            v->mask == 1u << last && edmli_neon_short_rows_packed(ti);
 }
 
@@ -258,37 +263,113 @@ EDMLI_ALWAYS_INLINE void edmli_neon_rows8_u16(const edmli_neon_short *s, const u
     vst1_u8(idx8, vmovn_u16(idx));
 }
 
-/* FLOAT32 rows of 16 to 255 (YOLO's 80 classes) one at a time, where float
- * compares are exact (no flush to zero) and keep NaN: the row's best by
- * FMAX (ArgMin: FMIN), which keep a NaN, its last vector overlapping the
- * one before it where n is not a multiple of 4; then the first (or last)
- * element equal to it (-0 == +0, as the reference orders them), or the
- * first (last) NaN where the best is one. */
-EDMLI_ALWAYS_INLINE void edmli_neon_row_f32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+#if defined(__aarch64__) || !defined(__ARM_NEON)
+/* FLOAT32 rows of 4 to 255 (21 classes of a segmentation map, YOLO's 80)
+ * where float compares are exact (no flush to zero) and keep NaN, four
+ * rows at a time: each row's best by FMAX (ArgMin: FMIN) over its vectors,
+ * the last overlapping the one before it where n is not a multiple of 4;
+ * the four rows' bests folded pairwise into one vector; then each row's
+ * first (last) element equal to its best (-0 == +0, as the reference
+ * orders them): the least (greatest) index among the lanes that hold it,
+ * folded pairwise too. Where a best is a NaN, the rows go by order keys
+ * (edmli_neon_f32_row_keys). */
+#define EDMLI_NEON_F32_BEST(is_min, a, b) ((is_min) ? vminq_f32(a, b) : vmaxq_f32(a, b))
+/* Lanes of b equal to the row's vector x: their indices ix into the least
+ * (ArgMax's and ArgMin's first) or the greatest (last) so far. */
+#define EDMLI_NEON_F32_AT(acc, x, b, ix, last) \
+    ((last) ? vmaxq_u32(acc, vandq_u32(ix, vceqq_f32(x, b))) : vminq_u32(acc, vornq_u32(ix, vceqq_f32(x, b))))
+
+/* Four rows of n (r0 to r3; each row's vectors in one loop, so that the
+ * loop's own instructions are shared): each one's index into idx8; false
+ * where a row's best is a NaN (nothing stored). */
+EDMLI_ALWAYS_INLINE bool edmli_neon_rows4_f32(const float *r0, const float *r1, const float *r2, const float *r3,
+                                              uint32_t n, bool is_min, bool last, uint8_t idx8[16])
 {
-    const float *f = (const float *)(const void *)p;
-    const uint32_t n = s->n, lastv = n - 4;
-    float32x4_t m = vld1q_f32(f + lastv);
-    for (uint32_t i = 0; i < lastv; i += 4) {
-        const float32x4_t v = vld1q_f32(f + i);
-        m = s->is_max ? vmaxq_f32(m, v) : vminq_f32(m, v);
+    const uint32_t e = n - 4; /* the last vector, overlapping the one before it */
+    float32x4_t m0 = vld1q_f32(r0 + e), m1 = vld1q_f32(r1 + e), m2 = vld1q_f32(r2 + e), m3 = vld1q_f32(r3 + e);
+    for (uint32_t i = 0; i < e; i += 4) {
+        m0 = EDMLI_NEON_F32_BEST(is_min, m0, vld1q_f32(r0 + i)),
+        m1 = EDMLI_NEON_F32_BEST(is_min, m1, vld1q_f32(r1 + i));
+        m2 = EDMLI_NEON_F32_BEST(is_min, m2, vld1q_f32(r2 + i)),
+        m3 = EDMLI_NEON_F32_BEST(is_min, m3, vld1q_f32(r3 + i));
     }
-    float32x2_t h = vget_low_f32(m), hh = vget_high_f32(m);
-    h = s->is_max ? vpmax_f32(h, hh) : vpmin_f32(h, hh);
-    h = s->is_max ? vpmax_f32(h, h) : vpmin_f32(h, h);
-    const float32x4_t b = vdupq_lane_f32(h, 0);
-    const bool nan = edmli_neon_any_u32(vmvnq_u32(vceqq_f32(b, b)));
-    idx8[0] = 0; /* not reached: the best is one of the row's */
-    for (uint32_t t = 0; t < n + 3; t += 4) {
-        const uint32_t j = s->take_last ? (t < lastv ? lastv - t : 0) : (t < lastv ? t : lastv);
-        const float32x4_t v = vld1q_f32(f + j);
-        const uint32x4_t eq = nan ? vmvnq_u32(vceqq_f32(v, v)) : vceqq_f32(v, b);
-        if (edmli_neon_any_u32(eq)) {
-            idx8[0] = (uint8_t)(j + edmli_neon_lane32(eq, s->take_last));
-            return;
+    const float32x4_t m = is_min ? vpminq_f32(vpminq_f32(m0, m1), vpminq_f32(m2, m3))
+                                 : vpmaxq_f32(vpmaxq_f32(m0, m1), vpmaxq_f32(m2, m3));
+    if (edmli_neon_any_u32(vmvnq_u32(vceqq_f32(m, m)))) return false;
+    static const uint32_t lanes[4] = {0, 1, 2, 3};
+    const float32x4_t b0 = vdupq_laneq_f32(m, 0), b1 = vdupq_laneq_f32(m, 1);
+    const float32x4_t b2 = vdupq_laneq_f32(m, 2), b3 = vdupq_laneq_f32(m, 3);
+    const uint32x4_t ix0 = vld1q_u32(lanes), ixe = vaddq_u32(ix0, vdupq_n_u32(e));
+    uint32x4_t a0 = vdupq_n_u32(last ? 0u : ~0u);
+    a0 = EDMLI_NEON_F32_AT(a0, vld1q_f32(r0 + e), b0, ixe, last);
+    uint32x4_t a1 = EDMLI_NEON_F32_AT(vdupq_n_u32(last ? 0u : ~0u), vld1q_f32(r1 + e), b1, ixe, last);
+    uint32x4_t a2 = EDMLI_NEON_F32_AT(vdupq_n_u32(last ? 0u : ~0u), vld1q_f32(r2 + e), b2, ixe, last);
+    uint32x4_t a3 = EDMLI_NEON_F32_AT(vdupq_n_u32(last ? 0u : ~0u), vld1q_f32(r3 + e), b3, ixe, last);
+    uint32x4_t ix = ix0;
+    for (uint32_t i = 0; i < e; i += 4, ix = vaddq_u32(ix, vdupq_n_u32(4))) {
+        a0 = EDMLI_NEON_F32_AT(a0, vld1q_f32(r0 + i), b0, ix, last);
+        a1 = EDMLI_NEON_F32_AT(a1, vld1q_f32(r1 + i), b1, ix, last);
+        a2 = EDMLI_NEON_F32_AT(a2, vld1q_f32(r2 + i), b2, ix, last);
+        a3 = EDMLI_NEON_F32_AT(a3, vld1q_f32(r3 + i), b3, ix, last);
+    }
+    const uint32x4_t at =
+        last ? vpmaxq_u32(vpmaxq_u32(a0, a1), vpmaxq_u32(a2, a3)) : vpminq_u32(vpminq_u32(a0, a1), vpminq_u32(a2, a3));
+    const uint16x4_t narrow = vmovn_u32(at);
+    vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
+    return true;
+}
+#undef EDMLI_NEON_F32_BEST
+#undef EDMLI_NEON_F32_AT
+
+/* A row whose best may be a NaN, by order keys: the best key over its
+ * vectors, then the first (last) vector holding it. */
+static uint8_t edmli_neon_f32_row_keys(const float *f, uint32_t n, bool is_min, bool last)
+{
+    const uint32x4_t flip = vdupq_n_u32(is_min ? ~0u : 0u);
+    const uint32_t *u = (const uint32_t *)(const void *)f;
+    uint32x4_t k = edmli_neon_order32(vld1q_u32(u + n - 4), flip, true);
+    for (uint32_t i = 0; i + 4 < n; i += 4) k = vmaxq_u32(k, edmli_neon_order32(vld1q_u32(u + i), flip, true));
+    const uint32x4_t h = vdupq_n_u32(vmaxvq_u32(k));
+    const uint32_t vecs = (n + 3) / 4;
+    for (uint32_t t = 0; t < vecs; t++) {
+        const uint32_t v = last ? vecs - 1 - t : t, at = v == vecs - 1 ? n - 4 : 4 * v;
+        const uint32_t l = edmli_neon_lane32(vceqq_u32(edmli_neon_order32(vld1q_u32(u + at), flip, true), h), last);
+        if (l < 4) return (uint8_t)(at + l);
+    }
+    return 0; /* not reached: the best is one of the row's */
+}
+
+/* Rows [begin, end) four at a time, the last ones repeated to fill four. */
+EDMLI_ALWAYS_INLINE void edmli_neon_rows4_f32_run(edmli_neon_short *s, uint64_t begin, uint64_t end, bool is_min,
+                                                  bool last)
+{
+    const uint32_t n = s->n;
+    const uint64_t row = (uint64_t)n * 4;
+    _Alignas(16) uint8_t idx8[16];
+    for (uint64_t r = begin; r < end; r += 4) {
+        const uint32_t k = end - r < 4 ? (uint32_t)(end - r) : 4;
+        const uint8_t *p = s->in + r * row;
+        const float *r0 = (const float *)(const void *)p, *r1 = (const float *)(const void *)(p + (k > 1) * row);
+        const float *r2 = (const float *)(const void *)(p + (k > 2 ? 2 : k - 1) * row);
+        const float *r3 = (const float *)(const void *)(p + (k - 1) * row);
+        if (!edmli_neon_rows4_f32(r0, r1, r2, r3, n, is_min, last, idx8)) {
+            const float *rp[4] = {r0, r1, r2, r3};
+            for (uint32_t i = 0; i < k; i++) idx8[i] = edmli_neon_f32_row_keys(rp[i], n, is_min, last);
         }
+        edmli_neon_short_store(s, r, idx8, k);
     }
 }
+
+static void edmli_neon_rows4_f32_rows(edmli_neon_short *s, uint64_t begin, uint64_t end)
+{
+    if (s->is_max)
+        s->take_last ? edmli_neon_rows4_f32_run(s, begin, end, false, true)
+                     : edmli_neon_rows4_f32_run(s, begin, end, false, false);
+    else
+        s->take_last ? edmli_neon_rows4_f32_run(s, begin, end, true, true)
+                     : edmli_neon_rows4_f32_run(s, begin, end, true, false);
+}
+#endif
 
 typedef void (*edmli_neon_short_fn)(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16]);
 
@@ -314,9 +395,13 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_run(edmli_neon_short *s, uint64_t begi
 static void edmli_neon_short_rows(edmli_neon_short *s, uint64_t begin, uint64_t end)
 {
     if (!s->packed_out) edmli_odo_seek(&s->rows, begin);
-    if (s->two_pass)
-        edmli_neon_short_run(s, begin, end, edmli_neon_row_f32, 1);
-    else if (s->n > 3 && s->es == 1)
+#if defined(__aarch64__) || !defined(__ARM_NEON)
+    if (s->rows_f32) {
+        edmli_neon_rows4_f32_rows(s, begin, end);
+        return;
+    }
+#endif
+    if (s->n > 3 && s->es == 1)
         edmli_neon_short_run(s, begin, end, edmli_neon_rows16_u8, 16);
     else if (s->n > 3 && s->es == 2)
         edmli_neon_short_run(s, begin, end, edmli_neon_rows8_u16, 8);
@@ -363,7 +448,7 @@ edml_status edmli_neon_argreduce_short(const edmli_neon_arg *v, const edmli_exec
                           .take_last = op->plan.argreduce.direction == EDML_AXIS_DIRECTION_DECREASING,
                           .is_float = ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32,
                           .packed_out = edmli_neon_short_rows_packed(to),
-                          .two_pass = edmli_neon_two_pass(ti),
+                          .rows_f32 = edmli_neon_rows_f32(ti),
                           .fexact = ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && edmli_neon_fp_exact() &&
                                     edmli_neon_fp_keeps_nan()};
     edmli_odo_init(&s.rows, 1);

@@ -2,8 +2,10 @@
  * 32-bit kernels (neon_argreduce.c, neon_argreduce_short.c) do not take:
  * INT64, UINT64 and FLOAT64; an innermost dim with a stride; sets of one
  * element or of over 2^32; FLOAT32 where FPCR.AH changes how NaN compares.
- * A set goes a run (its innermost reduced dim) at a time: packed 64-bit
- * elements keyed in registers as they are loaded, the others 32 at a time
+ * A set goes a run (its innermost reduced dim) at a time: packed runs of 16
+ * or more INT64, UINT64 (and FLOAT64 where float compares are exact) in
+ * blocks against the best so far (neon_argreduce_blocks.c), other packed
+ * 64-bit elements keyed in registers as they are loaded, the others 32 at a time
  * converted to keys by the CPU's key conversion; then two lanes of (key,
  * index), the best so far kept on > (first of ties) or >= (last), lanes
  * merged by key, then index. Keys are the reference's order; ArgMin reverses it but keeps
@@ -22,6 +24,7 @@ typedef struct edmli_neon_wide {
     EDML_TENSOR_DATA_TYPE dtype, index_type;
     bool invert, keep_nan, take_last;
     bool packed64;       /* 64-bit elements, the run packed: keyed as loaded */
+    bool blocks;         /* packed64 of a type edmli_neon_blocks64 takes */
     uint32_t parts, per; /* per: parts a set (split), else 1 */
     const uint8_t *in;
     uint8_t *out;
@@ -108,6 +111,14 @@ EDMLI_ALWAYS_INLINE void edmli_neon_wide_packed_dt(const edmli_neon_wide *w, con
                               vdupq_n_u64(0x7ff0000000000000u), vdupq_n_u64(0), vdupq_n_u64(0x8000000000000000u)};
     const uint64x2_t two = vdupq_n_u64(2), four = vdupq_n_u64(4);
     const uint64_t *q = (const uint64_t *)(const void *)p;
+    if (w->blocks && n >= 16) { /* the run's best by blocks, keyed once */
+        const uint64_t bi = edmli_neon_blocks64(p, n, dt, w->invert, last);
+        uint64_t k;
+        w->keys(p + 8 * bi, 8, 1, &k);
+        if (w->invert && !(w->keep_nan && k == EDMLI_NAN_KEY)) k = ~k;
+        edmli_neon_wide_take(&a->s, k, first + bi, last);
+        return;
+    }
     uint64x2_t idx = vaddq_u64(vcombine_u64(vcreate_u64(0), vcreate_u64(1)), vdupq_n_u64(first));
     uint64_t i = 0;
     if (!a->any_v && n >= 2) {
@@ -255,6 +266,7 @@ edml_status edmli_neon_argreduce_wide(const edmli_neon_arg *v, const edmli_exec 
                          .partial = (edmli_neon_wide_best *)(void *)ex->scratch};
     edmli_neon_wide_init(&w, v);
     w.packed64 = v->in->elem_size == 8 && w.run_step == 8;
+    w.blocks = w.packed64 && edmli_neon_blocks64_takes(w.dtype);
     const uint64_t outputs = v->out->elem_count, bytes = v->in->elem_count * v->in->elem_size;
     w.parts = edmli_cpu_parts(v->op, outputs, bytes);
     const uint32_t most = edmli_cpu_parts(v->op, UINT64_MAX, bytes);
