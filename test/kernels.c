@@ -3,7 +3,7 @@
  * strided and transposed axes (64-bit keys, rows of 1 to 1000 at every
  * width, one-element sets), TopK of 64-bit types with its rows split,
  * ElementWiseIf with a condition a pixel over its channels, GatherND of
- * slices of every small size by every index type. Each runs on a
+ * slices of every small size and of points by every index type. Each runs on a
  * device of one worker and on one of 4 whose parallel-for runs the parts
  * in reverse order with parts of 64 bytes (EDML_FAULT_SMALL_PARTS), and
  * the large ones at full part size must be split among the 4 workers. */
@@ -218,26 +218,31 @@ static void test_if_pixels(tl_rng *r)
     }
 }
 
-/* GatherND of rows of [rows, cols] (slices of cols elements) by `tuples`
- * indices of type ix in range (negative ones too where signed). */
-static void kn_gather(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT cols, EDML_TENSOR_DATA_TYPE ix, UINT tuples)
+/* GatherND of [rows, cols] by `tuples` tuples of tc coordinates of type
+ * ix in range (negative ones too where signed): rows (slices of cols
+ * elements) by one, points by two. */
+static void kn_gather(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT cols, EDML_TENSOR_DATA_TYPE ix, UINT tuples,
+                      UINT tc)
 {
-    const UINT sizes[2] = {rows, cols}, isz[2] = {tuples, 1}, osz[2] = {tuples, cols};
+    const UINT sizes[2] = {rows, cols}, isz[2] = {tuples, tc};
+    const UINT osz[2] = {tc == 1 ? tuples : 1, tc == 1 ? cols : tuples};
     kn_tensor in[2], out;
     kn_make(&in[0], t, 2, sizes, NULL);
     kn_fill(&in[0], r);
     kn_make(&in[1], ix, 2, isz, NULL);
     const bool sgn = ix == EDML_TENSOR_DATA_TYPE_INT32 || ix == EDML_TENSOR_DATA_TYPE_INT64;
     const uint32_t is = tl_type_size(ix);
-    for (UINT i = 0; i < tuples; i++) {
-        const int64_t v = (int64_t)tl_below(r, rows) - (sgn && tl_below(r, 2) ? (int64_t)rows : 0);
+    for (UINT i = 0; i < tuples * tc; i++) {
+        const int64_t n = i % tc ? cols : rows;
+        const int64_t v = (int64_t)tl_below(r, (uint32_t)n) - (sgn && tl_below(r, 2) ? n : 0);
         memcpy(in[1].p + (size_t)i * is, &v, is); /* little-endian: the low bytes */
     }
     kn_make(&out, t, 2, osz, NULL);
     EDML_GATHER_ND1_OPERATOR_DESC d = {&in[0].d, &in[1].d, &out.d, 2, 2, 0};
     const EDML_OPERATOR_DESC od = {EDML_OPERATOR_GATHER_ND1, &d};
-    char what[100];
-    snprintf(what, sizeof what, "GatherND of slices of %u x type %d by index type %d", cols, (int)t, (int)ix);
+    char what[120];
+    snprintf(what, sizeof what, "GatherND of [%u, %u] type %d by %u tuples of %u of index type %d", rows, cols, (int)t,
+             tuples, tc, (int)ix);
     kn_compare(&od, in, 2, &out, 1, what);
     free(in[0].p), free(in[1].p), free(out.p);
 }
@@ -247,7 +252,10 @@ static void test_gather_slices(tl_rng *r)
     static const EDML_TENSOR_DATA_TYPE ix[4] = {EDML_TENSOR_DATA_TYPE_INT32, EDML_TENSOR_DATA_TYPE_UINT32,
                                                 EDML_TENSOR_DATA_TYPE_INT64, EDML_TENSOR_DATA_TYPE_UINT64};
     for (int t = 0; t < 11; t++)
-        for (UINT cols = 1; cols <= 24; cols++) kn_gather(r, kn_types[t], 1 + tl_below(r, 50), cols, ix[cols % 4], 333);
+        for (UINT cols = 1; cols <= 24; cols++) {
+            kn_gather(r, kn_types[t], 1 + tl_below(r, 50), cols, ix[cols % 4], 333, 1);
+            kn_gather(r, kn_types[t], 1 + tl_below(r, 50), cols, ix[(cols + t) % 4], 333 + cols % 4, 2);
+        }
 }
 
 /* Large shapes at full part size: each path's work split among the 4 workers. */

@@ -307,6 +307,29 @@ static inline uint64x2_t edmli_neon_gt_u64(uint64x2_t a, uint64x2_t b)
 #endif
 }
 
+/* 64-bit elements, 16 a block: eight vectors folded as a tree by OP, each
+ * F(v) of the vector at element v. */
+#define EDMLI_NEON_TREE8(OP, F) OP(OP(OP(F(0), F(2)), OP(F(4), F(6))), OP(OP(F(8), F(10)), OP(F(12), F(14))))
+
+/* Lanes where x is strictly better than b (INT64 signed, UINT64 unsigned;
+ * ArgMin: less). AArch64 compares 64-bit lanes itself; ARMv7 compares keys
+ * (the sign bit flipped, every bit for ArgMin) through a saturating
+ * difference (edmli_neon_gt_u64). */
+EDMLI_ALWAYS_INLINE uint64x2_t edmli_neon_better64(uint64x2_t x, uint64x2_t b, uint64x2_t inv, bool sgn, bool is_min)
+{
+#if defined(__aarch64__) || !defined(__ARM_NEON)
+    (void)inv;
+    if (sgn) {
+        const int64x2_t sx = vreinterpretq_s64_u64(x), sb = vreinterpretq_s64_u64(b);
+        return is_min ? vcltq_s64(sx, sb) : vcgtq_s64(sx, sb);
+    }
+    return is_min ? vcltq_u64(x, b) : vcgtq_u64(x, b);
+#else
+    (void)sgn, (void)is_min;
+    return edmli_neon_gt_u64(veorq_u64(x, inv), veorq_u64(b, inv));
+#endif
+}
+
 /* n elements of type dt at p (step bytes apart) as the 64-bit keys of
  * docs/semantics.md: packed INT64 and UINT64 straight from their loads (the
  * sign bit flipped), the others by `keys` (edmli_keys_for(dt)). */

@@ -5,10 +5,13 @@
  * through q registers already, as fast in instructions).
  * Single elements or packed slices of up to 64 bytes (a power of two: a
  * box's 4 floats) addressed by packed tuples of indices of any of the four
- * index types (a point gather) take a loop of their own: the tuple read,
- * wrapped and tested in registers, the slice copied by its fixed size; the
- * first index out of range hands the rest of the part to the CPU's walk,
- * which clamps it and reports it as the reference does. */
+ * index types (a point gather) take a loop of their own: packed tuples of
+ * one or two coordinates four at a time (de-interleaved, wrapped, tested
+ * and turned into offsets in vectors; 4-byte elements gathered into one
+ * vector), others one at a time, the tuple read, wrapped and tested in
+ * registers; each slice copied by its fixed size. The first index out of
+ * range hands the rest of the part to the CPU's walk, which clamps it and
+ * reports it as the reference does. */
 #include "neon.h"
 
 #if defined(__ARM_NEON) && !defined(__aarch64__)
@@ -99,20 +102,136 @@ EDMLI_ALWAYS_INLINE uint64_t edmli_neon_points(const edmli_gather_job *j, uint64
     return pos;
 }
 
-/* One point loop a pair of an index type and a slice's bytes. */
-#define EDMLI_NEON_POINTS_OF(isz, sgn)                            \
-    switch (sb) {                                                 \
-    case 1: return edmli_neon_points(j, pos, end, isz, sgn, 1);   \
-    case 2: return edmli_neon_points(j, pos, end, isz, sgn, 2);   \
-    case 4: return edmli_neon_points(j, pos, end, isz, sgn, 4);   \
-    case 8: return edmli_neon_points(j, pos, end, isz, sgn, 8);   \
-    case 16: return edmli_neon_points(j, pos, end, isz, sgn, 16); \
-    case 32: return edmli_neon_points(j, pos, end, isz, sgn, 32); \
-    default: return edmli_neon_points(j, pos, end, isz, sgn, 64); \
+/* Tuples of one or two coordinates, packed (the tuples too), packed
+ * outputs, an input under 4 GiB: four tuples a step in vectors. */
+static bool edmli_neon_points4_takes(const edml_operator *op, uint32_t isz, uint32_t sb)
+{
+    const edmli_gather_nd_plan *g = &op->plan.gather_nd;
+    const edmli_tensor *in = &op->inputs[0];
+    return g->tuple <= 2 && (g->tuple == 1 || g->tuple_stride == 1) && g->outer_idx_strides[0] == g->tuple &&
+           (uint64_t)g->outer_out_strides[0] * in->elem_size == sb && in->elem_count * in->elem_size <= UINT32_MAX &&
+           isz != 0;
+}
+
+/* One coordinate of four tuples, 64-bit, two a vector: wrapped from the
+ * end where signed, its lanes out of range into *bad; the four as 32-bit
+ * lanes (exact where in range). */
+EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_coord64(uint64x2_t v0, uint64x2_t v1, bool sgn, uint64x2_t size,
+                                                  uint32x4_t *bad)
+{
+    if (sgn) {
+        v0 = vaddq_u64(v0, vandq_u64(vreinterpretq_u64_s64(vshrq_n_s64(vreinterpretq_s64_u64(v0), 63)), size));
+        v1 = vaddq_u64(v1, vandq_u64(vreinterpretq_u64_s64(vshrq_n_s64(vreinterpretq_s64_u64(v1), 63)), size));
+    }
+    const uint64x2_t in = vandq_u64(edmli_neon_gt_u64(size, v0), edmli_neon_gt_u64(size, v1));
+    *bad = vorrq_u32(*bad, vmvnq_u32(vreinterpretq_u32_u64(in)));
+    return vcombine_u32(vmovn_u64(v0), vmovn_u64(v1));
+}
+
+/* Two 64-bit coordinates of two packed tuples at p: the first of each in
+ * *c0, the second in *c1. */
+EDMLI_ALWAYS_INLINE void edmli_neon_tuples2_u64(const uint64_t *p, uint64x2_t *c0, uint64x2_t *c1)
+{
+#if defined(__aarch64__) || !defined(__ARM_NEON)
+    const uint64x2x2_t v = vld2q_u64(p);
+    *c0 = v.val[0], *c1 = v.val[1];
+#else
+    const uint64x2_t a = vld1q_u64(p), b = vld1q_u64(p + 2);
+    *c0 = vcombine_u64(vget_low_u64(a), vget_low_u64(b)), *c1 = vcombine_u64(vget_high_u64(a), vget_high_u64(b));
+#endif
+}
+
+/* Four tuples' byte offsets into the input; false where one is out of range. */
+EDMLI_ALWAYS_INLINE bool edmli_neon_offsets4(const uint8_t *ix, uint32_t t, uint32_t isz, bool sgn,
+                                             const uint32_t size[2], const uint32_t stride[2], uint32x4_t *off)
+{
+    uint32x4_t c0, c1 = vdupq_n_u32(0), bad = vdupq_n_u32(0);
+    if (isz == 8) {
+        const uint64_t *p = (const uint64_t *)(const void *)ix;
+        if (t == 2) {
+            uint64x2_t a0, a1, b0, b1;
+            edmli_neon_tuples2_u64(p, &a0, &a1);
+            edmli_neon_tuples2_u64(p + 4, &b0, &b1);
+            c0 = edmli_neon_coord64(a0, b0, sgn, vdupq_n_u64(size[0]), &bad);
+            c1 = edmli_neon_coord64(a1, b1, sgn, vdupq_n_u64(size[1]), &bad);
+        } else {
+            c0 = edmli_neon_coord64(vld1q_u64(p), vld1q_u64(p + 2), sgn, vdupq_n_u64(size[0]), &bad);
+        }
+    } else {
+        const uint32_t *p = (const uint32_t *)(const void *)ix;
+        if (t == 2) {
+            const uint32x4x2_t v = vld2q_u32(p);
+            c0 = v.val[0], c1 = v.val[1];
+        } else {
+            c0 = vld1q_u32(p);
+        }
+        if (sgn) {
+            c0 = vaddq_u32(
+                c0, vandq_u32(vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(c0), 31)), vdupq_n_u32(size[0])));
+            c1 = vaddq_u32(
+                c1, vandq_u32(vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(c1), 31)), vdupq_n_u32(size[1])));
+        }
+        bad = vorrq_u32(vcgeq_u32(c0, vdupq_n_u32(size[0])), vcgeq_u32(c1, vdupq_n_u32(size[1])));
+    }
+    *off = vmlaq_u32(vmulq_u32(c0, vdupq_n_u32(stride[0])), c1, vdupq_n_u32(stride[1]));
+    return !edmli_neon_any_u32(bad);
+}
+
+/* Positions [pos, end) four at a time (edmli_neon_points4_takes): returns
+ * where the rest goes one by one (the last few, or a group holding a
+ * tuple out of range). */
+EDMLI_ALWAYS_INLINE uint64_t edmli_neon_points4(const edmli_gather_job *j, uint64_t pos, uint64_t end, uint32_t isz,
+                                                bool sgn, uint32_t sb)
+{
+    const edmli_gather_nd_plan *g = &j->op->plan.gather_nd;
+    const uint32_t t = g->tuple, es = j->op->inputs[0].elem_size;
+    const uint32_t size[2] = {g->coord_sizes[0], t == 2 ? g->coord_sizes[1] : 1};
+    const uint32_t stride[2] = {g->coord_strides[0] * es, t == 2 ? g->coord_strides[1] * es : 0};
+    const uint8_t *in = j->ex->in[0], *ix = j->ex->in[1] + pos * t * isz;
+    uint8_t *out = j->ex->out[0] + pos * sb;
+    for (; pos + 4 <= end; pos += 4, ix += 4 * t * isz, out += 4 * sb) {
+        uint32x4_t off;
+        if (!edmli_neon_offsets4(ix, t, isz, sgn, size, stride, &off)) break;
+        if (sb == 4) {
+            uint32x4_t v =
+                vld1q_lane_u32((const uint32_t *)(const void *)(in + vgetq_lane_u32(off, 0)), vdupq_n_u32(0), 0);
+            v = vld1q_lane_u32((const uint32_t *)(const void *)(in + vgetq_lane_u32(off, 1)), v, 1);
+            v = vld1q_lane_u32((const uint32_t *)(const void *)(in + vgetq_lane_u32(off, 2)), v, 2);
+            v = vld1q_lane_u32((const uint32_t *)(const void *)(in + vgetq_lane_u32(off, 3)), v, 3);
+            vst1q_u8(out, vreinterpretq_u8_u32(v));
+        } else {
+            memcpy(out, in + vgetq_lane_u32(off, 0), sb);
+            memcpy(out + sb, in + vgetq_lane_u32(off, 1), sb);
+            memcpy(out + 2 * sb, in + vgetq_lane_u32(off, 2), sb);
+            memcpy(out + 3 * sb, in + vgetq_lane_u32(off, 3), sb);
+        }
+    }
+    return pos;
+}
+
+/* One point loop a pair of an index type and a slice's bytes: four tuples a
+ * step where they take it, then one at a time. */
+#define EDMLI_NEON_POINTS_SB(isz, sgn, b)                             \
+    case b:                                                           \
+        if (four) pos = edmli_neon_points4(j, pos, end, isz, sgn, b); \
+        return edmli_neon_points(j, pos, end, isz, sgn, b);
+#define EDMLI_NEON_POINTS_OF(isz, sgn)                                 \
+    four = edmli_neon_points4_takes(j->op, isz, sb);                   \
+    switch (sb) {                                                      \
+        EDMLI_NEON_POINTS_SB(isz, sgn, 1)                              \
+        EDMLI_NEON_POINTS_SB(isz, sgn, 2)                              \
+        EDMLI_NEON_POINTS_SB(isz, sgn, 4)                              \
+        EDMLI_NEON_POINTS_SB(isz, sgn, 8)                              \
+        EDMLI_NEON_POINTS_SB(isz, sgn, 16)                             \
+        EDMLI_NEON_POINTS_SB(isz, sgn, 32)                             \
+    default:                                                           \
+        if (four) pos = edmli_neon_points4(j, pos, end, isz, sgn, 64); \
+        return edmli_neon_points(j, pos, end, isz, sgn, 64);           \
     }
 
 static uint64_t edmli_neon_points_by_size(const edmli_gather_job *j, uint64_t pos, uint64_t end, uint32_t sb)
 {
+    bool four;
     switch (j->op->inputs[1].dtype) {
     case EDML_TENSOR_DATA_TYPE_INT32: EDMLI_NEON_POINTS_OF(4, true)
     case EDML_TENSOR_DATA_TYPE_UINT32: EDMLI_NEON_POINTS_OF(4, false)

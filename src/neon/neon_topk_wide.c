@@ -4,7 +4,9 @@
  * (packed 64-bit integers straight from their loads), compared two lanes at
  * a time with the heap's worst once the heap is full; only a step with a
  * key above it is offered to the bounded heap of K (src/cpu/cpu_topk.c),
- * whose order is (key, earlier index). Parts: over sequences, a heap each
+ * whose order is (key, earlier index). Packed INT64 and UINT64 go 16 a
+ * block once the heap is full, compared as loaded, only the elements that
+ * pass offered. Parts: over sequences, a heap each
  * in scratch; with fewer sequences than parts and long rows, each row in
  * ranges, a heap each, merged on the calling thread under the same order,
  * so that any thread count gives the same answer. */
@@ -40,6 +42,58 @@ static bool edmli_neon_topk_wide_enters(const uint64_t *k, uint32_t n, uint64_t 
     return hit;
 }
 
+/* Packed INT64 (sgn) and UINT64 once the heap is full, 16 elements a
+ * block: each compared as it is loaded with the heap's worst (its key back
+ * to the element's own bits: e > worst where the largest are kept, < where
+ * the smallest are), a block none of whose elements enters skipped; in one
+ * that passes, the elements that did are offered to the heap one by one
+ * (each against the heap's worst as it is then). */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_topk_i64_blocks(const edmli_neon_topk_wjob *w, const uint64_t *q, uint32_t i,
+                                                        uint32_t i1, edmli_topk_entry *heap, bool sgn, bool smallest)
+{
+    const uint32_t k = w->op->plan.topk.k;
+    const uint64_t sign = sgn ? 0x8000000000000000u : 0, inv = sign ^ w->flip;
+    const uint64x2_t iv = vdupq_n_u64(inv);
+    for (; i + 16 <= i1; i += 16) {
+        const uint64x2_t t = vdupq_n_u64(heap[0].key ^ inv);
+        const uint64_t *s = q + i;
+#define EDMLI_NEON_UP(v) edmli_neon_better64(vld1q_u64(s + v), t, iv, sgn, smallest)
+        const uint64x2_t c0 = EDMLI_NEON_UP(0), c1 = EDMLI_NEON_UP(2), c2 = EDMLI_NEON_UP(4), c3 = EDMLI_NEON_UP(6);
+        const uint64x2_t c4 = EDMLI_NEON_UP(8), c5 = EDMLI_NEON_UP(10), c6 = EDMLI_NEON_UP(12), c7 = EDMLI_NEON_UP(14);
+#undef EDMLI_NEON_UP
+        const uint64x2_t any =
+            vorrq_u64(vorrq_u64(vorrq_u64(c0, c1), vorrq_u64(c2, c3)), vorrq_u64(vorrq_u64(c4, c5), vorrq_u64(c6, c7)));
+        if (!edmli_neon_any_u32(vreinterpretq_u32_u64(any))) continue;
+        /* a byte an element: 0xff where it passed */
+        const uint16x8_t h0 = vcombine_u16(vmovn_u32(vcombine_u32(vmovn_u64(c0), vmovn_u64(c1))),
+                                           vmovn_u32(vcombine_u32(vmovn_u64(c2), vmovn_u64(c3))));
+        const uint16x8_t h1 = vcombine_u16(vmovn_u32(vcombine_u32(vmovn_u64(c4), vmovn_u64(c5))),
+                                           vmovn_u32(vcombine_u32(vmovn_u64(c6), vmovn_u64(c7))));
+        const uint64x2_t bytes = vreinterpretq_u64_u8(vcombine_u8(vmovn_u16(h0), vmovn_u16(h1)));
+        for (uint32_t half = 0; half < 2; half++) {
+            uint64_t m = half ? vgetq_lane_u64(bytes, 1) : vgetq_lane_u64(bytes, 0);
+            while (m) {
+                const uint32_t b = (uint32_t)__builtin_ctzll(m) / 8, j = 8 * half + b;
+                m &= ~(0xffull << (8 * b));
+                const uint64_t key = s[j] ^ sign;
+                if ((key ^ w->flip) > heap[0].key) edmli_topk_select(heap, k, k, &key, 1, i + j, w->flip);
+            }
+        }
+    }
+    return i;
+}
+
+static uint32_t edmli_neon_topk_i64_run(const edmli_neon_topk_wjob *w, const uint64_t *q, uint32_t i, uint32_t i1,
+                                        edmli_topk_entry *heap)
+{
+    const bool sgn = w->dtype == EDML_TENSOR_DATA_TYPE_INT64;
+    if (w->flip)
+        return sgn ? edmli_neon_topk_i64_blocks(w, q, i, i1, heap, true, true)
+                   : edmli_neon_topk_i64_blocks(w, q, i, i1, heap, false, true);
+    return sgn ? edmli_neon_topk_i64_blocks(w, q, i, i1, heap, true, false)
+               : edmli_neon_topk_i64_blocks(w, q, i, i1, heap, false, false);
+}
+
 /* The best K of elements [i0, i1) of the sequence at in, into heap. */
 static void edmli_neon_topk_wide_range(const edmli_neon_topk_wjob *w, const uint8_t *in, uint32_t i0, uint32_t i1,
                                        edmli_topk_entry *heap)
@@ -47,11 +101,18 @@ static void edmli_neon_topk_wide_range(const edmli_neon_topk_wjob *w, const uint
     const uint32_t k = w->op->plan.topk.k;
     uint64_t keys[EDMLI_NEON_WIDE_CHUNK];
     uint32_t count = 0;
-    for (uint32_t i = i0; i < i1; i += EDMLI_NEON_WIDE_CHUNK) {
-        const uint32_t n = i1 - i < EDMLI_NEON_WIDE_CHUNK ? i1 - i : EDMLI_NEON_WIDE_CHUNK;
+    const bool packed = w->step == 8 && w->dtype != EDML_TENSOR_DATA_TYPE_FLOAT64;
+    for (uint32_t i = i0; i < i1;) {
+        if (packed && count == k) { /* full: the rest by blocks, the last few below */
+            i = edmli_neon_topk_i64_run(w, (const uint64_t *)(const void *)in, i, i1, heap);
+            if (i == i1) break;
+        }
+        uint32_t n = i1 - i < EDMLI_NEON_WIDE_CHUNK ? i1 - i : EDMLI_NEON_WIDE_CHUNK;
+        if (packed && count < k && n > k - count) n = k - count; /* to full, then blocks */
         edmli_neon_keys64(w->dtype, w->keys, in + (int64_t)i * w->step, w->step, n, keys);
-        if (count == k && !edmli_neon_topk_wide_enters(keys, n, w->flip, heap[0].key)) continue;
-        count = edmli_topk_select(heap, k, count, keys, n, i, w->flip);
+        if (count < k || edmli_neon_topk_wide_enters(keys, n, w->flip, heap[0].key))
+            count = edmli_topk_select(heap, k, count, keys, n, i, w->flip);
+        i += n;
     }
 }
 
