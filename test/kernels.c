@@ -152,6 +152,8 @@ static void test_argreduce_paths(tl_rng *r)
 
 /* TopK of K along the rows of [rows, n], 64-bit types (and FLOAT32 for
  * comparison), split within the row where rows are few. */
+static int kn_dir = -1; /* TopK's direction: -1 either, at random */
+
 static void kn_topk_along(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n, UINT axis, UINT k)
 {
     const UINT sizes[2] = {rows, n}, osz[2] = {axis ? rows : k, axis ? k : n};
@@ -160,7 +162,9 @@ static void kn_topk_along(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n,
     kn_fill(&in, r);
     kn_make(&out[0], t, 2, osz, NULL);
     kn_make(&out[1], EDML_TENSOR_DATA_TYPE_UINT32, 2, osz, NULL);
-    const EDML_AXIS_DIRECTION dir = tl_below(r, 2) ? EDML_AXIS_DIRECTION_DECREASING : EDML_AXIS_DIRECTION_INCREASING;
+    const EDML_AXIS_DIRECTION dir = kn_dir >= 0      ? (EDML_AXIS_DIRECTION)kn_dir
+                                    : tl_below(r, 2) ? EDML_AXIS_DIRECTION_DECREASING
+                                                     : EDML_AXIS_DIRECTION_INCREASING;
     EDML_TOP_K1_OPERATOR_DESC d = {&in.d, &out[0].d, &out[1].d, axis, k, dir};
     const EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
     char what[100];
@@ -182,6 +186,11 @@ static void test_topk_paths(tl_rng *r)
             kn_topk_along(r, kn_types[t], 100 + tl_below(r, 900), cols[c], 0, 1 + tl_below(r, 9));
             kn_topk_along(r, kn_types[t], 40 + tl_below(r, 9), cols[c], 0, 5); /* K near the lanes' rows */
         }
+    for (int t = 0; t < 8; t++) { /* a large K along few rows: by threshold and buckets, or the heap */
+        kn_topk(r, kn_types[t], 1, 20000, 300);
+        kn_topk(r, kn_types[t], 3, 9000, 1000);
+        kn_topk(r, kn_types[t], 1, 1100, 256);
+    }
     for (int t = 8; t < 11; t++) {
         kn_topk(r, kn_types[t], 1, 20000, 3); /* one row split 4 ways */
         kn_topk(r, kn_types[t], 3, 5000, 1);  /* three rows, each split */
@@ -279,6 +288,10 @@ static void test_parts(tl_rng *r)
     CHECK(kn_parts <= 1, "TopK down 8 FLOAT32 columns (one sequence group): %u parts", kn_parts);
     kn_topk(r, EDML_TENSOR_DATA_TYPE_UINT64, 1, 300000, 5);
     CHECK(kn_parts == 4, "TopK of one UINT64 row: %u parts", kn_parts);
+    kn_dir = EDML_AXIS_DIRECTION_DECREASING; /* the largest: from the values over every bit, few ties */
+    kn_topk(r, EDML_TENSOR_DATA_TYPE_UINT32, 1, 1u << 20, 65536);
+    CHECK(kn_parts == 4, "TopK of 65536 of one UINT32 row of 1M: %u parts", kn_parts);
+    kn_dir = -1;
     kn_if(r, EDML_TENSOR_DATA_TYPE_UINT8, 1, 300000, 3);
     CHECK(kn_parts == 4, "ElementWiseIf of UINT8 pixels of 3: %u parts", kn_parts);
 }

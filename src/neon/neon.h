@@ -352,8 +352,15 @@ edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex);
 /* 64-bit keys (neon_topk_wide.c): what the 32-bit kernels do not take. */
 edml_status edmli_neon_topk_wide(const edml_operator *op, const edmli_exec *ex);
 uint64_t edmli_neon_topk_wide_temp_bytes(const edml_operator *op);
-/* Scratch of 4 heaps a part. */
+/* Scratch: a heap a part, or the threshold and buckets of a large K. */
 uint64_t edmli_neon_topk_temp_bytes(const edml_operator *op);
+/* A large K along few long packed rows by threshold and buckets
+ * (neon_topk_select.c): whether it takes the operator, its scratch, and
+ * one row (done false, nothing written, where its threshold does not hold). */
+bool edmli_neon_topk_select_takes(const edml_operator *op);
+uint64_t edmli_neon_topk_select_temp_bytes(const edml_operator *op);
+edml_status edmli_neon_topk_select_row(const edml_operator *op, const edmli_exec *ex, const uint8_t *in, uint8_t *val,
+                                       uint8_t *idx, bool *done);
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex);
 
 /* An ArgMin/ArgMax as the NEON kernels see it: the plan's layout. */

@@ -916,6 +916,28 @@ static edml_status edmli_neon_topk_split(edmli_neon_topk_job *j)
     return EDML_STATUS_OK;
 }
 
+/* A large K along few rows: each row by threshold and buckets, all parts
+ * on it (neon_topk_select.c), or by the heap on this thread where the
+ * threshold lets too few or too many through. */
+static edml_status edmli_neon_topk_selected(const edmli_neon_topk_job *j)
+{
+    const edmli_topk_plan *p = &j->op->plan.topk;
+    edmli_odo o = j->rows;
+    for (uint64_t r = 0, rows = edmli_odo_count(&o); r < rows; r++, edmli_odo_next(&o)) {
+        const uint8_t *in = j->ex->in[0] + o.off[0];
+        uint8_t *val = j->ex->out[0] + o.off[1], *idx = j->ex->out[1] + o.off[2];
+        bool done = false;
+        const edml_status s = edmli_neon_topk_select_row(j->op, j->ex, in, val, idx, &done);
+        if (s) return s;
+        if (done) continue;
+        uint64_t *h = edmli_neon_topk_slot(j, 0);
+        j->fns.row(in, 0, p->axis_size, p->k, h);
+        edmli_neon_drain(h, p->k);
+        edmli_neon_topk_write(j->op, h, in, val, idx);
+    }
+    return EDML_STATUS_OK;
+}
+
 /* Ways to split each of `rows` rows so that `parts` are busy: none (1)
  * unless every range keeps 64 K elements or more (filling a heap costs
  * about log K a element, scanning well under one). */
@@ -926,16 +948,17 @@ static uint32_t edmli_neon_topk_sub(const edmli_topk_plan *p, uint64_t rows, uin
     return (uint32_t)(sub < most ? sub : most ? most : 1);
 }
 
+/* The heaps' (a part each; 64-bit keys' where FPCR.AH may send floats
+ * there when it runs) or the threshold's and buckets'. */
 uint64_t edmli_neon_topk_temp_bytes(const edml_operator *op)
 {
     const EDML_TENSOR_DATA_TYPE t = op->inputs[0].dtype;
-    if (!edmli_neon_key32(t) || edmli_dtype_is_float(t)) { /* FPCR.AH is read when it runs */
-        const uint64_t wide = edmli_neon_topk_wide_temp_bytes(op);
-        const uint64_t keys =
-            edmli_neon_key32(t) ? (uint64_t)(op->workers ? op->workers : 1) * edmli_neon_topk_slot_words(op) * 8u : 0;
-        return wide > keys ? wide : keys;
-    }
-    return (uint64_t)(op->workers ? op->workers : 1) * edmli_neon_topk_slot_words(op) * 8u;
+    const bool wide = !edmli_neon_key32(t) || edmli_dtype_is_float(t);
+    const uint64_t w = wide ? edmli_neon_topk_wide_temp_bytes(op) : 0, select = edmli_neon_topk_select_temp_bytes(op);
+    const uint64_t keys =
+        edmli_neon_key32(t) ? (uint64_t)(op->workers ? op->workers : 1) * edmli_neon_topk_slot_words(op) * 8u : 0;
+    const uint64_t most = w > keys ? w : keys;
+    return most > select ? most : select;
 }
 
 /* The NEON kernel proper (its own frame, apart from the reference's). */
@@ -958,6 +981,7 @@ __attribute__((noinline)) static edml_status edmli_neon_topk_keys(const edml_ope
     }
     const uint64_t rows = edmli_odo_count(&j.rows);
     const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, ti->elem_count * ti->elem_size);
+    if (j.mode == EDMLI_NEON_TOPK_PACKED && edmli_neon_topk_select_takes(op)) return edmli_neon_topk_selected(&j);
     j.units = rows * j.groups;
     j.sub = j.mode == EDMLI_NEON_TOPK_PACKED ? edmli_neon_topk_sub(p, rows, most) : 1;
     if (j.sub > 1) return edmli_neon_topk_split(&j);
