@@ -41,13 +41,13 @@ static bool edmli_gles_reduce_cols(edmli_gles_reduce_shape *sh, uint64_t rows, u
 
 edmli_gles_reduce_shape edmli_gles_reduce_shape_of(const edml_operator *op, const edmli_gles *g, bool vec)
 {
-    const edmli_argreduce_plan *p = &op->plan.argreduce;
-    const uint32_t outs = (uint32_t)op->outputs[0].elem_count, last = op->inputs[0].rank - 1, local = g->local;
+    const edmli_argreduce_plan *p = &op->plan.argreduce; /* its layout: dims merged, ordered by stride */
+    const uint32_t outs = (uint32_t)op->outputs[0].elem_count, last = p->in.rank - 1, local = g->local;
     uint32_t reduced = 0;
-    for (uint32_t d = 0; d < op->inputs[0].rank; d++) reduced += (p->axis_mask >> d) & 1;
+    for (uint32_t d = 0; d < p->in.rank; d++) reduced += (p->mask >> d) & 1;
     edmli_gles_reduce_shape sh = {0};
     /* a workgroup per set only pays for long sets along the packed last axis */
-    sh.along_last = ((p->axis_mask >> last) & 1) && p->reduce_count >= EDMLI_GLES_REDUCE_ROW_SET_GROUPS * local;
+    sh.along_last = ((p->mask >> last) & 1) && p->reduce_count >= EDMLI_GLES_REDUCE_ROW_SET_GROUPS * local;
     sh.lanes = vec && !sh.along_last && outs % 4 == 0 ? 4u : 1u;
     const uint32_t units = outs / sh.lanes;
     sh.groups = outs;
@@ -97,12 +97,14 @@ uint64_t edmli_gles_reduce_scratch(const edml_operator *op, const edmli_gles_red
     return edmli_align16(outs * sh->chunks * 12);
 }
 
-/* The reduced and the kept dims, as the kernels walk them. */
+/* The reduced and the kept dims, as the kernels walk them: the plan's
+ * layout (core's, as NEON's: size-1 dims dropped, kept dims ordered by
+ * stride, contiguous ones merged), so a transposed view runs as packed. */
 static void edmli_gles_reduce_dims(const edml_operator *op, edmli_argreduce_prm *prm)
 {
-    const edmli_tensor *ti = &op->inputs[0];
+    const edmli_tensor *ti = &op->plan.argreduce.in;
     for (uint32_t d = 0; d < ti->rank; d++) {
-        edmli_dims_walk_prm *dims = ((op->plan.argreduce.axis_mask >> d) & 1) ? &prm->reduced : &prm->kept;
+        edmli_dims_walk_prm *dims = ((op->plan.argreduce.mask >> d) & 1) ? &prm->reduced : &prm->kept;
         dims->sizes[dims->count] = ti->sizes[d];
         dims->strides[dims->count] = ti->strides[d];
         dims->count++;
@@ -157,8 +159,8 @@ edml_status edmli_gles_argreduce(const edml_operator *op, const edmli_exec *ex)
     uint32_t off_in, off_out;
     if ((s = edmli_gles_input(&r, op, ex, 0, &off_in))) return s;
     if ((s = edmli_gles_output(&r, op, ex, 0, &off_out))) return s;
-    edmli_argreduce_prm prm = {.data = edmli_gles_tensor_prm(&op->inputs[0], off_in),
-                               .result = edmli_gles_output_prm(&op->outputs[0], off_out),
+    edmli_argreduce_prm prm = {.data = edmli_gles_tensor_prm(&p->in, off_in),
+                               .result = edmli_gles_output_prm(&p->out, off_out),
                                .is_max = p->is_max,
                                .keep_last = p->direction == EDML_AXIS_DIRECTION_DECREASING,
                                .set_elements = (uint32_t)p->reduce_count,
