@@ -214,6 +214,7 @@ arm_suite() {
     step "instructions per element (rpi4, qemu -cpu cortex-a72, the firmware build): every NEON workload at or under its ceiling (docs/bench.md)" sh test/check-insns.sh rpi4 cortex-a72 1
     step "instructions per element (rpi4-armhf, 32-bit, qemu -cpu max: qemu-arm has no Cortex-A72): every NEON workload within 1.5x of its ceiling" sh test/check-insns.sh rpi4-armhf max 1.5
     step "instructions per element on the shape families (rpi4, qemu -cpu cortex-a72): every family at or under its ceiling (docs/bench.md)" sh test/check-family-insns.sh rpi4 cortex-a72 1
+    step "instructions per element on the shape families (rpi4-armhf, 32-bit, qemu -cpu max): every family at or under its ARMv7 ceiling (docs/bench.md)" sh test/check-family-insns.sh rpi4-armhf max 1
     step "bare metal (make test-baremetal): AArch64 under qemu-system, no OS: start-up, MMU, vectors; the example; every vector on ref and NEON, differential, unit, misuse" make -j"$J" test-baremetal
     step "bare metal: examples/baremetal built out of the tree by its own Makefile against an installed edml (rpi4, PORT=none), run under qemu-system" sh test/check-baremetal-app.sh
     step "bare metal, rpi5's library (Cortex-A76) under qemu -cpu max: every vector on ref and NEON, differential, unit, misuse" \

@@ -387,17 +387,20 @@ def insns_table(a64, a32):
              f"{n32[w]['neon']:.2f}" if w in n32 else "-", f"{1.5 * c.get(w, 0):g}"])
 
 
-def family_ceilings():
+def family_ceilings(board):
+    """docs/bench.md's family ceilings: the AArch64 column, or ARMv7's for an -armhf board."""
     import re
     text = open(__file__.rsplit("/tools/", 1)[0] + "/docs/bench.md").read() if "/tools/" in __file__ else \
         open("docs/bench.md").read()
     part = text.split("## Family instruction ceilings", 1)[1].split("\n## ", 1)[0]
-    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^\| (\w+) \| ([0-9.]+) \|", part, re.M)}
+    col = 3 if board.endswith("-armhf") else 2
+    return {m.group(1): float(m.group(col))
+            for m in re.finditer(r"^\| (\w+) \| ([0-9.]+) \| ([0-9.]+) \|", part, re.M)}
 
 
 def family_insns_table(d):
     """tools/family-insns.sh's JSON: reference, NEON and the plain C loop, with the ceilings."""
-    c = family_ceilings()
+    c = family_ceilings(d["board"])
     row(["family", "reference", "NEON (-cpu %s)" % d["cpu"], "plain C loop", "NEON / plain", "ceiling"])
     print("| --- | --- | --- | --- | --- | --- |")
     third = 0
