@@ -782,7 +782,7 @@ static uint64_t edmli_neon_topk_slot_words(const edml_operator *op)
     const edmli_neon_topk_mode m = edmli_neon_topk_mode_of(op);
     if (m == EDMLI_NEON_TOPK_COLUMNS || m == EDMLI_NEON_TOPK_FOLDED)
         return EDMLI_NEON_TOPK_COLS * (op->plan.topk.k + 1u);
-    return op->plan.topk.k + 1u + 128u; /* and the spare of edmli_neon_collect */
+    return (op->plan.topk.k + 1u + 128u + 7u) & ~7u; /* the spare of edmli_neon_collect; whole cache lines */
 }
 
 static uint64_t *edmli_neon_topk_slot(const edmli_neon_topk_job *j, uint32_t part)

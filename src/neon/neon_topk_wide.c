@@ -23,9 +23,16 @@ typedef struct edmli_neon_topk_wjob {
     uint32_t parts, sub; /* sub: ranges a row (split), else 1 */
 } edmli_neon_topk_wjob;
 
+/* A part's heap in scratch: a cache line apart from the next part's, so
+ * that the workers' hot roots do not share one. */
+static uint64_t edmli_neon_topk_wide_stride(const edml_operator *op)
+{
+    return (edmli_topk_heap_bytes(op) + 127u) & ~(uint64_t)63u;
+}
+
 static edmli_topk_entry *edmli_neon_topk_wide_heap(const edmli_neon_topk_wjob *w, uint32_t part)
 {
-    return (edmli_topk_entry *)(void *)w->ex->scratch + (uint64_t)part * w->op->plan.topk.k;
+    return (edmli_topk_entry *)(void *)(w->ex->scratch + (uint64_t)part * edmli_neon_topk_wide_stride(w->op));
 }
 
 /* Whether any of n keys, flipped, is above thr: whether the step can enter
@@ -157,7 +164,7 @@ static void edmli_neon_topk_wide_merge(const edmli_neon_topk_wjob *w)
 
 uint64_t edmli_neon_topk_wide_temp_bytes(const edml_operator *op)
 {
-    return (uint64_t)(op->workers ? op->workers : 1) * edmli_topk_heap_bytes(op);
+    return (uint64_t)(op->workers ? op->workers : 1) * edmli_neon_topk_wide_stride(op);
 }
 
 edml_status edmli_neon_topk_wide(const edml_operator *op, const edmli_exec *ex)
