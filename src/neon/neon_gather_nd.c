@@ -113,32 +113,20 @@ static bool edmli_neon_points4_takes(const edml_operator *op, uint32_t isz, uint
            isz != 0;
 }
 
-/* One coordinate of four tuples, 64-bit, two a vector: wrapped from the
- * end where signed, its lanes out of range into *bad; the four as 32-bit
- * lanes (exact where in range). */
-EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_coord64(uint64x2_t v0, uint64x2_t v1, bool sgn, uint64x2_t size,
+/* One 64-bit coordinate of four tuples as its low and high words (lanes):
+ * the low words, wrapped from the end where signed; lanes whose value is
+ * not a 32-bit one (the high word not the low's sign, or not zero) set in
+ * *bad (a large size's index may be sent the one-at-a-time way). */
+EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_coord64(uint32x4_t lo, uint32x4_t hi, bool sgn, uint32_t size,
                                                   uint32x4_t *bad)
 {
-    if (sgn) {
-        v0 = vaddq_u64(v0, vandq_u64(vreinterpretq_u64_s64(vshrq_n_s64(vreinterpretq_s64_u64(v0), 63)), size));
-        v1 = vaddq_u64(v1, vandq_u64(vreinterpretq_u64_s64(vshrq_n_s64(vreinterpretq_s64_u64(v1), 63)), size));
+    if (!sgn) {
+        *bad = vorrq_u32(*bad, hi);
+        return lo;
     }
-    const uint64x2_t in = vandq_u64(edmli_neon_gt_u64(size, v0), edmli_neon_gt_u64(size, v1));
-    *bad = vorrq_u32(*bad, vmvnq_u32(vreinterpretq_u32_u64(in)));
-    return vcombine_u32(vmovn_u64(v0), vmovn_u64(v1));
-}
-
-/* Two 64-bit coordinates of two packed tuples at p: the first of each in
- * *c0, the second in *c1. */
-EDMLI_ALWAYS_INLINE void edmli_neon_tuples2_u64(const uint64_t *p, uint64x2_t *c0, uint64x2_t *c1)
-{
-#if defined(__aarch64__) || !defined(__ARM_NEON)
-    const uint64x2x2_t v = vld2q_u64(p);
-    *c0 = v.val[0], *c1 = v.val[1];
-#else
-    const uint64x2_t a = vld1q_u64(p), b = vld1q_u64(p + 2);
-    *c0 = vcombine_u64(vget_low_u64(a), vget_low_u64(b)), *c1 = vcombine_u64(vget_high_u64(a), vget_high_u64(b));
-#endif
+    const uint32x4_t s = vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(lo), 31));
+    *bad = vorrq_u32(*bad, vmvnq_u32(vceqq_u32(hi, s)));
+    return vaddq_u32(lo, vandq_u32(s, vdupq_n_u32(size)));
 }
 
 /* Four tuples' byte offsets into the input; false where one is out of range. */
@@ -146,16 +134,15 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_offsets4(const uint8_t *ix, uint32_t t, uint
                                              const uint32_t size[2], const uint32_t stride[2], uint32x4_t *off)
 {
     uint32x4_t c0, c1 = vdupq_n_u32(0), bad = vdupq_n_u32(0);
-    if (isz == 8) {
-        const uint64_t *p = (const uint64_t *)(const void *)ix;
+    if (isz == 8) { /* little-endian: low and high words apart by vld2/vld4 */
+        const uint32_t *p = (const uint32_t *)(const void *)ix;
         if (t == 2) {
-            uint64x2_t a0, a1, b0, b1;
-            edmli_neon_tuples2_u64(p, &a0, &a1);
-            edmli_neon_tuples2_u64(p + 4, &b0, &b1);
-            c0 = edmli_neon_coord64(a0, b0, sgn, vdupq_n_u64(size[0]), &bad);
-            c1 = edmli_neon_coord64(a1, b1, sgn, vdupq_n_u64(size[1]), &bad);
+            const uint32x4x4_t v = vld4q_u32(p);
+            c0 = edmli_neon_coord64(v.val[0], v.val[1], sgn, size[0], &bad);
+            c1 = edmli_neon_coord64(v.val[2], v.val[3], sgn, size[1], &bad);
         } else {
-            c0 = edmli_neon_coord64(vld1q_u64(p), vld1q_u64(p + 2), sgn, vdupq_n_u64(size[0]), &bad);
+            const uint32x4x2_t v = vld2q_u32(p);
+            c0 = edmli_neon_coord64(v.val[0], v.val[1], sgn, size[0], &bad);
         }
     } else {
         const uint32_t *p = (const uint32_t *)(const void *)ix;
@@ -171,8 +158,8 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_offsets4(const uint8_t *ix, uint32_t t, uint
             c1 = vaddq_u32(
                 c1, vandq_u32(vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_u32(c1), 31)), vdupq_n_u32(size[1])));
         }
-        bad = vorrq_u32(vcgeq_u32(c0, vdupq_n_u32(size[0])), vcgeq_u32(c1, vdupq_n_u32(size[1])));
     }
+    bad = vorrq_u32(bad, vorrq_u32(vcgeq_u32(c0, vdupq_n_u32(size[0])), vcgeq_u32(c1, vdupq_n_u32(size[1]))));
     *off = vmlaq_u32(vmulq_u32(c0, vdupq_n_u32(stride[0])), c1, vdupq_n_u32(stride[1]));
     return !edmli_neon_any_u32(bad);
 }
