@@ -129,6 +129,21 @@ EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_coord64(uint32x4_t lo, uint32x4_t hi, 
     return vaddq_u32(lo, vandq_u32(s, vdupq_n_u32(size)));
 }
 
+/* Four tuples of two 64-bit coordinates: the low and the high words of
+ * the first, then of the second (VLD4; through SIMDe, whose VLD4 moves an
+ * element at a time, four loads unzipped). */
+static inline uint32x4x4_t edmli_neon_ld4_u32(const uint32_t *p)
+{
+#if defined(__ARM_NEON) || defined(__ARM_NEON__)
+    return vld4q_u32(p);
+#else
+    const uint32x4_t a = vld1q_u32(p), b = vld1q_u32(p + 4), c = vld1q_u32(p + 8), d = vld1q_u32(p + 12);
+    const uint32x4_t lab = vuzp1q_u32(a, b), hab = vuzp2q_u32(a, b), lcd = vuzp1q_u32(c, d), hcd = vuzp2q_u32(c, d);
+    const uint32x4x4_t v = {{vuzp1q_u32(lab, lcd), vuzp1q_u32(hab, hcd), vuzp2q_u32(lab, lcd), vuzp2q_u32(hab, hcd)}};
+    return v;
+#endif
+}
+
 /* Four tuples' byte offsets into the input; false where one is out of range. */
 EDMLI_ALWAYS_INLINE bool edmli_neon_offsets4(const uint8_t *ix, uint32_t t, uint32_t isz, bool sgn,
                                              const uint32_t size[2], const uint32_t stride[2], uint32x4_t *off)
@@ -137,7 +152,7 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_offsets4(const uint8_t *ix, uint32_t t, uint
     if (isz == 8) { /* little-endian: low and high words apart by vld2/vld4 */
         const uint32_t *p = (const uint32_t *)(const void *)ix;
         if (t == 2) {
-            const uint32x4x4_t v = vld4q_u32(p);
+            const uint32x4x4_t v = edmli_neon_ld4_u32(p);
             c0 = edmli_neon_coord64(v.val[0], v.val[1], sgn, size[0], &bad);
             c1 = edmli_neon_coord64(v.val[2], v.val[3], sgn, size[1], &bad);
         } else {
