@@ -189,10 +189,11 @@ static void test_topk_paths(tl_rng *r)
             kn_topk_along(r, kn_types[t], 100 + tl_below(r, 900), cols[c], 0, 1 + tl_below(r, 9));
             kn_topk_along(r, kn_types[t], 40 + tl_below(r, 9), cols[c], 0, 5); /* K near the lanes' rows */
         }
-    for (int t = 0; t < 8; t++) { /* a large K along few rows: by threshold and buckets, or the heap */
-        kn_topk(r, kn_types[t], 1, 20000, 300);
-        kn_topk(r, kn_types[t], 3, 9000, 1000);
-        kn_topk(r, kn_types[t], 1, 1100, 256);
+    for (int t = 0; t < 8; t++) {                /* a large K along few rows: by threshold and buckets, or the heap */
+        kn_topk(r, kn_types[t], 1, 70000, 300);  /* split among 4 workers; the heap on one */
+        kn_topk(r, kn_types[t], 3, 70000, 1000); /* rows fewer than the workers */
+        kn_topk(r, kn_types[t], 1, 17000, 4096); /* a K the heap's log K costs: on one worker too */
+        kn_topk(r, kn_types[t], 1, 20000, 300);  /* neither: the heap */
     }
     for (int t = 8; t < 11; t++) {
         kn_topk(r, kn_types[t], 1, 20000, 3); /* one row split 4 ways */
