@@ -202,6 +202,11 @@ static void test_topk_paths(tl_rng *r)
         kn_topk(r, kn_types[t], 2, 4096, 64); /* a K of a chunk's keys */
         kn_topk(r, kn_types[t], 1, 100, 100); /* K of the whole row */
     }
+    for (int dir = 0; dir < 2; dir++) { /* a small K kept sorted: both directions, ties among the smallest */
+        kn_dir = dir;
+        for (int t = 9; t < 11; t++) kn_topk(r, kn_types[t], 50, 77, 7), kn_topk(r, kn_types[t], 3, 5000, 16);
+    }
+    kn_dir = -1;
 }
 
 /* ElementWiseIf of [outer, pixels, ch], the condition of [outer, pixels, 1] broadcast over ch. */

@@ -49,6 +49,32 @@ static bool edmli_neon_topk_wide_enters(const uint64_t *k, uint32_t n, uint64_t 
     return hit;
 }
 
+#define EDMLI_NEON_TOPK_SORTED 16u /* a K up to this kept sorted, not in a heap */
+
+/* The worst of the best K so far: a heap's root, or a sorted array's last. */
+EDMLI_ALWAYS_INLINE uint64_t edmli_neon_topk_worst(const edmli_topk_entry *h, uint32_t k, bool sorted)
+{
+    return sorted ? h[k - 1].key : h[0].key;
+}
+
+/* key (the element's, before the direction's flip) at index i offered to a
+ * full heap, or to a full sorted array: in where it beats the worst (an
+ * equal key comes later: it does not). */
+EDMLI_ALWAYS_INLINE void edmli_neon_topk_offer(const edmli_neon_topk_wjob *w, edmli_topk_entry *h, uint64_t key,
+                                               uint32_t i, bool sorted)
+{
+    const uint32_t k = w->op->plan.topk.k;
+    const uint64_t e = key ^ w->flip;
+    if (e <= edmli_neon_topk_worst(h, k, sorted)) return;
+    if (!sorted) {
+        edmli_topk_select(h, k, k, &key, 1, i, w->flip);
+        return;
+    }
+    uint32_t j = k - 1;
+    for (; j > 0 && e > h[j - 1].key; j--) h[j] = h[j - 1];
+    h[j] = (edmli_topk_entry){e, i, 0};
+}
+
 /* Packed INT64 (sgn) and UINT64 once the heap is full, 16 elements a
  * block: each compared as it is loaded with the heap's worst (its key back
  * to the element's own bits: e > worst where the largest are kept, < where
@@ -56,13 +82,14 @@ static bool edmli_neon_topk_wide_enters(const uint64_t *k, uint32_t n, uint64_t 
  * that passes, the elements that did are offered to the heap one by one
  * (each against the heap's worst as it is then). */
 EDMLI_ALWAYS_INLINE uint32_t edmli_neon_topk_i64_blocks(const edmli_neon_topk_wjob *w, const uint64_t *q, uint32_t i,
-                                                        uint32_t i1, edmli_topk_entry *heap, bool sgn, bool smallest)
+                                                        uint32_t i1, edmli_topk_entry *heap, bool sgn, bool smallest,
+                                                        bool sorted)
 {
     const uint32_t k = w->op->plan.topk.k;
     const uint64_t sign = sgn ? 0x8000000000000000u : 0, inv = sign ^ w->flip;
     const uint64x2_t iv = vdupq_n_u64(inv);
     for (; i + 16 <= i1; i += 16) {
-        const uint64x2_t t = vdupq_n_u64(heap[0].key ^ inv);
+        const uint64x2_t t = vdupq_n_u64(edmli_neon_topk_worst(heap, k, sorted) ^ inv);
         const uint64_t *s = q + i;
 #define EDMLI_NEON_UP(v) edmli_neon_better64(vld1q_u64(s + v), t, iv, sgn, smallest)
         const uint64x2_t c0 = EDMLI_NEON_UP(0), c1 = EDMLI_NEON_UP(2), c2 = EDMLI_NEON_UP(4), c3 = EDMLI_NEON_UP(6);
@@ -82,8 +109,7 @@ EDMLI_ALWAYS_INLINE uint32_t edmli_neon_topk_i64_blocks(const edmli_neon_topk_wj
             while (m) {
                 const uint32_t b = (uint32_t)__builtin_ctzll(m) / 8, j = 8 * half + b;
                 m &= ~(0xffull << (8 * b));
-                const uint64_t key = s[j] ^ sign;
-                if ((key ^ w->flip) > heap[0].key) edmli_topk_select(heap, k, k, &key, 1, i + j, w->flip);
+                edmli_neon_topk_offer(w, heap, s[j] ^ sign, i + j, sorted);
             }
         }
     }
@@ -95,10 +121,35 @@ static uint32_t edmli_neon_topk_i64_run(const edmli_neon_topk_wjob *w, const uin
 {
     const bool sgn = w->dtype == EDML_TENSOR_DATA_TYPE_INT64;
     if (w->flip)
-        return sgn ? edmli_neon_topk_i64_blocks(w, q, i, i1, heap, true, true)
-                   : edmli_neon_topk_i64_blocks(w, q, i, i1, heap, false, true);
-    return sgn ? edmli_neon_topk_i64_blocks(w, q, i, i1, heap, true, false)
-               : edmli_neon_topk_i64_blocks(w, q, i, i1, heap, false, false);
+        return sgn ? edmli_neon_topk_i64_blocks(w, q, i, i1, heap, true, true, false)
+                   : edmli_neon_topk_i64_blocks(w, q, i, i1, heap, false, true, false);
+    return sgn ? edmli_neon_topk_i64_blocks(w, q, i, i1, heap, true, false, false)
+               : edmli_neon_topk_i64_blocks(w, q, i, i1, heap, false, false, false);
+}
+
+/* A K of up to EDMLI_NEON_TOPK_SORTED along a whole packed row of INT64 or
+ * UINT64: the best K kept sorted, best first (earlier index first on ties),
+ * each entry put in place by moving the worse ones down a slot, then
+ * written as it is. */
+static void edmli_neon_topk_i64_sorted(const edmli_neon_topk_wjob *w, const uint64_t *q, edmli_topk_entry *best)
+{
+    const uint32_t k = w->op->plan.topk.k, n = w->op->plan.topk.axis_size;
+    const bool sgn = w->dtype == EDML_TENSOR_DATA_TYPE_INT64;
+    const uint64_t sign = sgn ? 0x8000000000000000u : 0;
+    for (uint32_t i = 0; i < k; i++) { /* the first K in order */
+        const edmli_topk_entry x = {q[i] ^ sign ^ w->flip, i, 0};
+        uint32_t j = i;
+        for (; j > 0 && x.key > best[j - 1].key; j--) best[j] = best[j - 1];
+        best[j] = x;
+    }
+    uint32_t i = k;
+    if (w->flip)
+        i = sgn ? edmli_neon_topk_i64_blocks(w, q, i, n, best, true, true, true)
+                : edmli_neon_topk_i64_blocks(w, q, i, n, best, false, true, true);
+    else
+        i = sgn ? edmli_neon_topk_i64_blocks(w, q, i, n, best, true, false, true)
+                : edmli_neon_topk_i64_blocks(w, q, i, n, best, false, false, true);
+    for (; i < n; i++) edmli_neon_topk_offer(w, best, q[i] ^ sign, i, true);
 }
 
 /* The best K of elements [i0, i1) of the sequence at in, into heap. */
@@ -140,10 +191,16 @@ static void edmli_neon_topk_wide_part(void *arg, uint32_t part, uint32_t worker)
     }
     edmli_cpu_range(edmli_odo_count(&o), w->parts, part, 1, &u0, &u1);
     edmli_odo_seek(&o, u0);
+    const bool sorted = w->step == 8 && p->k <= EDMLI_NEON_TOPK_SORTED && p->axis_size > p->k &&
+                        (w->dtype == EDML_TENSOR_DATA_TYPE_INT64 || w->dtype == EDML_TENSOR_DATA_TYPE_UINT64);
     for (uint64_t u = u0; u < u1; u++, edmli_odo_next(&o)) {
         const uint8_t *in = w->ex->in[0] + o.off[0];
-        edmli_neon_topk_wide_range(w, in, 0, p->axis_size, heap);
-        edmli_topk_drain(heap, p->k);
+        if (sorted) {
+            edmli_neon_topk_i64_sorted(w, (const uint64_t *)(const void *)in, heap);
+        } else {
+            edmli_neon_topk_wide_range(w, in, 0, p->axis_size, heap);
+            edmli_topk_drain(heap, p->k);
+        }
         edmli_topk_write(w->op, heap, in, w->ex->out[0] + o.off[1], w->ex->out[1] + o.off[2]);
     }
 }
