@@ -13,9 +13,8 @@
 #define EDMLI_NEON_BLOCK_VECS 8u /* vectors (16 bytes) a block */
 
 /* A lane-wise best of two vectors (MAX, or MIN for ArgMin) at width W, in
- * the type's own signedness; the horizontal best of keys (unsigned); the
- * first (last) lane equal to h, LANES where none is. */
-#define EDMLI_NEON_BLOCK_OPS(W, LANES, SHIFT)                                                                    \
+ * the type's own signedness. */
+#define EDMLI_NEON_BLOCK_OPS(W, LANES)                                                                           \
     EDMLI_ALWAYS_INLINE uint##W##x##LANES##_t edmli_neon_bb##W(uint##W##x##LANES##_t a, uint##W##x##LANES##_t b, \
                                                                bool sgn, bool is_min)                            \
     {                                                                                                            \
@@ -24,53 +23,13 @@
             return vreinterpretq_u##W##_s##W(is_min ? vminq_s##W(x, y) : vmaxq_s##W(x, y));                      \
         }                                                                                                        \
         return is_min ? vminq_u##W(a, b) : vmaxq_u##W(a, b);                                                     \
-    }                                                                                                            \
-    EDMLI_ALWAYS_INLINE uint32_t edmli_neon_eq_lane##W(uint##W##x##LANES##_t v, uint##W##_t h, bool last)        \
-    {                                                                                                            \
-        const uint##W##x##LANES##_t eq = vceqq_u##W(v, vdupq_n_u##W(h));                                         \
-        const uint64_t m = vget_lane_u64(vreinterpret_u64_u8(edmli_neon_narrow##W(eq)), 0);                      \
-        return !m ? LANES : (last ? 63u - (uint32_t)__builtin_clzll(m) : (uint32_t)__builtin_ctzll(m)) >> SHIFT; \
     }
+EDMLI_NEON_BLOCK_OPS(8, 16)
+EDMLI_NEON_BLOCK_OPS(16, 8)
+EDMLI_NEON_BLOCK_OPS(32, 4)
 
-/* A lane mask narrowed to 64 bits: 4 bits a lane (8-bit), 8 (16-bit), 16 (32-bit). */
-static inline uint8x8_t edmli_neon_narrow8(uint8x16_t m) { return vshrn_n_u16(vreinterpretq_u16_u8(m), 4); }
-static inline uint8x8_t edmli_neon_narrow16(uint16x8_t m) { return vmovn_u16(m); }
-static inline uint8x8_t edmli_neon_narrow32(uint32x4_t m) { return vreinterpret_u8_u16(vmovn_u32(m)); }
-
-/* The largest lane (AArch64 has a horizontal max; ARMv7 folds pairs). */
-static inline uint8_t edmli_neon_hmax8(uint8x16_t v)
-{
-#if defined(__aarch64__)
-    return vmaxvq_u8(v);
-#else
-    uint8x8_t f = vpmax_u8(vget_low_u8(v), vget_high_u8(v));
-    f = vpmax_u8(f, f), f = vpmax_u8(f, f), f = vpmax_u8(f, f);
-    return vget_lane_u8(f, 0);
-#endif
-}
-static inline uint16_t edmli_neon_hmax16(uint16x8_t v)
-{
-#if defined(__aarch64__)
-    return vmaxvq_u16(v);
-#else
-    uint16x4_t f = vpmax_u16(vget_low_u16(v), vget_high_u16(v));
-    f = vpmax_u16(f, f), f = vpmax_u16(f, f);
-    return vget_lane_u16(f, 0);
-#endif
-}
-static inline uint32_t edmli_neon_hmax32(uint32x4_t v)
-{
-#if defined(__aarch64__)
-    return vmaxvq_u32(v);
-#else
-    uint32x2_t f = vpmax_u32(vget_low_u32(v), vget_high_u32(v));
-    return vget_lane_u32(vpmax_u32(f, f), 0);
-#endif
-}
-
-EDMLI_NEON_BLOCK_OPS(8, 16, 2)
-EDMLI_NEON_BLOCK_OPS(16, 8, 3)
-EDMLI_NEON_BLOCK_OPS(32, 4, 4)
+/* The first (last) lane of v equal to h, LANES where none is. */
+#define EDMLI_NEON_EQ_LANE(W, v, h, last) edmli_neon_lane##W(vceqq_u##W(v, vdupq_n_u##W(h)), last)
 
 /* Elements [i, e) of the run at p (flat index `flat` at element 0) offered
  * to b, for the type of W bits (signed where sgn). A key is the element
@@ -100,7 +59,7 @@ EDMLI_NEON_BLOCK_OPS(32, 4, 4)
             if (k < b->key || (k == b->key && !last)) continue;                                                     \
             for (uint32_t n = 0; n < EDMLI_NEON_BLOCK_VECS; n++) {                                                  \
                 const uint32_t v = last ? EDMLI_NEON_BLOCK_VECS - 1 - n : n;                                        \
-                const uint32_t l = edmli_neon_eq_lane##W(vld1q_u##W(s + v * LANES), (uint##W##_t)(k ^ flip), last); \
+                const uint32_t l = EDMLI_NEON_EQ_LANE(W, vld1q_u##W(s + v * LANES), (uint##W##_t)(k ^ flip), last); \
                 if (l < LANES) {                                                                                    \
                     *b = (edmli_neon_run_best){k, flat + i + v * LANES + l, true};                                  \
                     break;                                                                                          \
@@ -111,7 +70,7 @@ EDMLI_NEON_BLOCK_OPS(32, 4, 4)
             const uint##W##x##LANES##_t x = vld1q_u##W(q + i);                                                      \
             const uint32_t k = edmli_neon_hmax##W(veorq_u##W(x, fv)) | hi;                                          \
             if (k > b->key || (k == b->key && last))                                                                \
-                *b = (edmli_neon_run_best){k, flat + i + edmli_neon_eq_lane##W(x, (uint##W##_t)(k ^ flip), last),   \
+                *b = (edmli_neon_run_best){k, flat + i + EDMLI_NEON_EQ_LANE(W, x, (uint##W##_t)(k ^ flip), last),   \
                                            true};                                                                   \
         }                                                                                                           \
         for (; i < e; i++) {                                                                                        \

@@ -78,49 +78,6 @@ static inline bool edmli_neon_cols_done(const edmli_neon_cols *c, const edmli_ne
                     best[j].row = r;                                                                                   \
     }
 
-/* The first (last) set lane of a mask of 16 or 8 lanes (edmli_neon_lane32: 4); `lanes` for none. */
-static inline uint32_t edmli_neon_lane8(uint8x16_t m, bool last)
-{
-    const uint64_t w = vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(m), 4)), 0);
-    return !w ? 16 : (last ? 63u - (uint32_t)__builtin_clzll(w) : (uint32_t)__builtin_ctzll(w)) / 4u;
-}
-static inline uint32_t edmli_neon_lane16(uint16x8_t m, bool last)
-{
-    const uint64_t w = vget_lane_u64(vreinterpret_u64_u8(vmovn_u16(m)), 0);
-    return !w ? 8 : (last ? 63u - (uint32_t)__builtin_clzll(w) : (uint32_t)__builtin_ctzll(w)) / 8u;
-}
-
-/* The greatest lane. */
-static inline uint32_t edmli_neon_hmax8(uint8x16_t v)
-{
-#if defined(__aarch64__)
-    return vmaxvq_u8(v);
-#else
-    uint8x8_t f = vpmax_u8(vget_low_u8(v), vget_high_u8(v));
-    f = vpmax_u8(f, f), f = vpmax_u8(f, f), f = vpmax_u8(f, f);
-    return vget_lane_u8(f, 0);
-#endif
-}
-static inline uint32_t edmli_neon_hmax16(uint16x8_t v)
-{
-#if defined(__aarch64__)
-    return vmaxvq_u16(v);
-#else
-    uint16x4_t f = vpmax_u16(vget_low_u16(v), vget_high_u16(v));
-    f = vpmax_u16(f, f), f = vpmax_u16(f, f);
-    return vget_lane_u16(f, 0);
-#endif
-}
-static inline uint32_t edmli_neon_hmax32(uint32x4_t v)
-{
-#if defined(__aarch64__)
-    return vmaxvq_u32(v);
-#else
-    uint32x2_t f = vpmax_u32(vget_low_u32(v), vget_high_u32(v));
-    return vget_lane_u32(vpmax_u32(f, f), 0);
-#endif
-}
-
 #define EDMLI_NEON_COLS_KEYS(bits, lanes)                                                           \
     EDMLI_ALWAYS_INLINE void edmli_neon_cols_keys##bits(const edmli_neon_cols *c, const uint8_t *p, \
                                                         uint##bits##x##lanes##_t k[3])              \
