@@ -179,33 +179,11 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_f32(const edmli_neon_short *s, const u
     vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
 }
 
-/* Rows of 4 to 31 32-bit elements (a segmentation map's 21 classes): four
- * rows a vector, column by column, each column's four elements loaded
- * lane by lane (rows n apart), in column order, so ties resolve as the
- * scan does. */
-EDMLI_ALWAYS_INLINE void edmli_neon_rows4_u32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
-{
-    const uint32_t sign = s->dtype == EDML_TENSOR_DATA_TYPE_INT32 ? 0x80000000u : 0u, n = s->n;
-    const uint32x4_t flip = vdupq_n_u32(sign ^ (s->is_max ? 0u : 0xffffffffu));
-    const uint32_t *q = (const uint32_t *)(const void *)p;
-    uint32x4_t col = vld1q_lane_u32(q, vdupq_n_u32(0), 0);
-    col = vld1q_lane_u32(q + n, col, 1), col = vld1q_lane_u32(q + 2 * n, col, 2);
-    col = vld1q_lane_u32(q + 3 * n, col, 3);
-    uint32x4_t best = edmli_neon_order32(col, flip, s->is_float), idx = vdupq_n_u32(0);
-    for (uint32_t j = 1; j < n; j++) {
-        col = vld1q_lane_u32(q + j, col, 0), col = vld1q_lane_u32(q + n + j, col, 1);
-        col = vld1q_lane_u32(q + 2 * n + j, col, 2), col = vld1q_lane_u32(q + 3 * n + j, col, 3);
-        const uint32x4_t k = edmli_neon_order32(col, flip, s->is_float);
-        const uint32x4_t t = s->take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
-        best = vbslq_u32(t, k, best);
-        idx = vbslq_u32(t, vdupq_n_u32(j), idx);
-    }
-    const uint16x4_t narrow = vmovn_u32(idx);
-    vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
-}
-
-/* Column j of 16 (8-bit) or 8 (16-bit) rows n apart, lane by lane (one
- * post-indexed load each). */
+/* Column j of 16 (8-bit), 8 (16-bit) or 4 (32-bit) rows n apart: on Arm lane by lane
+ * (one post-indexed load each); through SIMDe (x86) each lane load is a
+ * round trip through memory, so the column is gathered into two 64-bit
+ * words and moved over once. */
+#if defined(__ARM_NEON) || defined(__ARM_NEON__)
 #define EDMLI_NEON_LANE8(i) c = vld1q_lane_u8(q, c, i), q += n
 #define EDMLI_NEON_LANE16(i) c = vld1q_lane_u16(q, c, i), q += n
 /* clang-format off */
@@ -226,8 +204,53 @@ EDMLI_ALWAYS_INLINE uint16x8_t edmli_neon_col_u16(const uint16_t *q, uint32_t n)
     return c;
 }
 /* clang-format on */
+EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_col_u32(const uint32_t *q, uint32_t n)
+{
+    uint32x4_t c = vld1q_lane_u32(q, vdupq_n_u32(0), 0);
+    c = vld1q_lane_u32(q + n, c, 1), c = vld1q_lane_u32(q + 2 * n, c, 2);
+    return vld1q_lane_u32(q + 3 * n, c, 3);
+}
 #undef EDMLI_NEON_LANE8
 #undef EDMLI_NEON_LANE16
+#else
+EDMLI_ALWAYS_INLINE uint8x16_t edmli_neon_col_u8(const uint8_t *q, uint32_t n)
+{
+    uint64_t w[2] = {0, 0};
+    for (uint32_t i = 0; i < 16; i++) w[i / 8] |= (uint64_t)q[i * n] << (i % 8 * 8);
+    return vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(w[0]), vcreate_u64(w[1])));
+}
+EDMLI_ALWAYS_INLINE uint16x8_t edmli_neon_col_u16(const uint16_t *q, uint32_t n)
+{
+    uint64_t w[2] = {0, 0};
+    for (uint32_t i = 0; i < 8; i++) w[i / 4] |= (uint64_t)q[i * n] << (i % 4 * 16);
+    return vreinterpretq_u16_u64(vcombine_u64(vcreate_u64(w[0]), vcreate_u64(w[1])));
+}
+EDMLI_ALWAYS_INLINE uint32x4_t edmli_neon_col_u32(const uint32_t *q, uint32_t n)
+{
+    const uint64_t lo = q[0] | (uint64_t)q[n] << 32, hi = q[2 * n] | (uint64_t)q[3 * n] << 32;
+    return vreinterpretq_u32_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)));
+}
+#endif
+
+/* Rows of 4 to 31 32-bit elements (a segmentation map's 21 classes): four
+ * rows a vector, column by column, each column's four elements loaded
+ * lane by lane (rows n apart), in column order, so ties resolve as the
+ * scan does. */
+EDMLI_ALWAYS_INLINE void edmli_neon_rows4_u32(const edmli_neon_short *s, const uint8_t *p, uint8_t idx8[16])
+{
+    const uint32_t sign = s->dtype == EDML_TENSOR_DATA_TYPE_INT32 ? 0x80000000u : 0u, n = s->n;
+    const uint32x4_t flip = vdupq_n_u32(sign ^ (s->is_max ? 0u : 0xffffffffu));
+    const uint32_t *q = (const uint32_t *)(const void *)p;
+    uint32x4_t best = edmli_neon_order32(edmli_neon_col_u32(q, n), flip, s->is_float), idx = vdupq_n_u32(0);
+    for (uint32_t j = 1; j < n; j++) {
+        const uint32x4_t k = edmli_neon_order32(edmli_neon_col_u32(q + j, n), flip, s->is_float);
+        const uint32x4_t t = s->take_last ? vcgeq_u32(k, best) : vcgtq_u32(k, best);
+        best = vbslq_u32(t, k, best);
+        idx = vbslq_u32(t, vdupq_n_u32(j), idx);
+    }
+    const uint16x4_t narrow = vmovn_u32(idx);
+    vst1_u8(idx8, vmovn_u16(vcombine_u16(narrow, narrow)));
+}
 
 /* Rows of 4 to 31 8-bit elements: 16 rows a vector, compared at their own
  * width, as edmli_neon_rows4_u32 does. */
