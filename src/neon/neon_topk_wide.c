@@ -116,15 +116,18 @@ EDMLI_ALWAYS_INLINE uint32_t edmli_neon_topk_i64_blocks(const edmli_neon_topk_wj
     return i;
 }
 
+/* f(sgn, smallest) for w's type and direction: the block kernel compiled
+ * for each of the four orders. */
+#define EDMLI_NEON_BY_ORDER(w, f)                                                                 \
+    ((w)->flip ? ((w)->dtype == EDML_TENSOR_DATA_TYPE_INT64 ? f(true, true) : f(false, true)) \
+               : ((w)->dtype == EDML_TENSOR_DATA_TYPE_INT64 ? f(true, false) : f(false, false)))
+
 static uint32_t edmli_neon_topk_i64_run(const edmli_neon_topk_wjob *w, const uint64_t *q, uint32_t i, uint32_t i1,
                                         edmli_topk_entry *heap)
 {
-    const bool sgn = w->dtype == EDML_TENSOR_DATA_TYPE_INT64;
-    if (w->flip)
-        return sgn ? edmli_neon_topk_i64_blocks(w, q, i, i1, heap, true, true, false)
-                   : edmli_neon_topk_i64_blocks(w, q, i, i1, heap, false, true, false);
-    return sgn ? edmli_neon_topk_i64_blocks(w, q, i, i1, heap, true, false, false)
-               : edmli_neon_topk_i64_blocks(w, q, i, i1, heap, false, false, false);
+#define EDMLI_NEON_RUN(sgn, smallest) edmli_neon_topk_i64_blocks(w, q, i, i1, heap, sgn, smallest, false)
+    return EDMLI_NEON_BY_ORDER(w, EDMLI_NEON_RUN);
+#undef EDMLI_NEON_RUN
 }
 
 /* A K of up to EDMLI_NEON_TOPK_SORTED along a whole packed row of INT64 or
@@ -134,21 +137,16 @@ static uint32_t edmli_neon_topk_i64_run(const edmli_neon_topk_wjob *w, const uin
 static void edmli_neon_topk_i64_sorted(const edmli_neon_topk_wjob *w, const uint64_t *q, edmli_topk_entry *best)
 {
     const uint32_t k = w->op->plan.topk.k, n = w->op->plan.topk.axis_size;
-    const bool sgn = w->dtype == EDML_TENSOR_DATA_TYPE_INT64;
-    const uint64_t sign = sgn ? 0x8000000000000000u : 0;
+    const uint64_t sign = w->dtype == EDML_TENSOR_DATA_TYPE_INT64 ? 0x8000000000000000u : 0;
     for (uint32_t i = 0; i < k; i++) { /* the first K in order */
         const edmli_topk_entry x = {q[i] ^ sign ^ w->flip, i, 0};
         uint32_t j = i;
         for (; j > 0 && x.key > best[j - 1].key; j--) best[j] = best[j - 1];
         best[j] = x;
     }
-    uint32_t i = k;
-    if (w->flip)
-        i = sgn ? edmli_neon_topk_i64_blocks(w, q, i, n, best, true, true, true)
-                : edmli_neon_topk_i64_blocks(w, q, i, n, best, false, true, true);
-    else
-        i = sgn ? edmli_neon_topk_i64_blocks(w, q, i, n, best, true, false, true)
-                : edmli_neon_topk_i64_blocks(w, q, i, n, best, false, false, true);
+#define EDMLI_NEON_SORTED(sgn, smallest) edmli_neon_topk_i64_blocks(w, q, k, n, best, sgn, smallest, true)
+    uint32_t i = EDMLI_NEON_BY_ORDER(w, EDMLI_NEON_SORTED);
+#undef EDMLI_NEON_SORTED
     for (; i < n; i++) edmli_neon_topk_offer(w, best, q[i] ^ sign, i, true);
 }
 
