@@ -155,7 +155,21 @@ static void test_argreduce_paths(tl_rng *r)
 
 /* TopK of K along the rows of [rows, n], 64-bit types (and FLOAT32 for
  * comparison), split within the row where rows are few. */
-static int kn_dir = -1; /* TopK's direction: -1 either, at random */
+static int kn_dir = -1;      /* TopK's direction: -1 either, at random */
+static int kn_sampled = 0;   /* TopK's rows: the elements a 4096 sample takes the largest */
+
+/* The elements at j n / 4096 (a large K's sample) of each row of n of
+ * INT32 or UINT32 (t) made the largest, so that fewer than K reach the sample's
+ * threshold and the heap takes the row after all. */
+static void kn_sample_largest(kn_tensor *in, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n)
+{
+    const uint32_t base = t == EDML_TENSOR_DATA_TYPE_INT32 ? 0x7fff0000u : 0xffff0000u;
+    for (UINT row = 0; row < rows; row++)
+        for (uint32_t j = 0; j < 4096; j++) {
+            const uint32_t v = base + j;
+            memcpy(in->p + ((uint64_t)row * n + (uint64_t)j * n / 4096) * 4, &v, 4);
+        }
+}
 
 static void kn_topk_along(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n, UINT axis, UINT k)
 {
@@ -163,6 +177,7 @@ static void kn_topk_along(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n,
     kn_tensor in, out[2];
     kn_make(&in, t, 2, sizes, NULL);
     kn_fill(&in, r);
+    if (kn_sampled) kn_sample_largest(&in, t, rows, n);
     kn_make(&out[0], t, 2, osz, NULL);
     kn_make(&out[1], EDML_TENSOR_DATA_TYPE_UINT32, 2, osz, NULL);
     const EDML_AXIS_DIRECTION dir = kn_dir >= 0      ? (EDML_AXIS_DIRECTION)kn_dir
@@ -195,6 +210,9 @@ static void test_topk_paths(tl_rng *r)
         kn_topk(r, kn_types[t], 1, 17000, 4096); /* a K the heap's log K costs: on one worker too */
         kn_topk(r, kn_types[t], 1, 20000, 300);  /* neither: the heap */
     }
+    kn_sampled = 1, kn_dir = EDML_AXIS_DIRECTION_DECREASING; /* fewer than K reach the threshold: the heap */
+    for (int t = 2; t < 6; t += 3) kn_topk(r, kn_types[t], 1, 70000, 1000), kn_topk(r, kn_types[t], 1, 70000, 4096);
+    kn_sampled = 0, kn_dir = -1;
     for (int t = 8; t < 11; t++) {
         kn_topk(r, kn_types[t], 1, 20000, 3); /* one row split 4 ways */
         kn_topk(r, kn_types[t], 3, 5000, 1);  /* three rows, each split */
