@@ -86,23 +86,15 @@
  * AUTO finds that out for an operator both the CPU and the GPU can run.
  * ::EDML_PLACEMENT_THRESHOLDS (0): the board's cost model where it has one
  * (edml_board.cost_model, or edml_device_desc.cost_model: the board report's
- * fit of the board's times) predicts both sides for any shape and the faster
- * runs; else the board's thresholds. ::EDML_PLACEMENT_MEASURE: the operator's
- * first executions with each kind of bindings (host memory, GPU buffers) run
- * on the CPU (at the device's parallel-for), on the GPU, then on the CPU
- * again, 11 in all: a warm-up before each stretch and four timed runs a
- * side (real executions with real answers; each side's runs after its own,
- * as it will run once chosen, the CPU's either side of the GPU's, so that
- * a drift weighs on both alike),
- * then the faster is kept, unless the two are within 5% of each other (then
- * the model's or thresholds' choice). A command list's entry whose operator
- * is measuring runs alone, timed too. Decisions go to
- * edml_device_desc.placement_cache, keyed by the operator's descriptor, the
- * kind of bindings and the workers, for the next start.
+ * fit of the board's times) predicts both sides and the faster runs; else
+ * the board's thresholds. ::EDML_PLACEMENT_MEASURE: the operator's first
+ * executions with each kind of bindings time both sides (real executions
+ * with real answers; docs/integration.md says how) and keep the faster,
+ * unless the two are within 5% (then the model's or thresholds' choice),
+ * in edml_device_desc.placement_cache for the next start.
  * ::EDML_PLACEMENT_SAVED: placement_cache's decisions, the model or
- * thresholds elsewhere, nothing measured. The GLES kernels of an operator
- * are planned (GPU arena, programs) whichever side wins where both are
- * open, so that its sizes never depend on a decision.
+ * thresholds elsewhere, nothing measured. An operator's GLES kernels are
+ * planned whichever side wins, so that its sizes never depend on a decision.
  * edml_operator_placement() says where an operator runs and why.
  *
  * @section example Example
@@ -508,14 +500,11 @@ typedef void (*edml_task_fn)(void *arg, uint32_t part, uint32_t worker);
  *     for (int p = 0; p < (int)parts; p++) task(arg, (uint32_t)p, (uint32_t)omp_get_thread_num());
  * }
  * @endcode
- * The shape is pthreadpool's, oneDNN's threadpool interface's and ggml's.
- * The library checks what ran: a parallel-for that leaves a part out, runs
- * one with a part or worker out of range, or runs two parts at once on one
- * worker fails the execution with ::EDML_STATUS_BACKEND_FAILED and a message
- * counting the parts run (a part run twice runs once). Reductions that
- * combine their parts' results (ArgMin/ArgMax and TopK over few long rows)
- * then write nothing; kernels whose parts write the outputs directly may
- * leave them partly written.
+ * (pthreadpool's shape.) A parallel-for that leaves a part out, runs one
+ * with a part or worker out of range, or two parts at once on one worker
+ * fails the execution (::EDML_STATUS_BACKEND_FAILED, the parts run
+ * counted): reductions that combine their parts write nothing, kernels
+ * whose parts write the outputs directly may leave them partly written.
  */
 typedef void (*edml_parallel_for_fn)(void *context, edml_task_fn task, void *arg, uint32_t parts);
 
@@ -831,9 +820,7 @@ typedef struct edml_gpu_buffer edml_gpu_buffer;
  * operators runs without round trips through host memory. An operator on
  * the CPU reads and writes GPU buffers through the CPU's view of the GPU
  * arena, after the GPU's work on them: the persistent mapping where
- * gpu_arena_mapped made one, else a copy each way for the call (BUSY while
- * another mapping is held).
- */
+ * gpu_arena_mapped made one, else a copy each way (BUSY while mapped). */
 typedef struct EDML_BUFFER_BINDING {
     void *Buffer;
     UINT64 Offset;
@@ -888,22 +875,18 @@ edml_status edml_gpu_buffer_read(edml_gpu_buffer *buffer, UINT64 offset, void *d
 /**
  * The CPU's view of `bytes` of the buffer from `offset`, in *data: a
  * camera frame written straight into a GPU buffer, a result read where the
- * kernel wrote it. The device's GPU work is complete when it returns (a
- * submitted command list included), so the mapping shows every write made
- * before. With edml_device_desc.gpu_arena_mapped (and GL_EXT_buffer_storage,
- * which Mesa's V3D, Panfrost, freedreno and llvmpipe and NVIDIA's driver
- * have) the whole GPU arena is mapped once, persistently and coherently:
- * this returns a pointer into that mapping, operators may run while it is
- * held, each call's GPU writes are visible in it when the call returns and
- * the CPU's writes to it are seen by the next call; leave the range alone
- * while a submitted command list that binds it has not been waited for.
- * On boards whose GPU shares DRAM with the CPU (every Raspberry Pi, Mali,
- * Adreno and Jetson board) that is zero-copy. Without it, the range is
- * mapped with glMapBufferRange and the device's other GPU calls fail with
- * ::EDML_STATUS_BUSY until edml_gpu_buffer_unmap(). One mapping a buffer at
- * a time; `bytes` 0 is refused (::EDML_STATUS_INVALID_ARGUMENT), as
- * edml_gpu_buffer_create() refuses it, with or without the persistent
- * mapping.
+ * kernel wrote it. The device's GPU work is complete when it returns, so the
+ * mapping shows every write made before. With
+ * edml_device_desc.gpu_arena_mapped (and GL_EXT_buffer_storage) the whole
+ * GPU arena is mapped once, persistently and coherently (zero-copy where
+ * the GPU shares DRAM, as on every Raspberry Pi, Mali, Adreno and Jetson
+ * board): operators may run while the pointer is held, each call's GPU
+ * writes show in it when the call returns, the CPU's are seen by the next
+ * call; leave the range alone while a submitted command list that binds it
+ * is not waited for. Without it, glMapBufferRange maps the range and the
+ * device's other GPU calls return ::EDML_STATUS_BUSY until
+ * edml_gpu_buffer_unmap(). One mapping a buffer at a time; `bytes` 0 is
+ * refused (::EDML_STATUS_INVALID_ARGUMENT).
  */
 edml_status edml_gpu_buffer_map(edml_gpu_buffer *buffer, UINT64 offset, UINT64 bytes, void **data);
 /** Ends a mapping: the pointer is no longer to be used (with the
@@ -923,11 +906,11 @@ edml_status edml_gpu_buffer_copy(edml_gpu_buffer *dst, UINT64 dst_offset, edml_g
  *  checks the operator and its bindings as edml_operator_execute() does and
  *  refuses, recording nothing, what that would refuse; the memory the
  *  bindings name is read and written between the submission and the end of
- *  its wait: leave it alone until edml_command_list_wait() returns. CPU entries run at submission, on
- *  the calling thread (and the device's parallel-for); consecutive GLES
- *  entries are one GPU submission, and the last one is left running when
- *  edml_command_list_submit() returns. Any other call that uses the GPU on
- *  the device completes it first. */
+ *  its wait: leave it alone until edml_command_list_wait() returns. CPU
+ *  entries run at submission, on the calling thread (and the device's
+ *  parallel-for); consecutive GLES entries are one GPU submission, the last
+ *  left running when edml_command_list_submit() returns. Any other call that
+ *  uses the GPU on the device completes it first. */
 /**@{*/
 typedef struct edml_command_list edml_command_list;
 
@@ -978,8 +961,8 @@ edml_status edml_command_list_destroy(edml_command_list *list);
  *  idle pool costs no CPU. Only glibc's pthread_create() allocates: a few
  *  hundred bytes of TLS vector a thread, at edml_pool_create(), given back at
  *  edml_pool_destroy(); nothing while the pool runs operators. One pool may
- *  serve several devices; its parallel-for runs one call at a time. With PORT=none every function here returns
- *  ::EDML_STATUS_UNSUPPORTED: give the device your RTOS's parallel-for. */
+ *  serve several devices, one call at a time. With PORT=none every function
+ *  here returns ::EDML_STATUS_UNSUPPORTED: give the device your RTOS's. */
 /**@{*/
 typedef struct edml_pool edml_pool;
 
