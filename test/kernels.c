@@ -155,8 +155,8 @@ static void test_argreduce_paths(tl_rng *r)
 
 /* TopK of K along the rows of [rows, n], 64-bit types (and FLOAT32 for
  * comparison), split within the row where rows are few. */
-static int kn_dir = -1;      /* TopK's direction: -1 either, at random */
-static int kn_sampled = 0;   /* TopK's rows: the elements a 4096 sample takes the largest */
+static int kn_dir = -1;    /* TopK's direction: -1 either, at random */
+static int kn_sampled = 0; /* TopK's rows: the elements a 4096 sample takes the largest */
 
 /* The elements at j n / 4096 (a large K's sample) of each row of n of
  * INT32 or UINT32 (t) made the largest, so that fewer than K reach the sample's

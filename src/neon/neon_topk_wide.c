@@ -118,7 +118,7 @@ EDMLI_ALWAYS_INLINE uint32_t edmli_neon_topk_i64_blocks(const edmli_neon_topk_wj
 
 /* f(sgn, smallest) for w's type and direction: the block kernel compiled
  * for each of the four orders. */
-#define EDMLI_NEON_BY_ORDER(w, f)                                                                 \
+#define EDMLI_NEON_BY_ORDER(w, f)                                                             \
     ((w)->flip ? ((w)->dtype == EDML_TENSOR_DATA_TYPE_INT64 ? f(true, true) : f(false, true)) \
                : ((w)->dtype == EDML_TENSOR_DATA_TYPE_INT64 ? f(true, false) : f(false, false)))
 
