@@ -67,6 +67,26 @@ static inline bool edmli_neon_any_u32(uint32x4_t m)
 #endif
 }
 
+/* Twelve 32-bit elements at p, three channels a row, as channel vectors
+ * (VLD3; through SIMDe, whose VLD3 moves an element at a time through
+ * memory, three loads, each row brought to lanes 0-2 by VEXT, then
+ * transposed by VZIP). */
+static inline uint32x4x3_t edmli_neon_ld3_u32(const uint32_t *p)
+{
+#if defined(__ARM_NEON) || defined(__ARM_NEON__)
+    return vld3q_u32(p);
+#else
+    const uint32x4_t a = vld1q_u32(p), b = vld1q_u32(p + 4), c = vld1q_u32(p + 8);
+    const uint32x4_t r1 = vextq_u32(vextq_u32(a, b, 2), vextq_u32(a, b, 2), 1); /* x1 y1 z1 z0 */
+    const uint32x4_t r2 = vextq_u32(b, c, 2), r3 = vextq_u32(c, c, 1);          /* x2 y2 z2, x3 y3 z3 */
+    const uint32x4_t t0 = vzip1q_u32(a, r1), t1 = vzip2q_u32(a, r1), t2 = vzip1q_u32(r2, r3), t3 = vzip2q_u32(r2, r3);
+    const uint32x4x3_t v = {{vcombine_u32(vget_low_u32(t0), vget_low_u32(t2)),
+                             vcombine_u32(vget_high_u32(t0), vget_high_u32(t2)),
+                             vcombine_u32(vget_low_u32(t1), vget_low_u32(t3))}};
+    return v;
+#endif
+}
+
 #if defined(__aarch64__)
 #define EDMLI_NEON_FPCR_FZ (1u << 24) /* subnormals flushed */
 #define EDMLI_NEON_FPCR_AH (1u << 1)  /* FMIN/FMAX may drop a NaN */

@@ -69,13 +69,17 @@ bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v)
            v->mask == 1u << last && edmli_neon_short_rows_packed(ti);
 }
 
+#define EDMLI_NEON_LD3_8 vld3q_u8
+#define EDMLI_NEON_LD3_16 vld3q_u16
+#define EDMLI_NEON_LD3_32 edmli_neon_ld3_u32
+
 /* The rows of a vector at q (elements of `bits` bits, `lanes` of them a
  * vector), channel by channel, keyed by KEY (flip, s->is_float): the best
  * channel's index of each row in idx. */
 #define EDMLI_NEON_SHORT_BEST(bits, lanes, KEY)                                                               \
     uint##bits##x##lanes##_t k0, k1, k2 = vdupq_n_u##bits(0), best, idx;                                      \
     if (s->n == 3) {                                                                                          \
-        const uint##bits##x##lanes##x3_t v = vld3q_u##bits(q);                                                \
+        const uint##bits##x##lanes##x3_t v = EDMLI_NEON_LD3_##bits(q);                                        \
         k0 = KEY(v.val[0], flip, s->is_float), k1 = KEY(v.val[1], flip, s->is_float);                         \
         k2 = KEY(v.val[2], flip, s->is_float);                                                                \
     } else {                                                                                                  \
@@ -158,8 +162,9 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_f32(const edmli_neon_short *s, const u
     const float *q = (const float *)(const void *)p;
     float32x4_t c0, c1, c2;
     if (s->n == 3) {
-        const float32x4x3_t v = vld3q_f32(q);
-        c0 = v.val[0], c1 = v.val[1], c2 = v.val[2];
+        const uint32x4x3_t v = edmli_neon_ld3_u32((const uint32_t *)(const void *)q);
+        c0 = vreinterpretq_f32_u32(v.val[0]), c1 = vreinterpretq_f32_u32(v.val[1]);
+        c2 = vreinterpretq_f32_u32(v.val[2]);
     } else {
         const float32x4x2_t v = vld2q_f32(q);
         c0 = v.val[0], c1 = v.val[1], c2 = v.val[1];
