@@ -133,8 +133,10 @@ host_suite() {
     step "command list example (examples/command_list.c): one list, two submissions" sh -c "$H/examples/command_list | tee /dev/stderr | tr '\n' ' ' | grep -q 'round 0: argmax 1 2, chosen 1 -2 3 -4 round 1: argmax 3 2, chosen 1 2 3 4'"
 
     # 2. clang, warnings as errors.
-    step "build host (clang -Werror; its tests under make sanitize)" make -j"$J" BOARD=host CC=clang BUILD=build/host-clang all
+    step "build host (clang -Werror; its tests under make sanitize, the kernels' at -O2 too)" make -j"$J" BOARD=host CC=clang BUILD=build/host-clang all build/host-clang/test/kernels build/host-clang/test/diff
     step "vectors on neon (clang build)" sh test/run-cases.sh build/host-clang/edml-run neon
+    step "every NEON kernel against the reference (clang -O2 build)" build/host-clang/test/kernels
+    step "differential test neon vs oracle (clang -O2 build)" build/host-clang/test/diff --backend neon --seed 31 --iters 2000
 }
 
 host_deep() {

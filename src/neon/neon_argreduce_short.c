@@ -103,9 +103,8 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_store(edmli_neon_short *s, uint64_t r,
     const uint32_t os = s->os;
     if (s->packed_out && lanes % 4 == 0) { /* widened in registers: 4 indices a 16 (or 2 x 16) byte store */
         const uint8x16_t v = vld1q_u8(idx8);
-        const uint16x8_t h[2] = {vmovl_u8(vget_low_u8(v)), vmovl_u8(vget_high_u8(v))};
-        for (uint32_t i = 0; i < lanes; i += 4) {
-            const uint16x8_t hv = h[i / 8];
+        for (uint32_t i = 0; i < lanes; i += 4) { /* no array of vectors: clang 14 -O2 stored them unwidened */
+            const uint16x8_t hv = i / 8 ? vmovl_u8(vget_high_u8(v)) : vmovl_u8(vget_low_u8(v));
             const uint32x4_t w = vmovl_u16(i % 8 ? vget_high_u16(hv) : vget_low_u16(hv));
             if (os == 4) {
                 vst1q_u32((uint32_t *)(void *)(s->out + (r + i) * 4u), w);
@@ -301,6 +300,13 @@ EDMLI_ALWAYS_INLINE void edmli_neon_rows8_u16(const edmli_neon_short *s, const u
  * orders them): the least (greatest) index among the lanes that hold it,
  * folded pairwise too. Where a best is a NaN, the rows go by order keys
  * (edmli_neon_f32_row_keys). */
+/* Pairwise FMIN, keeping a NaN (SIMDe's VPMIN on SSE3 is MINPS, which
+ * drops one: there, FMIN of the unzipped halves). */
+#if defined(__ARM_NEON) || defined(__ARM_NEON__)
+#define EDMLI_NEON_PMIN(a, b) vpminq_f32(a, b)
+#else
+#define EDMLI_NEON_PMIN(a, b) vminq_f32(vuzp1q_f32(a, b), vuzp2q_f32(a, b))
+#endif
 #define EDMLI_NEON_F32_BEST(is_min, a, b) ((is_min) ? vminq_f32(a, b) : vmaxq_f32(a, b))
 /* Lanes of b equal to the row's vector x: their indices ix into the least
  * (ArgMax's and ArgMin's first) or the greatest (last) so far. */
@@ -321,7 +327,7 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_rows4_f32(const float *r0, const float *r1, 
         m2 = EDMLI_NEON_F32_BEST(is_min, m2, vld1q_f32(r2 + i)),
         m3 = EDMLI_NEON_F32_BEST(is_min, m3, vld1q_f32(r3 + i));
     }
-    const float32x4_t m = is_min ? vpminq_f32(vpminq_f32(m0, m1), vpminq_f32(m2, m3))
+    const float32x4_t m = is_min ? EDMLI_NEON_PMIN(EDMLI_NEON_PMIN(m0, m1), EDMLI_NEON_PMIN(m2, m3))
                                  : vpmaxq_f32(vpmaxq_f32(m0, m1), vpmaxq_f32(m2, m3));
     if (edmli_neon_any_u32(vmvnq_u32(vceqq_f32(m, m)))) return false;
     static const uint32_t lanes[4] = {0, 1, 2, 3};
@@ -348,6 +354,7 @@ EDMLI_ALWAYS_INLINE bool edmli_neon_rows4_f32(const float *r0, const float *r1, 
 }
 #undef EDMLI_NEON_F32_BEST
 #undef EDMLI_NEON_F32_AT
+#undef EDMLI_NEON_PMIN
 
 /* A row whose best may be a NaN, by order keys: the best key over its
  * vectors, then the first (last) vector holding it. */
@@ -373,7 +380,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_rows4_f32_run(edmli_neon_short *s, uint64_t 
 {
     const uint32_t n = s->n;
     const uint64_t row = (uint64_t)n * 4;
-    _Alignas(16) uint8_t idx8[16];
+    _Alignas(16) uint8_t idx8[16] = {0}; /* whole: the store loads 16 bytes */
     for (uint64_t r = begin; r < end; r += 4) {
         const uint32_t k = end - r < 4 ? (uint32_t)(end - r) : 4;
         const uint8_t *p = s->in + r * row;
@@ -407,7 +414,7 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_run(edmli_neon_short *s, uint64_t begi
                                               uint32_t lanes)
 {
     const uint32_t row = s->n * s->es;
-    _Alignas(16) uint8_t idx8[16], tail[4 * EDMLI_NEON_SHORT_MAX * 4];
+    _Alignas(16) uint8_t idx8[16] = {0}, tail[4 * EDMLI_NEON_SHORT_MAX * 4];
     uint64_t r = begin;
     for (; r + lanes <= end; r += lanes) {
         fn(s, s->in + r * row, idx8);
