@@ -67,6 +67,45 @@ static inline bool edmli_neon_any_u32(uint32x4_t m)
 #endif
 }
 
+/* 48 bytes at p, three channels a row, as channel vectors (VLD3 of 8- and
+ * 16-bit elements; through SIMDe, whose VLD3 moves an element at a time
+ * through memory, three loads and a 3-table lookup a channel, byte b of
+ * channel j from byte tbl[j][b]). */
+#if !defined(__ARM_NEON) && !defined(__ARM_NEON__)
+static inline uint8x16x3_t edmli_neon_ld3_bytes(const uint8_t *p, const uint8_t tbl[3][16])
+{
+    const uint8x16x3_t t = {{vld1q_u8(p), vld1q_u8(p + 16), vld1q_u8(p + 32)}};
+    const uint8x16x3_t v = {
+        {vqtbl3q_u8(t, vld1q_u8(tbl[0])), vqtbl3q_u8(t, vld1q_u8(tbl[1])), vqtbl3q_u8(t, vld1q_u8(tbl[2]))}};
+    return v;
+}
+#endif
+static inline uint8x16x3_t edmli_neon_ld3_u8(const uint8_t *p)
+{
+#if defined(__ARM_NEON) || defined(__ARM_NEON__)
+    return vld3q_u8(p);
+#else
+    static const uint8_t tbl[3][16] = {{0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45},
+                                       {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46},
+                                       {2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 32, 35, 38, 41, 44, 47}};
+    return edmli_neon_ld3_bytes(p, tbl);
+#endif
+}
+static inline uint16x8x3_t edmli_neon_ld3_u16(const uint16_t *p)
+{
+#if defined(__ARM_NEON) || defined(__ARM_NEON__)
+    return vld3q_u16(p);
+#else
+    static const uint8_t tbl[3][16] = {{0, 1, 6, 7, 12, 13, 18, 19, 24, 25, 30, 31, 36, 37, 42, 43},
+                                       {2, 3, 8, 9, 14, 15, 20, 21, 26, 27, 32, 33, 38, 39, 44, 45},
+                                       {4, 5, 10, 11, 16, 17, 22, 23, 28, 29, 34, 35, 40, 41, 46, 47}};
+    const uint8x16x3_t b = edmli_neon_ld3_bytes((const uint8_t *)(const void *)p, tbl);
+    const uint16x8x3_t v = {
+        {vreinterpretq_u16_u8(b.val[0]), vreinterpretq_u16_u8(b.val[1]), vreinterpretq_u16_u8(b.val[2])}};
+    return v;
+#endif
+}
+
 /* Twelve 32-bit elements at p, three channels a row, as channel vectors
  * (VLD3; through SIMDe, whose VLD3 moves an element at a time through
  * memory, three loads, each row brought to lanes 0-2 by VEXT, then

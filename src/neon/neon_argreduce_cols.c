@@ -86,7 +86,7 @@ static inline bool edmli_neon_cols_done(const edmli_neon_cols *c, const edmli_ne
         const uint##bits##x##lanes##_t f = vdupq_n_u##bits((uint##bits##_t)c->flip);                \
         uint##bits##x##lanes##x3_t v;                                                               \
         if (c->cols == 3) {                                                                         \
-            v = vld3q_u##bits(q);                                                                   \
+            v = edmli_neon_ld3_u##bits(q);                                                          \
         } else {                                                                                    \
             const uint##bits##x##lanes##x2_t w = vld2q_u##bits(q);                                  \
             v.val[0] = w.val[0], v.val[1] = w.val[1], v.val[2] = w.val[1];                          \

@@ -69,8 +69,8 @@ bool edmli_neon_argreduce_short_takes(const edmli_neon_arg *v)
            v->mask == 1u << last && edmli_neon_short_rows_packed(ti);
 }
 
-#define EDMLI_NEON_LD3_8 vld3q_u8
-#define EDMLI_NEON_LD3_16 vld3q_u16
+#define EDMLI_NEON_LD3_8 edmli_neon_ld3_u8
+#define EDMLI_NEON_LD3_16 edmli_neon_ld3_u16
 #define EDMLI_NEON_LD3_32 edmli_neon_ld3_u32
 
 /* The rows of a vector at q (elements of `bits` bits, `lanes` of them a
