@@ -103,8 +103,10 @@ EDMLI_ALWAYS_INLINE void edmli_neon_short_store(edmli_neon_short *s, uint64_t r,
     const uint32_t os = s->os;
     if (s->packed_out && lanes % 4 == 0) { /* widened in registers: 4 indices a 16 (or 2 x 16) byte store */
         const uint8x16_t v = vld1q_u8(idx8);
-        for (uint32_t i = 0; i < lanes; i += 4) { /* no array of vectors: clang 14 -O2 stored them unwidened */
-            const uint16x8_t hv = i / 8 ? vmovl_u8(vget_high_u8(v)) : vmovl_u8(vget_low_u8(v));
+        /* two vectors, no array of them: clang 14 -O2 stored those unwidened */
+        const uint16x8_t h0 = vmovl_u8(vget_low_u8(v)), h1 = vmovl_u8(vget_high_u8(v));
+        for (uint32_t i = 0; i < lanes; i += 4) {
+            const uint16x8_t hv = i / 8 ? h1 : h0;
             const uint32x4_t w = vmovl_u16(i % 8 ? vget_high_u16(hv) : vget_low_u16(hv));
             if (os == 4) {
                 vst1q_u32((uint32_t *)(void *)(s->out + (r + i) * 4u), w);
