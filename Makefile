@@ -325,8 +325,12 @@ REPORT_DIR := $(BUILD)/board-report
 board-report: $(REPORT_DIR)/edml-board-report-gl $(REPORT_DIR)/edml-board-report
 	@echo "$(REPORT_DIR)/: copy edml-board-report-gl (and edml-board-report) to the $(BOARD) board, then there:"
 	@echo "  ./edml-board-report-gl --report report.json      (./edml-board-report where the board has no GL)"
-	@echo "bring back report.json and report.json.placement, and make its tables here:"
-	@echo "  python3 tools/perf_table.py report report.json"
+	@echo "bring back the three files it writes:"
+	@echo "  report.json            the report; its tables here: python3 tools/perf_table.py report report.json"
+	@echo "  report.json.model      AUTO's cost model, for every operator of any shape: ship it read-only, give it"
+	@echo "                         to edml_device_desc.cost_model (the caps.h block in report.json: the same lines)"
+	@echo "  report.json.placement  measured placement's decisions for the 16 workloads only (EDML_PLACEMENT_SAVED)"
+	@echo "(--help of either program says the same)"
 
 $(REPORT_DIR)/edml-board-report-gl: $(BUILD)/edml-bench
 	@mkdir -p $(REPORT_DIR) && cp $< $@

@@ -37,9 +37,18 @@ check "no plan said before it starts" "^board report: scale .* MB .* about [0-9]
 check "no identity printed" "^board: " "$dir/check.log"
 [ "$(grep -c '^progress: ' "$dir/check.log")" -ge 16 ] || { echo "FAIL: no progress line after each workload"; fail=1; }
 check "no summary" "^summary (" "$dir/check.log"
+check "no progress line after the workloads" "^progress: the workloads done, .* about [0-9]* s more" "$dir/check.log"
+# --help says what each file it writes serves, the model's included
+toolchain/run "$board" "$prog" --help >"$dir/help.log" 2>&1 || { echo "FAIL: $prog --help"; fail=1; }
+check "--help does not name FILE.model" "FILE.model .*cost_model" "$dir/help.log"
 check "no plan in the JSON" '"plan": {"scale"' "$out"
 if [ -n "$gl" ]; then
     check "no GPU start costs" "from the program cache" "$dir/check.md"
+    # a progress line after each step, and a summary that says how each
+    # placement was decided
+    [ "$(grep -c '^progress: .* done, [0-9]* s so far (guessed [0-9]*); about [0-9]* s more' "$dir/check.log")" -ge 5 ] ||
+        { echo "FAIL: no progress line after each step"; fail=1; }
+    check "a summary that does not say how placements were decided" "^  TopK .*; decided by: " "$dir/check.log"
     # every placement measured, or, on a software GPU the board keeps from
     # work (gpu_software_ok 0: llvmpipe here), every one kept off it
     [ "$(grep -c '| measured with\|: measured with\|gpu_software_ok keeps from work' "$dir/check.md")" -ge 32 ] ||

@@ -246,21 +246,39 @@ bool report_emulated(char *why, size_t cap);
 
 /* The board report's plan (tools/bench/report_plan.c): said before it
  * starts, summed up at its end. */
+/* The board report's steps, in order, each guessed and said as it ends. */
+typedef enum report_step {
+    REPORT_STEP_START,
+    REPORT_STEP_ROWS,
+    REPORT_STEP_CROSSOVERS,
+    REPORT_STEP_MODEL,
+    REPORT_STEP_PLACEMENT,
+    REPORT_STEPS
+} report_step;
 typedef struct report_plan {
     uint64_t memory, largest, peak, gpu_arena; /* bytes: the board's, the largest workload's, at most, GPU arena */
     uint32_t sweep_top;                        /* the crossovers' largest size, elements */
     uint32_t swept[2];                         /* the largest GLES ran, a family (copy, reduction) */
     double seconds, t0, rows_t0;               /* the guess, when it started, when its workloads' rows did */
+    double step_s[REPORT_STEPS];               /* the guess, step by step (report_step) */
     double bytes[WORKLOADS];                   /* each workload's, at the report's scale */
 } report_plan;
 void report_plan_progress(const report_plan *p, int done);
+void report_plan_step(const report_plan *p, report_step done);
 void report_plan_make(options *o, bool scale_given, uint32_t threads, report_plan *p);
 /* A workload of a .case file's operator, its inputs' data optional
  * (tools/bench/cases.c); false with the reason in err. */
 bool workload_from_case(workload *w, const char *path, char *err, size_t cap);
 void free_case_of(workload *w);
 
-void report_plan_summary(const report_plan *p, const uint32_t found[2], const char (*placed)[2][8], bool gpu);
+/* Each workload's placement with host memory and GPU buffers: where it
+ * ran and how that was decided (report_placement_how's words). */
+typedef struct report_placed {
+    char backend[8];
+    const char *how;
+} report_placed;
+const char *report_placement_how(const char *why);
+void report_plan_summary(const report_plan *p, const uint32_t found[2], const report_placed (*placed)[2], bool gpu);
 void json_str(FILE *f, const char *s);
 
 /* --mapped: ElementWiseIf through host memory, GPU buffers and mapped GPU

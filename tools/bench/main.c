@@ -77,6 +77,43 @@ static void on_crash_say(void) { signal(SIGSEGV, on_crash), signal(SIGBUS, on_cr
 static void on_crash_say(void) {}
 #endif
 
+/* Whether the program runs as one of the board report's
+ * (edml-board-report-gl, edml-board-report: make board-report's copies). */
+static bool as_report(const char *argv0)
+{
+    const char *base = strrchr(argv0, '/');
+    return !strncmp(base ? base + 1 : argv0, "edml-board-report", 17);
+}
+
+static void usage(FILE *f, const char *argv0)
+{
+    if (as_report(argv0)) {
+        fprintf(f,
+                "usage: %s --report FILE [--scale F] [--iters N]\n"
+                "The board report: what edml does on this board, printed as it goes and written as JSON to FILE,\n"
+                "with two files beside it for the firmware:\n"
+                "  FILE            the report: identity, heat, first start, the workloads on NEON at each thread\n"
+                "                  count and on GLES, the crossovers, the cost model's fit, measured placement,\n"
+                "                  a caps.h block (tools/perf_table.py report FILE makes its tables)\n"
+                "  FILE.model      AUTO's cost model, for edml_device_desc.cost_model: places every operator,\n"
+                "                  of any shape, by its predictions of both sides\n"
+                "  FILE.placement  measured placement's decisions for the 16 workloads only, a placement cache\n"
+                "                  for EDML_PLACEMENT_SAVED\n"
+                "--scale F  the workloads' size (default: the largest up to 1 that takes at most a quarter of\n"
+                "           the board's memory); --iters N  calls timed a row (default and least 10).\n"
+                "It says before it starts about how long it runs, and prints a progress line as each step ends.\n"
+                "edml-board-report-gl loads the board's GL at run time; edml-board-report is static, the CPU alone.\n",
+                argv0);
+        return;
+    }
+    fprintf(f, "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
+               "[--scale F] [--threads 1..64] [--sweep] [--families] [--crossover] [--calls N] [--chain N] "
+               "[--gpu-floor] [--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...] [--model FILE]] "
+               "[--rounds N] [--report FILE] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list] [--help]\n"
+               "Each mode is described at the top of tools/bench/main.c and in docs/bench.md; --report FILE is the\n"
+               "board report (make board-report; its programs' --help says what it writes).\n");
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     *o = (options){.scale = 1, .only_calls = -1, .rounds = 3};
@@ -139,16 +176,12 @@ static int parse_args(int argc, char **argv, options *o)
             if (o->families) return families_list();
             for (int k = 0; k < WORKLOADS; k++) printf("%s\n", workload_names[k]);
             return 0;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout, argv[0]);
+            return 0;
         } else {
-            fprintf(stderr,
-                    "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
-                    "[--scale F] [--threads 1..64] [--sweep] [--families] [--crossover] [--calls N] [--chain N] "
-                    "[--gpu-floor] "
-                    "[--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...] [--model FILE]] [--rounds N] "
-                    "[--report FILE] "
-                    "[--any-thread] "
-                    "[--workgroup N] "
-                    "[--topk ROWS,N,K[,0]] [--list]\n");
+            fprintf(stderr, "%s: %s is no option here\n", argv[0], argv[i]);
+            usage(stderr, argv[0]);
             return 2;
         }
     }
@@ -194,6 +227,11 @@ int main(int argc, char **argv)
     on_crash_say();
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0) return rc;
+    if (as_report(argv[0]) && argc == 1) { /* the report's programs, run bare: what they take */
+        fprintf(stderr, "%s: --report FILE names where the report goes\n", argv[0]);
+        usage(stderr, argv[0]);
+        return 2;
+    }
     if (o.only_calls >= 0) return o.families ? families_count_calls(&o) : count_calls(&o);
     if (iters < 10) { /* said, not silent */
         fprintf(stderr, "edml-bench: --iters %d raised to 10: a median of fewer calls says little\n", iters);

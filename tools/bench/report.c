@@ -191,7 +191,8 @@ static void report_crossover(FILE *f, edml_device *dev, report_plan *p, uint32_t
 
 /* Measured placement of every workload on all cores, host memory and GPU
  * buffers (the backend each ran on in placed[]); the decisions saved to `path`. */
-static void report_placement(FILE *f, uint32_t cores, const options *o, const char *path, char (*placed_all)[2][8])
+static void report_placement(FILE *f, uint32_t cores, const options *o, const char *path,
+                             report_placed (*placed_all)[2])
 {
     static uint8_t decisions[REPORT_PLACEMENT];
     bench_device bd;
@@ -206,8 +207,9 @@ static void report_placement(FILE *f, uint32_t cores, const options *o, const ch
             make_workload(&w, wi, o->scale);
             char why[2][200], placed[2][8];
             bench_place(bd.dev, &w, why, placed);
-            memcpy(placed_all[wi], placed, sizeof placed);
             for (int b = 0; b < 2; b++) {
+                memcpy(placed_all[wi][b].backend, placed[b], sizeof placed[b]);
+                placed_all[wi][b].how = report_placement_how(why[b]);
                 n = comma(f, n);
                 fprintf(f, "    {\"workload\": \"%s\", \"binding\": \"%s\", \"placed\": \"%s\", \"why\": ", w.name,
                         b ? "gpu" : "host", placed[b]);
@@ -312,24 +314,27 @@ int bench_report(const options *given)
     int opened = 0, n = 0;
     while (opened < nt && bench_device_open(&devs[opened], threads[opened], 0)) opened++;
     const bool gpu = opened && (edml_device_backends(devs[0].dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES));
-    if (gpu) report_start(f, o);
+    if (gpu) report_start(f, o), report_plan_step(&plan, REPORT_STEP_START);
     fprintf(f, "  \"results\": [");
     plan.rows_t0 = now_s();
     for (int wi = 0; opened == nt && wi < WORKLOADS; wi++) {
         report_workload(f, devs, threads, nt, gpu, wi, o, &n);
         report_plan_progress(&plan, wi + 1);
     }
+    report_plan_step(&plan, REPORT_STEP_ROWS);
     fprintf(f, "\n  ],\n");
-    if (gpu) report_crossover(f, devs[0].dev, &plan, found);
+    if (gpu) report_crossover(f, devs[0].dev, &plan, found), report_plan_step(&plan, REPORT_STEP_CROSSOVERS);
     static edml_cost_term terms[REPORT_MODEL_TERMS];
     uint32_t nterms = 0;
-    char path[512], placed[WORKLOADS][2][8];
+    char path[512];
+    static report_placed placed[WORKLOADS][2];
     snprintf(path, sizeof path, "%s.model", o->report);
     if (gpu && opened == nt) nterms = report_model(f, devs, threads, nt, o->scale, path, terms);
+    if (gpu && opened == nt) report_plan_step(&plan, REPORT_STEP_MODEL);
     for (int k = opened; k-- > 0;) bench_device_close(&devs[k]);
     memset(placed, 0, sizeof placed);
     snprintf(path, sizeof path, "%s.placement", o->report);
-    if (gpu) report_placement(f, cores, o, path, placed);
+    if (gpu) report_placement(f, cores, o, path, placed), report_plan_step(&plan, REPORT_STEP_PLACEMENT);
     report_caps(f, found, cores, plan.swept, terms, nterms);
     report_thermal(&after);
     fprintf(f, "  \"heat_before\": ");
@@ -340,7 +345,7 @@ int bench_report(const options *given)
     report_plan_json(f, o, &plan);
     fprintf(f, "  \"end\": true\n}\n");
     fclose(f);
-    report_plan_summary(&plan, found, (const char(*)[2][8])placed, gpu);
+    report_plan_summary(&plan, found, (const report_placed(*)[2])placed, gpu);
     printf("wrote %s\n", o->report);
     return opened == nt ? 0 : 1;
 }
