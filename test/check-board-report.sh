@@ -49,6 +49,9 @@ if [ -n "$gl" ]; then
     [ "$(grep -c '^progress: .* done, [0-9]* s so far (guessed [0-9]*); about [0-9]* s more' "$dir/check.log")" -ge 5 ] ||
         { echo "FAIL: no progress line after each step"; fail=1; }
     check "a summary that does not say how placements were decided" "^  TopK .*; decided by: " "$dir/check.log"
+    # the caps.h block names the whole renderer (commas and brackets too)
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if "on GLES on %s */" % d["identity"]["gl"]["renderer"] in d["caps"] else 1)' "$out" ||
+        { echo "FAIL: the caps.h block cuts the renderer's name"; fail=1; }
     # every placement measured, or, on a software GPU the board keeps from
     # work (gpu_software_ok 0: llvmpipe here), every one kept off it
     [ "$(grep -c '| measured with\|: measured with\|gpu_software_ok keeps from work' "$dir/check.md")" -ge 32 ] ||

@@ -240,7 +240,10 @@ static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores, const 
     gles[0] = '\0';
     if (bench_device_open(&bd, 1, 0)) {
         edml_device_gles_info(bd.dev, gles, sizeof gles);
-        gles[strcspn(gles, ",")] = '\0'; /* the renderer, not the settings */
+        /* the renderer (which may hold commas and brackets of its own), not the settings after it */
+        char *cut = strstr(gles, " display, ");
+        while (cut && cut > gles && strncmp(cut, " (", 2)) cut--;
+        if (cut && cut > gles) *cut = '\0';
         bench_device_close(&bd);
     }
     char emulation[200];
