@@ -8,7 +8,7 @@ set -u
 cd "$(dirname "$0")/.."
 fail=0
 for doc in docs/*.md README.md; do
-    grep -n '^    python3 tools/perf_table.py [a-z]* docs/results/' "$doc" | while IFS=: read -r line cmd; do
+    grep -n '^    python3 tools/perf_table.py [a-z-]* \(docs/results/\|boards$\)' "$doc" | while IFS=: read -r line cmd; do
         out=$(eval "$cmd" 2>&1) || { echo "$doc:$line: $cmd failed: $out"; echo x >>/tmp/check-figures.$$; continue; }
         printf '%s\n' "$out" | grep -E '^(\| |- |[a-z-]+: )' | grep -v '^| ---' | while IFS= read -r row; do
             grep -qxF -- "$row" "$doc" || { echo "$doc:$line: $cmd prints a line the document lacks: $row"; echo x >>/tmp/check-figures.$$; }

@@ -8,6 +8,8 @@
         edml-bench --backend gles (tensors in GPU buffers, the cache evicted
         between calls, and the same call repeated) beside tools/torch-bench.py
         (--evict, and calls back to back)
+    python3 tools/perf_table.py boards boards
+        what AUTO does by default on each board, from boards/*/caps.h
     python3 tools/perf_table.py figures FILE.json [KIND...]
         edml-bench's figures (--gpu-floor, --chain, --pipeline, --gpu-time)
     python3 tools/perf_table.py mapped FILE.json...
@@ -57,6 +59,7 @@
 Prints a Markdown table; docs/performance.md holds it below the command.
 """
 import json
+import os
 import sys
 
 WORKLOADS = ["topk_cls", "topk_det", "topk_vocab", "topk_vocab_f16", "topk_axis0", "topk_wide", "gather_rows",
@@ -533,6 +536,49 @@ def model_svg(d):
     print("\n".join(out))
 
 
+def count_words(n):
+    """4194304 -> 4M, 262144 -> 256K, 200000 -> 200000"""
+    for unit, name in ((1 << 20, "M"), (1 << 10, "K")):
+        if n >= unit and n % unit == 0:
+            return "%d%s" % (n // unit, name)
+    return str(n)
+
+
+def boards_table(root):
+    """What AUTO does by default on each board, from boards/<board>/caps.h
+    (and its description from board.mk): the docs' board table."""
+    import glob
+    import re
+    print("| board | what it is (`board.mk`) | what `AUTO` does by default (`caps.h`) |")
+    print("| --- | --- | --- |")
+    never = 0xFFFFFFFF
+    for caps_path in sorted(glob.glob(os.path.join(root, "*", "caps.h"))):
+        folder = os.path.dirname(caps_path)
+        caps, mk = open(caps_path).read(), open(os.path.join(folder, "board.mk")).read()
+
+        def num(name):
+            m = re.search(r"#define EDML_BOARD_%s (0x[0-9a-fA-F]+|[0-9]+)u?\b" % name, caps)
+            return int(m.group(1), 0) if m else 0
+
+        desc = re.search(r"^BOARD_DESCRIPTION := (.*)$", mk, re.M).group(1)
+        red, copy, row = num("GPU_MIN_ELEMENTS"), num("GPU_MIN_ELEMENTS_COPY"), num("GPU_TOPK_MIN_ROW")
+        if not num("HAS_GPU") or (red >= never and copy >= never):
+            auto = "NEON, always"
+        else:
+            parts = ["NEON"]
+            if red < never:
+                parts.append("the GPU for reductions from %s elements a worker" % count_words(red) +
+                             (" (TopK rows under %s stay on NEON)" % count_words(row) if row else ""))
+            parts.append("copy-like work (ElementWiseIf, row gathers) never" if copy >= never else
+                         "copy-like work from %s elements a worker" % count_words(copy))
+            if "EDML_BOARD_COST_MODEL {" in caps:
+                parts.append("a cost model of both sides first")
+            if not num("GPU_SOFTWARE_OK"):
+                parts.append("a software GPU never")
+            auto = "; ".join(parts)
+        print("| %s | %s | %s |" % (os.path.basename(folder), desc, auto))
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -567,6 +613,8 @@ def main(argv):
         model_svg(load(files[0]))
     elif what == "placement":
         placement_table([load(f) for f in files])
+    elif what == "boards":
+        boards_table(files[0])
     elif what == "compare":
         compare_table(load(files[0]), files[1], files[2], files[3:])
     else:
