@@ -52,7 +52,9 @@
  * pthreadpool's, OpenMP's, an RTOS's, or edml_pool_create()'s), the CPU
  * kernels cut their work into parts by their own plan (none under about 32
  * KiB of data) and combine the results in part order: bit-identical outputs
- * for every worker count and order. Scratch grows with the workers.
+ * for every worker count and order. Scratch grows with the workers. Stack:
+ * docs/stack.md gives each call's most in the AArch64 and ARMv7 firmware
+ * builds (`make test` checks it); add your callbacks' frames.
  *
  * @section handles Handles
  *
@@ -61,11 +63,6 @@
  * when a newer object or device took its place (docs/ARCHITECTURE.md,
  * "Handles"). A NULL or unrecognisable handle reaches no device:
  * edml_error_without_device() says what was wrong.
- *
- * @section stack Stack
- *
- * docs/stack.md gives each call's most stack in the AArch64 and ARMv7
- * firmware builds (`make test` checks it); add your callbacks' frames.
  *
  * @section gpu The GPU
  *
@@ -569,17 +566,20 @@ typedef struct edml_device_desc {
      *  ::EDML_PLACEMENT_SAVED (see @ref placement). */
     uint32_t placement;
     /** Memory that keeps measured placements from one start to the next, as
-     *  program_cache keeps programs (the same rules: memory of its own, every
-     *  entry checksummed, another board's, GPU driver's or edml version's
-     *  emptied); save edml_device_placement_cache_stats()'s `used` bytes. Of
+     *  program_cache keeps programs (memory of its own, every entry
+     *  checksummed, another board's emptied; another GPU driver's or edml
+     *  version's decisions kept, marked stale: ::EDML_PLACEMENT_MEASURE
+     *  measures them again, ::EDML_PLACEMENT_SAVED keeps them, and
+     *  edml_operator_placement() says "stale"); save the stats' `used` bytes. Of
      *  two live devices given it, the last created holds it (the other's
      *  stats: `taken`). NULL: decisions last as long as their operators. */
     void *placement_cache;
     size_t placement_cache_bytes; /**< bytes of placement_cache: EDML_PLACEMENT_CACHE_BYTES(decisions) */
     /** A cost model the board report wrote (report.json.model), used before
-     *  the board's: made for another board, GPU driver or edml version, or
-     *  damaged, it is not used (the log says why). The memory stays valid
-     *  while the device lives. NULL: the board's. */
+     *  the board's: another board's, or a damaged one, is not used (the log
+     *  says why); another GPU driver's or edml version's is used, its lines
+     *  said stale (edml_operator_placement()). Valid while the device
+     *  lives. NULL: the board's. */
     const void *cost_model;
     size_t cost_model_bytes; /**< bytes of cost_model */
     /** Tests only: the GPU submission (from 1, after the known-answer tests) (at) faults strike; 0: the first. */
@@ -704,7 +704,8 @@ typedef struct edml_placement_cache_stats {
     uint32_t kept;      /**< decisions measured and written to it */
     uint32_t damaged;   /**< entries dropped for a checksum that did not match */
     uint32_t full;      /**< decisions that did not fit placement_cache_bytes */
-    uint32_t emptied;   /**< 1: it held no cache of this board, GPU driver and edml version */
+    uint32_t emptied;   /**< 1: it held no cache of this board */
+    uint32_t stale;     /**< decisions kept from another GPU driver or edml version, marked stale */
     uint32_t taken;     /**< 1: another device was given the same memory since, and holds it */
     size_t used;        /**< bytes at the start of placement_cache that hold them: what to save */
     size_t needed;      /**< EDML_PLACEMENT_CACHE_BYTES(decisions + full): over the bytes given, too small */

@@ -403,9 +403,10 @@ static void check_model_blob(void)
           "a blob for no device: %s", edml_error_without_device());
     CHECK(edml_cost_model_write(dev, model, n, blob, sizeof blob) == EDML_COST_MODEL_BYTES(n), "the blob's bytes");
     tl_device_free(&d);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 6; k++) {
         const edml_board keep = board;
-        uint8_t *damaged = k == 2 ? &blob[32 + 36 * 3 + 5] : NULL; /* a line is 36 bytes */
+        /* 2: a line's bit (a line is 36 bytes); 4, 5: the header's GPU driver key, edml's version (an update) */
+        uint8_t *damaged = k == 2 ? &blob[32 + 36 * 3 + 5] : k == 4 ? &blob[12] : k == 5 ? &blob[16] : NULL;
         if (damaged) *damaged ^= 0x10;
         if (k == 3) board.name = "another board";
         edml_device_desc dd = {0};
@@ -413,12 +414,22 @@ static void check_model_blob(void)
         dd.cost_model_bytes = k == 1 ? 40 : sizeof blob; /* 1: fewer lines than the header says */
         last_log[0] = 0;
         CHECK(tl_device_create(&d, edml_device_size() + (1u << 18), &dd) == EDML_STATUS_OK, "device: %s", last_log);
-        static const char *const said_why[4] = {"cost model: 16 lines taken", "fewer lines", "checksum",
-                                                "another board"};
+        static const char *const said_why[6] = {"cost model: 16 lines taken",
+                                                "fewer lines",
+                                                "checksum",
+                                                "another board",
+                                                "(stale: its GLES lines made on another GPU driver",
+                                                "(stale: its lines made by another edml version"};
         CHECK(strstr(last_log, said_why[k]) != NULL, "blob %d: log %s", k, last_log);
         if (k == 0)
             model_run(d.dev, EDML_BACKEND_NEON, "neon: model: neon 0.001 ms, gles 1.000 ms (host memory, 1 worker)",
                       EDML_BACKEND_NEON, "neon: model:");
+        else if (k >= 4) /* used, and said stale: never the thresholds silently */
+            model_run(d.dev, EDML_BACKEND_NEON,
+                      k == 4 ? "neon: model: neon 0.001 ms, gles 1.000 ms (host memory, 1 worker) (stale: the model's "
+                               "GLES lines made on another GPU driver"
+                             : "(stale: the model's lines made by another edml version)",
+                      EDML_BACKEND_NEON, "(stale: the model's ");
         else
             model_run(d.dev, EDML_BACKEND_GLES, "gles: threshold: ", EDML_BACKEND_GLES, "gles: threshold: ");
         tl_device_free(&d);
@@ -789,7 +800,62 @@ static edml_placement_cache_stats reopen(const char *what, bool *saved)
     return st;
 }
 
-/* Another board's, GPU driver's or edml version's cache is emptied (said); a flipped bit
+/* A device re-created on the cache with `placement`: its operator's
+ * placement after `runs` executions, into why. */
+static edml_placement_cache_stats reopen_run(uint32_t placement, int runs, char *why, size_t cap)
+{
+    tl_device d;
+    edml_placement_cache_stats st = {0};
+    edml_device *dev = make(&d, placement, EDML_FAULT_SLOW_GPU, cache, CACHE_BYTES);
+    ops_case c;
+    ops_make_on(&c, 0, EDML_BACKEND_GLES);
+    edml_operator *op = NULL;
+    why[0] = '\0';
+    CHECK(dev && edml_operator_create(dev, &c.desc, EDML_BACKEND_AUTO, &op) == EDML_STATUS_OK, "create");
+    for (int k = 0; op && k < runs; k++) ops_execute(&c, op, NULL);
+    if (op) edml_operator_placement(op, why, cap);
+    if (dev) edml_device_placement_cache_stats(dev, &st);
+    ops_free(&c);
+    tl_device_free(&d);
+    return st;
+}
+
+/* A cache of another GPU driver or edml version (an update under the
+ * firmware): its decisions kept, each marked stale and said so;
+ * EDML_PLACEMENT_SAVED runs as they say, EDML_PLACEMENT_MEASURE measures
+ * each again and keeps the new decision, stale no more. */
+static void check_cache_stale(void)
+{
+    static const struct {
+        int at;
+        const char *what, *log;
+    } updates[2] = {{12, "another GPU driver", "another GPU driver"}, {16, "another edml version", "another edml"}};
+    for (int u = 0; u < 2; u++) {
+        char why[300];
+        fill_cache(cache, CACHE_BYTES, &board); /* measured: the CPU's side (the GPU 50 ms slower a run) */
+        cache[updates[u].at] ^= 1;              /* the header's GPU driver key, or edml's version */
+        edml_placement_cache_stats st = reopen_run(EDML_PLACEMENT_SAVED, 1, why, sizeof why);
+        CHECK(st.emptied == 0 && st.stale == 1 && st.decisions == 1 && strstr(last_log, "kept, stale") &&
+                  strstr(last_log, updates[u].log),
+              "%s: emptied %u stale %u decisions %u: %s", updates[u].what, st.emptied, st.stale, st.decisions,
+              last_log);
+        CHECK(strstr(why, "neon: saved, measured with host memory") && strstr(why, "(stale: measured before"),
+              "%s, saved placement: %s", updates[u].what, why);
+        st = reopen_run(EDML_PLACEMENT_SAVED, 1, why, sizeof why); /* the next start: still stale, not again marked */
+        CHECK(st.stale == 0 && strstr(why, "(stale: "), "%s, the next start: stale %u: %s", updates[u].what, st.stale,
+              why);
+        st = reopen_run(EDML_PLACEMENT_MEASURE, 1, why, sizeof why);
+        CHECK(strstr(why, "measuring with host memory: 1 of"), "%s, measure mode: %s", updates[u].what, why);
+        st = reopen_run(EDML_PLACEMENT_MEASURE, (int)EDML_PLACEMENT_MEASURE_RUNS, why, sizeof why);
+        CHECK(strstr(why, "neon: measured with host memory") && !strstr(why, "stale"), "%s, measured again: %s",
+              updates[u].what, why);
+        st = reopen_run(EDML_PLACEMENT_SAVED, 1, why, sizeof why);
+        CHECK(st.kept == 0 && st.loaded == 1 && strstr(why, "saved, measured") && !strstr(why, "stale"),
+              "%s, after measuring again: %s", updates[u].what, why);
+    }
+}
+
+/* Another board's cache is emptied (said); a GPU driver's or edml version's kept stale; a flipped bit
  * in an entry drops it; memory changed after the device's creation is
  * caught when read; a cache of one entry's room keeps the first decision
  * and says it is full. */
@@ -803,14 +869,7 @@ static void check_cache_checked(void)
     st = reopen("another board", &saved);
     CHECK(st.emptied == 1 && !saved && strstr(last_log, "another board's"), "another board: %u %d %s", st.emptied,
           saved, last_log);
-    fill_cache(cache, CACHE_BYTES, &board);
-    cache[12] ^= 1; /* the GPU driver's key */
-    st = reopen("another GPU driver", &saved);
-    CHECK(st.emptied == 1 && !saved && strstr(last_log, "another GPU driver's"), "another driver: %s", last_log);
-    fill_cache(cache, CACHE_BYTES, &board);
-    cache[16] ^= 1; /* edml's version */
-    st = reopen("another edml version", &saved);
-    CHECK(st.emptied == 1 && !saved && strstr(last_log, "another edml version's"), "another version: %s", last_log);
+    check_cache_stale();
     fill_cache(cache, CACHE_BYTES, &board);
     cache[32 + 9] ^= 4; /* a bit of the first entry */
     st = reopen("a flipped bit", &saved);

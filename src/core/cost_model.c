@@ -112,12 +112,23 @@ static const char *edmli_cm_refusal(const edml_device *dev, const edmli_cm_head 
     const edmli_cm_head want = edmli_cm_key(dev, got->terms);
     if (memcmp(got->magic, want.magic, sizeof got->magic)) return "cost model: not used: it is no edml cost model";
     if (got->board != want.board) return "cost model: not used: it was made for another board";
-    if (got->gpu != want.gpu) return "cost model: not used: it was made on another GPU driver (renderer or version)";
-    if (got->version != want.version) return "cost model: not used: it was made by another edml version";
     if (got->terms > (bytes - sizeof *got) / sizeof(edmli_cm_line))
         return "cost model: not used: cost_model_bytes holds fewer lines than its header says";
     return NULL;
 }
+
+/* Why a blob of this board was made before an update (its lines used,
+ * stale), or NULL: another edml version's kernels (every line), another
+ * GPU driver (its GLES lines; the CPU's do not depend on it). */
+static const char *edmli_cm_outdated(const edml_device *dev, const edmli_cm_head *got)
+{
+    const edmli_cm_head want = edmli_cm_key(dev, got->terms);
+    if (got->version != want.version) return "lines made by another edml version";
+    if (got->gpu != want.gpu) return "GLES lines made on another GPU driver (renderer or version)";
+    return NULL;
+}
+
+const char *edmli_cost_stale(const edml_device *dev) { return dev->model.stale ? dev->model.stale : ""; }
 
 void edmli_cost_model_open(edml_device *dev)
 {
@@ -145,11 +156,13 @@ void edmli_cost_model_open(edml_device *dev)
                 why = bad;
     }
     if (why) m->blob = NULL, m->blob_terms = 0;
+    if (!why) m->stale = edmli_cm_outdated(dev, &got);
     if (!dev->err.log) return;
     char line[EDMLI_MESSAGE_BYTES / 2];
     if (!why)
-        edmli_format(line, sizeof line, "cost model: %u lines taken (this board's, GPU driver's and edml version's)",
-                     (unsigned)m->blob_terms);
+        edmli_format(line, sizeof line, "cost model: %u lines taken (%s%s%s)", (unsigned)m->blob_terms,
+                     m->stale ? "stale: its " : "this board's, GPU driver's and edml version's",
+                     m->stale ? m->stale : "", m->stale ? "; the board report run again makes them anew" : "");
     dev->err.log(dev->err.log_user, EDML_STATUS_OK, why ? why : line);
 }
 

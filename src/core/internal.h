@@ -148,6 +148,7 @@ typedef struct edmli_place {
     uint8_t gpu;                      /* 1: runs on the GPU (the thresholds' choice until decided) */
     uint8_t runs;                     /* measuring runs done (edmli_place_turns) */
     uint8_t close;                    /* edmli_close: within the margin, whose choice was kept */
+    uint8_t stale;                    /* 1: saved before a GPU driver or edml update (measured again where allowed) */
     uint64_t ns[2];                   /* the medians, CPU and GPU */
     uint64_t t[2][EDMLI_PLACE_TIMED]; /* the timed runs while measuring */
 } edmli_place;
@@ -370,6 +371,9 @@ typedef struct edmli_place_cache {
 typedef struct edmli_cost_model {
     const uint8_t *blob;
     uint32_t blob_terms, board_terms;
+    /* the blob's lines made before an update, used and said stale: its GLES
+     * lines after a GPU driver's, every line after an edml version's */
+    const char *stale;
 } edmli_cost_model;
 
 #define EDMLI_DEVICE_MAGIC 0x4c4d4445u /* "EDML" */
@@ -493,6 +497,8 @@ bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const e
                         uint64_t ns[2]);
 bool edmli_cost_covers(const edml_device *dev, const edml_operator *op, const edml_backend side[2]);
 bool edmli_cost_close(const uint64_t ns[2]);
+/* "" or why the model's lines are stale (an update since the board report). */
+const char *edmli_cost_stale(const edml_device *dev);
 uint32_t edmli_cost_binding(const edml_device *dev, uint32_t kind);
 bool edmli_place_cache_get(edml_device *dev, uint64_t key, edmli_place *p);
 void edmli_place_cache_put(edml_device *dev, uint64_t key, const edmli_place *p);

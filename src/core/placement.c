@@ -105,7 +105,8 @@ bool edmli_place_measuring(const edml_operator *op, edmli_bind_kind kind)
 {
     const edmli_place_state st = op->place[kind].state;
     return edmli_place_open(op) && op->obj.device->desc.placement == EDML_PLACEMENT_MEASURE &&
-           (st == EDMLI_PLACE_THRESHOLD || st == EDMLI_PLACE_MODEL || st == EDMLI_PLACE_MEASURING);
+           (st == EDMLI_PLACE_THRESHOLD || st == EDMLI_PLACE_MODEL || st == EDMLI_PLACE_MEASURING ||
+            (st == EDMLI_PLACE_SAVED && op->place[kind].stale));
 }
 
 edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may_measure, edmli_place_call *pc)
@@ -116,8 +117,9 @@ edml_backend edmli_place_begin(edml_operator *op, edmli_bind_kind kind, bool may
     edmli_place *p = &op->place[kind];
     if (!edmli_place_open(op) || !may_measure || dev->desc.placement != EDML_PLACEMENT_MEASURE)
         return edmli_place_backend(op, kind);
-    if (p->state == EDMLI_PLACE_THRESHOLD || p->state == EDMLI_PLACE_MODEL)
-        p->state = EDMLI_PLACE_MEASURING, p->runs = 0;
+    if (p->state == EDMLI_PLACE_THRESHOLD || p->state == EDMLI_PLACE_MODEL ||
+        (p->state == EDMLI_PLACE_SAVED && p->stale)) /* a stale decision is measured again */
+        p->state = EDMLI_PLACE_MEASURING, p->runs = 0, p->stale = 0;
     if (p->state != EDMLI_PLACE_MEASURING) return edmli_place_backend(op, kind);
     pc->timed = true;
     pc->kind = (uint8_t)kind;
@@ -223,13 +225,18 @@ static void edmli_place_explain(const edml_operator *op, uint32_t kind, char *bu
     edmli_place_ms(gpu_t, sizeof gpu_t, p->ns[1]);
     const char *cpu = edml_backend_name(edmli_cpu_backend(dev, op->kind)), *gpu = edml_backend_name(op->backend);
     if (p->state == EDMLI_PLACE_MEASURED || p->state == EDMLI_PLACE_SAVED) {
-        edmli_format(buf, cap, "%s: %s with %s: %s %s, %s %s%s", b,
+        edmli_format(buf, cap, "%s: %s with %s: %s %s, %s %s%s%s", b,
                      p->state == EDMLI_PLACE_SAVED ? "saved, measured" : "measured", kn, cpu, cpu_t, gpu, gpu_t,
-                     edmli_place_close_words(p));
+                     edmli_place_close_words(p),
+                     p->stale ? " (stale: measured before a GPU driver or edml update; EDML_PLACEMENT_MEASURE "
+                                "measures it again)"
+                              : "");
     } else if (p->state == EDMLI_PLACE_MODEL) {
         const unsigned w = op->workers ? op->workers : 1u;
-        edmli_format(buf, cap, "%s: model: %s %s, %s %s (%s, %u worker%s)%s", b, cpu, cpu_t, gpu, gpu_t, kn, w,
-                     w == 1u ? "" : "s", edmli_place_close_words(p));
+        const char *stale = edmli_cost_stale(dev);
+        edmli_format(buf, cap, "%s: model: %s %s, %s %s (%s, %u worker%s)%s%s%s%s", b, cpu, cpu_t, gpu, gpu_t, kn, w,
+                     w == 1u ? "" : "s", edmli_place_close_words(p), *stale ? " (stale: the model's " : "", stale,
+                     *stale ? ")" : "");
     } else if (p->state == EDMLI_PLACE_MEASURING) {
         edmli_format(buf, cap, "%s: measuring with %s: %u of %u runs, on %s, %s, then %s again", b, kn,
                      (unsigned)p->runs, EDMLI_PLACE_RUNS, cpu, gpu, cpu);

@@ -11,7 +11,13 @@
  * The memory is the caller's, kept in flash or a file between boots: the
  * device trusts none of it. At creation every entry's checksum is checked
  * (a damaged one is dropped, those after it move down); a cache of another
- * board, GPU driver or edml version, or none, is emptied. The device keeps
+ * board, or none, is emptied; one of another GPU driver or edml version
+ * (an update under the firmware) keeps its decisions, each marked stale
+ * (flags), the header taking the device's key: EDML_PLACEMENT_MEASURE
+ * measures a stale decision again at its operator's first executions,
+ * EDML_PLACEMENT_SAVED keeps it, and edml_operator_placement() says it is
+ * stale, so that an update never turns decisions silently into the
+ * thresholds' guesses. The device keeps
  * its own count of entries, and checks an entry's checksum again each time
  * it reads one. Entries are copied in and out (memcpy), so the memory may
  * have any alignment. Without a GPU on the device the memory is left as it
@@ -38,8 +44,9 @@ typedef struct edmli_pc_entry {
     uint64_t key;
     uint64_t ns[2];
     uint32_t gpu, close;
-    uint32_t sum, reserved;
+    uint32_t sum, flags;
 } edmli_pc_entry;
+#define EDMLI_PC_STALE 1u /* measured before a GPU driver or edml update */
 
 static const char edmli_pc_magic[8] = "edmlpl1";
 _Static_assert(sizeof(edmli_pc_head) == 32 && sizeof(edmli_pc_entry) == 40, "the sizes the log and docs give");
@@ -57,7 +64,7 @@ static uint32_t edmli_pc_sum(const edmli_pc_entry *e)
 /* An entry as the device wrote it: its checksum, a decision of 0 or 1, an edmli_close. */
 static bool edmli_pc_sound(const edmli_pc_entry *e)
 {
-    return e->sum == edmli_pc_sum(e) && e->gpu <= 1u && e->close <= EDMLI_CLOSE_MODEL;
+    return e->sum == edmli_pc_sum(e) && e->gpu <= 1u && e->close <= EDMLI_CLOSE_MODEL && e->flags <= EDMLI_PC_STALE;
 }
 
 /* Entry i's bytes in the caller's memory (any alignment: copied, never
@@ -154,15 +161,42 @@ static edmli_pc_head edmli_pc_key(const edml_device *dev, uint32_t gpu)
     return h;
 }
 
-/* What differs between the memory's header and the device's key. */
+/* Why the memory's header is no cache of this board (it is emptied), or NULL. */
 static const char *edmli_pc_other(const edmli_pc_head *got, const edmli_pc_head *want)
 {
     if (memcmp(got->magic, want->magic, sizeof got->magic))
         return "placement cache: emptied: no placement cache there yet";
     if (got->board != want->board) return "placement cache: emptied: it was another board's";
-    if (got->gpu != want->gpu) return "placement cache: emptied: it was another GPU driver's (renderer or version)";
-    if (got->version != want->version) return "placement cache: emptied: it was another edml version's";
     return NULL;
+}
+
+/* Why this board's cache was made before an update (its decisions are
+ * kept, stale), or NULL. */
+static const char *edmli_pc_outdated(const edmli_pc_head *got, const edmli_pc_head *want)
+{
+    if (got->gpu != want->gpu)
+        return "placement cache: kept, stale: its decisions were measured on another GPU driver (renderer or "
+               "version); EDML_PLACEMENT_MEASURE measures each again, EDML_PLACEMENT_SAVED keeps them";
+    if (got->version != want->version)
+        return "placement cache: kept, stale: its decisions were measured by another edml version; "
+               "EDML_PLACEMENT_MEASURE measures each again, EDML_PLACEMENT_SAVED keeps them";
+    return NULL;
+}
+
+/* Every entry marked stale (its checksum anew), the header the device's key. */
+static void edmli_pc_mark_stale(edml_device *dev, const edmli_pc_head *want)
+{
+    edmli_place_cache *c = &dev->places;
+    for (uint32_t i = 0; i < c->count; i++) {
+        edmli_pc_entry e;
+        edmli_pc_load(c, i, &e);
+        e.flags |= EDMLI_PC_STALE;
+        e.sum = edmli_pc_sum(&e);
+        memcpy(edmli_pc_at(c, i), &e, sizeof e);
+    }
+    memcpy(c->mem + offsetof(edmli_pc_head, gpu), &want->gpu, sizeof want->gpu);
+    memcpy(c->mem + offsetof(edmli_pc_head, version), &want->version, sizeof want->version);
+    c->stats.stale = c->count;
 }
 
 /* Every entry's checksum at creation: the damaged dropped, the rest packed. */
@@ -207,7 +241,7 @@ void edmli_place_cache_open(edml_device *dev)
     c->cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
     edmli_pc_head got, want = edmli_pc_key(dev, gpu);
     memcpy(&got, c->mem, sizeof got);
-    const char *other = edmli_pc_other(&got, &want);
+    const char *other = edmli_pc_other(&got, &want), *outdated = edmli_pc_outdated(&got, &want);
     if (other) {
         memcpy(c->mem, &want, sizeof want);
         c->stats.emptied = 1;
@@ -216,6 +250,7 @@ void edmli_place_cache_open(edml_device *dev)
     } else {
         edmli_pc_sweep(dev, got.count < c->cap ? got.count : c->cap);
     }
+    if (!other && outdated) edmli_pc_mark_stale(dev, &want), edmli_pc_say(dev, outdated);
     edmli_pc_claim(dev);
 }
 
@@ -252,6 +287,7 @@ bool edmli_place_cache_get(edml_device *dev, uint64_t key, edmli_place *p)
     if (!edmli_pc_held(dev) || edmli_pc_find(dev, key, &e) == dev->places.count) return false;
     p->gpu = (uint8_t)e.gpu;
     p->close = (uint8_t)e.close;
+    p->stale = (e.flags & EDMLI_PC_STALE) != 0;
     p->ns[0] = e.ns[0], p->ns[1] = e.ns[1];
     dev->places.stats.loaded++;
     return true;
