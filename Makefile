@@ -87,7 +87,7 @@ HEADERS := include/edml.h $(wildcard src/*/*.h) shaders/params.h port/edml_port.
 CASE_SRC := tools/case.c tools/case_run.c
 TOOLS := $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo $(if $(filter 1,$(WITH_GLES)),$(BUILD)/gles-prelude $(BUILD)/gpu-compile)
 GUARD_GLES := $(if $(filter 1,$(WITH_GLES)),$(BUILD)/guard/libGLESv2.so.2)
-TESTS := $(GUARD_GLES) $(BUILD)/test/unit $(BUILD)/test/kernels $(BUILD)/test/misuse $(BUILD)/test/lists $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped $(BUILD)/test/dropped $(BUILD)/test/placement \
+TESTS := $(GUARD_GLES) $(BUILD)/test/unit $(BUILD)/test/kernels $(BUILD)/test/misuse $(BUILD)/test/lists $(BUILD)/test/diff $(BUILD)/test/noalloc $(BUILD)/test/faults $(BUILD)/test/threads $(BUILD)/test/gpu $(BUILD)/test/glcontext $(BUILD)/test/hostile $(BUILD)/test/mapped $(BUILD)/test/dropped $(BUILD)/test/placement $(BUILD)/test/placement_cache \
          $(BUILD)/examples/topk $(BUILD)/examples/command_list $(if $(filter 1,$(WITH_GLES)),$(BUILD)/test/kat $(BUILD)/test/cache $(BUILD)/test/watchdog)
 WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=strdup,--wrap=aligned_alloc,--wrap=posix_memalign
 
@@ -158,7 +158,7 @@ $(BUILD)/test/kat $(BUILD)/test/cache $(BUILD)/test/watchdog: $(BUILD)/test/%: t
 	$(CC) $(LIB_CFLAGS) -Itest $(LDFLAGS) -o $@ $< $(LIB) $(TOOL_LIBS)
 
 # The tests, each with the operators' samples (test/ops.h) built in.
-TEST_DEPS := test/testlib.h test/ops.h test/misuse.h test/image.h tools/case.h $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(FLAGS_STAMP)
+TEST_DEPS := test/testlib.h test/ops.h test/placement.h test/misuse.h test/image.h tools/case.h $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(FLAGS_STAMP)
 $(BUILD)/test/%: test/%.c $(TEST_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASE_SRC) $(BUILD)/gen/samples.c $(LIB) $(TOOL_LIBS) -lpthread
@@ -256,7 +256,7 @@ FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 # `make sanitize` builds the tools and tests on the same objects.
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 SAN_BUILD := $(FUZZ)/lib
-SAN_TESTS := $(SAN_BUILD)/test/unit $(SAN_BUILD)/test/kernels $(SAN_BUILD)/test/misuse $(SAN_BUILD)/test/lists $(SAN_BUILD)/test/diff $(SAN_BUILD)/test/threads $(SAN_BUILD)/test/placement
+SAN_TESTS := $(SAN_BUILD)/test/unit $(SAN_BUILD)/test/kernels $(SAN_BUILD)/test/misuse $(SAN_BUILD)/test/lists $(SAN_BUILD)/test/diff $(SAN_BUILD)/test/threads $(SAN_BUILD)/test/placement $(SAN_BUILD)/test/placement_cache
 .PHONY: fuzz fuzz-build fuzz-lib sanitize
 fuzz-build: fuzz-lib
 	@$(MAKE) --no-print-directory $(FUZZ)/fuzz_ops $(FUZZ)/fuzz_case $(FUZZ)/fuzz_api

@@ -67,7 +67,8 @@ host_suite() {
     step "hostile review: odd and oversized GPU arenas, adjusted settings, AUTO's sizes, stale handles across devices, pool sizes, nested and failing parallel-fors, messages" $H/test/hostile
     step "GPU buffers, the GPU arena mapped persistently (gpu_arena_mapped)" $H/test/gpu --arena-mapped
     step "mapped GPU buffers: inputs and outputs through the CPU's view, persistent and range by range; NEON and the reference on GPU buffers" $H/test/mapped
-    step "measured placement: every sample measured and placed as its own figures say (no expectation of the machine's speed), a GPU slowed by a fault loses every sample, a slowed side loses, GPU buffers decided apart, an operator run only in command lists measured there, every answer right; the placement cache used at once, refused for another board or driver, damaged entries dropped, full said, held by the last of two live devices given it" $H/test/placement
+    step "measured placement: every sample measured and placed as its own figures say (no expectation of the machine's speed), a GPU slowed by a fault loses every sample, a slowed side loses, GPU buffers decided apart, an operator run only in command lists measured there, AUTO by a cost model (stale after an update, said), every answer right" $H/test/placement
+    step "the placement cache: used at once, another board's emptied, another GPU driver's or edml version's kept stale and measured again where the device measures, damaged entries dropped, full said, held by the last of two live devices given it" $H/test/placement_cache
     step "GL contexts: two devices and the application's context on one thread, both context modes" $H/test/glcontext
     step "GPU buffers, GatherND's status words copied back (as without GL_EXT_buffer_storage)" $H/test/gpu --no-buffer-storage
     for b in ref neon gles auto; do
@@ -148,7 +149,8 @@ host_deep() {
     step "every NEON kernel path (ASan+UBSan)" $S/test/kernels
     step "misuse (ASan+UBSan)" $S/test/misuse
     step "command lists (ASan+UBSan)" $S/test/lists
-    step "measured placement (ASan+UBSan): the placement cache at every alignment, damaged, full" $S/test/placement
+    step "measured placement (ASan+UBSan)" $S/test/placement
+    step "the placement cache (ASan+UBSan): at every alignment, stale, damaged, full" $S/test/placement_cache
     step "10 threads on one GLES device, each releasing its context before it ends (ASan+UBSan: nothing leaks)" $S/test/threads --shared --threads 10 --backend gles --rounds 1
     for b in ref neon; do
         step "vectors on $b (ASan+UBSan)" sh test/run-cases.sh $S/edml-run $b
