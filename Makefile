@@ -129,9 +129,9 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/tools/%.o: tools/%.c tools/case.h tools/bench/bench.h include/edml.h $(FLAGS_STAMP)
+$(BUILD)/tools/%.o: tools/%.c tools/case.h tools/bench/bench.h include/edml.h src/core/cost_figures.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -c $< -o $@
+	$(CC) $(TOOL_CFLAGS) -Isrc/core -c $< -o $@
 
 $(BUILD)/edml-run: $(BUILD)/tools/edml-run.o $(BUILD)/tools/case.o $(BUILD)/tools/case_run.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LIBS)

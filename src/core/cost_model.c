@@ -14,6 +14,7 @@
  * when it is read.
  *   header: "edmlcm3", the board's key, the GPU's, edml's version, lines
  *   line:   an edml_cost_term (32 bytes), its checksum */
+#include "cost_figures.h"
 #include "internal.h"
 
 #include <string.h>
@@ -33,8 +34,8 @@ static const char edmli_cm_magic[8] = "edmlcm3";
 _Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 32 && sizeof(edmli_cm_line) == 36,
                "EDML_COST_MODEL_BYTES");
 
-#define EDMLI_CM_FIGURES 6  /* MiB, M elements, rows, halves, elements of a row, down columns: a line's terms' */
-#define EDMLI_CM_MARGIN 20u /* predictions within 1/20 (5%) of each other: the thresholds' choice */
+#define EDMLI_CM_FIGURES EDMLI_COST_FIGURES /* a line's terms' (cost_figures.h) */
+#define EDMLI_CM_MARGIN 20u                 /* predictions within 1/20 (5%) of each other: the thresholds' choice */
 
 /* A line's first figure that is not a finite number of at least 0 (a NaN,
  * an infinity or a negative time would make a prediction undefined or
@@ -297,4 +298,14 @@ bool edmli_cost_close(const uint64_t ns[2])
 {
     const uint64_t lo = ns[0] < ns[1] ? ns[0] : ns[1], hi = ns[0] ^ ns[1] ^ lo;
     return hi - lo <= lo / EDMLI_CM_MARGIN;
+}
+
+bool edmli_cost_figures(const edml_operator *handle, double f[EDMLI_COST_FIGURES])
+{
+    edmli_object *o;
+    if (edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, "op", &o)) return false;
+    const edml_operator *op = (const edml_operator *)o;
+    edmli_cm_shape(op, f);
+    edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
+    return true;
 }

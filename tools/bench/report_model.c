@@ -14,6 +14,7 @@
  * firmware gives edml_device_desc.cost_model) and as caps.h lines. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "cost_figures.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,8 +23,8 @@
 
 #define MODEL_SCALES 4
 #define MODEL_POINTS ((WORKLOADS + SHAPE_WORKLOADS) * MODEL_SCALES)
-#define FIGURES 6          /* MiB, millions of elements, rows, FLOAT16 inputs, a row's elements, down columns */
-#define COLS (FIGURES + 1) /* and the fixed cost */
+#define FIGURES EDMLI_COST_FIGURES /* MiB, millions of elements, rows, FLOAT16 inputs, a row's elements, down columns */
+#define COLS (FIGURES + 1)         /* and the fixed cost */
 
 static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"}; /* EDML_COST_* */
 
@@ -43,64 +44,16 @@ static uint32_t family_of(const workload *w)
     }
 }
 
-/* ElementWiseIf's innermost runs: its elements over the innermost dim
- * once neighbours contiguous in all four tensors are merged and dims of 1
- * dropped (the planner's rule, src/core/op_elementwise_if.c). */
-static uint64_t if_runs(const workload *w)
+/* The figures the library weighs for w's operator (its own code:
+ * edmli_cost_figures, src/core/cost_figures.h), from an operator made on
+ * dev by name on the reference (the figures are the plan's, any backend's). */
+static bool figures_of(edml_device *dev, const workload *w, double f[FIGURES])
 {
-    uint64_t run = 0, st[4] = {0};
-    for (UINT k = 0; k < w->out[0].rank; k++) {
-        const UINT n = w->out[0].sizes[k];
-        if (n == 1) continue;
-        bool merge = run > 0;
-        for (int i = 0; i < 4; i++) {
-            const tensor *x = i < 3 ? &w->in[i] : &w->out[0];
-            uint64_t s = 1; /* the packed stride of dim k, or the given one */
-            for (UINT j = k + 1; j < x->rank; j++) s *= x->sizes[j];
-            if (x->strided) s = x->strides[k];
-            merge = merge && st[i] == s * n;
-            st[i] = s;
-        }
-        run = merge ? run * n : n;
-    }
-    return run ? w->out[0].count / run : 1;
-}
-
-/* The figures the library weighs (src/core/cost_model.c): the tensors'
- * bytes, the largest one's elements, the rows of the family, the FLOAT16
- * input elements, a row's elements (TopK's axis, what ArgMin reduces to
- * one output), the input elements gone through down columns (TopK along a
- * strided axis, ArgMin not reducing the innermost dim). */
-static void figures_of(const workload *w, double f[FIGURES])
-{
-    uint64_t bytes = 0, elems = 0, rows = 0, halves = 0, along = 0, down = 0;
-    for (int k = 0; k < w->nin + w->nout; k++) {
-        const tensor *x = k < w->nin ? &w->in[k] : &w->out[k - w->nin];
-        bytes += x->bytes;
-        elems = x->count > elems ? x->count : elems;
-        if (k < w->nin && x->dtype == EDML_TENSOR_DATA_TYPE_FLOAT16) halves += x->count;
-    }
-    const uint32_t fam = family_of(w);
-    if (fam == EDML_COST_TOPK) {
-        const tensor *x = &w->in[0];
-        uint64_t stride = 1;
-        for (UINT j = w->u.topk.Axis + 1; j < x->rank; j++) stride *= x->sizes[j];
-        if (x->strided) stride = x->strides[w->u.topk.Axis];
-        along = x->sizes[w->u.topk.Axis], rows = x->count / along, down = stride != 1 ? x->count : 0;
-    }
-    if (fam == EDML_COST_ARGREDUCE) { /* outputs where the innermost dim (of more than 1) is reduced */
-        UINT d = w->in[0].rank;
-        while (d > 1 && w->in[0].sizes[d - 1] == 1) d--;
-        bool inner = false;
-        for (UINT a = 0; a < w->u.argreduce.AxisCount; a++) inner = inner || w->u.argreduce.Axes[a] == d - 1;
-        rows = inner ? w->out[0].count : 0;
-        along = w->in[0].count / w->out[0].count;
-        down = inner ? 0 : w->in[0].count;
-    }
-    if (fam == EDML_COST_GATHER_ND) rows = w->in[1].count / w->in[1].sizes[w->in[1].rank - 1];
-    if (fam == EDML_COST_ELEMENT_WISE_IF) rows = if_runs(w);
-    f[0] = (double)bytes / 1048576.0, f[1] = (double)elems / 1e6, f[2] = (double)rows / 1e6;
-    f[3] = (double)halves / 1e6, f[4] = (double)along / 1e6, f[5] = (double)down / 1e6;
+    edml_operator *op;
+    if (edml_operator_create(dev, &w->desc, EDML_BACKEND_REF, &op) != EDML_STATUS_OK) return false;
+    const bool ok = edmli_cost_figures(op, f);
+    edml_operator_destroy(op);
+    return ok;
 }
 
 /* Solves the n x n system a x = b (n <= COLS) by elimination; false if
@@ -228,10 +181,10 @@ static void time_point(edml_device *dev, workload *w, uint64_t want, int t, mode
         const double sec = series_buffers(k) ? bench_time_resident(dev, w, be, NULL, &same)
                                              : bench_time_outputs(dev, w, be, keep, &same);
         for (int o = 0; o < 2; o++) free(keep[o]);
-        if (sec <= 0 || !same || outputs_hash(w) != want) continue;
-        model_point *p = &pt[k][n[k]++];
+        model_point *p = &pt[k][n[k]];
+        if (sec <= 0 || !same || outputs_hash(w) != want || !figures_of(dev, w, p->f)) continue;
+        n[k]++;
         p->family = family_of(w);
-        figures_of(w, p->f);
         p->us = sec * 1e6;
     }
 }
