@@ -14,7 +14,6 @@
  * when it is read.
  *   header: "edmlcm3", the board's key, the GPU's, edml's version, lines
  *   line:   an edml_cost_term (32 bytes), its checksum */
-#include "cost_figures.h"
 #include "internal.h"
 
 #include <string.h>
@@ -34,7 +33,7 @@ static const char edmli_cm_magic[8] = "edmlcm3";
 _Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 32 && sizeof(edmli_cm_line) == 36,
                "EDML_COST_MODEL_BYTES");
 
-#define EDMLI_CM_FIGURES EDMLI_COST_FIGURES /* a line's terms' (cost_figures.h) */
+#define EDMLI_CM_FIGURES EDMLI_COST_FIGURES /* a line's terms' (internal.h) */
 #define EDMLI_CM_MARGIN 20u                 /* predictions within 1/20 (5%) of each other: the thresholds' choice */
 
 /* A line's first figure that is not a finite number of at least 0 (a NaN,
@@ -221,7 +220,7 @@ static bool edmli_cm_horizontal(const edml_operator *op)
  * through however many there are), millions of input elements TopK or
  * ArgMin goes through down columns (a strided axis, a reduction not of
  * the innermost dim: a CPU's caches serve them worse the larger they are). */
-static void edmli_cm_shape(const edml_operator *op, double f[EDMLI_CM_FIGURES])
+void edmli_cost_shape(const edml_operator *op, double f[EDMLI_CM_FIGURES])
 {
     uint64_t bytes = 0, elems = 0, rows = 0, halves = 0, along = 0, down = 0;
     for (uint32_t i = 0; i < op->input_count; i++) {
@@ -280,7 +279,7 @@ bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const e
         !edmli_cm_find(dev, family, side[1], binding, workers, &gpu))
         return false;
     double f[EDMLI_CM_FIGURES];
-    edmli_cm_shape(op, f);
+    edmli_cost_shape(op, f);
     ns[0] = edmli_cm_ns(&cpu, f);
     ns[1] = edmli_cm_ns(&gpu, f);
     return true;
@@ -298,14 +297,4 @@ bool edmli_cost_close(const uint64_t ns[2])
 {
     const uint64_t lo = ns[0] < ns[1] ? ns[0] : ns[1], hi = ns[0] ^ ns[1] ^ lo;
     return hi - lo <= lo / EDMLI_CM_MARGIN;
-}
-
-bool edmli_cost_figures(const edml_operator *handle, double f[EDMLI_COST_FIGURES])
-{
-    edmli_object *o;
-    if (edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, "op", &o)) return false;
-    const edml_operator *op = (const edml_operator *)o;
-    edmli_cm_shape(op, f);
-    edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
-    return true;
 }

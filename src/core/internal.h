@@ -497,6 +497,10 @@ bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const e
                         uint64_t ns[2]);
 bool edmli_cost_covers(const edml_device *dev, const edml_operator *op, const edml_backend side[2]);
 bool edmli_cost_close(const uint64_t ns[2]);
+/* The figures AUTO's cost model weighs for an operator (cost_model.c;
+ * cost_figures.h lends them to the board report). */
+#define EDMLI_COST_FIGURES 6
+void edmli_cost_shape(const edml_operator *op, double f[EDMLI_COST_FIGURES]);
 /* "" or why the model's lines are stale (an update since the board report). */
 const char *edmli_cost_stale(const edml_device *dev);
 uint32_t edmli_cost_binding(const edml_device *dev, uint32_t kind);

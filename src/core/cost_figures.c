@@ -1,0 +1,15 @@
+/* The cost model's figures of an operator, for the library's own board
+ * report (cost_figures.h): the handle checked, then cost_model.c's own
+ * code, so that the report fits its lines on what AUTO will price. */
+#include "cost_figures.h"
+#include "internal.h"
+
+bool edmli_cost_figures(const edml_operator *handle, double f[EDMLI_COST_FIGURES])
+{
+    edmli_object *o;
+    if (edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, "op", &o)) return false;
+    const edml_operator *op = (const edml_operator *)o;
+    edmli_cost_shape(op, f);
+    edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
+    return true;
+}
