@@ -62,7 +62,7 @@ WITH_GLES := $(if $(filter none,$(PORT)),0,1)
 BACKEND_SRC := $(wildcard src/ref/*.c) $(if $(filter 1,$(WITH_NEON)),$(wildcard src/neon/*.c)) \
                $(if $(filter 1,$(WITH_GLES)),$(wildcard src/gles/*.c))
 ifeq ($(WITH_GLES),1)
-LIB_GEN_OBJ := $(BUILD)/obj/gen/shaders.o
+LIB_GEN_OBJ := $(BUILD)/obj/gen/shaders.o $(BUILD)/obj/gen/boards.o
 PORT_LIBS := -ldl -lpthread
 PORT_CFLAGS :=
 else
@@ -123,6 +123,16 @@ $(BUILD)/gen/shaders.c: $(SHADERS) tools/embed-shaders.sh $(BUILD)/gen/shaders.l
 $(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+# Every board's caps.h, so that one build serves several boards (edml_board_named).
+BOARD_CAPS := $(sort $(wildcard boards/*/caps.h))
+$(BUILD)/gen/boards.c: $(BOARD_CAPS) tools/gen-boards.sh $(BUILD)/gen/boards.list
+	@mkdir -p $(dir $@)
+	sh tools/gen-boards.sh $(BOARD_CAPS) > $@
+
+$(BUILD)/obj/gen/boards.o: $(BUILD)/gen/boards.c src/core/board_entry.h src/core/board_undef.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) -I. -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -188,6 +198,7 @@ $(BUILD)/test/noalloc: test/noalloc.c $(TEST_DEPS)
 CASES := $(sort $(wildcard test/cases/*.case))
 SAMPLES := $(sort $(shell grep -l '^// sample:' $(CASES)))
 GEN_LIST_shaders = $(SHADERS)
+GEN_LIST_boards = $(BOARD_CAPS)
 GEN_LIST_cases = $(CASES)
 GEN_LIST_samples = $(SAMPLES)
 IMAGE_COMMON := test/image.c test/diff.c test/unit.c test/misuse.c test/lists.c $(CASE_SRC) $(BUILD)/gen/cases.c

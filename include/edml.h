@@ -467,6 +467,8 @@ typedef struct edml_board {
 
 /** The board this library was built for. */
 const edml_board *edml_board_builtin(void);
+/** Any board of boards/ by name ("rpi4", "rpi5", ...), for one image on several; NULL if none. */
+const edml_board *edml_board_named(const char *name);
 /**@}*/
 
 /** @name Devices */
@@ -565,12 +567,10 @@ typedef struct edml_device_desc {
      *  ::EDML_PLACEMENT_THRESHOLDS, ::EDML_PLACEMENT_MEASURE or
      *  ::EDML_PLACEMENT_SAVED (see @ref placement). */
     uint32_t placement;
-    /** Memory that keeps measured placements from one start to the next, as
-     *  program_cache keeps programs (memory of its own, every entry
-     *  checksummed, another board's emptied; another GPU driver's or edml
-     *  version's decisions kept, marked stale: ::EDML_PLACEMENT_MEASURE
-     *  measures them again, ::EDML_PLACEMENT_SAVED keeps them, and
-     *  edml_operator_placement() says "stale"); save the stats' `used` bytes. Of
+    /** Measured placements kept from one start to the next (memory of its
+     *  own, entries checksummed, another board's emptied, another GPU driver's
+     *  or edml version's kept stale: MEASURE measures them again, SAVED keeps
+     *  them, docs/integration.md); save the stats' `used` bytes. Of
      *  two live devices given it, the last created holds it (the other's
      *  stats: `taken`). NULL: decisions last as long as their operators. */
     void *placement_cache;

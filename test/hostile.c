@@ -558,6 +558,31 @@ static void check_spilled_kernels(void)
     }
 }
 
+/* Every board of boards/ in every build, by name (one image on several
+ * boards): the built-in one the same as edml_board_builtin(), the Pis'
+ * and Jetsons' as their caps.h say (rpi3: no GPU), a device made on each,
+ * an unknown name or NULL none. */
+static void check_boards_named(void)
+{
+    const edml_board *b = edml_board_builtin(), *n = edml_board_named(b->name);
+    CHECK(n && n->cpu && !strcmp(n->cpu, b->cpu) && n->has_gpu == b->has_gpu && n->cores == b->cores &&
+              n->gpu_min_elements == b->gpu_min_elements && n->gpu_workgroup == b->gpu_workgroup &&
+              n->cost_model_terms == b->cost_model_terms,
+          "the built-in board by name: %s", b->name);
+    static const char *const names[6] = {"rpi3", "rpi4", "rpi4-armhf", "rpi5", "jetson-nano", "jetson-orin"};
+    for (int i = 0; i < 6; i++) {
+        n = edml_board_named(names[i]);
+        CHECK(n && !strcmp(n->name, names[i]) && n->cores >= 4 && n->has_gpu == (i != 0), "board %s", names[i]);
+        if (!n) continue;
+        edml_device_desc dd = {0};
+        dd.board = n;
+        tl_device d;
+        CHECK(tl_device_create(&d, edml_device_size() + 4096, &dd) == EDML_STATUS_OK, "a device on %s", names[i]);
+        tl_device_free(&d);
+    }
+    CHECK(edml_board_named("rpi2") == NULL && edml_board_named(NULL) == NULL, "an unknown board");
+}
+
 int main(void)
 {
     check_spilled_kernels();
@@ -571,5 +596,6 @@ int main(void)
     check_stale_across_devices();
     check_gpu_settings();
     check_query_auto();
+    check_boards_named();
     return tl_summary("hostile");
 }
