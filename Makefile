@@ -61,8 +61,9 @@ WITH_NEON := $(if $(filter 1,$(BOARD_NEON)),1,0)
 WITH_GLES := $(if $(filter none,$(PORT)),0,1)
 BACKEND_SRC := $(wildcard src/ref/*.c) $(if $(filter 1,$(WITH_NEON)),$(wildcard src/neon/*.c)) \
                $(if $(filter 1,$(WITH_GLES)),$(wildcard src/gles/*.c))
+LIB_GEN_OBJ := $(BUILD)/obj/gen/boards.o
 ifeq ($(WITH_GLES),1)
-LIB_GEN_OBJ := $(BUILD)/obj/gen/shaders.o $(BUILD)/obj/gen/boards.o
+LIB_GEN_OBJ += $(BUILD)/obj/gen/shaders.o
 PORT_LIBS := -ldl -lpthread
 PORT_CFLAGS :=
 else

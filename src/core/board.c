@@ -4,8 +4,6 @@
 #include "caps.h"
 #include "internal.h"
 
-#include <string.h>
-
 /* A board's cost model (edml_board.cost_model): caps.h's lines where it
  * has them (EDML_BOARD_COST_MODEL, EDML_BOARD_COST_MODEL_MEASURED: the board
  * report's block), else none. */
@@ -25,9 +23,16 @@ static const edml_board edmli_builtin_board =
 
 const edml_board *edml_board_builtin(void) { return &edmli_builtin_board; }
 
+/* Whether two names are the same (no C library: PORT=none is freestanding). */
+static bool edmli_same_name(const char *a, const char *b)
+{
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+
 const edml_board *edml_board_named(const char *name)
 {
     for (unsigned i = 0; name && i < edmli_board_count; i++)
-        if (!strcmp(edmli_boards[i]->name, name)) return edmli_boards[i];
+        if (edmli_same_name(edmli_boards[i]->name, name)) return edmli_boards[i];
     return NULL;
 }
