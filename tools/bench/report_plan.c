@@ -63,6 +63,7 @@ typedef struct report_costs {
     double gpu_call_s[WORKLOADS]; /* each workload's GLES call at its least size (a row is never cut) */
     double least[WORKLOADS];      /* and that size's bytes */
     double gpu_copies;            /* and its time in copies of its bytes (NEON's: 10) */
+    double cross_s[2][2];         /* a crossover point of 64K elements, copy and reduction, NEON and GLES */
     double rate;                  /* bytes a second one core copies */
     bool gpu;
 } report_costs;
@@ -82,10 +83,10 @@ static void report_probe(report_costs *c)
 {
     *c = (report_costs){.open_s = 0.05, .cpu_s = 0.001, .gpu_s = 0.01, .gpu_copies = 10};
     c->rate = (8u << 20) / copy_time(8u << 20, NULL);
-    const double t0 = now_s();
-    bench_device bd;
+    bench_device bd, again;
     if (!bench_device_open(&bd, 1, 0)) return;
-    c->open_s = now_s() - t0;
+    const double t0 = now_s(); /* a device's start once GL is loaded, as the report's are */
+    if (bench_device_open(&again, 1, 0)) c->open_s = now_s() - t0, bench_device_close(&again);
     c->gpu = (edml_device_backends(bd.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES)) != 0;
     /* a new shape each (the model's points are): three workloads' fixed
      * costs, each at a size whose calls take little */
@@ -123,6 +124,7 @@ static void report_probe(report_costs *c)
         }
         free_workload(&w);
     }
+    for (int fam = 0; c->gpu && fam < 2; fam++) bench_crossover_point(bd.dev, fam, 65536, c->cross_s[fam]);
     c->cpu_s = over[0], c->gpu_s = over[1];
     c->gpu_copies = copies > 10 ? copies : 10;
     bench_device_close(&bd);
@@ -155,9 +157,13 @@ static void guess_steps(const report_costs *c, report_plan *p, uint32_t threads)
         place += c->gpu_s + 2 * 12 * (c->gpu_call_s[wi] + b / c->rate * c->gpu_copies);
     }
     model *= (double)(WORKLOADS + SHAPE_WORKLOADS) / WORKLOADS; /* the shapes: as much as a workload, each */
-    double cross = 0;
+    double cross = 0; /* each size's two sides, 12 calls each, as the 64K point's time scaled by the elements */
     for (double e = 4096; e <= p->sweep_top; e *= 4)
-        cross += (c->cpu_s + c->gpu_s) + 12 * (13 + 4) * e / c->rate * (10 + c->gpu_copies);
+        for (int fam = 0; fam < 2; fam++)
+            cross += c->cpu_s + c->gpu_s +
+                     12 * e / 65536 *
+                         ((c->cross_s[fam][0] > 0 ? c->cross_s[fam][0] : 0) +
+                          (c->cross_s[fam][1] > 0 ? c->cross_s[fam][1] : 0));
     memset(p->step_s, 0, sizeof p->step_s);
     p->step_s[REPORT_STEP_ROWS] = rows;
     if (!c->gpu) return;
