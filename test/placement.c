@@ -698,18 +698,7 @@ static void check_header_examples(void)
 
 int main(void)
 {
-    board = *edml_board_builtin();
-    board.gpu_min_elements = board.gpu_min_elements_copy = board.gpu_topk_min_row = 0;
-    board.gpu_software_ok = 1;
-    board.cost_model = NULL, board.cost_model_terms = 0; /* the thresholds alone */
-    tl_device probe;
-    char info[300];
-    if (tl_device_make(&probe, edml_device_size() + 4096, 0) ||
-        !(edml_device_backends(probe.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
-        printf("placement: no GLES here: %s\n", probe.dev ? edml_device_gles_info(probe.dev, info, sizeof info) : "");
-        return 1;
-    }
-    tl_device_free(&probe);
+    if (!placement_setup("placement")) return 1;
     check_measured_all(0);
     check_measured_all(EDML_FAULT_SLOW_GPU);
     check_slow(EDML_FAULT_SLOW_CPU, EDML_BACKEND_GLES);

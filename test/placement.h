@@ -114,4 +114,24 @@ static inline void fill_cache(uint8_t *mem, size_t bytes, const edml_board *b)
     board = keep;
 }
 
+/* The test's board (the built-in one, every operator sent to the GPU by
+ * its thresholds, a software GPU allowed, no cost model); false, said,
+ * where this machine has no GLES. */
+static inline bool placement_setup(const char *test)
+{
+    board = *edml_board_builtin();
+    board.gpu_min_elements = board.gpu_min_elements_copy = board.gpu_topk_min_row = 0;
+    board.gpu_software_ok = 1;
+    board.cost_model = NULL, board.cost_model_terms = 0; /* the thresholds alone */
+    tl_device probe;
+    char info[300];
+    if (tl_device_make(&probe, edml_device_size() + 4096, 0) ||
+        !(edml_device_backends(probe.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
+        printf("%s: no GLES here: %s\n", test, probe.dev ? edml_device_gles_info(probe.dev, info, sizeof info) : "");
+        return false;
+    }
+    tl_device_free(&probe);
+    return true;
+}
+
 #endif

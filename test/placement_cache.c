@@ -343,19 +343,7 @@ static void check_too_small_said(void)
 
 int main(void)
 {
-    board = *edml_board_builtin();
-    board.gpu_min_elements = board.gpu_min_elements_copy = board.gpu_topk_min_row = 0;
-    board.gpu_software_ok = 1;
-    board.cost_model = NULL, board.cost_model_terms = 0; /* the thresholds alone */
-    tl_device probe;
-    char info[300];
-    if (tl_device_make(&probe, edml_device_size() + 4096, 0) ||
-        !(edml_device_backends(probe.dev) & EDML_BACKEND_BIT(EDML_BACKEND_GLES))) {
-        printf("placement_cache: no GLES here: %s\n",
-               probe.dev ? edml_device_gles_info(probe.dev, info, sizeof info) : "");
-        return 1;
-    }
-    tl_device_free(&probe);
+    if (!placement_setup("placement_cache")) return 1;
     check_cache_aligned_anyhow();
     check_cache_reused();
     check_cache_checked();
