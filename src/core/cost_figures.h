@@ -12,9 +12,7 @@
 /* MiB of the tensors (inputs read, outputs written), millions of elements
  * of the largest, of rows, of FLOAT16 input elements, of elements of one
  * row, of input elements gone through down columns. */
-#ifndef EDMLI_COST_FIGURES
-#define EDMLI_COST_FIGURES 6 /* as internal.h says */
-#endif
+#define EDMLI_COST_FIGURES 6
 
 /* The figures of the operator `op` (a handle edml_operator_create()
  * gave) into f; false where op is no live operator or its device is busy. */

@@ -3,6 +3,7 @@
 #ifndef EDMLI_INTERNAL_H
 #define EDMLI_INTERNAL_H
 
+#include "cost_figures.h"
 #include "edml.h"
 #include "messages.h"
 #include "ops.h"
@@ -498,8 +499,7 @@ bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const e
 bool edmli_cost_covers(const edml_device *dev, const edml_operator *op, const edml_backend side[2]);
 bool edmli_cost_close(const uint64_t ns[2]);
 /* The figures AUTO's cost model weighs for an operator (cost_model.c;
- * cost_figures.h lends them to the board report). */
-#define EDMLI_COST_FIGURES 6
+ * cost_figures.h, which says them, lends them to the board report). */
 void edmli_cost_shape(const edml_operator *op, double f[EDMLI_COST_FIGURES]);
 /* "" or why the model's lines are stale (an update since the board report). */
 const char *edmli_cost_stale(const edml_device *dev);

@@ -116,8 +116,8 @@ static inline uint32x4x3_t edmli_neon_ld3_u32(const uint32_t *p)
     return vld3q_u32(p);
 #else
     const uint32x4_t a = vld1q_u32(p), b = vld1q_u32(p + 4), c = vld1q_u32(p + 8);
-    const uint32x4_t r1 = vextq_u32(vextq_u32(a, b, 2), vextq_u32(a, b, 2), 1); /* x1 y1 z1 z0 */
-    const uint32x4_t r2 = vextq_u32(b, c, 2), r3 = vextq_u32(c, c, 1);          /* x2 y2 z2, x3 y3 z3 */
+    const uint32x4_t s1 = vextq_u32(a, b, 2), r1 = vextq_u32(s1, s1, 1); /* z0 x1 y1 z1, then x1 y1 z1 z0 */
+    const uint32x4_t r2 = vextq_u32(b, c, 2), r3 = vextq_u32(c, c, 1);   /* x2 y2 z2, x3 y3 z3 */
     const uint32x4_t t0 = vzip1q_u32(a, r1), t1 = vzip2q_u32(a, r1), t2 = vzip1q_u32(r2, r3), t3 = vzip2q_u32(r2, r3);
     const uint32x4x3_t v = {{vcombine_u32(vget_low_u32(t0), vget_low_u32(t2)),
                              vcombine_u32(vget_high_u32(t0), vget_high_u32(t2)),
