@@ -14,9 +14,8 @@
  * DirectML's create / query binding properties / bind / execute, over caller
  * memory only: 1. edml_device_create() places a device at the start of one
  * caller buffer, the device arena (the library never calls malloc);
- * 2. edml_operator_create() validates a descriptor, plans the work, picks the
- * backend and places the operator at the arena's low end
- * (edml_operator_query(): the same answers, nothing created); 3.
+ * 2. edml_operator_create() validates a descriptor, plans the work, picks the backend
+ * and places the operator at the arena's low end (edml_operator_query(): the same answers, nothing created); 3.
  * edml_operator_get_binding_properties() tells an execution's scratch bytes
  * (TemporaryResourceSize); 4. edml_operator_execute() runs it on bound
  * buffers, scratch from the Temporary binding, else from the arena's free
@@ -161,7 +160,6 @@ typedef enum EDML_TENSOR_FLAGS {
 
 /**
  * DirectML's DML_BUFFER_TENSOR_DESC.
- *
  * Strides are in elements, one per dimension, NULL for packed row-major; a
  * zero stride broadcasts. TotalTensorSizeInBytes must be at least
  * edml_calc_buffer_tensor_size(); zero means exactly that size.
@@ -410,14 +408,14 @@ const char *edml_backend_name(edml_backend backend);
  *  Whether a device can use a backend at all is edml_device_backends(). */
 uint32_t edml_operator_backends(EDML_OPERATOR_TYPE type);
 
-/** A line of a board's cost model (the board report's fit): rows are TopK's, GatherND's tuples, ArgMin's
- *  outputs if it reduces the innermost dim, ElementWiseIf's runs of that dim (broadcasts cut them); a row's
- *  elements are TopK's along its axis or what ArgMin reduces an output (one worker's or workgroup's path). */
+/** A line of a board's cost model (the board report's fit) for one kernel path: rows are TopK's, GatherND's
+ *  tuples, ArgMin's outputs if it reduces the innermost dim, ElementWiseIf's runs of that dim; a row's elements
+ *  are TopK's along its axis or what ArgMin reduces an output (one worker's or workgroup's path). */
 typedef struct edml_cost_term {
     uint8_t family;        /**< EDML_COST_TOPK, _GATHER_ND, _ARGREDUCE (ArgMin, ArgMax), _ELEMENT_WISE_IF */
     uint8_t backend;       /**< EDML_BACKEND_NEON or EDML_BACKEND_GLES */
     uint8_t binding;       /**< EDML_COST_HOST_MEMORY, _GPU_BUFFERS or _MAPPED_GPU_BUFFERS */
-    uint8_t workers;       /**< the device's workers it was measured with (the nearest below serves; 0: any) */
+    uint8_t workers;       /**< NEON: the parts its path ran in; GLES: the device's workers (nearest below; 0 any) */
     float fixed_us;        /**< a call's time at no size */
     float us_per_mib;      /**< and per MiB of its tensors (inputs read, outputs written) */
     float us_per_melement; /**< per million elements of its largest tensor */
@@ -425,6 +423,8 @@ typedef struct edml_cost_term {
     float us_per_mhalf;    /**< per million FLOAT16 elements of its inputs (converted to compare) */
     float us_per_mlong;    /**< per million elements of one row (above) */
     float us_per_mstrided; /**< per million input elements TopK or ArgMin goes through down columns */
+    uint8_t path;          /**< the kernel path its backend's plan runs (docs/performance.md); 0: every one */
+    uint8_t reserved[3];   /**< 0 */
 } edml_cost_term;
 #define EDML_COST_TOPK 0u
 #define EDML_COST_GATHER_ND 1u
@@ -718,7 +718,7 @@ edml_status edml_device_placement_cache_stats(edml_device *device, edml_placemen
  *  they cannot be addressed); 0 where cap is short, a figure is not finite and at least 0 (the last error
  *  names the line), the device is busy or none (edml_error_without_device() says). */
 size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap);
-#define EDML_COST_MODEL_BYTES(n) EDML_BYTES_(32u, 36u, n)
+#define EDML_COST_MODEL_BYTES(n) EDML_BYTES_(32u, 40u, n)
 
 /** The message of the last call that reached this device, "" when it
  *  succeeded (see edml_error_without_device() for calls that reached none). */
@@ -789,14 +789,12 @@ edml_status edml_operator_destroy(edml_operator *op);
  *  of bindings of its last execution: host memory before the first). */
 edml_backend edml_operator_backend(const edml_operator *op);
 
-/** Why the operator runs where it does, for the kind of bindings of its
- *  last execution: "gles: measured with host memory: neon 1.210 ms, gles
- *  0.340 ms", "neon: model: neon 0.001 ms, gles 1.000 ms (host memory, 1
- *  worker)", "neon: threshold: 262144 elements, under the board's
- *  gpu_min_elements 4194304 x 4 workers", "gles: measuring with host memory:
- *  2 of 11 runs, on neon, gles, then neon again", "neon: asked for by name"
- *  (test/placement.c holds these to what the code writes). Written into buf
- *  (of cap bytes), returned. */
+/** Why the operator runs where it does, for the kind of bindings of its last execution: "gles: measured with
+ *  host memory: neon 1.210 ms, gles 0.340 ms", "neon: model: neon 0.001 ms, gles 1.000 ms (host memory, 1
+ *  worker); neon rows in 1 part, gles one short row" (each side's kernel path), "neon: threshold: 262144
+ *  elements, under the board's gpu_min_elements 4194304 x 4 workers", "gles: measuring with host memory: 2 of
+ *  11 runs, on neon, gles, then neon again", "neon: asked for by name" (test/placement.c holds these to what
+ *  the code writes). Written into buf (of cap bytes), returned. */
 const char *edml_operator_placement(const edml_operator *op, char *buf, size_t cap);
 
 /** DirectML's DML_BINDING_PROPERTIES. */

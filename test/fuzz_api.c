@@ -336,7 +336,9 @@ static bool model_lines_of(edml_cost_term lines[8], uint32_t seed, bool odd)
                                     (float)(h >> 21 & 1023),
                                     0,
                                     (float)(h >> 24 & 15),
-                                    (float)(h >> 28)};
+                                    (float)(h >> 28),
+                                    0,
+                                    {0}};
     }
     if (!odd) return false;
     const uint32_t which = seed >> 26 & 3;

@@ -9,6 +9,8 @@
  * the large ones at full part size must be split among the 4 workers. */
 #include "testlib.h"
 
+#include "../src/core/cost_figures.h"
+
 /* A parallel-for that runs parts last first on this thread, counting them. */
 static uint32_t kn_most;
 static void kn_backwards(void *ctx, edml_task_fn task, void *arg, uint32_t parts)
@@ -20,6 +22,23 @@ static void kn_backwards(void *ctx, edml_task_fn task, void *arg, uint32_t parts
 
 static tl_device kn_dev[3]; /* 1 worker; 4, parts of 64 bytes; 4, parts of full size */
 static uint32_t kn_parts;   /* the most parts of the last comparison's run at full part size */
+static uint32_t kn_paths;   /* bit p: a run took kernel path p (cost_figures.h) */
+
+/* The kernel path NEON's plan said it would take, and the parts it said:
+ * what the run handed the parallel-for (at most one a worker for GatherND,
+ * whose workers claim its parts as they come free), so that the cost
+ * model prices each operator by the path and workers that run it. */
+static void kn_path_check(const edmli_cost_path *cp, int dev, const char *what)
+{
+    const uint32_t handed = kn_most ? kn_most : 1, workers = dev ? 4u : 1u;
+    uint32_t family = 0;
+    edml_backend be = EDML_BACKEND_AUTO;
+    const bool known = edmli_cost_path_info(cp->path, &family, &be) && be == EDML_BACKEND_NEON;
+    const uint32_t ran = family == EDML_COST_GATHER_ND && handed > workers ? workers : handed;
+    CHECK(known && ran == cp->parts, "%s: the plan says path %u (%s) in %u parts; %u ran", what, (unsigned)cp->path,
+          edmli_cost_path_name(cp->path), (unsigned)cp->parts, (unsigned)ran);
+    kn_paths |= 1u << cp->path;
+}
 
 static void kn_devices(void)
 {
@@ -92,6 +111,8 @@ static int kn_compare(const EDML_OPERATOR_DESC *desc, kn_tensor *in, int nin, kn
         CHECK(cs == EDML_STATUS_OK, "%s: not created on %s (status %d)", what, run ? "NEON" : "the reference", (int)cs);
         if (cs) return 1;
         kn_most = 0;
+        edmli_cost_path cp = {0, 0};
+        CHECK(!run || edmli_cost_path_of(op, false, &cp), "%s: no path", what);
         edml_operator_get_binding_properties(op, &props);
         void *tmp = props.TemporaryResourceSize ? aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull) : NULL;
         tb = (EDML_BUFFER_BINDING){tmp, 0, props.TemporaryResourceSize};
@@ -99,6 +120,7 @@ static int kn_compare(const EDML_OPERATOR_DESC *desc, kn_tensor *in, int nin, kn
         edml_operator_destroy(op);
         free(tmp);
         kn_parts = kn_most;
+        if (run && s == EDML_STATUS_OK) kn_path_check(&cp, dev, what);
         if (!run) ref_status = s;
         bad |= run && s != ref_status; /* the same status (an index out of range: on every backend) */
         for (int k = 0; k < nout; k++) {
@@ -324,6 +346,8 @@ static void test_parts(tl_rng *r)
     CHECK(kn_parts == 4, "TopK of INT64 rows: %u parts", kn_parts);
     kn_topk_along(r, EDML_TENSOR_DATA_TYPE_FLOAT32, 100000, 8, 0, 5);
     CHECK(kn_parts <= 1, "TopK down 8 FLOAT32 columns (one sequence group): %u parts", kn_parts);
+    kn_topk(r, EDML_TENSOR_DATA_TYPE_FLOAT32, 2, 300000, 5);
+    CHECK(kn_parts == 4, "TopK of 2 FLOAT32 rows, each split in 2: %u parts", kn_parts);
     kn_topk(r, EDML_TENSOR_DATA_TYPE_UINT64, 1, 300000, 5);
     CHECK(kn_parts == 4, "TopK of one UINT64 row: %u parts", kn_parts);
     kn_dir = EDML_AXIS_DIRECTION_DECREASING; /* the largest: from the values over every bit, few ties */
@@ -344,6 +368,12 @@ int main(void)
     test_if_pixels(&r);
     test_gather_slices(&r);
     test_parts(&r);
+    for (uint32_t p = 1; p < EDMLI_COST_PATH_COUNT; p++) {
+        uint32_t family;
+        edml_backend be;
+        CHECK(!edmli_cost_path_info(p, &family, &be) || be != EDML_BACKEND_NEON || (kn_paths >> p & 1u),
+              "NEON's path %s of family %u taken by no shape", edmli_cost_path_name(p), (unsigned)family);
+    }
     for (int i = 0; i < 3; i++) tl_device_free(&kn_dev[i]);
     return tl_summary("kernels");
 }

@@ -15,6 +15,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "placement.h"
 
+#include "../src/core/cost_figures.h"
+
 /* Whether a measured placement's words agree with its own figures:
  * "B: measured with host memory: neon X ms, gles Y ms" places B on the
  * side its figures say is faster, unless they were within 5% (the
@@ -162,10 +164,14 @@ static uint32_t model_of(float cpu_host, float gpu_host, float cpu_buffers, floa
 {
     uint32_t n = 0;
     for (uint8_t f = 0; f < 4; f++) {
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, cpu_host, 0, 0, 0, 0, 0, 0};
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, gpu_host, 0, 0, 0, 0, 0, 0};
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_GPU_BUFFERS, 1, cpu_buffers, 0, 0, 0, 0, 0, 0};
-        model[n++] = (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_GPU_BUFFERS, 0, gpu_buffers, 0, 0, 0, 0, 0, 0};
+        model[n++] =
+            (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, cpu_host, 0, 0, 0, 0, 0, 0, 0, {0}};
+        model[n++] =
+            (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, gpu_host, 0, 0, 0, 0, 0, 0, 0, {0}};
+        model[n++] =
+            (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_GPU_BUFFERS, 1, cpu_buffers, 0, 0, 0, 0, 0, 0, 0, {0}};
+        model[n++] =
+            (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_GPU_BUFFERS, 0, gpu_buffers, 0, 0, 0, 0, 0, 0, 0, {0}};
     }
     return n;
 }
@@ -251,7 +257,7 @@ static void check_model_blob(void)
     }
 }
 
-/* A line's checksum as the blob keeps it (FNV-1a of its 32 bytes, mixed):
+/* A line's checksum as the blob keeps it (FNV-1a of its 36 bytes, mixed):
  * to make a blob whose figures are bad and whose checksums hold. */
 static uint32_t line_sum(const edml_cost_term *t)
 {
@@ -289,7 +295,7 @@ static void check_model_untrusted(void)
             edml_cost_term t = model[3]; /* the bad figure put back, with its checksum */
             t.us_per_mrow = bad[k];
             const uint32_t sum = line_sum(&t);
-            memcpy(blob + 32 + 36 * 3, &t, sizeof t), memcpy(blob + 32 + 36 * 3 + 32, &sum, 4);
+            memcpy(blob + 32 + 40 * 3, &t, sizeof t), memcpy(blob + 32 + 40 * 3 + sizeof t, &sum, 4);
         }
         tl_device_free(&d);
         edml_device_desc dd = {0};
@@ -366,7 +372,8 @@ static void check_model_row(void)
     tl_device d;
     const edml_board keep = board;
     static edml_cost_term lines[2];
-    lines[0] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0};
+    lines[0] =
+        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0, 0, {0}};
     lines[1] = (edml_cost_term){EDML_COST_TOPK,
                                 EDML_BACKEND_GLES,
                                 EDML_COST_HOST_MEMORY,
@@ -377,7 +384,9 @@ static void check_model_row(void)
                                 0,
                                 0,
                                 1e5f /* 0.1 us an element of a row */,
-                                1e5f /* 0.1 us an element down columns */};
+                                1e5f /* 0.1 us an element down columns */,
+                                0,
+                                {0}};
     board.cost_model = lines, board.cost_model_terms = 2;
     edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
     char why[300];
@@ -405,10 +414,14 @@ static void check_model_workers(void)
 {
     const edml_board keep = board;
     static edml_cost_term lines[4];
-    lines[0] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0};
-    lines[1] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 1, 90, 0, 0, 0, 0, 0, 0};
-    lines[2] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 4, 20, 0, 0, 0, 0, 0, 0};
-    lines[3] = (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 70, 0, 0, 0, 0, 0, 0};
+    lines[0] =
+        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[1] =
+        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 1, 90, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[2] =
+        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 4, 20, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[3] =
+        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 70, 0, 0, 0, 0, 0, 0, 0, {0}};
     board.cost_model = lines;
     static const struct {
         uint32_t workers, lines;
@@ -458,9 +471,11 @@ static void check_model_figures(void)
                                 1e6f /* 1 us a run */,
                                 1e5f /* 0.1 us a half */,
                                 0,
-                                0};
-    lines[1] =
-        (edml_cost_term){EDML_COST_ELEMENT_WISE_IF, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 100, 0, 0, 0, 0, 0, 0};
+                                0,
+                                0,
+                                {0}};
+    lines[1] = (edml_cost_term){
+        EDML_COST_ELEMENT_WISE_IF, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 100, 0, 0, 0, 0, 0, 0, 0, {0}};
     board.cost_model = lines, board.cost_model_terms = 2;
     edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
     char why[300];
@@ -472,6 +487,95 @@ static void check_model_figures(void)
     CHECK(strstr(why, "gles: model: neon 0.155 ms, gles 0.100 ms"), "model, FLOAT16: %s", why);
     tl_device_free(&d);
     board = keep;
+}
+
+/* TopK of 4 along the rows of a FLOAT32 [rows, cols], placed by AUTO on
+ * dev: what the placement says. */
+static void topk_rows_placed(edml_device *dev, UINT rows, UINT cols, char *why, size_t cap)
+{
+    UINT sizes[2] = {rows, cols}, out[2] = {rows, 4};
+    EDML_BUFFER_TENSOR_DESC ib = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, sizes, NULL, 4ull * rows * cols, 0};
+    EDML_BUFFER_TENSOR_DESC vb = {EDML_TENSOR_DATA_TYPE_FLOAT32, 0, 2, out, NULL, 16ull * rows, 0};
+    EDML_BUFFER_TENSOR_DESC xb = {EDML_TENSOR_DATA_TYPE_UINT32, 0, 2, out, NULL, 16ull * rows, 0};
+    EDML_TENSOR_DESC i = {EDML_TENSOR_TYPE_BUFFER, &ib}, v = {EDML_TENSOR_TYPE_BUFFER, &vb},
+                     x = {EDML_TENSOR_TYPE_BUFFER, &xb};
+    EDML_TOP_K1_OPERATOR_DESC d = {&i, &v, &x, 1, 4, EDML_AXIS_DIRECTION_DECREASING};
+    EDML_OPERATOR_DESC od = {EDML_OPERATOR_TOP_K1, &d};
+    auto_placed(dev, &od, why, cap);
+}
+
+/* The model prices the path each side's plan runs, in the parts it runs
+ * in: on a device of 4 workers, TopK along 1 row of 1024 is NEON's "rows"
+ * path in 1 part (4 KiB: too little to split), priced by that path's
+ * 1-worker line over the family's path-0 line; along 8 rows of 8192 (256
+ * KiB) the same path in 4 parts, by its 4-worker line; down columns a path
+ * with no line of its own, by the path-0 line. */
+static void check_model_paths(void)
+{
+    const edml_board keep = board;
+    static edml_cost_term lines[4];
+    const uint8_t rows = EDMLI_COST_PATH_NEON_TOPK_ROWS;
+    lines[0] =
+        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[1] =
+        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 10, 0, 0, 0, 0, 0, 0, rows, {0}};
+    lines[2] =
+        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 4, 2, 0, 0, 0, 0, 0, 0, rows, {0}};
+    lines[3] =
+        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 30, 0, 0, 0, 0, 0, 0, 0, {0}};
+    board.cost_model = lines, board.cost_model_terms = 4;
+    tl_device d;
+    edml_device_desc dd = {0};
+    dd.board = &board, dd.log = log_fn, dd.workers = 4, dd.parallel_for = serial_for;
+    CHECK(tl_device_create(&d, edml_device_size() + (1u << 18), &dd) == EDML_STATUS_OK, "device: %s", last_log);
+    char why[300];
+    topk_placed(d.dev, 1, 1, why, sizeof why);
+    CHECK(strstr(why, "neon: model: neon 0.010 ms, gles 0.030 ms (host memory, 4 workers); neon rows in 1 part"),
+          "model, a path's line, 1 part: %s", why);
+    topk_rows_placed(d.dev, 8, 8192, why, sizeof why);
+    CHECK(strstr(why, "neon: model: neon 0.002 ms, gles 0.030 ms (host memory, 4 workers); neon rows in 4 parts"),
+          "model, a path's line, 4 parts: %s", why);
+    topk_placed(d.dev, 16, 0, why, sizeof why);
+    CHECK(strstr(why, "gles: model: neon 0.050 ms, gles 0.030 ms (host memory, 4 workers); neon down columns in 1 "
+                      "part"),
+          "model, a path without a line: %s", why);
+    tl_device_free(&d);
+    board = keep;
+}
+
+/* A line's path is its family's and backend's or 0, its reserved bytes 0:
+ * edml_cost_model_write() refuses others naming the line and member; a
+ * blob of the format before paths ("edmlcm3") is refused, said so. */
+static void check_model_format(void)
+{
+    static uint8_t blob[EDML_COST_MODEL_BYTES(16)];
+    tl_device d;
+    edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
+    const uint32_t n = model_of(1, 1000, 1, 1000);
+    static const struct {
+        uint8_t path, reserved;
+        const char *said;
+    } bad[3] = {{EDMLI_COST_PATH_GLES_TOPK_SELECT, 0, "terms[0].path is no kernel path"}, /* line 0: NEON's */
+                {EDMLI_COST_PATH_COUNT, 0, "terms[0].path is no kernel path"},
+                {0, 1, "terms[0].reserved is not 0"}};
+    for (int k = 0; k < 3; k++) {
+        const edml_cost_term keep = model[0];
+        model[0].path = bad[k].path, model[0].reserved[2] = bad[k].reserved;
+        memset(blob, 0xee, sizeof blob);
+        CHECK(edml_cost_model_write(dev, model, n, blob, sizeof blob) == 0 &&
+                  strstr(edml_device_last_error(dev), bad[k].said) && blob[0] == 0xee,
+              "a line with path %u, reserved %u: %s", bad[k].path, bad[k].reserved, edml_device_last_error(dev));
+        model[0] = keep;
+    }
+    CHECK(edml_cost_model_write(dev, model, n, blob, sizeof blob) == EDML_COST_MODEL_BYTES(n), "a good blob");
+    tl_device_free(&d);
+    memcpy(blob, "edmlcm3", 8);
+    edml_device_desc dd = {0};
+    dd.board = &board, dd.log = log_fn, dd.cost_model = blob, dd.cost_model_bytes = sizeof blob;
+    last_log[0] = 0;
+    CHECK(tl_device_create(&d, edml_device_size() + (1u << 18), &dd) == EDML_STATUS_OK, "device: %s", last_log);
+    CHECK(strstr(last_log, "cost model: not used: its format is an older edml's"), "an old blob: %s", last_log);
+    tl_device_free(&d);
 }
 
 /* Sample 0 measured with both sides timed alike (EDML_FAULT_SLOW_CPU and
@@ -554,6 +658,8 @@ static void check_model(void)
     check_model_figures();
     check_model_row();
     check_model_workers();
+    check_model_paths();
+    check_model_format();
 }
 
 /* Memory the device owns is refused, as is a mode that does not exist. */

@@ -13,3 +13,14 @@ bool edmli_cost_figures(const edml_operator *handle, double f[EDMLI_COST_FIGURES
     edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
     return true;
 }
+
+bool edmli_cost_path_of(const edml_operator *handle, bool cpu, edmli_cost_path *out)
+{
+    edmli_object *o;
+    if (edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, "op", &o)) return false;
+    const edml_operator *op = (const edml_operator *)o;
+    const edml_backend b = cpu ? edmli_cpu_backend(op->obj.device, op->kind) : op->backend;
+    edmli_cost_path_on(op, b, out);
+    edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
+    return true;
+}

@@ -1,9 +1,12 @@
-/* AUTO's cost model of the board: for each operator family, backend, kind of
- * bindings and (NEON) worker count, a call's time as a fixed cost plus
+/* AUTO's cost model of the board: for each operator family, backend, kernel
+ * path (cost_figures.h), kind of bindings and worker count, a call's time as a fixed cost plus
  * terms in the operator's bytes, elements, rows and a row's elements, fitted by the board
- * report (tools/bench/report_model.c). With a model of both sides for the
- * operator's kind of bindings, AUTO predicts both and runs the faster; the
- * thresholds decide where the model has no line.
+ * report (tools/bench/report_model.c). Each backend's plan says which path
+ * it runs an operator by and, on the CPU, in how many parts: the line is
+ * that path's (else its family's path-0 line) for those parts, so that work
+ * that does not split is priced as one worker's. With a model of both sides
+ * for the operator's kind of bindings, AUTO predicts both and runs the
+ * faster; the thresholds decide where the model has no line.
  *
  * The lines come from edml_device_desc.cost_model, a blob the board report
  * wrote with edml_cost_model_write(), where it was made for this device's
@@ -12,8 +15,9 @@
  * The blob is caller memory the device trusts no further than the
  * placement cache: each line is copied out and its checksum checked again
  * when it is read.
- *   header: "edmlcm3", the board's key, the GPU's, edml's version, lines
- *   line:   an edml_cost_term (32 bytes), its checksum */
+ *   header: "edmlcm4", the board's key, the GPU's, edml's version, lines
+ *   line:   an edml_cost_term (36 bytes), its checksum
+ * A blob of an earlier format (lines without a path) is refused. */
 #include "internal.h"
 
 #include <string.h>
@@ -29,36 +33,46 @@ typedef struct edmli_cm_line {
     uint32_t sum;
 } edmli_cm_line;
 
-static const char edmli_cm_magic[8] = "edmlcm3";
-_Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 32 && sizeof(edmli_cm_line) == 36,
+static const char edmli_cm_magic[8] = "edmlcm4";
+_Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 36 && sizeof(edmli_cm_line) == 40,
                "EDML_COST_MODEL_BYTES");
 
 #define EDMLI_CM_FIGURES EDMLI_COST_FIGURES /* a line's terms' (internal.h) */
 #define EDMLI_CM_MARGIN 20u                 /* predictions within 1/20 (5%) of each other: the thresholds' choice */
 
-/* A line's first figure that is not a finite number of at least 0 (a NaN,
- * an infinity or a negative time would make a prediction undefined or
- * upside down), by member name; NULL where every figure is one. */
-const char *edmli_cost_term_bad(const edml_cost_term *t)
+/* A line's first member that is wrong, by name, and what is wrong with it
+ * in *why: a figure that is not a finite number of at least 0 (a NaN, an
+ * infinity or a negative time would make a prediction undefined or upside
+ * down), a path that is none of its family's and backend's, reserved bytes
+ * not 0; NULL where the line is sound. */
+const char *edmli_cost_term_bad(const edml_cost_term *t, const char **why)
 {
     static const char *const names[7] = {"fixed_us",     "us_per_mib",   "us_per_melement", "us_per_mrow",
                                          "us_per_mhalf", "us_per_mlong", "us_per_mstrided"};
     const float f[7] = {t->fixed_us,     t->us_per_mib,   t->us_per_melement, t->us_per_mrow,
                         t->us_per_mhalf, t->us_per_mlong, t->us_per_mstrided};
+    *why = "is not a finite time of 0 or more (a NaN, an infinity or a negative)";
     for (int i = 0; i < 7; i++) {
         uint32_t bits;
         memcpy(&bits, &f[i], sizeof bits);
         const bool finite = (bits >> 23 & 0xffu) != 0xffu, negative = bits >> 31 && (bits & 0x7fffffffu);
         if (!finite || negative) return names[i];
     }
-    return NULL;
+    uint32_t family = 0;
+    edml_backend backend = EDML_BACKEND_AUTO;
+    *why = "is no kernel path of the line's family and backend (0: every path)";
+    if (t->path &&
+        (!edmli_cost_path_info(t->path, &family, &backend) || family != t->family || (uint32_t)backend != t->backend))
+        return "path";
+    *why = "is not 0";
+    return t->reserved[0] | t->reserved[1] | t->reserved[2] ? "reserved" : NULL;
 }
 
 edml_status edmli_cost_terms_check(edmli_errbuf *e, const char *what, const edml_cost_term *terms, uint32_t n)
 {
     for (uint32_t i = 0; terms && i < n; i++) {
-        const char *bad = edmli_cost_term_bad(&terms[i]);
-        if (bad) return edmli_fail(e, EDMLI_MSG_COST_TERM, what, (unsigned)i, bad);
+        const char *why, *bad = edmli_cost_term_bad(&terms[i], &why);
+        if (bad) return edmli_fail(e, EDMLI_MSG_COST_TERM, what, (unsigned)i, bad, why);
     }
     return EDML_STATUS_OK;
 }
@@ -110,6 +124,9 @@ static bool edmli_cm_blob_line(const edml_device *dev, uint32_t i, edml_cost_ter
 static const char *edmli_cm_refusal(const edml_device *dev, const edmli_cm_head *got, size_t bytes)
 {
     const edmli_cm_head want = edmli_cm_key(dev, got->terms);
+    if (!memcmp(got->magic, "edmlcm", 6) && memcmp(got->magic, want.magic, sizeof got->magic))
+        return "cost model: not used: its format is an older edml's (lines without kernel paths); the board report "
+               "run again makes one of this format";
     if (memcmp(got->magic, want.magic, sizeof got->magic)) return "cost model: not used: it is no edml cost model";
     if (got->board != want.board) return "cost model: not used: it was made for another board";
     if (got->terms > (bytes - sizeof *got) / sizeof(edmli_cm_line))
@@ -145,14 +162,13 @@ void edmli_cost_model_open(edml_device *dev)
     }
     m->blob = (const uint8_t *)dd->cost_model;
     m->blob_terms = why ? 0 : got.terms;
-    char bad[96];
+    char bad[160];
     for (uint32_t i = 0; !why && i < m->blob_terms; i++) {
         edml_cost_term t;
         if (!edmli_cm_blob_line(dev, i, &t)) why = "cost model: not used: a line's checksum does not match";
-        const char *figure = why ? NULL : edmli_cost_term_bad(&t);
+        const char *what = NULL, *figure = why ? NULL : edmli_cost_term_bad(&t, &what);
         if (figure)
-            edmli_format(bad, sizeof bad, "cost model: not used: line %u's %s is not a finite time of 0 or more",
-                         (unsigned)i, figure),
+            edmli_format(bad, sizeof bad, "cost model: not used: line %u's %s %s", (unsigned)i, figure, what),
                 why = bad;
     }
     if (why) m->blob = NULL, m->blob_terms = 0;
@@ -179,25 +195,37 @@ static uint32_t edmli_cm_lines(const edml_device *dev)
     return dev->model.blob ? dev->model.blob_terms : dev->model.board_terms;
 }
 
-/* The line for one side: the family, backend and binding, and the most
- * workers at or below the operator's (else the fewest above): on the CPU
- * its parts, on the GPU the company its calls keep (a GPU's clock follows
- * its load, which a few workers' long CPU calls between leave low; a
- * model whose GPU lines say 0 workers has one line for all). */
-static bool edmli_cm_find(const edml_device *dev, uint32_t family, edml_backend b, uint32_t binding, uint32_t workers,
-                          edml_cost_term *out)
+/* The line for one side: the family, backend, path (else the family's
+ * path-0 line) and binding, and the most workers at or below `workers`
+ * (else the fewest above): on the CPU the parts its path runs in, on the
+ * GPU the company its calls keep (a GPU's clock follows its load, which a
+ * few workers' long CPU calls between leave low; a model whose GPU lines
+ * say 0 workers has one line for all). */
+static bool edmli_cm_find(const edml_device *dev, uint32_t family, edml_backend b, uint32_t path, uint32_t binding,
+                          uint32_t workers, edml_cost_term *out)
 {
     bool found = false;
     for (uint32_t i = 0, n = edmli_cm_lines(dev); i < n; i++) {
         edml_cost_term t;
-        if (!edmli_cm_line_at(dev, i, &t) || t.family != family || t.backend != (uint32_t)b || t.binding != binding)
+        if (!edmli_cm_line_at(dev, i, &t) || t.family != family || t.backend != (uint32_t)b || t.binding != binding ||
+            t.path != path)
             continue;
         const bool better = !found || (t.workers <= workers ? out->workers > workers || t.workers > out->workers
                                                             : out->workers > workers && t.workers < out->workers);
         if (better) *out = t; /* (out is read only once a line was found) */
         found = true;
     }
-    return found;
+    return found || (path && edmli_cm_find(dev, family, b, EDMLI_COST_PATH_ANY, binding, workers, out));
+}
+
+void edmli_cost_path_on(const edml_operator *op, edml_backend b, edmli_cost_path *out)
+{
+    const edmli_backend *be = edmli_backends[b];
+    out->path = EDMLI_COST_PATH_ANY;
+    out->parts = op->workers ? op->workers : 1u;
+    /* a GPU backend's path reads its plan: only the operator's own backend has one */
+    if (be && be->path && (be->on_cpu || b == op->backend)) be->path(op, out);
+    if (!out->parts) out->parts = 1;
 }
 
 /* Whether an ArgMin/ArgMax reduces its input's innermost dim (of more
@@ -275,8 +303,11 @@ bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const e
     const uint32_t family = (uint32_t)op->kind, binding = edmli_cost_binding(dev, kind);
     edml_cost_term cpu, gpu;
     const uint32_t workers = op->workers ? op->workers : 1;
-    if (!edmli_cm_lines(dev) || !edmli_cm_find(dev, family, side[0], binding, workers, &cpu) ||
-        !edmli_cm_find(dev, family, side[1], binding, workers, &gpu))
+    edmli_cost_path path[2];
+    edmli_cost_path_on(op, side[0], &path[0]);
+    edmli_cost_path_on(op, side[1], &path[1]);
+    if (!edmli_cm_lines(dev) || !edmli_cm_find(dev, family, side[0], path[0].path, binding, path[0].parts, &cpu) ||
+        !edmli_cm_find(dev, family, side[1], path[1].path, binding, workers, &gpu))
         return false;
     double f[EDMLI_CM_FIGURES];
     edmli_cost_shape(op, f);

@@ -279,6 +279,8 @@ typedef struct edmli_backend {
     edmli_kernel_fn kernels[EDMLI_OP_KIND_COUNT];
     /* host scratch of one execution (TemporaryResourceSize) */
     uint64_t (*temp_bytes)(const edml_operator *op);
+    /* the kernel path its plan runs op by, and the parts (NULL: no path of its own) */
+    void (*path)(const edml_operator *op, edmli_cost_path *out);
     /* derives op->backend_plan at creation; or says (in buf) why it cannot run op */
     const char *(*plan)(const edml_device *dev, edml_operator *op, char *buf, size_t cap);
     /* once op is in the device arena: fills what the plan sized
@@ -487,10 +489,10 @@ uint32_t edmli_gpu_key(const edml_device *dev);
  * any kind; whether two predictions are too close to call; the model's
  * binding of a kind. */
 void edmli_cost_model_open(edml_device *dev);
-/* A line's first figure that is not finite and at least 0, by name (NULL:
- * none); every line of terms[n] checked, the first bad one refused with
+/* A line's first wrong member, by name, what is wrong in *why (NULL:
+ * none: cost_model.c says what it checks); every line of terms[n] checked, the first bad one refused with
  * `what` (the caller's name for the array) and its index. */
-const char *edmli_cost_term_bad(const edml_cost_term *t);
+const char *edmli_cost_term_bad(const edml_cost_term *t, const char **why);
 edml_status edmli_cost_terms_check(edmli_errbuf *e, const char *what, const edml_cost_term *terms, uint32_t n);
 size_t edmli_cost_model_blob(const edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf,
                              size_t cap); /* edml_cost_model_write's work on an entered device */
@@ -498,6 +500,9 @@ bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const e
                         uint64_t ns[2]);
 bool edmli_cost_covers(const edml_device *dev, const edml_operator *op, const edml_backend side[2]);
 bool edmli_cost_close(const uint64_t ns[2]);
+/* The path backend b runs op by and its parts (cost_figures.h): 0 and the
+ * operator's workers where b has none or has no plan of op. */
+void edmli_cost_path_on(const edml_operator *op, edml_backend b, edmli_cost_path *out);
 /* The figures AUTO's cost model weighs for an operator (cost_model.c;
  * cost_figures.h, which says them, lends them to the board report). */
 void edmli_cost_shape(const edml_operator *op, double f[EDMLI_COST_FIGURES]);

@@ -26,8 +26,7 @@
     EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.gpu_arena_bytes is %llu, expected 0 (the default) or at least %u"
 #define EDMLI_MSG_DEVICE_BACKENDS \
     EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.backends is 0x%x: no backend of it is built in (built: 0x%x)"
-#define EDMLI_MSG_COST_TERM \
-    EDML_STATUS_INVALID_ARGUMENT, "%s[%u].%s is not a finite time of 0 or more (a NaN, an infinity or a negative)"
+#define EDMLI_MSG_COST_TERM EDML_STATUS_INVALID_ARGUMENT, "%s[%u].%s %s"
 #define EDMLI_MSG_WORKERS_RANGE \
     EDML_STATUS_INVALID_ARGUMENT, "edml_device_desc.workers is %u, expected 0 (the board's cores) to %u"
 #define EDMLI_MSG_WORKERS_NO_FOR  \

@@ -234,9 +234,14 @@ static void edmli_place_explain(const edml_operator *op, uint32_t kind, char *bu
     } else if (p->state == EDMLI_PLACE_MODEL) {
         const unsigned w = op->workers ? op->workers : 1u;
         const char *stale = edmli_cost_stale(dev);
-        edmli_format(buf, cap, "%s: model: %s %s, %s %s (%s, %u worker%s)%s%s%s%s", b, cpu, cpu_t, gpu, gpu_t, kn, w,
-                     w == 1u ? "" : "s", edmli_place_close_words(p), *stale ? " (stale: the model's " : "", stale,
-                     *stale ? ")" : "");
+        edmli_cost_path path[2];
+        edmli_cost_path_on(op, edmli_cpu_backend(dev, op->kind), &path[0]);
+        edmli_cost_path_on(op, op->backend, &path[1]);
+        edmli_format(buf, cap, "%s: model: %s %s, %s %s (%s, %u worker%s)%s%s%s%s; %s %s in %u part%s, %s %s", b, cpu,
+                     cpu_t, gpu, gpu_t, kn, w, w == 1u ? "" : "s", edmli_place_close_words(p),
+                     *stale ? " (stale: the model's " : "", stale, *stale ? ")" : "", cpu,
+                     edmli_cost_path_name(path[0].path), (unsigned)path[0].parts, path[0].parts == 1 ? "" : "s", gpu,
+                     edmli_cost_path_name(path[1].path));
     } else if (p->state == EDMLI_PLACE_MEASURING) {
         edmli_format(buf, cap, "%s: measuring with %s: %u of %u runs, on %s, %s, then %s again", b, kn,
                      (unsigned)p->runs, EDMLI_PLACE_RUNS, cpu, gpu, cpu);

@@ -111,6 +111,8 @@ typedef struct edmli_gather_job {
 } edmli_gather_job;
 /* Scratch of a GatherND whose parts each count their clamped indices. */
 uint64_t edmli_gather_temp_bytes(const edml_operator *op);
+/* The parts a parallel gather takes (workers claim them as they come free). */
+uint32_t edmli_gather_parts(const edml_operator *op);
 /* Part `part`'s index positions [pos, end): clamps, counts the clamped
  * indices in j->oor[part] and copies the slices. */
 void edmli_cpu_gather_range(edmli_gather_job *j, uint32_t part, uint64_t pos, uint64_t end);

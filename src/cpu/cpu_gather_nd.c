@@ -157,21 +157,27 @@ void edmli_cpu_gather_part(void *arg, uint32_t part, uint32_t worker)
 
 static void edmli_memcpy(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 
+uint32_t edmli_gather_parts(const edml_operator *op)
+{
+    const edmli_gather_nd_plan *g = &op->plan.gather_nd;
+    edmli_odo positions;
+    edmli_gather_positions(op, &positions);
+    const uint64_t count = edmli_odo_count(&positions);
+    uint64_t slice = op->inputs[0].elem_size;
+    for (uint32_t d = 0; d < g->slice_rank; d++) slice *= g->slice_sizes[d];
+    return edmli_cpu_parts_balanced(op, count, count * (2 * slice + g->tuple * op->inputs[1].elem_size));
+}
+
 edml_status edmli_cpu_gather_nd(const edml_operator *op, const edmli_exec *ex, bool parallel, edmli_copy_fn copy,
                                 edml_task_fn task)
 {
-    const edmli_gather_nd_plan *g = &op->plan.gather_nd;
     edmli_gather_job j;
     j.op = op;
     j.ex = ex;
     j.copy = copy ? copy : edmli_memcpy;
     edmli_gather_positions(op, &j.positions);
     j.count = edmli_odo_count(&j.positions);
-    uint64_t slice = op->inputs[0].elem_size;
-    for (uint32_t d = 0; d < g->slice_rank; d++) slice *= g->slice_sizes[d];
-    j.parts = parallel
-                  ? edmli_cpu_parts_balanced(op, j.count, j.count * (2 * slice + g->tuple * op->inputs[1].elem_size))
-                  : 1;
+    j.parts = parallel ? edmli_gather_parts(op) : 1;
     j.oor = j.parts > 1 ? (edmli_gather_oor *)(void *)ex->scratch : &j.one;
     memset(j.oor, 0, j.parts * sizeof j.oor[0]);
     edml_status s = edmli_cpu_parallel(ex, j.parts, task ? task : edmli_cpu_gather_part, &j);

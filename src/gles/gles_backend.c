@@ -20,6 +20,28 @@ static bool edmli_gles_spilled(const edmli_gles *g, uint32_t programs, char *buf
     return false;
 }
 
+/* The kernel path the plan runs: TopK's kernel, ArgMin's reduction by the
+ * shape 16-byte aligned inputs take; one dispatch pattern for the others. */
+static void edmli_gles_path(const edml_operator *op, edmli_cost_path *out)
+{
+    const edmli_gles_plan *plan = EDMLI_GLES_PLAN(op);
+    out->parts = 1;
+    if (op->kind == EDMLI_OP_TOPK) {
+        out->path = plan->topk_small    ? EDMLI_COST_PATH_GLES_TOPK_SMALL
+                    : plan->topk_chunks ? EDMLI_COST_PATH_GLES_TOPK_LISTS
+                    : plan->topk_rank   ? EDMLI_COST_PATH_GLES_TOPK_RANK
+                                        : EDMLI_COST_PATH_GLES_TOPK_SELECT;
+    } else if (op->kind == EDMLI_OP_ARGREDUCE) {
+        const edmli_gles_prog prog = plan->reduce[plan->reduce_vec_layout].prog;
+        out->path = prog == EDMLI_GLES_PROG_ARGREDUCE_COLS ? EDMLI_COST_PATH_GLES_ARG_COLS
+                    : prog == EDMLI_GLES_PROG_ARGREDUCE_PARTIAL || prog == EDMLI_GLES_PROG_ARGREDUCE_PARTIAL_VEC
+                        ? EDMLI_COST_PATH_GLES_ARG_ALONG
+                        : EDMLI_COST_PATH_GLES_ARG_STRIDED;
+    } else {
+        out->path = op->kind == EDMLI_OP_GATHER_ND ? EDMLI_COST_PATH_GLES_GATHER : EDMLI_COST_PATH_GLES_IF;
+    }
+}
+
 /* The plan hook: the operator's plan derived, then its programs made
  * ready (built, and checked once on a known answer). AUTO does not wait
  * for programs the driver still builds in its threads: the operator is
@@ -150,6 +172,7 @@ const edmli_backend edmli_gles_backend = {
     .batch_clamped = edmli_gles_gather_clamped,
     .on_cpu = false,
     .plan = edmli_gles_plan_op,
+    .path = edmli_gles_path,
     .temp_bytes = edmli_gles_temp_bytes,
     .ready = edmli_gles_op_ready,
     .bake = edmli_gles_bake_op,

@@ -408,6 +408,7 @@ static inline void edmli_neon_keys64(EDML_TENSOR_DATA_TYPE dt, edmli_keys_fn key
 }
 
 edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex);
+void edmli_neon_topk_path(const edml_operator *op, edmli_cost_path *out);
 /* 64-bit keys (neon_topk_wide.c): what the 32-bit kernels do not take. */
 edml_status edmli_neon_topk_wide(const edml_operator *op, const edmli_exec *ex);
 uint64_t edmli_neon_topk_wide_temp_bytes(const edml_operator *op);
@@ -421,6 +422,7 @@ uint64_t edmli_neon_topk_select_temp_bytes(const edml_operator *op);
 edml_status edmli_neon_topk_select_row(const edml_operator *op, const edmli_exec *ex, const uint8_t *in, uint8_t *val,
                                        uint8_t *idx, bool *done);
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex);
+void edmli_neon_argreduce_path(const edml_operator *op, edmli_cost_path *out);
 
 /* An ArgMin/ArgMax as the NEON kernels see it: the plan's layout. */
 typedef struct edmli_neon_arg {
@@ -541,10 +543,12 @@ uint64_t edmli_neon_argreduce_wide_temp_bytes(const edml_operator *op);
 /* Scratch of the parts' bests when a reduction is split. */
 uint64_t edmli_neon_argreduce_temp_bytes(const edml_operator *op);
 edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex);
+void edmli_neon_elementwise_if_path(const edml_operator *op, edmli_cost_path *out);
 /* A condition of one byte a pixel over its packed channels, pixels of up
  * to 16 bytes (neon_if_pixels.c): whether it takes the operator, the kernel. */
 bool edmli_neon_if_pixels_takes(const edml_operator *op);
 edml_status edmli_neon_if_pixels(const edml_operator *op, const edmli_exec *ex);
 edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex);
+void edmli_neon_gather_nd_path(const edml_operator *op, edmli_cost_path *out);
 
 #endif

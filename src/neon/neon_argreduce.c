@@ -895,19 +895,71 @@ __attribute__((noinline)) static edml_status edmli_neon_argreduce_keys(const edm
     return edmli_cpu_parallel(ex, j.parts, edmli_neon_red_outputs, &j);
 }
 
-/* The plan's layout, then the kernel for it: short rows, 2 or 3 columns, 32-bit keys in
- * lanes, or (64-bit types, a stride in the innermost dim, sets of over 2^32
- * or of one element, floats where FPCR.AH changes NaN compares) 64-bit keys. */
+/* The kernel path for the plan's layout: short rows, 2 or 3 columns,
+ * 32-bit keys in lanes along rows or down columns, or (64-bit types, a
+ * stride in the innermost dim, sets of over 2^32 or of one element, floats
+ * where FPCR.AH changes NaN compares) 64-bit keys. */
+static uint32_t edmli_neon_argreduce_route(const edmli_neon_arg *v)
+{
+    const edmli_tensor *ti = v->in;
+    const uint32_t last_dim = ti->rank - 1;
+    if (edmli_neon_argreduce_short_takes(v)) return EDMLI_COST_PATH_NEON_ARG_SHORT;
+    if (edmli_neon_argreduce_cols_takes(v)) return EDMLI_COST_PATH_NEON_ARG_NARROW;
+    if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4 ||
+        v->op->plan.argreduce.reduce_count > UINT32_MAX ||
+        (ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && !edmli_neon_fp_keeps_nan()))
+        return EDMLI_COST_PATH_NEON_ARG_WIDE;
+    return (v->mask >> last_dim) & 1 ? EDMLI_COST_PATH_NEON_ARG_ROWS : EDMLI_COST_PATH_NEON_ARG_DOWN;
+}
+
+/* The parts 32-bit keys take (edmli_neon_argreduce_keys): over units
+ * (outputs, or groups of 16 columns), else each unit split within its
+ * sets (edmli_neon_red_split), a batch of units a call. */
+static uint32_t edmli_neon_keys_parts(const edmli_neon_arg *v, bool horizontal)
+{
+    const edmli_tensor *ti = v->in;
+    const uint32_t cols = ti->sizes[ti->rank - 1];
+    const uint64_t outputs = v->out->elem_count, bytes = ti->elem_count * ti->elem_size;
+    const uint64_t units = horizontal ? outputs : outputs / cols * ((cols + EDMLI_NEON_GROUP - 1) / EDMLI_NEON_GROUP);
+    const uint32_t parts = edmli_cpu_parts(v->op, units, bytes), most = edmli_cpu_parts(v->op, UINT64_MAX, bytes);
+    if (parts >= most) return parts; /* (banded where tall: the same parts) */
+    const uint64_t run = horizontal ? cols : 1, sets = v->op->plan.argreduce.reduce_count / run;
+    const uint32_t per = edmli_cpu_parts(v->op, sets > 1 ? sets : (run + 3) / 4, bytes / units);
+    const uint64_t batch = most / per ? most / per : 1;
+    return (uint32_t)((units < batch ? units : batch) * per);
+}
+
+/* The path and the parts it hands the device's parallel-for: short rows
+ * in blocks of 16 outputs, 2 or 3 columns in blocks of 16 rows, 64-bit
+ * keys over outputs or (fewer outputs than half the parts) within them. */
+void edmli_neon_argreduce_path(const edml_operator *op, edmli_cost_path *out)
+{
+    const edmli_neon_arg v = edmli_neon_arg_view(op);
+    const uint64_t bytes = v.in->elem_count * v.in->elem_size, outputs = v.out->elem_count;
+    const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, bytes);
+    out->path = edmli_neon_argreduce_route(&v);
+    if (out->path == EDMLI_COST_PATH_NEON_ARG_SHORT) {
+        const uint32_t parts = edmli_cpu_parts(op, outputs, bytes);
+        const uint64_t per = (((outputs + parts - 1) / parts) + 15) & ~(uint64_t)15;
+        out->parts = (uint32_t)((outputs + per - 1) / per);
+    } else if (out->path == EDMLI_COST_PATH_NEON_ARG_NARROW) {
+        out->parts = edmli_cpu_parts(op, (v.in->sizes[0] + 15) / 16, bytes);
+    } else if (out->path == EDMLI_COST_PATH_NEON_ARG_WIDE) {
+        const uint32_t parts = edmli_cpu_parts(op, outputs, bytes);
+        out->parts = parts >= most || outputs * 2 > most ? parts : (uint32_t)outputs * (most / (uint32_t)outputs);
+    } else {
+        out->parts = edmli_neon_keys_parts(&v, out->path == EDMLI_COST_PATH_NEON_ARG_ROWS);
+    }
+    if (!out->parts) out->parts = 1;
+}
+
 edml_status edmli_neon_argreduce(const edml_operator *op, const edmli_exec *ex)
 {
     const edmli_neon_arg v = edmli_neon_arg_view(op);
-    const edmli_tensor *ti = v.in;
-    const uint32_t last_dim = ti->rank - 1;
-    if (edmli_neon_argreduce_short_takes(&v)) return edmli_neon_argreduce_short(&v, ex);
-    if (edmli_neon_argreduce_cols_takes(&v)) return edmli_neon_argreduce_cols(&v, ex);
-    if (!edmli_neon_key32(ti->dtype) || ti->strides[last_dim] != 1 || ti->sizes[last_dim] < 4 ||
-        op->plan.argreduce.reduce_count > UINT32_MAX ||
-        (ti->dtype == EDML_TENSOR_DATA_TYPE_FLOAT32 && !edmli_neon_fp_keeps_nan()))
-        return edmli_neon_argreduce_wide(&v, ex);
-    return edmli_neon_argreduce_keys(&v, ex);
+    switch (edmli_neon_argreduce_route(&v)) {
+    case EDMLI_COST_PATH_NEON_ARG_SHORT: return edmli_neon_argreduce_short(&v, ex);
+    case EDMLI_COST_PATH_NEON_ARG_NARROW: return edmli_neon_argreduce_cols(&v, ex);
+    case EDMLI_COST_PATH_NEON_ARG_WIDE: return edmli_neon_argreduce_wide(&v, ex);
+    default: return edmli_neon_argreduce_keys(&v, ex);
+    }
 }

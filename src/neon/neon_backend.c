@@ -9,6 +9,19 @@ static uint64_t edmli_neon_temp_bytes(const edml_operator *op)
     return 0;
 }
 
+/* The kernel path the plan takes, and its parts (the cost model's line). */
+static void edmli_neon_path(const edml_operator *op, edmli_cost_path *out)
+{
+    static void (*const by_kind[EDMLI_OP_KIND_COUNT])(const edml_operator *, edmli_cost_path *) = {
+        [EDMLI_OP_TOPK] = edmli_neon_topk_path,
+        [EDMLI_OP_GATHER_ND] = edmli_neon_gather_nd_path,
+        [EDMLI_OP_ARGREDUCE] = edmli_neon_argreduce_path,
+        [EDMLI_OP_ELEMENTWISE_IF] = edmli_neon_elementwise_if_path,
+    };
+    out->path = EDMLI_COST_PATH_ANY, out->parts = 1;
+    if (by_kind[op->kind]) by_kind[op->kind](op, out);
+}
+
 /* Only where the board description says the CPU has NEON. */
 static bool edmli_neon_open(edml_device *dev, void *state, char *why, size_t cap)
 {
@@ -38,4 +51,5 @@ const edmli_backend edmli_neon_backend = {
             [EDMLI_OP_ELEMENTWISE_IF] = edmli_neon_elementwise_if,
         },
     .temp_bytes = edmli_neon_temp_bytes,
+    .path = edmli_neon_path,
 };

@@ -240,6 +240,19 @@ static void edmli_neon_if_part(void *arg, uint32_t part, uint32_t worker)
     }
 }
 
+/* Pixels where a condition is broadcast along a short innermost dim, else
+ * runs; parts over elements (pixels) either way. */
+void edmli_neon_elementwise_if_path(const edml_operator *op, edmli_cost_path *out)
+{
+    const edmli_elementwise_if_plan *p = &op->plan.elementwise_if;
+    const uint32_t es = op->inputs[1].elem_size, n = p->sizes[p->rank - 1] ? p->sizes[p->rank - 1] : 1u;
+    const uint64_t elements = op->outputs[0].elem_count, pixels = elements / n;
+    const bool pix = edmli_neon_if_pixels_takes(op);
+    out->path = pix ? EDMLI_COST_PATH_NEON_IF_PIXELS : EDMLI_COST_PATH_NEON_IF_RUNS;
+    out->parts = pix ? edmli_cpu_parts(op, pixels, pixels * (3u * n * es + 1u))
+                     : edmli_cpu_parts(op, elements, elements * (3u * es + 1u));
+}
+
 edml_status edmli_neon_elementwise_if(const edml_operator *op, const edmli_exec *ex)
 {
     if (edmli_neon_if_pixels_takes(op)) return edmli_neon_if_pixels(op, ex);

@@ -253,6 +253,15 @@ static void edmli_neon_gather_part(void *arg, uint32_t part, uint32_t worker)
     edmli_cpu_gather_range(j, part, pos, end);
 }
 
+/* Points of a power-of-two size up to 64 bytes, else slices; the parts
+ * the workers claim, as many workers as they keep busy. */
+void edmli_neon_gather_nd_path(const edml_operator *op, edmli_cost_path *out)
+{
+    out->path = edmli_neon_point_bytes(op) ? EDMLI_COST_PATH_NEON_GATHER_POINTS : EDMLI_COST_PATH_NEON_GATHER_SLICES;
+    const uint32_t parts = edmli_gather_parts(op), workers = op->workers ? op->workers : 1;
+    out->parts = parts < workers ? parts : workers;
+}
+
 edml_status edmli_neon_gather_nd(const edml_operator *op, const edmli_exec *ex)
 {
     return edmli_cpu_gather_nd(op, ex, true, EDMLI_NEON_COPY, edmli_neon_gather_part);

@@ -989,11 +989,46 @@ __attribute__((noinline)) static edml_status edmli_neon_topk_keys(const edml_ope
     return edmli_cpu_parallel(ex, j.parts, edmli_neon_topk_units, &j);
 }
 
+static bool edmli_neon_topk_is_wide(const edml_operator *op)
+{
+    const EDML_TENSOR_DATA_TYPE t = op->inputs[0].dtype;
+    return !edmli_neon_key32(t) || (edmli_dtype_is_float(t) && !edmli_neon_fp_keeps_nan());
+}
+
+/* The path the kernels below take and their parts: the same choices as
+ * edmli_neon_topk_keys and edmli_neon_topk_wide make. */
+void edmli_neon_topk_path(const edml_operator *op, edmli_cost_path *out)
+{
+    const edmli_topk_plan *p = &op->plan.topk;
+    const edmli_tensor *ti = &op->inputs[0];
+    const uint64_t bytes = ti->elem_count * ti->elem_size, rows = ti->elem_count / p->axis_size;
+    const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, bytes);
+    const edmli_neon_topk_mode mode = edmli_neon_topk_mode_of(op);
+    const uint32_t sub =
+        mode == EDMLI_NEON_TOPK_PACKED || edmli_neon_topk_is_wide(op) ? edmli_neon_topk_sub(p, rows, most) : 1;
+    if (edmli_neon_topk_is_wide(op)) {
+        out->path = EDMLI_COST_PATH_NEON_TOPK_WIDE;
+        out->parts = sub > 1 ? (uint32_t)rows * sub : edmli_cpu_parts(op, rows, bytes);
+    } else if (mode == EDMLI_NEON_TOPK_PACKED && edmli_neon_topk_select_takes(op)) {
+        out->path = EDMLI_COST_PATH_NEON_TOPK_SELECT;
+        out->parts = edmli_cpu_parts(op, (p->axis_size + 15) / 16, (uint64_t)p->axis_size * ti->elem_size);
+    } else if (mode == EDMLI_NEON_TOPK_PACKED) {
+        out->path = sub > 1 ? EDMLI_COST_PATH_NEON_TOPK_SPLIT : EDMLI_COST_PATH_NEON_TOPK_ROWS;
+        out->parts = sub > 1 ? (uint32_t)rows * sub : rows < most ? (uint32_t)rows : most;
+    } else {
+        const uint32_t cols = ti->sizes[ti->rank - 1];
+        const uint64_t units = mode == EDMLI_NEON_TOPK_COLUMNS
+                                   ? rows / cols * ((cols + EDMLI_NEON_TOPK_COLS - 1) / EDMLI_NEON_TOPK_COLS)
+                               : mode == EDMLI_NEON_TOPK_FOLDED ? rows / cols
+                                                                : rows;
+        out->path = EDMLI_COST_PATH_NEON_TOPK_COLUMNS, out->parts = units < most ? (uint32_t)units : most;
+    }
+    if (!out->parts) out->parts = 1;
+}
+
 /* 32-bit keys, or 64-bit ones (neon_topk_wide.c): either one's frame, not both. */
 edml_status edmli_neon_topk(const edml_operator *op, const edmli_exec *ex)
 {
-    const EDML_TENSOR_DATA_TYPE t = op->inputs[0].dtype;
-    if (!edmli_neon_key32(t) || (edmli_dtype_is_float(t) && !edmli_neon_fp_keeps_nan()))
-        return edmli_neon_topk_wide(op, ex);
+    if (edmli_neon_topk_is_wide(op)) return edmli_neon_topk_wide(op, ex);
     return edmli_neon_topk_keys(op, ex);
 }

@@ -143,7 +143,7 @@ void argreduce_workload(workload *w, EDML_OPERATOR_TYPE type, EDML_TENSOR_DATA_T
                         const UINT *axes, UINT naxes);
 const char *workload_name(int i);
 void make_workload(workload *w, int i, double sc);
-#define SHAPE_WORKLOADS 3
+#define SHAPE_WORKLOADS 11
 extern const char *const shape_names[SHAPE_WORKLOADS];
 void make_shape_workload(workload *w, int i, double sc); /* the board report's shape points */
 void free_workload(workload *w);
@@ -227,9 +227,10 @@ typedef struct report_heat {
 } report_heat;
 int bench_report(const options *o);
 /* The board report's cost model (report_model.c): every workload at four
- * sizes in every series, fitted into terms[] (at most REPORT_MODEL_TERMS),
- * said in the JSON, written to `path` as a blob; its lines as caps.h's. */
-#define REPORT_MODEL_TERMS (4 * 4 * 8)
+ * sizes in every series, fitted by kernel path into terms[] (at most
+ * REPORT_MODEL_TERMS), said in the JSON, written to `path` as a blob; its
+ * lines as caps.h's. */
+#define REPORT_MODEL_TERMS 512
 uint32_t report_model(FILE *f, bench_device *devs, const uint32_t *threads, int nt, double scale, const char *path,
                       edml_cost_term *terms);
 void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint32_t n);

@@ -1,16 +1,18 @@
 /* The board report's cost model: every workload and shape point
- * (make_shape_workload) at four sizes (the
- * report's scale and a quarter, a sixteenth and a sixty-fourth of it), on
- * NEON and on GLES with each thread count's device, with host memory and
- * with GPU buffers; then, for each operator family, backend, kind of
- * bindings and worker count, a call's time fitted as a fixed cost plus
- * terms in the operator's MiB, millions of elements, millions of rows,
- * millions of FLOAT16 input elements, millions of elements of one row and
- * millions of input elements gone through down columns (edml_cost_term:
- * what AUTO predicts with), by least squares on relative
- * error with no negative term, each fit's median error printed. Written to
- * the JSON ("model", and "model_points": every point and its line's
- * prediction), to FILE.model (edml_cost_model_write(): the blob
+ * (make_shape_workload) at four sizes (the report's scale and a quarter, a
+ * sixteenth and a sixty-fourth of it), on NEON and on GLES with each thread
+ * count's device, with host memory and with GPU buffers; each point filed
+ * under the kernel path its backend's plan ran it by and (NEON) the parts
+ * it ran in, as the library itself says (edmli_cost_path_of). Then a line
+ * for each family, backend, path, kind of bindings and worker count with
+ * points enough, and one for each family over all its paths (path 0, for a
+ * path no point took): a call's time fitted as a fixed cost plus terms in
+ * the operator's MiB, millions of elements, of rows, of FLOAT16 input
+ * elements, of elements of one row and of input elements gone through down
+ * columns (edml_cost_term: what AUTO predicts with), by least squares on
+ * relative error with no negative term, each line's median error printed.
+ * Written to the JSON ("model", and "model_points": every point and its
+ * line's prediction), to FILE.model (edml_cost_model_write(): the blob
  * firmware gives edml_device_desc.cost_model) and as caps.h lines. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -23,15 +25,16 @@
 
 #define MODEL_SCALES 4
 #define MODEL_POINTS ((WORKLOADS + SHAPE_WORKLOADS) * MODEL_SCALES)
+#define MODEL_MAX (MODEL_POINTS * 4 * 8) /* in four series on up to eight devices */
 #define FIGURES EDMLI_COST_FIGURES /* MiB, millions of elements, rows, FLOAT16 inputs, a row's elements, down columns */
 #define COLS (FIGURES + 1)         /* and the fixed cost */
 
 static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"}; /* EDML_COST_* */
 
 typedef struct model_point {
-    uint32_t family;
+    uint8_t family, backend, path, binding, workers; /* its line's */
     double f[FIGURES];
-    double us;
+    double us, model_us; /* measured; its line's prediction */
 } model_point;
 
 static uint32_t family_of(const workload *w)
@@ -134,17 +137,16 @@ static double predicted(const double c[COLS], const double f[FIGURES])
     return c[0] + c[1] * f[0] + c[2] * f[1] + c[3] * f[2] + c[4] * f[3] + c[5] * f[4] + c[6] * f[5];
 }
 
-/* The median of |predicted / measured - 1| over a family's points. */
+/* The median of |predicted / measured - 1| over a line's points. */
 static double fit_error(const model_point *pt, int n, const double c[COLS])
 {
-    double e[MODEL_POINTS];
+    static double e[MODEL_MAX];
     for (int i = 0; i < n; i++) e[i] = fabs(predicted(c, pt[i].f) / pt[i].us - 1.0);
     return n ? median(e, n) : 0;
 }
 
-/* Series k: thread count k / 4; k % 4: NEON with host memory, NEON with
- * GPU buffers, GLES with host memory, GLES with GPU buffers. */
-#define MODEL_SERIES (4 * 8)
+/* Series k % 4: NEON with host memory, NEON with GPU buffers, GLES with
+ * host memory, GLES with GPU buffers. */
 static bool series_gles(int k) { return k % 4 >= 2; }
 static bool series_buffers(int k) { return k % 2; }
 
@@ -170,21 +172,47 @@ static void make_point(workload *w, int i, double scale)
         make_shape_workload(w, wi - WORKLOADS, scale * part[s]);
 }
 
-/* One point's four series on one device: its time in each, where its
- * outputs are the reference's (hash want). */
-static void time_point(edml_device *dev, workload *w, uint64_t want, int t, model_point (*pt)[MODEL_POINTS], int *n)
+/* The line a point of w on `be` belongs to, as AUTO will look it up: the
+ * path the backend's plan takes on dev and, on NEON, the most report
+ * thread counts at or below its parts (a point of 16 workers' device that
+ * does not split is one worker's); on GLES the device's workers. */
+static bool key_of(edml_device *dev, const workload *w, edml_backend be, uint32_t workers, const uint32_t *threads,
+                   int nt, model_point *p)
 {
-    for (int k = 4 * t; k < 4 * t + 4; k++) {
+    edml_operator *op;
+    edmli_cost_path cp;
+    if (edml_operator_create(dev, &w->desc, be, &op) != EDML_STATUS_OK) return false;
+    const bool ok = edmli_cost_path_of(op, false, &cp);
+    edml_operator_destroy(op);
+    if (!ok) return false;
+    p->path = (uint8_t)cp.path;
+    p->workers = (uint8_t)workers;
+    if (be == EDML_BACKEND_NEON)
+        for (int t = 0; t < nt; t++)
+            if (threads[t] <= cp.parts) p->workers = (uint8_t)threads[t];
+    return true;
+}
+
+/* One point's four series on device t: its time in each, where its outputs
+ * are the reference's (hash want). */
+static void time_point(edml_device *dev, workload *w, uint64_t want, const uint32_t *threads, int nt, int t,
+                       model_point *pt, int *n)
+{
+    for (int k = 0; k < 4; k++) {
         const edml_backend be = series_gles(k) ? EDML_BACKEND_GLES : EDML_BACKEND_NEON;
         uint8_t *keep[2] = {NULL, NULL};
         bool same = false;
         const double sec = series_buffers(k) ? bench_time_resident(dev, w, be, NULL, &same)
                                              : bench_time_outputs(dev, w, be, keep, &same);
         for (int o = 0; o < 2; o++) free(keep[o]);
-        model_point *p = &pt[k][n[k]];
-        if (sec <= 0 || !same || outputs_hash(w) != want || !figures_of(dev, w, p->f)) continue;
-        n[k]++;
-        p->family = family_of(w);
+        model_point *p = &pt[*n];
+        if (*n >= MODEL_MAX || sec <= 0 || !same || outputs_hash(w) != want || !figures_of(dev, w, p->f) ||
+            !key_of(dev, w, be, threads[t], threads, nt, p))
+            continue;
+        (*n)++;
+        p->family = (uint8_t)family_of(w);
+        p->backend = (uint8_t)be;
+        p->binding = series_buffers(k) ? EDML_COST_GPU_BUFFERS : EDML_COST_HOST_MEMORY;
         p->us = sec * 1e6;
     }
 }
@@ -201,7 +229,7 @@ static void time_point(edml_device *dev, workload *w, uint64_t want, int t, mode
  * a call finding one restores it after itself (two context switches a
  * call, which a firmware's one device never pays: about 100 us on the
  * H200 machine's driver). */
-static void sweep_points(bench_device *devs, int nt, double scale, model_point (*pt)[MODEL_POINTS], int *n)
+static void sweep_points(bench_device *devs, const uint32_t *threads, int nt, double scale, model_point *pt, int *n)
 {
     static uint64_t want[MODEL_POINTS];
     static bool have[MODEL_POINTS];
@@ -221,64 +249,84 @@ static void sweep_points(bench_device *devs, int nt, double scale, model_point (
             if (!have[i]) continue;
             workload w;
             make_point(&w, i, scale);
-            time_point(devs[t].dev, &w, want[i], t, pt, n);
+            time_point(devs[t].dev, &w, want[i], threads, nt, t, pt, n);
             free_workload(&w);
         }
     }
 }
 
-/* One series fitted for each family into terms[], said in the JSON and printed. */
-static void series_fit(FILE *f, const model_point *all, int n, uint8_t be, uint8_t binding, uint8_t workers,
-                       edml_cost_term *terms, uint32_t *nterms, int *rows, double fitted[4][COLS])
+static bool same_line(const model_point *a, const model_point *b, bool any_path)
 {
-    static const char *const bind_name[3] = {"host", "gpu", "mapped"};
-    for (uint8_t fam = 0; fam < 4; fam++) {
-        model_point pt[MODEL_POINTS];
-        int m = 0;
-        for (int i = 0; i < n; i++)
-            if (all[i].family == fam) pt[m++] = all[i];
-        if (m < 2) continue;
-        double *c = fitted[fam];
-        fit(pt, m, c);
-        const double err = fit_error(pt, m, c);
-        terms[(*nterms)++] =
-            (edml_cost_term){fam,         be,          binding,     workers,     (float)c[0], (float)c[1],
-                             (float)c[2], (float)c[3], (float)c[4], (float)c[5], (float)c[6]};
-        fprintf(f, (*rows)++ ? ",\n" : "\n");
-        fprintf(
-            f,
-            "    {\"family\": \"%s\", \"backend\": \"%s\", \"binding\": \"%s\", \"workers\": %u, \"fixed_us\": %.3f, "
-            "\"us_per_mib\": %.3f, \"us_per_melement\": %.3f, \"us_per_mrow\": %.3f, \"us_per_mhalf\": %.3f, "
-            "\"us_per_mlong\": %.3f, \"us_per_mstrided\": %.3f, \"points\": %d, \"median_error\": %.4f}",
-            fam_name[fam], edml_backend_name((edml_backend)be), bind_name[binding], workers, c[0], c[1], c[2], c[3],
-            c[4], c[5], c[6], m, err);
-        printf("model %-14s %-4s %-4s %2u workers: %9.1f us + %8.1f us/MiB + %8.1f us/M elements + %8.1f us/M rows "
-               "+ %8.1f us/M halves + %8.1f us/M of a row + %8.1f us/M down columns (%d points, median error %.0f%%)\n",
-               fam_name[fam], edml_backend_name((edml_backend)be), bind_name[binding], workers, c[0], c[1], c[2], c[3],
-               c[4], c[5], c[6], m, err * 100);
-    }
+    return a->family == b->family && a->backend == b->backend && a->binding == b->binding && a->workers == b->workers &&
+           (any_path || a->path == b->path);
 }
 
-/* Every point the fits took, its figures, its time and its line's
- * prediction: "model_points" in the JSON (tools/perf_table.py model-svg
- * draws them). */
-static void model_points_json(FILE *f, model_point (*pt)[MODEL_POINTS], const int *n, double (*fitted)[4][COLS],
-                              const uint32_t *threads, int nt)
+/* One line fitted on the points of `key`'s line (any_path: of its family
+ * over every path, as path 0), into terms[], said in the JSON and printed;
+ * each point's prediction by the line of its own path kept in model_us. */
+static void line_fit(FILE *f, model_point *all, int n, const model_point *key, bool any_path, edml_cost_term *terms,
+                     uint32_t *nterms, int *rows)
+{
+    static const char *const bind_name[3] = {"host", "gpu", "mapped"};
+    static model_point pt[MODEL_MAX];
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (same_line(&all[i], key, any_path)) pt[m++] = all[i];
+    if (m < 2 || *nterms >= REPORT_MODEL_TERMS) return;
+    double c[COLS];
+    fit(pt, m, c);
+    const double err = fit_error(pt, m, c);
+    const uint8_t path = any_path ? 0 : key->path;
+    terms[(*nterms)++] =
+        (edml_cost_term){key->family, key->backend, key->binding, key->workers, (float)c[0], (float)c[1], (float)c[2],
+                         (float)c[3], (float)c[4],  (float)c[5],  (float)c[6],  path,        {0}};
+    for (int i = 0; i < n && !any_path; i++)
+        if (same_line(&all[i], key, false)) all[i].model_us = predicted(c, all[i].f);
+    const char *words = path ? edmli_cost_path_name(path) : "every path";
+    fprintf(f, (*rows)++ ? ",\n" : "\n");
+    fprintf(
+        f,
+        "    {\"family\": \"%s\", \"backend\": \"%s\", \"path\": %u, \"path_name\": \"%s\", \"binding\": \"%s\", "
+        "\"workers\": %u, \"fixed_us\": %.3f, \"us_per_mib\": %.3f, \"us_per_melement\": %.3f, \"us_per_mrow\": %.3f, "
+        "\"us_per_mhalf\": %.3f, \"us_per_mlong\": %.3f, \"us_per_mstrided\": %.3f, \"points\": %d, "
+        "\"median_error\": %.4f}",
+        fam_name[key->family], edml_backend_name((edml_backend)key->backend), (unsigned)path, words,
+        bind_name[key->binding], key->workers, c[0], c[1], c[2], c[3], c[4], c[5], c[6], m, err);
+    printf("model %-14s %-4s %-24s %-4s %2u workers: %9.1f us + %8.1f us/MiB + %8.1f us/M elements + %8.1f us/M rows "
+           "+ %8.1f us/M halves + %8.1f us/M of a row + %8.1f us/M down columns (%d points, median error %.0f%%)\n",
+           fam_name[key->family], edml_backend_name((edml_backend)key->backend), words, bind_name[key->binding],
+           key->workers, c[0], c[1], c[2], c[3], c[4], c[5], c[6], m, err * 100);
+}
+
+/* Every line the points make: each path's, then each family's over all
+ * its paths, in the order of their first points. */
+static void fit_lines(FILE *f, model_point *pt, int n, edml_cost_term *terms, uint32_t *nterms)
 {
     int rows = 0;
-    fprintf(f, "  \"model_points\": [");
-    for (int k = 0; k < 4 * nt; k++) {
-        const bool gles = series_gles(k);
-        for (int i = 0; i < n[k]; i++) {
-            const model_point *p = &pt[k][i];
-            fprintf(f,
-                    "%s\n    {\"family\": \"%s\", \"backend\": \"%s\", \"binding\": \"%s\", \"workers\": %u, "
-                    "\"mib\": %.6f, \"melements\": %.6f, \"mrows\": %.6f, \"mhalves\": %.6f, \"mlong\": %.6f, "
-                    "\"mstrided\": %.6f, \"us\": %.3f, \"model_us\": %.3f}",
-                    rows++ ? "," : "", fam_name[p->family], gles ? "gles" : "neon", series_buffers(k) ? "gpu" : "host",
-                    (unsigned)threads[k / 4], p->f[0], p->f[1], p->f[2], p->f[3], p->f[4], p->f[5], p->us,
-                    predicted(fitted[k][p->family], p->f));
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            int first = 0;
+            while (!same_line(&pt[first], &pt[i], pass == 1)) first++;
+            if (first == i) line_fit(f, pt, n, &pt[i], pass == 1, terms, nterms, &rows);
         }
+}
+
+/* Every point the fits took, its figures, its time and its path's line's
+ * prediction: "model_points" in the JSON (tools/perf_table.py model-svg
+ * draws them). */
+static void model_points_json(FILE *f, const model_point *pt, int n)
+{
+    static const char *const bind_name[3] = {"host", "gpu", "mapped"};
+    fprintf(f, "  \"model_points\": [");
+    for (int i = 0; i < n; i++) {
+        const model_point *p = &pt[i];
+        fprintf(f,
+                "%s\n    {\"family\": \"%s\", \"backend\": \"%s\", \"path\": \"%s\", \"binding\": \"%s\", "
+                "\"workers\": %u, \"mib\": %.6f, \"melements\": %.6f, \"mrows\": %.6f, \"mhalves\": %.6f, "
+                "\"mlong\": %.6f, \"mstrided\": %.6f, \"us\": %.3f, \"model_us\": %.3f}",
+                i ? "," : "", fam_name[p->family], edml_backend_name((edml_backend)p->backend),
+                edmli_cost_path_name(p->path), bind_name[p->binding], p->workers, p->f[0], p->f[1], p->f[2], p->f[3],
+                p->f[4], p->f[5], p->us, p->model_us);
     }
     fprintf(f, "\n  ],\n");
 }
@@ -286,21 +334,16 @@ static void model_points_json(FILE *f, model_point (*pt)[MODEL_POINTS], const in
 uint32_t report_model(FILE *f, bench_device *devs, const uint32_t *threads, int nt, double scale, const char *path,
                       edml_cost_term *terms)
 {
-    static model_point pt[MODEL_SERIES][MODEL_POINTS];
-    static double fitted[MODEL_SERIES][4][COLS];
-    int n[MODEL_SERIES] = {0};
+    static model_point pt[MODEL_MAX];
+    int n = 0;
     uint32_t nterms = 0;
-    int rows = 0;
     nt = nt < 8 ? nt : 8;
-    sweep_points(devs, nt, scale, pt, n);
-    memset(fitted, 0, sizeof fitted);
+    memset(pt, 0, sizeof pt);
+    sweep_points(devs, threads, nt, scale, pt, &n);
     fprintf(f, "  \"model\": [");
-    for (int k = 0; k < 4 * nt; k++)
-        series_fit(f, pt[k], n[k], series_gles(k) ? EDML_BACKEND_GLES : EDML_BACKEND_NEON,
-                   series_buffers(k) ? EDML_COST_GPU_BUFFERS : EDML_COST_HOST_MEMORY, (uint8_t)threads[k / 4], terms,
-                   &nterms, &rows, fitted[k]);
+    fit_lines(f, pt, n, terms, &nterms);
     fprintf(f, "\n  ],\n");
-    model_points_json(f, pt, n, fitted, threads, nt);
+    model_points_json(f, pt, n);
     static uint8_t blob[EDML_COST_MODEL_BYTES(REPORT_MODEL_TERMS)];
     const size_t bytes = edml_cost_model_write(devs[0].dev, terms, nterms, blob, sizeof blob);
     FILE *p = fopen(path, "wb");
@@ -319,9 +362,9 @@ void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint3
         n ? " \\\n" : "");
     for (uint32_t i = 0; i < n && at < cap; i++)
         at += (size_t)snprintf(
-            buf + at, cap - at, "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff}%s \\\n",
+            buf + at, cap - at, "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %u, {0}}%s \\\n",
             terms[i].family, terms[i].backend, terms[i].binding, terms[i].workers, terms[i].fixed_us,
             terms[i].us_per_mib, terms[i].us_per_melement, terms[i].us_per_mrow, terms[i].us_per_mhalf,
-            terms[i].us_per_mlong, terms[i].us_per_mstrided, i + 1 < n ? "," : "");
+            terms[i].us_per_mlong, terms[i].us_per_mstrided, terms[i].path, i + 1 < n ? "," : "");
     if (at < cap) snprintf(buf + at, cap - at, "}\n/* clang-format on */\n");
 }

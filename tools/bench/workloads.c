@@ -71,8 +71,12 @@ static void fill_uniform(tensor *t)
         } else if (t->dtype == EDML_TENSOR_DATA_TYPE_FLOAT16) {
             uint16_t h = to_half(uniform());
             memcpy(t->host + 2 * i, &h, 2);
-        } else if (t->dtype == EDML_TENSOR_DATA_TYPE_UINT8)
+        } else if (t->dtype == EDML_TENSOR_DATA_TYPE_UINT8) {
             t->host[i] = (uint8_t)rng();
+        } else if (t->dtype == EDML_TENSOR_DATA_TYPE_INT64) {
+            const int64_t v = (int64_t)(rng() >> 20) - ((int64_t)1 << 43); /* ties rare, both signs */
+            memcpy(t->host + 8 * i, &v, 8);
+        }
     }
 }
 
@@ -278,25 +282,49 @@ void free_workload(workload *w)
 }
 
 /* The board report's shape points beside the workloads (its cost model's
- * figures apart from size): ArgMax along 50,000 rows of 100 (short rows:
- * rows, not bytes, cost), ArgMax along 40 FLOAT16 rows of 50,000 (half
- * precision converted), ElementWiseIf of 1,048,576 x 4 bytes whose
- * condition is broadcast along the 4 (runs of 4 elements). */
-const char *const shape_names[SHAPE_WORKLOADS] = {"argmax_rows100", "argmax_f16", "if_runs4"};
+ * figures apart from size, and a point of each kernel path the workloads
+ * leave out): ArgMax along 50,000 rows of 100 (rows, not bytes, cost),
+ * along 40 FLOAT16 rows of 50,000 (half precision converted), along rows
+ * of 21 and of 3 UINT8 channels (short rows), down 3 columns, along INT64
+ * rows of 1024 (64-bit keys); ElementWiseIf of 1,048,576 x 4 bytes whose
+ * condition is broadcast along the 4 (pixels); TopK 10 of INT64 rows of
+ * 1024, 256 of one row of a million (a threshold select on several
+ * workers), 32 of rows of 64 (the GPU's ranks), 10 of 2 rows of 4 million
+ * (each row split). */
+const char *const shape_names[SHAPE_WORKLOADS] = {"argmax_rows100", "argmax_f16",   "if_runs4",   "argmax_nhwc21",
+                                                  "argmax_rgb_u8",  "argmax_cols3", "argmax_i64", "topk_i64",
+                                                  "topk_bigk",      "topk_rows64",  "topk_long2"};
+
+static void shape_argmax(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rows, UINT cols, UINT axis)
+{
+    UINT s[2] = {rows, cols}, ax[1] = {axis};
+    argreduce_workload(w, EDML_OPERATOR_ARGMAX, dt, 2, s, ax, 1);
+}
 
 void make_shape_workload(workload *w, int i, double sc)
 {
     memset(w, 0, sizeof *w);
     rng_state = 0x9e3779b97f4a7c15ull + (uint64_t)i;
     w->name = shape_names[i];
-    if (i == 0) {
-        UINT s[2] = {scaled(50000, sc), 100}, ax[1] = {1};
-        argreduce_workload(w, EDML_OPERATOR_ARGMAX, EDML_TENSOR_DATA_TYPE_FLOAT32, 2, s, ax, 1);
-    } else if (i == 1) {
-        UINT s[2] = {scaled(40, sc), 50000}, ax[1] = {1};
-        argreduce_workload(w, EDML_OPERATOR_ARGMAX, EDML_TENSOR_DATA_TYPE_FLOAT16, 2, s, ax, 1);
-    } else {
+    const EDML_TENSOR_DATA_TYPE f32 = EDML_TENSOR_DATA_TYPE_FLOAT32, i64 = EDML_TENSOR_DATA_TYPE_INT64;
+    const EDML_AXIS_DIRECTION down = EDML_AXIS_DIRECTION_DECREASING;
+    switch (i) {
+    case 0: shape_argmax(w, f32, scaled(50000, sc), 100, 1); break;
+    case 1: shape_argmax(w, EDML_TENSOR_DATA_TYPE_FLOAT16, scaled(40, sc), 50000, 1); break;
+    case 2: {
         UINT s[2] = {scaled(1048576, sc), 4}, cs[2] = {1, 0};
         if_workload(w, EDML_TENSOR_DATA_TYPE_UINT8, 2, s, cs);
+        break;
     }
+    case 3: shape_argmax(w, f32, scaled(262144, sc), 21, 1); break;
+    case 4: shape_argmax(w, EDML_TENSOR_DATA_TYPE_UINT8, scaled(2073600, sc), 3, 1); break;
+    case 5: shape_argmax(w, f32, scaled(1048576, sc), 3, 0); break;
+    case 6: shape_argmax(w, i64, scaled(4096, sc), 1024, 1); break;
+    case 7: topk_workload(w, i64, scaled(1024, sc), 1024, 1, 10, down); break;
+    case 8: topk_workload(w, f32, 1, scaled(1048576, sc), 1, 256, down); break;
+    case 9: topk_workload(w, f32, scaled(65536, sc), 64, 1, 32, down); break;
+    default: topk_workload(w, f32, 2, scaled(4194304, sc), 1, 10, down); break;
+    }
+    for (int k = 0; k < w->nin; k++) w->bytes += w->in[k].count * edml_data_type_size(w->in[k].dtype);
+    for (int k = 0; k < w->nout; k++) w->bytes += w->out[k].count * edml_data_type_size(w->out[k].dtype);
 }
