@@ -57,8 +57,8 @@ if [ -n "$gl" ]; then
     [ "$(grep -c '| measured with\|: measured with\|gpu_software_ok keeps from work' "$dir/check.md")" -ge 32 ] ||
         { echo "FAIL: not every placement measured (or kept off a software GPU)"; fail=1; }
     [ -s "$out.placement" ] || { echo "FAIL: no placement cache saved"; fail=1; }
-    # AUTO's cost model: a fitted line a family, backend, kind of bindings
-    # and worker count, each with its error; the blob a device takes (AUTO
+    # AUTO's cost model: a fitted line a family, backend, kernel path, kind
+    # of bindings and worker count, each with its error; the blob a device takes (AUTO
     # by it, every answer right) and the caps.h lines
     [ "$(grep -c '"median_error"' "$out")" -ge 16 ] || { echo "FAIL: no cost model fitted"; fail=1; }
     check "no cost model in the caps.h block" "EDML_BOARD_COST_MODEL {" "$out"
@@ -77,10 +77,12 @@ if [ -n "$gl" ]; then
         python3 - "$out" "$dir/model.svg" <<'PY' || { echo "FAIL: model_points or perf_table.py model-svg"; fail=1; }
 import json, sys, xml.etree.ElementTree as E
 d = json.load(open(sys.argv[1]))
-pts, lines = d["model_points"], {(m["family"], m["backend"], m["binding"], m["workers"]): m for m in d["model"]}
+key = lambda m, path: (m["family"], m["backend"], path, m["binding"], m["workers"])
+pts, lines = d["model_points"], {key(m, m["path_name"]): m for m in d["model"]}
 assert len(pts) >= 16, "too few points"
-for p in pts:
-    m = lines[(p["family"], p["backend"], p["binding"], p["workers"])]
+assert len({m["path_name"] for m in d["model"]}) >= 8, "lines of too few kernel paths"
+for p in pts:  # its path's line where the report fitted one, else its family's over every path
+    m = lines.get(key(p, p["path"])) or lines[key(p, "every path")]
     want = m["fixed_us"] + m["us_per_mib"] * p["mib"] + m["us_per_melement"] * p["melements"] + \
         m["us_per_mrow"] * p["mrows"] + m["us_per_mhalf"] * p["mhalves"] + m["us_per_mlong"] * p["mlong"] + \
         m["us_per_mstrided"] * p["mstrided"]

@@ -210,7 +210,7 @@ def floor_table(doc):
 
 def placement_table(docs):
     import statistics
-    ms, placed, threads = {}, {}, []
+    ms, placed, threads, model_said, errors = {}, {}, [], {}, {}
     for d in docs:
         for r in d["results"]:
             key = (r["threads"], r["workload"], r["binding"])
@@ -220,6 +220,8 @@ def placement_table(docs):
                 r["median_ms"]
             if r["placed"]:
                 placed[key + (r["variant"],)] = r["placed"]
+            if r["variant"] in ("neon", "gles") and r.get("predicted_ms", -1) >= 0:  # the model's time, by name
+                model_said.setdefault(key, {})[r["variant"]] = r["predicted_ms"]
     own = any(k[-1] == "neon_m" for k in ms)  # NEON and GLES by name on the measuring device too
     a = "model" if any(k[-1] == "model" for k in ms) else "auto"  # edml-bench --model: AUTO by a cost model
     by = "model" if a == "model" else "thresholds"
@@ -256,6 +258,8 @@ def placement_table(docs):
                 cells = [str(t), w, "host memory" if b == "host" else "GPU buffers"]
                 cells += [f"{m[v]:.3f} ms" for v in ("neon", "gles")]
                 cells += [f"{m[v]:.3f} ms ({placed.get(k + (v,), '?')})" for v in (a, "measured")]
+                for side, said in model_said.get(k, {}).items():  # the model's prediction of each side, measured
+                    errors.setdefault(t, []).append(abs(said / m[side] - 1.0) if m[side] > 0 else float("inf"))
                 for v in (a, "measured"):
                     ratio = paired(v, *mine[v])
                     within.setdefault((t, v), [0, 0])
@@ -280,6 +284,10 @@ def placement_table(docs):
     for (t, v), (n, total) in sorted(within.items()):
         name = f"AUTO by {by}" if v == a else "AUTO measured"
         print(f"- {t} thread{'s' if t > 1 else ''}: {name} within 10% of the faster backend on {n} of {total}")
+    for t, e in sorted(errors.items()):
+        print(f"- {t} thread{'s' if t > 1 else ''}: the model's predictions within 25% of the measured time on "
+              f"{sum(x <= 0.25 for x in e)} of {len(e)} (each side of each row; median error "
+              f"{statistics.median(e) * 100:.0f}%, within 2x on {sum(x <= 1.0 for x in e)})")
     for (t, v), (n, total, top) in sorted(costs.items()):
         name = f"AUTO by {by}" if v == a else "AUTO measured"
         print(f"- {t} thread{'s' if t > 1 else ''}: {name} at most 1.05x the backend it ran on (by name on its "
@@ -288,11 +296,12 @@ def placement_table(docs):
 
 def model_table(d):
     """AUTO's cost model of a board report: each fitted line and its median error over its points."""
-    row(["family", "backend", "tensors", "workers", "fixed", "per MiB", "per M elements", "per M rows",
+    row(["family", "backend", "path", "tensors", "workers", "fixed", "per MiB", "per M elements", "per M rows",
          "per M halves", "per M of a row", "per M down columns", "points", "median error"])
-    print("|" + " --- |" * 13)
+    print("|" + " --- |" * 14)
     for r in d["model"]:
-        row([r["family"], r["backend"], "host memory" if r["binding"] == "host" else "GPU buffers", str(r["workers"]),
+        row([r["family"], r["backend"], r.get("path_name", "every path"),
+             "host memory" if r["binding"] == "host" else "GPU buffers", str(r["workers"]),
              f"{r['fixed_us']:.1f} us", f"{r['us_per_mib']:.1f} us", f"{r['us_per_melement']:.1f} us",
              f"{r['us_per_mrow']:.1f} us", f"{r.get('us_per_mhalf', 0):.1f} us",
              f"{r.get('us_per_mlong', 0):.1f} us", f"{r.get('us_per_mstrided', 0):.1f} us", str(r["points"]),

@@ -24,3 +24,15 @@ bool edmli_cost_path_of(const edml_operator *handle, bool cpu, edmli_cost_path *
     edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
     return true;
 }
+
+bool edmli_cost_predicted(const edml_operator *handle, bool gpu_buffers, double *ms)
+{
+    edmli_object *o;
+    if (edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, "op", &o)) return false;
+    const edml_operator *op = (const edml_operator *)o;
+    uint64_t ns = 0;
+    const bool ok = edmli_cost_predict_on(op->obj.device, op, gpu_buffers ? EDMLI_BIND_GPU : EDMLI_BIND_HOST, &ns);
+    edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
+    *ms = (double)ns / 1e6;
+    return ok;
+}

@@ -63,6 +63,9 @@ bool edmli_cost_figures(const edml_operator *op, double f[EDMLI_COST_FIGURES]);
 /* The path the backend op was created on runs it by (or, for an operator
  * of AUTO, `cpu`: its CPU side's); false as edmli_cost_figures. */
 bool edmli_cost_path_of(const edml_operator *op, bool cpu, edmli_cost_path *out);
+/* The device's model's time for op (made by name on a backend) with host
+ * memory or GPU buffers, in ms; false where the model has no line for it. */
+bool edmli_cost_predicted(const edml_operator *op, bool gpu_buffers, double *ms);
 /* A path's words ("short rows"), or "" for a number no path has. */
 const char *edmli_cost_path_name(uint32_t path);
 /* The family (EDML_COST_*) and backend of a path; false for none. */

@@ -297,23 +297,36 @@ uint32_t edmli_cost_binding(const edml_device *dev, uint32_t kind)
     return dev->desc.gpu_arena_mapped ? EDML_COST_MAPPED_GPU_BUFFERS : EDML_COST_GPU_BUFFERS;
 }
 
+/* One side's prediction: the line of the path backend b runs op by, for
+ * the parts it runs in on the CPU, the device's workers on the GPU. */
+static bool edmli_cm_side(const edml_device *dev, const edml_operator *op, edml_backend b, uint32_t binding,
+                          const double f[EDMLI_CM_FIGURES], uint64_t *ns)
+{
+    edmli_cost_path path;
+    edmli_cost_path_on(op, b, &path);
+    const uint32_t workers = op->workers ? op->workers : 1;
+    const bool cpu = edmli_backends[b] && edmli_backends[b]->on_cpu;
+    edml_cost_term t;
+    if (!edmli_cm_find(dev, (uint32_t)op->kind, b, path.path, binding, cpu ? path.parts : workers, &t)) return false;
+    *ns = edmli_cm_ns(&t, f);
+    return true;
+}
+
 bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const edml_backend side[2], uint32_t kind,
                         uint64_t ns[2])
 {
-    const uint32_t family = (uint32_t)op->kind, binding = edmli_cost_binding(dev, kind);
-    edml_cost_term cpu, gpu;
-    const uint32_t workers = op->workers ? op->workers : 1;
-    edmli_cost_path path[2];
-    edmli_cost_path_on(op, side[0], &path[0]);
-    edmli_cost_path_on(op, side[1], &path[1]);
-    if (!edmli_cm_lines(dev) || !edmli_cm_find(dev, family, side[0], path[0].path, binding, path[0].parts, &cpu) ||
-        !edmli_cm_find(dev, family, side[1], path[1].path, binding, workers, &gpu))
-        return false;
+    const uint32_t binding = edmli_cost_binding(dev, kind);
     double f[EDMLI_CM_FIGURES];
     edmli_cost_shape(op, f);
-    ns[0] = edmli_cm_ns(&cpu, f);
-    ns[1] = edmli_cm_ns(&gpu, f);
-    return true;
+    return edmli_cm_lines(dev) && edmli_cm_side(dev, op, side[0], binding, f, &ns[0]) &&
+           edmli_cm_side(dev, op, side[1], binding, f, &ns[1]);
+}
+
+bool edmli_cost_predict_on(const edml_device *dev, const edml_operator *op, uint32_t kind, uint64_t *ns)
+{
+    double f[EDMLI_CM_FIGURES];
+    edmli_cost_shape(op, f);
+    return edmli_cm_lines(dev) && edmli_cm_side(dev, op, op->backend, edmli_cost_binding(dev, kind), f, ns);
 }
 
 bool edmli_cost_covers(const edml_device *dev, const edml_operator *op, const edml_backend side[2])

@@ -16,10 +16,12 @@
  * ("neon", "gles", "auto" or "model", "measured", "neon_m", "gles_m"; the
  * pairs' "auto_pair" or "model_pair" with "auto_named" or "model_named",
  * and "measured_pair" with "measured_named"), threads, round, median_ms,
- * correct, placed (the backend an AUTO variant, or a pair, ran on) and why
- * (edml_operator_placement()). */
+ * predicted_ms (NEON's and GLES's by name: the device's cost model's time,
+ * -1 without a line), correct, placed (the backend an AUTO variant, or a
+ * pair, ran on) and why (edml_operator_placement()). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "cost_figures.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -37,9 +39,9 @@ static const char *const binding_names[2] = {"host", "gpu"};
 typedef struct place_row {
     char workload[64]; /* a copy: a case's name goes with its workload */
     int binding, variant, round;
-    double ms;
+    double ms, predicted; /* predicted: the device's model's time (NEON's, GLES's by name), else -1 */
     bool correct;
-    char placed[8], why[160];
+    char placed[8], why[256];
 } place_row;
 
 static place_row rows[PLACE_ROWS];
@@ -151,7 +153,8 @@ static void place_row_add(place_set *s, int v, int b, int round, double ms, bool
 {
     if (nrows == PLACE_ROWS) return;
     place_row *r = &rows[nrows++];
-    *r = (place_row){"", b, v, round, ms, correct, "", ""};
+    *r = (place_row){"", b, v, round, ms, -1.0, correct, "", ""};
+    if ((v == 0 || v == 1) && !edmli_cost_predicted(s->op[v], b == 1, &r->predicted)) r->predicted = -1.0;
     snprintf(r->workload, sizeof r->workload, "%s", s->w->name);
     const int on = v >= VARIANTS ? place_auto((v - VARIANTS) / 2) : v; /* a pair's row: its AUTO's backend */
     if (on == 2 || on == 3)
@@ -302,10 +305,10 @@ static int place_json(const char *path)
         const place_row *r = &rows[i];
         fprintf(f,
                 "    {\"kind\": \"placement\", \"workload\": \"%s\", \"binding\": \"%s\", \"variant\": \"%s\", "
-                "\"threads\": %u, \"round\": %d, \"median_ms\": %.6f, \"correct\": %s, \"placed\": \"%s\", "
-                "\"why\": \"%s\"}%s\n",
+                "\"threads\": %u, \"round\": %d, \"median_ms\": %.6f, \"predicted_ms\": %.6f, \"correct\": %s, "
+                "\"placed\": \"%s\", \"why\": \"%s\"}%s\n",
                 r->workload, binding_names[r->binding], variant_names[r->variant], (unsigned)bench_threads, r->round,
-                r->ms, r->correct ? "true" : "false", r->placed, r->why, i + 1 < nrows ? "," : "");
+                r->ms, r->predicted, r->correct ? "true" : "false", r->placed, r->why, i + 1 < nrows ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     fclose(f);

@@ -35,6 +35,7 @@ typedef struct model_point {
     uint8_t family, backend, path, binding, workers; /* its line's */
     double f[FIGURES];
     double us, model_us; /* measured; its line's prediction */
+    bool lined;          /* model_us is its path's line's (else its family's path-0 line's) */
 } model_point;
 
 static uint32_t family_of(const workload *w)
@@ -280,8 +281,9 @@ static void line_fit(FILE *f, model_point *all, int n, const model_point *key, b
     terms[(*nterms)++] =
         (edml_cost_term){key->family, key->backend, key->binding, key->workers, (float)c[0], (float)c[1], (float)c[2],
                          (float)c[3], (float)c[4],  (float)c[5],  (float)c[6],  path,        {0}};
-    for (int i = 0; i < n && !any_path; i++)
-        if (same_line(&all[i], key, false)) all[i].model_us = predicted(c, all[i].f);
+    for (int i = 0; i < n; i++) /* each point's line as AUTO looks it up: its path's, else its family's */
+        if (same_line(&all[i], key, any_path) && (!any_path || !all[i].lined))
+            all[i].model_us = predicted(c, all[i].f), all[i].lined = !any_path;
     const char *words = path ? edmli_cost_path_name(path) : "every path";
     fprintf(f, (*rows)++ ? ",\n" : "\n");
     fprintf(
