@@ -55,6 +55,10 @@
         timed in the same turns (a * over 1.05x); then how many rows each
         AUTO variant has within 10% (with edml-bench --model, AUTO by that
         cost model in place of the thresholds)
+    python3 tools/perf_table.py predict FILE.json...
+        edml-bench --predict: the cost model's time of each workload, backend
+        and binding beside the measured, its kernel path and parts; how many
+        within 25% and within 2x
 
 Prints a Markdown table; docs/performance.md holds it below the command.
 """
@@ -292,6 +296,29 @@ def placement_table(docs):
         name = f"AUTO by {by}" if v == a else "AUTO measured"
         print(f"- {t} thread{'s' if t > 1 else ''}: {name} at most 1.05x the backend it ran on (by name on its "
               f"device, in the same turns) on {n} of {total} (largest {top:.2f}x)")
+
+
+def predict_table(docs):
+    """edml-bench --predict: the cost model's time beside the measured, a row a workload, backend and binding,
+    then how many fall within 25% and within 2x (the larger of the two over the smaller), and the median error."""
+    import statistics
+    row(["threads", "workload", "backend", "tensors", "path", "parts", "measured", "predicted", "predicted / measured"])
+    print("|" + " --- |" * 9)
+    errors = {}
+    for d in docs:
+        for r in d["results"]:
+            m, p = r["measured_ms"], r["predicted_ms"]
+            ratio = p / m if m > 0 and p > 0 else float("inf") if p != 0 else 0.0
+            errors.setdefault(r["threads"], []).append(ratio)
+            row([str(r["threads"]), r["workload"], r["backend"], "host memory" if r["binding"] == "host" else
+                 "GPU buffers", r["path"], str(r["parts"]), f"{m:.3f} ms", f"{p:.3f} ms" if p >= 0 else "no line",
+                 f"{ratio:.2f}x" + (" *" if not 0.5 <= ratio <= 2 else "")])
+    print()
+    for t, e in sorted(errors.items()):
+        off = [abs(x - 1) for x in e]
+        print(f"- {t} thread{'s' if t > 1 else ''}: predictions within 25% of the measured time on "
+              f"{sum(x <= 0.25 for x in off)} of {len(e)}, within 2x on {sum(0.5 <= x <= 2 for x in e)} "
+              f"(median error {statistics.median(off) * 100:.0f}%)")
 
 
 def model_table(d):
@@ -622,6 +649,8 @@ def main(argv):
         model_svg(load(files[0]))
     elif what == "placement":
         placement_table([load(f) for f in files])
+    elif what == "predict":
+        predict_table([load(f) for f in files])
     elif what == "boards":
         boards_table(files[0])
     elif what == "compare":

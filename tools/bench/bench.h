@@ -60,6 +60,7 @@ typedef struct options {
     bool gpu_time;      /* --gpu-time: each GLES call split by the GPU's clock */
     bool mapped;        /* --mapped: host memory, GPU buffers and mapped ones (tools/bench/mapped.c) */
     bool placement;     /* --placement: where AUTO puts each workload (tools/bench/placement.c) */
+    bool predict;       /* --predict: the cost model's time beside the measured (tools/bench/predict.c) */
     int rounds;         /* --rounds N: --placement's interleaved rounds (3) */
     const char *report; /* --report FILE: the board report (tools/bench/report.c) */
     const char *model;  /* --model FILE: --placement's AUTO by this cost model (a board report's FILE.model) */
@@ -210,6 +211,10 @@ void plain_run(const workload *w);
 /* --placement: NEON, GLES, AUTO by thresholds and AUTO measured, with host
  * memory and GPU buffers, in interleaved rounds (placement.c). */
 int bench_placement(const options *o);
+/* --model FILE's blob (at most 64 KiB: a board report's FILE.model), or NULL. */
+const void *bench_model_blob(const char *path, size_t *bytes);
+/* --predict: the cost model's time of each workload or case beside its own (predict.c). */
+int bench_predict(const options *o);
 /* AUTO measured (dev places by EDML_PLACEMENT_MEASURE) on the workload with
  * host memory and GPU buffers until decided: edml_operator_placement()'s
  * words and the backend, for each. */

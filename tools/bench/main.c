@@ -2,7 +2,7 @@
  *
  *   edml-bench [--workload NAME] [--backend NAME] [--json FILE] [--iters N]
  *              [--scale F] [--threads N] [--sweep] [--crossover] [--chain N] [--gpu-floor] [--gpu-time]
- *              [--placement [--rounds R] [--cases FILE...]] [--report FILE] [--any-thread]
+ *              [--placement [--rounds R] [--cases FILE...]] [--predict --model FILE] [--report FILE] [--any-thread]
  *              [--topk ROWS,N,K[,0]] [--list]
  *
  * For each workload and backend: the median time per call over N calls
@@ -42,7 +42,8 @@
  * buffers, in R rounds, then each AUTO alone in turns with the backend it
  * ran on, by name, and prints AUTO's ratio to it (tools/bench/placement.c);
  * with --cases, the operators of those .case files instead, their inputs'
- * data optional (tools/bench/cases.c). --report
+ * data optional (tools/bench/cases.c). --predict --model FILE puts the
+ * cost model's time for each beside its own (tools/bench/predict.c). --report
  * FILE writes the board report (tools/bench/report.c; make board-report).
  * The device keeps its one GL context current (gles_one_thread = 1);
  * --any-thread creates it as a multi-threaded application would (0: a
@@ -108,7 +109,7 @@ static void usage(FILE *f, const char *argv0)
     }
     fprintf(f, "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
                "[--scale F] [--threads 1..64] [--sweep] [--families] [--crossover] [--calls N] [--chain N] "
-               "[--gpu-floor] [--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...] [--model FILE]] "
+               "[--gpu-floor] [--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...] [--model FILE]] [--predict] "
                "[--rounds N] [--report FILE] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list] [--help]\n"
                "Each mode is described at the top of tools/bench/main.c and in docs/bench.md; --report FILE is the\n"
                "board report (make board-report; its programs' --help says what it writes).\n");
@@ -153,6 +154,8 @@ static int parse_args(int argc, char **argv, options *o)
             while (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) i++, o->ncases++;
         } else if (!strcmp(argv[i], "--placement"))
             o->placement = true;
+        else if (!strcmp(argv[i], "--predict"))
+            o->predict = true;
         else if (!strcmp(argv[i], "--report") && i + 1 < argc)
             o->report = argv[++i];
         else if (!strcmp(argv[i], "--model") && i + 1 < argc)
@@ -244,6 +247,7 @@ int main(int argc, char **argv)
     if (o.gpu_time) return with_json(gpu_time(&o), &o);
     if (o.mapped) return bench_mapped(o.json, iters);
     if (o.placement) return bench_placement(&o);
+    if (o.predict) return bench_predict(&o);
     if (o.report) return bench_report(&o);
     if (o.sweep) return sweep(&o);
     if (o.families) return bench_families(&o);

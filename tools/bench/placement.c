@@ -323,8 +323,7 @@ static void place_log(void *user, edml_status s, const char *line)
     if (strstr(line, "cost model")) printf("log: %s\n", line);
 }
 
-/* --model FILE's blob (at most 64 KiB), or NULL. */
-static const void *place_model(const char *path, size_t *bytes)
+const void *bench_model_blob(const char *path, size_t *bytes)
 {
     static uint8_t blob[64u << 10];
     FILE *f = path ? fopen(path, "rb") : NULL;
@@ -342,7 +341,7 @@ int bench_placement(const options *o)
     edml_device_desc base = {0};
     base.placement = EDML_PLACEMENT_THRESHOLDS;
     base.gpu_arena_bytes = gpu_arena;
-    base.cost_model = place_model(o->model, &base.cost_model_bytes);
+    base.cost_model = bench_model_blob(o->model, &base.cost_model_bytes);
     if (o->model && !base.cost_model) return 1;
     if (base.cost_model || edml_board_builtin()->cost_model_terms)
         variant_names[2] = "model", variant_names[6] = "model_pair", variant_names[7] = "model_named";
