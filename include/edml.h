@@ -424,7 +424,8 @@ typedef struct edml_cost_term {
     float us_per_mlong;    /**< per million elements of one row (above) */
     float us_per_mstrided; /**< per million input elements TopK or ArgMin goes through down columns */
     uint8_t path;          /**< the kernel path its backend's plan runs (docs/performance.md); 0: every one */
-    uint8_t reserved[3];   /**< 0 */
+    uint8_t elem_bytes;    /**< the bytes of the elements it compares or moves (1, 2, 4, 8); 0: any */
+    uint8_t reserved[2];   /**< 0 */
 } edml_cost_term;
 #define EDML_COST_TOPK 0u
 #define EDML_COST_GATHER_ND 1u

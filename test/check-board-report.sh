@@ -77,12 +77,13 @@ if [ -n "$gl" ]; then
         python3 - "$out" "$dir/model.svg" <<'PY' || { echo "FAIL: model_points or perf_table.py model-svg"; fail=1; }
 import json, sys, xml.etree.ElementTree as E
 d = json.load(open(sys.argv[1]))
-key = lambda m, path: (m["family"], m["backend"], path, m["binding"], m["workers"])
-pts, lines = d["model_points"], {key(m, m["path_name"]): m for m in d["model"]}
+key = lambda m, path, elem: (m["family"], m["backend"], path, elem, m["binding"], m["workers"])
+pts, lines = d["model_points"], {key(m, m["path_name"], m["elem_bytes"]): m for m in d["model"]}
 assert len(pts) >= 16, "too few points"
 assert len({m["path_name"] for m in d["model"]}) >= 8, "lines of too few kernel paths"
-for p in pts:  # its path's line where the report fitted one, else its family's over every path
-    m = lines.get(key(p, p["path"])) or lines[key(p, "every path")]
+for p in pts:  # its path's line for its element bytes, else the path's for any, else its family's over every path
+    m = lines.get(key(p, p["path"], p["elem_bytes"])) or lines.get(key(p, p["path"], 0)) or \
+        lines[key(p, "every path", 0)]
     want = m["fixed_us"] + m["us_per_mib"] * p["mib"] + m["us_per_melement"] * p["melements"] + \
         m["us_per_mrow"] * p["mrows"] + m["us_per_mhalf"] * p["mhalves"] + m["us_per_mlong"] * p["mlong"] + \
         m["us_per_mstrided"] * p["mstrided"]

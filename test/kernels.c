@@ -111,7 +111,7 @@ static int kn_compare(const EDML_OPERATOR_DESC *desc, kn_tensor *in, int nin, kn
         CHECK(cs == EDML_STATUS_OK, "%s: not created on %s (status %d)", what, run ? "NEON" : "the reference", (int)cs);
         if (cs) return 1;
         kn_most = 0;
-        edmli_cost_path cp = {0, 0};
+        edmli_cost_path cp = {0};
         CHECK(!run || edmli_cost_path_of(op, false, &cp), "%s: no path", what);
         edml_operator_get_binding_properties(op, &props);
         void *tmp = props.TemporaryResourceSize ? aligned_alloc(16, (props.TemporaryResourceSize + 15) & ~15ull) : NULL;

@@ -51,10 +51,12 @@ enum {
 };
 #undef EDMLI_COST_PATH_ENUM
 
-/* The path a backend runs an operator by, and the parts it splits into
- * (the device's workers at most; 1 where it does not split). */
+/* The path a backend runs an operator by, the parts it splits into (the
+ * device's workers at most; 1 where it does not split), and the bytes of
+ * the elements it compares or moves (the model's lines are kept apart by
+ * them too). */
 typedef struct edmli_cost_path {
-    uint32_t path, parts;
+    uint32_t path, parts, elem_bytes;
 } edmli_cost_path;
 
 /* The figures of the operator `op` (a handle edml_operator_create()

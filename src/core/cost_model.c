@@ -3,8 +3,11 @@
  * terms in the operator's bytes, elements, rows and a row's elements, fitted by the board
  * report (tools/bench/report_model.c). Each backend's plan says which path
  * it runs an operator by and, on the CPU, in how many parts: the line is
- * that path's (else its family's path-0 line) for those parts, so that work
- * that does not split is priced as one worker's. With a model of both sides
+ * that path's for the operator's element bytes (else the path's for any,
+ * else its family's path-0 line) for those parts, so that work that does
+ * not split is priced as one worker's and a type whose kernel costs more
+ * an element than another's (floats under emulation, 64-bit keys in GLSL)
+ * by its own line. With a model of both sides
  * for the operator's kind of bindings, AUTO predicts both and runs the
  * faster; the thresholds decide where the model has no line.
  *
@@ -64,8 +67,10 @@ const char *edmli_cost_term_bad(const edml_cost_term *t, const char **why)
     if (t->path &&
         (!edmli_cost_path_info(t->path, &family, &backend) || family != t->family || (uint32_t)backend != t->backend))
         return "path";
+    *why = "is not 0, 1, 2, 4 or 8";
+    if (t->elem_bytes > 8 || (t->elem_bytes & (t->elem_bytes - 1))) return "elem_bytes";
     *why = "is not 0";
-    return t->reserved[0] | t->reserved[1] | t->reserved[2] ? "reserved" : NULL;
+    return t->reserved[0] | t->reserved[1] ? "reserved" : NULL;
 }
 
 edml_status edmli_cost_terms_check(edmli_errbuf *e, const char *what, const edml_cost_term *terms, uint32_t n)
@@ -195,27 +200,37 @@ static uint32_t edmli_cm_lines(const edml_device *dev)
     return dev->model.blob ? dev->model.blob_terms : dev->model.board_terms;
 }
 
-/* The line for one side: the family, backend, path (else the family's
- * path-0 line) and binding, and the most workers at or below `workers`
- * (else the fewest above): on the CPU the parts its path runs in, on the
- * GPU the company its calls keep (a GPU's clock follows its load, which a
- * few workers' long CPU calls between leave low; a model whose GPU lines
- * say 0 workers has one line for all). */
-static bool edmli_cm_find(const edml_device *dev, uint32_t family, edml_backend b, uint32_t path, uint32_t binding,
-                          uint32_t workers, edml_cost_term *out)
+/* The line for one side: the family, backend, path and element bytes
+ * (else the path's line for any element, else the family's path-0 line)
+ * and binding, and the most workers at or below `workers` (else the
+ * fewest above): on the CPU the parts its path runs in, on the GPU the
+ * company its calls keep (a GPU's clock follows its load, which a few
+ * workers' long CPU calls between leave low; a model whose GPU lines say 0
+ * workers has one line for all). */
+static bool edmli_cm_find(const edml_device *dev, uint32_t family, edml_backend b, uint32_t path, uint32_t elem,
+                          uint32_t binding, uint32_t workers, edml_cost_term *out)
 {
     bool found = false;
     for (uint32_t i = 0, n = edmli_cm_lines(dev); i < n; i++) {
-        edml_cost_term t;
+        edml_cost_term t = {0};
         if (!edmli_cm_line_at(dev, i, &t) || t.family != family || t.backend != (uint32_t)b || t.binding != binding ||
-            t.path != path)
+            t.path != path || t.elem_bytes != elem)
             continue;
         const bool better = !found || (t.workers <= workers ? out->workers > workers || t.workers > out->workers
                                                             : out->workers > workers && t.workers < out->workers);
         if (better) *out = t; /* (out is read only once a line was found) */
         found = true;
     }
-    return found || (path && edmli_cm_find(dev, family, b, EDMLI_COST_PATH_ANY, binding, workers, out));
+    if (found || (!path && !elem)) return found;
+    return elem ? edmli_cm_find(dev, family, b, path, 0, binding, workers, out)
+                : edmli_cm_find(dev, family, b, EDMLI_COST_PATH_ANY, 0, binding, workers, out);
+}
+
+/* The bytes of the elements an operator compares or moves: its input's,
+ * ElementWiseIf's values' (not its condition's). */
+uint32_t edmli_cost_elem_bytes(const edml_operator *op)
+{
+    return op->inputs[op->kind == EDMLI_OP_ELEMENTWISE_IF ? 1 : 0].elem_size;
 }
 
 void edmli_cost_path_on(const edml_operator *op, edml_backend b, edmli_cost_path *out)
@@ -226,6 +241,7 @@ void edmli_cost_path_on(const edml_operator *op, edml_backend b, edmli_cost_path
     /* a GPU backend's path reads its plan: only the operator's own backend has one */
     if (be && be->path && (be->on_cpu || b == op->backend)) be->path(op, out);
     if (!out->parts) out->parts = 1;
+    out->elem_bytes = edmli_cost_elem_bytes(op);
 }
 
 /* Whether an ArgMin/ArgMax reduces its input's innermost dim (of more
@@ -306,8 +322,10 @@ static bool edmli_cm_side(const edml_device *dev, const edml_operator *op, edml_
     edmli_cost_path_on(op, b, &path);
     const uint32_t workers = op->workers ? op->workers : 1;
     const bool cpu = edmli_backends[b] && edmli_backends[b]->on_cpu;
-    edml_cost_term t;
-    if (!edmli_cm_find(dev, (uint32_t)op->kind, b, path.path, binding, cpu ? path.parts : workers, &t)) return false;
+    edml_cost_term t = {0};
+    if (!edmli_cm_find(dev, (uint32_t)op->kind, b, path.path, edmli_cost_elem_bytes(op), binding,
+                       cpu ? path.parts : workers, &t))
+        return false;
     *ns = edmli_cm_ns(&t, f);
     return true;
 }

@@ -503,6 +503,8 @@ bool edmli_cost_close(const uint64_t ns[2]);
 /* The path backend b runs op by and its parts (cost_figures.h): 0 and the
  * operator's workers where b has none or has no plan of op. */
 void edmli_cost_path_on(const edml_operator *op, edml_backend b, edmli_cost_path *out);
+/* The element bytes the model's lines are kept apart by (cost_model.c). */
+uint32_t edmli_cost_elem_bytes(const edml_operator *op);
 /* The model's time for op on its own backend with bindings of `kind`
  * (false: no line for it). */
 bool edmli_cost_predict_on(const edml_device *dev, const edml_operator *op, uint32_t kind, uint64_t *ns);

@@ -235,7 +235,7 @@ int bench_report(const options *o);
  * sizes in every series, fitted by kernel path into terms[] (at most
  * REPORT_MODEL_TERMS), said in the JSON, written to `path` as a blob; its
  * lines as caps.h's. */
-#define REPORT_MODEL_TERMS 512
+#define REPORT_MODEL_TERMS 1024
 uint32_t report_model(FILE *f, bench_device *devs, const uint32_t *threads, int nt, double scale, const char *path,
                       edml_cost_term *terms);
 void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint32_t n);

@@ -107,12 +107,14 @@ static void usage(FILE *f, const char *argv0)
                 argv0);
         return;
     }
-    fprintf(f, "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
-               "[--scale F] [--threads 1..64] [--sweep] [--families] [--crossover] [--calls N] [--chain N] "
-               "[--gpu-floor] [--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...] [--model FILE]] [--predict] "
-               "[--rounds N] [--report FILE] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list] [--help]\n"
-               "Each mode is described at the top of tools/bench/main.c and in docs/bench.md; --report FILE is the\n"
-               "board report (make board-report; its programs' --help says what it writes).\n");
+    fprintf(
+        f,
+        "usage: edml-bench [--workload NAME] [--backend ref|neon|gles|auto] [--json FILE] [--iters N] "
+        "[--scale F] [--threads 1..64] [--sweep] [--families] [--crossover] [--calls N] [--chain N] "
+        "[--gpu-floor] [--gpu-time] [--pipeline] [--mapped] [--placement [--cases FILE...] [--model FILE]] [--predict] "
+        "[--rounds N] [--report FILE] [--any-thread] [--workgroup N] [--topk ROWS,N,K[,0]] [--list] [--help]\n"
+        "Each mode is described at the top of tools/bench/main.c and in docs/bench.md; --report FILE is the\n"
+        "board report (make board-report; its programs' --help says what it writes).\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)

@@ -30,7 +30,7 @@ static int nprows;
 static bool predict_of(edml_device *dev, const workload *w, edml_backend be, bool gpu, predict_row *r)
 {
     edml_operator *op;
-    edmli_cost_path cp = {0, 0};
+    edmli_cost_path cp = {0};
     if (edml_operator_create(dev, &w->desc, be, &op) != EDML_STATUS_OK) return false;
     if (!edmli_cost_predicted(op, gpu, &r->predicted)) r->predicted = -1;
     const bool ok = edmli_cost_path_of(op, false, &cp);

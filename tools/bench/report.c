@@ -234,7 +234,7 @@ static void report_placement(FILE *f, uint32_t cores, const options *o, const ch
 static void report_caps(FILE *f, const uint32_t found[2], uint32_t cores, const uint32_t swept[2],
                         const edml_cost_term *terms, uint32_t nterms)
 {
-    static char caps[65536];
+    static char caps[1u << 17];
     char gles[300];
     bench_device bd;
     gles[0] = '\0';

@@ -32,11 +32,15 @@
 static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"}; /* EDML_COST_* */
 
 typedef struct model_point {
-    uint8_t family, backend, path, binding, workers; /* its line's */
+    uint8_t family, backend, path, elem, binding, workers; /* its line's */
     double f[FIGURES];
     double us, model_us; /* measured; its line's prediction */
-    bool lined;          /* model_us is its path's line's (else its family's path-0 line's) */
+    int tier;            /* the line model_us is from (LINE_TIERS: none yet) */
 } model_point;
+
+/* A point's lines, as AUTO looks them up: its path's for its element
+ * bytes, the path's for any, the family's over every path (path 0). */
+#define LINE_TIERS 3
 
 static uint32_t family_of(const workload *w)
 {
@@ -187,6 +191,7 @@ static bool key_of(edml_device *dev, const workload *w, edml_backend be, uint32_
     edml_operator_destroy(op);
     if (!ok) return false;
     p->path = (uint8_t)cp.path;
+    p->elem = (uint8_t)cp.elem_bytes;
     p->workers = (uint8_t)workers;
     if (be == EDML_BACKEND_NEON)
         for (int t = 0; t < nt; t++)
@@ -215,6 +220,7 @@ static void time_point(edml_device *dev, workload *w, uint64_t want, const uint3
         p->backend = (uint8_t)be;
         p->binding = series_buffers(k) ? EDML_COST_GPU_BUFFERS : EDML_COST_HOST_MEMORY;
         p->us = sec * 1e6;
+        p->tier = LINE_TIERS;
     }
 }
 
@@ -256,60 +262,64 @@ static void sweep_points(bench_device *devs, const uint32_t *threads, int nt, do
     }
 }
 
-static bool same_line(const model_point *a, const model_point *b, bool any_path)
+static bool same_line(const model_point *a, const model_point *b, int tier)
 {
     return a->family == b->family && a->backend == b->backend && a->binding == b->binding && a->workers == b->workers &&
-           (any_path || a->path == b->path);
+           (tier == 2 || a->path == b->path) && (tier > 0 || a->elem == b->elem);
 }
 
-/* One line fitted on the points of `key`'s line (any_path: of its family
- * over every path, as path 0), into terms[], said in the JSON and printed;
- * each point's prediction by the line of its own path kept in model_us. */
-static void line_fit(FILE *f, model_point *all, int n, const model_point *key, bool any_path, edml_cost_term *terms,
+/* One line fitted on the points of `key`'s line of `tier` (LINE_TIERS),
+ * into terms[], said in the JSON and printed; each point's prediction by
+ * the first line AUTO would look up for it kept in model_us. */
+static void line_fit(FILE *f, model_point *all, int n, const model_point *key, int tier, edml_cost_term *terms,
                      uint32_t *nterms, int *rows)
 {
     static const char *const bind_name[3] = {"host", "gpu", "mapped"};
     static model_point pt[MODEL_MAX];
     int m = 0;
     for (int i = 0; i < n; i++)
-        if (same_line(&all[i], key, any_path)) pt[m++] = all[i];
-    if (m < 2 || *nterms >= REPORT_MODEL_TERMS) return;
+        if (same_line(&all[i], key, tier)) pt[m++] = all[i];
+    bool wider = tier == 0; /* a line of a wider tier whose points are all one narrower line's says nothing more */
+    for (int i = 1; i < m && !wider; i++) wider = !same_line(&pt[i], &pt[0], tier - 1);
+    if (m < 2 || !wider || *nterms >= REPORT_MODEL_TERMS) return;
     double c[COLS];
     fit(pt, m, c);
     const double err = fit_error(pt, m, c);
-    const uint8_t path = any_path ? 0 : key->path;
+    const uint8_t path = tier < 2 ? key->path : 0, elem = tier < 1 ? key->elem : 0;
     terms[(*nterms)++] =
         (edml_cost_term){key->family, key->backend, key->binding, key->workers, (float)c[0], (float)c[1], (float)c[2],
-                         (float)c[3], (float)c[4],  (float)c[5],  (float)c[6],  path,        {0}};
-    for (int i = 0; i < n; i++) /* each point's line as AUTO looks it up: its path's, else its family's */
-        if (same_line(&all[i], key, any_path) && (!any_path || !all[i].lined))
-            all[i].model_us = predicted(c, all[i].f), all[i].lined = !any_path;
+                         (float)c[3], (float)c[4],  (float)c[5],  (float)c[6],  path,        elem,        {0}};
+    for (int i = 0; i < n; i++)
+        if (same_line(&all[i], key, tier) && all[i].tier > tier)
+            all[i].model_us = predicted(c, all[i].f), all[i].tier = tier;
     const char *words = path ? edmli_cost_path_name(path) : "every path";
     fprintf(f, (*rows)++ ? ",\n" : "\n");
     fprintf(
         f,
-        "    {\"family\": \"%s\", \"backend\": \"%s\", \"path\": %u, \"path_name\": \"%s\", \"binding\": \"%s\", "
-        "\"workers\": %u, \"fixed_us\": %.3f, \"us_per_mib\": %.3f, \"us_per_melement\": %.3f, \"us_per_mrow\": %.3f, "
-        "\"us_per_mhalf\": %.3f, \"us_per_mlong\": %.3f, \"us_per_mstrided\": %.3f, \"points\": %d, "
-        "\"median_error\": %.4f}",
-        fam_name[key->family], edml_backend_name((edml_backend)key->backend), (unsigned)path, words,
+        "    {\"family\": \"%s\", \"backend\": \"%s\", \"path\": %u, \"path_name\": \"%s\", \"elem_bytes\": %u, "
+        "\"binding\": \"%s\", \"workers\": %u, \"fixed_us\": %.3f, \"us_per_mib\": %.3f, \"us_per_melement\": %.3f, "
+        "\"us_per_mrow\": %.3f, \"us_per_mhalf\": %.3f, \"us_per_mlong\": %.3f, \"us_per_mstrided\": %.3f, "
+        "\"points\": %d, \"median_error\": %.4f}",
+        fam_name[key->family], edml_backend_name((edml_backend)key->backend), (unsigned)path, words, (unsigned)elem,
         bind_name[key->binding], key->workers, c[0], c[1], c[2], c[3], c[4], c[5], c[6], m, err);
-    printf("model %-14s %-4s %-24s %-4s %2u workers: %9.1f us + %8.1f us/MiB + %8.1f us/M elements + %8.1f us/M rows "
-           "+ %8.1f us/M halves + %8.1f us/M of a row + %8.1f us/M down columns (%d points, median error %.0f%%)\n",
-           fam_name[key->family], edml_backend_name((edml_backend)key->backend), words, bind_name[key->binding],
-           key->workers, c[0], c[1], c[2], c[3], c[4], c[5], c[6], m, err * 100);
+    printf(
+        "model %-14s %-4s %-24s %ub %-4s %2u workers: %9.1f us + %8.1f us/MiB + %8.1f us/M elements + %8.1f us/M "
+        "rows + %8.1f us/M halves + %8.1f us/M of a row + %8.1f us/M down columns (%d points, median error %.0f%%)\n",
+        fam_name[key->family], edml_backend_name((edml_backend)key->backend), words, (unsigned)elem,
+        bind_name[key->binding], key->workers, c[0], c[1], c[2], c[3], c[4], c[5], c[6], m, err * 100);
 }
 
-/* Every line the points make: each path's, then each family's over all
- * its paths, in the order of their first points. */
+/* Every line the points make: each path's for each element size, each
+ * path's for any, each family's over all its paths, in the order of their
+ * first points. */
 static void fit_lines(FILE *f, model_point *pt, int n, edml_cost_term *terms, uint32_t *nterms)
 {
     int rows = 0;
-    for (int pass = 0; pass < 2; pass++)
+    for (int tier = 0; tier < LINE_TIERS; tier++)
         for (int i = 0; i < n; i++) {
             int first = 0;
-            while (!same_line(&pt[first], &pt[i], pass == 1)) first++;
-            if (first == i) line_fit(f, pt, n, &pt[i], pass == 1, terms, nterms, &rows);
+            while (!same_line(&pt[first], &pt[i], tier)) first++;
+            if (first == i) line_fit(f, pt, n, &pt[i], tier, terms, nterms, &rows);
         }
 }
 
@@ -323,12 +333,13 @@ static void model_points_json(FILE *f, const model_point *pt, int n)
     for (int i = 0; i < n; i++) {
         const model_point *p = &pt[i];
         fprintf(f,
-                "%s\n    {\"family\": \"%s\", \"backend\": \"%s\", \"path\": \"%s\", \"binding\": \"%s\", "
-                "\"workers\": %u, \"mib\": %.6f, \"melements\": %.6f, \"mrows\": %.6f, \"mhalves\": %.6f, "
+                "%s\n    {\"family\": \"%s\", \"backend\": \"%s\", \"path\": \"%s\", \"elem_bytes\": %u, "
+                "\"binding\": \"%s\", \"workers\": %u, \"mib\": %.6f, \"melements\": %.6f, \"mrows\": %.6f, "
+                "\"mhalves\": %.6f, "
                 "\"mlong\": %.6f, \"mstrided\": %.6f, \"us\": %.3f, \"model_us\": %.3f}",
                 i ? "," : "", fam_name[p->family], edml_backend_name((edml_backend)p->backend),
-                edmli_cost_path_name(p->path), bind_name[p->binding], p->workers, p->f[0], p->f[1], p->f[2], p->f[3],
-                p->f[4], p->f[5], p->us, p->model_us);
+                edmli_cost_path_name(p->path), (unsigned)p->elem, bind_name[p->binding], p->workers, p->f[0], p->f[1],
+                p->f[2], p->f[3], p->f[4], p->f[5], p->us, p->model_us);
     }
     fprintf(f, "\n  ],\n");
 }
@@ -364,9 +375,10 @@ void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint3
         n ? " \\\n" : "");
     for (uint32_t i = 0; i < n && at < cap; i++)
         at += (size_t)snprintf(
-            buf + at, cap - at, "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %u, {0}}%s \\\n",
+            buf + at, cap - at,
+            "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %u, %u, {0}}%s \\\n",
             terms[i].family, terms[i].backend, terms[i].binding, terms[i].workers, terms[i].fixed_us,
             terms[i].us_per_mib, terms[i].us_per_melement, terms[i].us_per_mrow, terms[i].us_per_mhalf,
-            terms[i].us_per_mlong, terms[i].us_per_mstrided, terms[i].path, i + 1 < n ? "," : "");
+            terms[i].us_per_mlong, terms[i].us_per_mstrided, terms[i].path, terms[i].elem_bytes, i + 1 < n ? "," : "");
     if (at < cap) snprintf(buf + at, cap - at, "}\n/* clang-format on */\n");
 }
