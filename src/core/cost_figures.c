@@ -4,12 +4,12 @@
 #include "cost_figures.h"
 #include "internal.h"
 
-bool edmli_cost_figures(const edml_operator *handle, double f[EDMLI_COST_FIGURES])
+bool edmli_cost_figures(const edml_operator *handle, bool gpu_buffers, double f[EDMLI_COST_FIGURES])
 {
     edmli_object *o;
     if (edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, "op", &o)) return false;
     const edml_operator *op = (const edml_operator *)o;
-    edmli_cost_shape(op, f);
+    edmli_cost_shape(op, !edmli_backends[op->backend]->on_cpu && !gpu_buffers, f);
     edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
     return true;
 }

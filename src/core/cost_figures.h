@@ -59,9 +59,10 @@ typedef struct edmli_cost_path {
     uint32_t path, parts, elem_bytes;
 } edmli_cost_path;
 
-/* The figures of the operator `op` (a handle edml_operator_create()
- * gave) into f; false where op is no live operator or its device is busy. */
-bool edmli_cost_figures(const edml_operator *op, double f[EDMLI_COST_FIGURES]);
+/* The figures of the operator `op` (a handle edml_operator_create() gave,
+ * on the backend it was made on, with host memory or GPU buffers) into f;
+ * false where op is no live operator or its device is busy. */
+bool edmli_cost_figures(const edml_operator *op, bool gpu_buffers, double f[EDMLI_COST_FIGURES]);
 /* The path the backend op was created on runs it by (or, for an operator
  * of AUTO, `cpu`: its CPU side's); false as edmli_cost_figures. */
 bool edmli_cost_path_of(const edml_operator *op, bool cpu, edmli_cost_path *out);

@@ -254,7 +254,9 @@ static bool edmli_cm_horizontal(const edml_operator *op)
     return d > 0 && (op->plan.argreduce.axis_mask >> (d - 1) & 1u);
 }
 
-/* The operator's figures the model weighs: MiB of its tensors, millions
+/* The operator's figures the model weighs: MiB it moves (its tensors;
+ * GatherND's indices, the slices it gathers and its output, unless
+ * `uploads`: a GPU's with host memory, which uploads every input), millions
  * of elements of its largest, millions of rows (ArgMin's: its outputs
  * where each reduces a row, none where it reduces down columns;
  * ElementWiseIf's: the runs of its innermost dim once the planner merged
@@ -264,7 +266,7 @@ static bool edmli_cm_horizontal(const edml_operator *op)
  * through however many there are), millions of input elements TopK or
  * ArgMin goes through down columns (a strided axis, a reduction not of
  * the innermost dim: a CPU's caches serve them worse the larger they are). */
-void edmli_cost_shape(const edml_operator *op, double f[EDMLI_CM_FIGURES])
+void edmli_cost_shape(const edml_operator *op, bool uploads, double f[EDMLI_CM_FIGURES])
 {
     uint64_t bytes = 0, elems = 0, rows = 0, halves = 0, along = 0, down = 0;
     for (uint32_t i = 0; i < op->input_count; i++) {
@@ -290,6 +292,8 @@ void edmli_cost_shape(const edml_operator *op, double f[EDMLI_CM_FIGURES])
     }
     if (op->kind == EDMLI_OP_GATHER_ND && op->plan.gather_nd.tuple)
         rows = op->inputs[1].elem_count / op->plan.gather_nd.tuple;
+    if (op->kind == EDMLI_OP_GATHER_ND && !uploads) /* the slices gathered, not the whole table */
+        bytes = op->inputs[1].total_bytes + 2 * op->outputs[0].total_bytes;
     if (op->kind == EDMLI_OP_ELEMENTWISE_IF) {
         const edmli_elementwise_if_plan *p = &op->plan.elementwise_if;
         rows = op->outputs[0].elem_count / (p->sizes[p->rank - 1] ? p->sizes[p->rank - 1] : 1u);
@@ -316,12 +320,14 @@ uint32_t edmli_cost_binding(const edml_device *dev, uint32_t kind)
 /* One side's prediction: the line of the path backend b runs op by, for
  * the parts it runs in on the CPU, the device's workers on the GPU. */
 static bool edmli_cm_side(const edml_device *dev, const edml_operator *op, edml_backend b, uint32_t binding,
-                          const double f[EDMLI_CM_FIGURES], uint64_t *ns)
+                          uint64_t *ns)
 {
     edmli_cost_path path;
     edmli_cost_path_on(op, b, &path);
     const uint32_t workers = op->workers ? op->workers : 1;
     const bool cpu = edmli_backends[b] && edmli_backends[b]->on_cpu;
+    double f[EDMLI_CM_FIGURES];
+    edmli_cost_shape(op, !cpu && binding == EDML_COST_HOST_MEMORY, f);
     edml_cost_term t = {0};
     if (!edmli_cm_find(dev, (uint32_t)op->kind, b, path.path, edmli_cost_elem_bytes(op), binding,
                        cpu ? path.parts : workers, &t))
@@ -334,17 +340,13 @@ bool edmli_cost_predict(const edml_device *dev, const edml_operator *op, const e
                         uint64_t ns[2])
 {
     const uint32_t binding = edmli_cost_binding(dev, kind);
-    double f[EDMLI_CM_FIGURES];
-    edmli_cost_shape(op, f);
-    return edmli_cm_lines(dev) && edmli_cm_side(dev, op, side[0], binding, f, &ns[0]) &&
-           edmli_cm_side(dev, op, side[1], binding, f, &ns[1]);
+    return edmli_cm_lines(dev) && edmli_cm_side(dev, op, side[0], binding, &ns[0]) &&
+           edmli_cm_side(dev, op, side[1], binding, &ns[1]);
 }
 
 bool edmli_cost_predict_on(const edml_device *dev, const edml_operator *op, uint32_t kind, uint64_t *ns)
 {
-    double f[EDMLI_CM_FIGURES];
-    edmli_cost_shape(op, f);
-    return edmli_cm_lines(dev) && edmli_cm_side(dev, op, op->backend, edmli_cost_binding(dev, kind), f, ns);
+    return edmli_cm_lines(dev) && edmli_cm_side(dev, op, op->backend, edmli_cost_binding(dev, kind), ns);
 }
 
 bool edmli_cost_covers(const edml_device *dev, const edml_operator *op, const edml_backend side[2])

@@ -510,7 +510,7 @@ uint32_t edmli_cost_elem_bytes(const edml_operator *op);
 bool edmli_cost_predict_on(const edml_device *dev, const edml_operator *op, uint32_t kind, uint64_t *ns);
 /* The figures AUTO's cost model weighs for an operator (cost_model.c;
  * cost_figures.h, which says them, lends them to the board report). */
-void edmli_cost_shape(const edml_operator *op, double f[EDMLI_COST_FIGURES]);
+void edmli_cost_shape(const edml_operator *op, bool uploads, double f[EDMLI_COST_FIGURES]);
 /* "" or why the model's lines are stale (an update since the board report). */
 const char *edmli_cost_stale(const edml_device *dev);
 uint32_t edmli_cost_binding(const edml_device *dev, uint32_t kind);

@@ -33,6 +33,7 @@ static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "eleme
 
 typedef struct model_point {
     uint8_t family, backend, path, elem, binding, workers; /* its line's */
+    int shape;                                             /* the workload or shape point it is a size of */
     double f[FIGURES];
     double us, model_us; /* measured; its line's prediction */
     int tier;            /* the line model_us is from (LINE_TIERS: none yet) */
@@ -50,18 +51,6 @@ static uint32_t family_of(const workload *w)
     case EDML_OPERATOR_ELEMENT_WISE_IF: return EDML_COST_ELEMENT_WISE_IF;
     default: return EDML_COST_ARGREDUCE;
     }
-}
-
-/* The figures the library weighs for w's operator (its own code:
- * edmli_cost_figures, src/core/cost_figures.h), from an operator made on
- * dev by name on the reference (the figures are the plan's, any backend's). */
-static bool figures_of(edml_device *dev, const workload *w, double f[FIGURES])
-{
-    edml_operator *op;
-    if (edml_operator_create(dev, &w->desc, EDML_BACKEND_REF, &op) != EDML_STATUS_OK) return false;
-    const bool ok = edmli_cost_figures(op, f);
-    edml_operator_destroy(op);
-    return ok;
 }
 
 /* Solves the n x n system a x = b (n <= COLS) by elimination; false if
@@ -177,17 +166,19 @@ static void make_point(workload *w, int i, double scale)
         make_shape_workload(w, wi - WORKLOADS, scale * part[s]);
 }
 
-/* The line a point of w on `be` belongs to, as AUTO will look it up: the
- * path the backend's plan takes on dev and, on NEON, the most report
- * thread counts at or below its parts (a point of 16 workers' device that
- * does not split is one worker's); on GLES the device's workers. */
-static bool key_of(edml_device *dev, const workload *w, edml_backend be, uint32_t workers, const uint32_t *threads,
-                   int nt, model_point *p)
+/* The line a point of w on `be` (with GPU buffers: gpu) belongs to, as
+ * AUTO will look it up, and its figures, the library's own (src/core/
+ * cost_figures.h): the path the backend's plan takes on dev and, on NEON,
+ * the most report thread counts at or below its parts (a point of 16
+ * workers' device that does not split is one worker's); on GLES the
+ * device's workers. */
+static bool key_of(edml_device *dev, const workload *w, edml_backend be, bool gpu, uint32_t workers,
+                   const uint32_t *threads, int nt, model_point *p)
 {
     edml_operator *op;
     edmli_cost_path cp;
     if (edml_operator_create(dev, &w->desc, be, &op) != EDML_STATUS_OK) return false;
-    const bool ok = edmli_cost_path_of(op, false, &cp);
+    const bool ok = edmli_cost_path_of(op, false, &cp) && edmli_cost_figures(op, gpu, p->f);
     edml_operator_destroy(op);
     if (!ok) return false;
     p->path = (uint8_t)cp.path;
@@ -212,8 +203,8 @@ static void time_point(edml_device *dev, workload *w, uint64_t want, const uint3
                                              : bench_time_outputs(dev, w, be, keep, &same);
         for (int o = 0; o < 2; o++) free(keep[o]);
         model_point *p = &pt[*n];
-        if (*n >= MODEL_MAX || sec <= 0 || !same || outputs_hash(w) != want || !figures_of(dev, w, p->f) ||
-            !key_of(dev, w, be, threads[t], threads, nt, p))
+        if (*n >= MODEL_MAX || sec <= 0 || !same || outputs_hash(w) != want ||
+            !key_of(dev, w, be, series_buffers(k), threads[t], threads, nt, p))
             continue;
         (*n)++;
         p->family = (uint8_t)family_of(w);
@@ -256,7 +247,9 @@ static void sweep_points(bench_device *devs, const uint32_t *threads, int nt, do
             if (!have[i]) continue;
             workload w;
             make_point(&w, i, scale);
+            const int from = *n;
             time_point(devs[t].dev, &w, want[i], threads, nt, t, pt, n);
+            for (int k = from; k < *n; k++) pt[k].shape = i / MODEL_SCALES;
             free_workload(&w);
         }
     }
@@ -279,9 +272,15 @@ static void line_fit(FILE *f, model_point *all, int n, const model_point *key, i
     int m = 0;
     for (int i = 0; i < n; i++)
         if (same_line(&all[i], key, tier)) pt[m++] = all[i];
-    bool wider = tier == 0; /* a line of a wider tier whose points are all one narrower line's says nothing more */
+    /* a line for an element size needs two shapes' points (one shape's
+     * sizes alone would price other shapes by figures it never saw vary:
+     * the path's line for any element does); a wider line whose points are
+     * all one narrower line's says nothing more */
+    bool wider = tier == 0, shapes = false;
     for (int i = 1; i < m && !wider; i++) wider = !same_line(&pt[i], &pt[0], tier - 1);
-    if (m < 2 || !wider || *nterms >= REPORT_MODEL_TERMS) return;
+    for (int i = 1; i < m && !shapes; i++) shapes = pt[i].shape != pt[0].shape;
+    const bool useful = tier == 0 ? shapes : tier == 1 ? wider || !shapes : wider;
+    if (m < 2 || !useful || *nterms >= REPORT_MODEL_TERMS) return;
     double c[COLS];
     fit(pt, m, c);
     const double err = fit_error(pt, m, c);
