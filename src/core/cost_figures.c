@@ -9,7 +9,7 @@ bool edmli_cost_figures(const edml_operator *handle, bool gpu_buffers, double f[
     edmli_object *o;
     if (edmli_object_enter(handle, EDMLI_OBJ_OPERATOR, "op", &o)) return false;
     const edml_operator *op = (const edml_operator *)o;
-    edmli_cost_shape(op, !edmli_backends[op->backend]->on_cpu && !gpu_buffers, f);
+    edmli_cost_shape(op, edmli_backends[op->backend]->on_cpu == gpu_buffers, f);
     edmli_device_leave(op->obj.device, EDML_STATUS_OK, false);
     return true;
 }

@@ -256,7 +256,8 @@ static bool edmli_cm_horizontal(const edml_operator *op)
 
 /* The operator's figures the model weighs: MiB it moves (its tensors;
  * GatherND's indices, the slices it gathers and its output, unless
- * `uploads`: a GPU's with host memory, which uploads every input), millions
+ * `uploads`: the GPU with host memory uploads every input, the CPU maps
+ * every GPU buffer whole), millions
  * of elements of its largest, millions of rows (ArgMin's: its outputs
  * where each reduces a row, none where it reduces down columns;
  * ElementWiseIf's: the runs of its innermost dim once the planner merged
@@ -327,7 +328,7 @@ static bool edmli_cm_side(const edml_device *dev, const edml_operator *op, edml_
     const uint32_t workers = op->workers ? op->workers : 1;
     const bool cpu = edmli_backends[b] && edmli_backends[b]->on_cpu;
     double f[EDMLI_CM_FIGURES];
-    edmli_cost_shape(op, !cpu && binding == EDML_COST_HOST_MEMORY, f);
+    edmli_cost_shape(op, cpu != (binding == EDML_COST_HOST_MEMORY), f);
     edml_cost_term t = {0};
     if (!edmli_cm_find(dev, (uint32_t)op->kind, b, path.path, edmli_cost_elem_bytes(op), binding,
                        cpu ? path.parts : workers, &t))
