@@ -423,6 +423,7 @@ typedef struct edml_cost_term {
     float us_per_mhalf;    /**< per million FLOAT16 elements of its inputs (converted to compare) */
     float us_per_mlong;    /**< per million elements of one row (above) */
     float us_per_mstrided; /**< per million input elements TopK or ArgMin goes through down columns */
+    float us_per_mkept;    /**< per million candidates TopK keeps (K a row times its rows) */
     uint8_t path;          /**< the kernel path its backend's plan runs (docs/performance.md); 0: every one */
     uint8_t elem_bytes;    /**< the bytes of the elements it compares or moves (1, 2, 4, 8); 0: any */
     uint8_t reserved[2];   /**< 0 */
@@ -719,7 +720,7 @@ edml_status edml_device_placement_cache_stats(edml_device *device, edml_placemen
  *  they cannot be addressed); 0 where cap is short, a figure is not finite and at least 0 (the last error
  *  names the line), the device is busy or none (edml_error_without_device() says). */
 size_t edml_cost_model_write(edml_device *device, const edml_cost_term *terms, uint32_t n, void *buf, size_t cap);
-#define EDML_COST_MODEL_BYTES(n) EDML_BYTES_(32u, 40u, n)
+#define EDML_COST_MODEL_BYTES(n) EDML_BYTES_(32u, 44u, n)
 
 /** The message of the last call that reached this device, "" when it
  *  succeeded (see edml_error_without_device() for calls that reached none). */

@@ -86,7 +86,7 @@ for p in pts:  # its path's line for its element bytes, else the path's for any,
         lines[key(p, "every path", 0)]
     want = m["fixed_us"] + m["us_per_mib"] * p["mib"] + m["us_per_melement"] * p["melements"] + \
         m["us_per_mrow"] * p["mrows"] + m["us_per_mhalf"] * p["mhalves"] + m["us_per_mlong"] * p["mlong"] + \
-        m["us_per_mstrided"] * p["mstrided"]
+        m["us_per_mstrided"] * p["mstrided"] + m["us_per_mkept"] * p["mkept"]
     assert abs(p["model_us"] - want) <= 0.01 + 1e-3 * want, (p, want)
 circles = E.parse(sys.argv[2]).getroot().findall("{http://www.w3.org/2000/svg}circle")
 gw = sorted({p["workers"] for p in pts if p["backend"] == "gles"})

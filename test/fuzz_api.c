@@ -339,6 +339,7 @@ static bool model_lines_of(edml_cost_term lines[8], uint32_t seed, bool odd)
                                     (float)(h >> 28),
                                     0,
                                     0,
+                                    0,
                                     {0}};
     }
     if (!odd) return false;

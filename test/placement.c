@@ -165,13 +165,13 @@ static uint32_t model_of(float cpu_host, float gpu_host, float cpu_buffers, floa
     uint32_t n = 0;
     for (uint8_t f = 0; f < 4; f++) {
         model[n++] =
-            (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, cpu_host, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+            (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, cpu_host, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
         model[n++] =
-            (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, gpu_host, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
-        model[n++] =
-            (edml_cost_term){f, EDML_BACKEND_NEON, EDML_COST_GPU_BUFFERS, 1, cpu_buffers, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
-        model[n++] =
-            (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_GPU_BUFFERS, 0, gpu_buffers, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+            (edml_cost_term){f, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, gpu_host, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+        model[n++] = (edml_cost_term){
+            f, EDML_BACKEND_NEON, EDML_COST_GPU_BUFFERS, 1, cpu_buffers, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+        model[n++] = (edml_cost_term){
+            f, EDML_BACKEND_GLES, EDML_COST_GPU_BUFFERS, 0, gpu_buffers, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
     }
     return n;
 }
@@ -224,8 +224,8 @@ static void check_model_blob(void)
     tl_device_free(&d);
     for (int k = 0; k < 6; k++) {
         const edml_board keep = board;
-        /* 2: a line's bit (a line is 36 bytes); 4, 5: the header's GPU driver key, edml's version (an update) */
-        uint8_t *damaged = k == 2 ? &blob[32 + 36 * 3 + 5] : k == 4 ? &blob[12] : k == 5 ? &blob[16] : NULL;
+        /* 2: a line's bit (a line is 44 bytes); 4, 5: the header's GPU driver key, edml's version (an update) */
+        uint8_t *damaged = k == 2 ? &blob[32 + 44 * 3 + 5] : k == 4 ? &blob[12] : k == 5 ? &blob[16] : NULL;
         if (damaged) *damaged ^= 0x10;
         if (k == 3) board.name = "another board";
         edml_device_desc dd = {0};
@@ -257,7 +257,7 @@ static void check_model_blob(void)
     }
 }
 
-/* A line's checksum as the blob keeps it (FNV-1a of its 36 bytes, mixed):
+/* A line's checksum as the blob keeps it (FNV-1a of its 40 bytes, mixed):
  * to make a blob whose figures are bad and whose checksums hold. */
 static uint32_t line_sum(const edml_cost_term *t)
 {
@@ -295,7 +295,7 @@ static void check_model_untrusted(void)
             edml_cost_term t = model[3]; /* the bad figure put back, with its checksum */
             t.us_per_mrow = bad[k];
             const uint32_t sum = line_sum(&t);
-            memcpy(blob + 32 + 40 * 3, &t, sizeof t), memcpy(blob + 32 + 40 * 3 + sizeof t, &sum, 4);
+            memcpy(blob + 32 + 44 * 3, &t, sizeof t), memcpy(blob + 32 + 44 * 3 + sizeof t, &sum, 4);
         }
         tl_device_free(&d);
         edml_device_desc dd = {0};
@@ -372,8 +372,8 @@ static void check_model_row(void)
     tl_device d;
     const edml_board keep = board;
     static edml_cost_term lines[2];
-    lines[0] =
-        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[0] = (edml_cost_term){
+        EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
     lines[1] = (edml_cost_term){EDML_COST_TOPK,
                                 EDML_BACKEND_GLES,
                                 EDML_COST_HOST_MEMORY,
@@ -385,6 +385,7 @@ static void check_model_row(void)
                                 0,
                                 1e5f /* 0.1 us an element of a row */,
                                 1e5f /* 0.1 us an element down columns */,
+                                0,
                                 0,
                                 0,
                                 {0}};
@@ -415,14 +416,14 @@ static void check_model_workers(void)
 {
     const edml_board keep = board;
     static edml_cost_term lines[4];
-    lines[0] =
-        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
-    lines[1] =
-        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 1, 90, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
-    lines[2] =
-        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 4, 20, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
-    lines[3] =
-        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 70, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[0] = (edml_cost_term){
+        EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[1] = (edml_cost_term){
+        EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 1, 90, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[2] = (edml_cost_term){
+        EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 4, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[3] = (edml_cost_term){
+        EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 70, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
     board.cost_model = lines;
     static const struct {
         uint32_t workers, lines;
@@ -475,9 +476,10 @@ static void check_model_figures(void)
                                 0,
                                 0,
                                 0,
+                                0,
                                 {0}};
     lines[1] = (edml_cost_term){
-        EDML_COST_ELEMENT_WISE_IF, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 100, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+        EDML_COST_ELEMENT_WISE_IF, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
     board.cost_model = lines, board.cost_model_terms = 2;
     edml_device *dev = make(&d, EDML_PLACEMENT_THRESHOLDS, 0, NULL, 0);
     char why[300];
@@ -517,14 +519,14 @@ static void check_model_paths(void)
     const edml_board keep = board;
     static edml_cost_term lines[6];
     const uint8_t rows = EDMLI_COST_PATH_NEON_TOPK_ROWS;
-    lines[0] =
-        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+    lines[0] = (edml_cost_term){
+        EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 50, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
     lines[1] = (edml_cost_term){
-        EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 10, 0, 0, 0, 0, 0, 0, rows, 0, {0}};
+        EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 1, 10, 0, 0, 0, 0, 0, 0, 0, rows, 0, {0}};
     lines[2] = (edml_cost_term){
-        EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 4, 2, 0, 0, 0, 0, 0, 0, rows, 0, {0}};
-    lines[3] =
-        (edml_cost_term){EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 30, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+        EDML_COST_TOPK, EDML_BACKEND_NEON, EDML_COST_HOST_MEMORY, 4, 2, 0, 0, 0, 0, 0, 0, 0, rows, 0, {0}};
+    lines[3] = (edml_cost_term){
+        EDML_COST_TOPK, EDML_BACKEND_GLES, EDML_COST_HOST_MEMORY, 0, 30, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
     lines[4] = lines[1], lines[4].elem_bytes = 8, lines[4].fixed_us = 1; /* INT64's, FLOAT64's: not FLOAT32's */
     lines[5] = lines[1], lines[5].elem_bytes = 4, lines[5].fixed_us = 7; /* 32-bit elements' */
     board.cost_model = lines, board.cost_model_terms = 5;
@@ -548,6 +550,9 @@ static void check_model_paths(void)
     CHECK(tl_device_create(&d, edml_device_size() + (1u << 18), &dd) == EDML_STATUS_OK, "device: %s", last_log);
     topk_placed(d.dev, 1, 1, why, sizeof why);
     CHECK(strstr(why, "neon: model: neon 0.007 ms, gles 0.030 ms"), "model, 4-byte elements' line: %s", why);
+    lines[5].us_per_mkept = 1e6f; /* 1 us a candidate kept: 16 rows of 64, K = 4, keep 64 */
+    topk_placed(d.dev, 16, 1, why, sizeof why);
+    CHECK(strstr(why, "gles: model: neon 0.071 ms, gles 0.030 ms"), "model, candidates kept: %s", why);
     tl_device_free(&d);
     board = keep;
 }

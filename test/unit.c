@@ -959,7 +959,7 @@ static void test_size_macros(void)
     if (sizeof(size_t) == 4)
         CHECK(cm == SIZE_MAX && pc == SIZE_MAX, "sizes that wrap on 32 bits: %zu %zu", cm, pc);
     else
-        CHECK(cm == 32u + 40u * (size_t)0xFFFFFFFFu && pc == 32u + 40u * (size_t)0xFFFFFFFFu, "sizes: %zu %zu", cm, pc);
+        CHECK(cm == 32u + 44u * (size_t)0xFFFFFFFFu && pc == 32u + 40u * (size_t)0xFFFFFFFFu, "sizes: %zu %zu", cm, pc);
     memset(blob, 0xee, sizeof blob);
     CHECK(edml_cost_model_write(d.dev, terms, 0xFFFFFFFFu, blob, sizeof(size_t) == 4 ? SIZE_MAX : sizeof blob) == 0 &&
               blob[0] == 0xee,

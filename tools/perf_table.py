@@ -323,15 +323,17 @@ def predict_table(docs):
 
 def model_table(d):
     """AUTO's cost model of a board report: each fitted line and its median error over its points."""
-    row(["family", "backend", "path", "tensors", "workers", "fixed", "per MiB", "per M elements", "per M rows",
-         "per M halves", "per M of a row", "per M down columns", "points", "median error"])
-    print("|" + " --- |" * 14)
+    row(["family", "backend", "path", "elements", "tensors", "workers", "fixed", "per MiB", "per M elements",
+         "per M rows", "per M halves", "per M of a row", "per M down columns", "per M kept", "points", "median error"])
+    print("|" + " --- |" * 16)
     for r in d["model"]:
         row([r["family"], r["backend"], r.get("path_name", "every path"),
+             f"{r['elem_bytes']} bytes" if r.get("elem_bytes") else "any",
              "host memory" if r["binding"] == "host" else "GPU buffers", str(r["workers"]),
              f"{r['fixed_us']:.1f} us", f"{r['us_per_mib']:.1f} us", f"{r['us_per_melement']:.1f} us",
              f"{r['us_per_mrow']:.1f} us", f"{r.get('us_per_mhalf', 0):.1f} us",
-             f"{r.get('us_per_mlong', 0):.1f} us", f"{r.get('us_per_mstrided', 0):.1f} us", str(r["points"]),
+             f"{r.get('us_per_mlong', 0):.1f} us", f"{r.get('us_per_mstrided', 0):.1f} us",
+             f"{r.get('us_per_mkept', 0):.1f} us", str(r["points"]),
              f"{r['median_error'] * 100:.0f}%"])
 
 

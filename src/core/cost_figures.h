@@ -10,10 +10,10 @@
 
 #include <stdbool.h>
 
-/* MiB of the tensors (inputs read, outputs written), millions of elements
- * of the largest, of rows, of FLOAT16 input elements, of elements of one
- * row, of input elements gone through down columns. */
-#define EDMLI_COST_FIGURES 6
+/* MiB moved, millions of elements of the largest tensor, of rows, of
+ * FLOAT16 input elements, of elements of one row, of input elements gone
+ * through down columns, of candidates TopK keeps (cost_model.c). */
+#define EDMLI_COST_FIGURES 7
 
 /* The kernel paths the model has lines for (edml_cost_term.path: a path's
  * place in this list, from 1; 0 prices every path of its family):

@@ -19,7 +19,7 @@
  * placement cache: each line is copied out and its checksum checked again
  * when it is read.
  *   header: "edmlcm4", the board's key, the GPU's, edml's version, lines
- *   line:   an edml_cost_term (36 bytes), its checksum
+ *   line:   an edml_cost_term (40 bytes), its checksum
  * A blob of an earlier format (lines without a path) is refused. */
 #include "internal.h"
 
@@ -37,7 +37,7 @@ typedef struct edmli_cm_line {
 } edmli_cm_line;
 
 static const char edmli_cm_magic[8] = "edmlcm4";
-_Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 36 && sizeof(edmli_cm_line) == 40,
+_Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 40 && sizeof(edmli_cm_line) == 44,
                "EDML_COST_MODEL_BYTES");
 
 #define EDMLI_CM_FIGURES EDMLI_COST_FIGURES /* a line's terms' (internal.h) */
@@ -50,12 +50,12 @@ _Static_assert(sizeof(edmli_cm_head) == 32 && sizeof(edml_cost_term) == 36 && si
  * not 0; NULL where the line is sound. */
 const char *edmli_cost_term_bad(const edml_cost_term *t, const char **why)
 {
-    static const char *const names[7] = {"fixed_us",     "us_per_mib",   "us_per_melement", "us_per_mrow",
-                                         "us_per_mhalf", "us_per_mlong", "us_per_mstrided"};
-    const float f[7] = {t->fixed_us,     t->us_per_mib,   t->us_per_melement, t->us_per_mrow,
-                        t->us_per_mhalf, t->us_per_mlong, t->us_per_mstrided};
+    static const char *const names[8] = {"fixed_us",     "us_per_mib",   "us_per_melement", "us_per_mrow",
+                                         "us_per_mhalf", "us_per_mlong", "us_per_mstrided", "us_per_mkept"};
+    const float f[8] = {t->fixed_us,     t->us_per_mib,   t->us_per_melement, t->us_per_mrow,
+                        t->us_per_mhalf, t->us_per_mlong, t->us_per_mstrided, t->us_per_mkept};
     *why = "is not a finite time of 0 or more (a NaN, an infinity or a negative)";
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 8; i++) {
         uint32_t bits;
         memcpy(&bits, &f[i], sizeof bits);
         const bool finite = (bits >> 23 & 0xffu) != 0xffu, negative = bits >> 31 && (bits & 0x7fffffffu);
@@ -167,19 +167,18 @@ void edmli_cost_model_open(edml_device *dev)
     }
     m->blob = (const uint8_t *)dd->cost_model;
     m->blob_terms = why ? 0 : got.terms;
-    char bad[160];
+    char line[EDMLI_MESSAGE_BYTES / 2]; /* a line's refusal, or what was taken */
     for (uint32_t i = 0; !why && i < m->blob_terms; i++) {
         edml_cost_term t;
         if (!edmli_cm_blob_line(dev, i, &t)) why = "cost model: not used: a line's checksum does not match";
         const char *what = NULL, *figure = why ? NULL : edmli_cost_term_bad(&t, &what);
         if (figure)
-            edmli_format(bad, sizeof bad, "cost model: not used: line %u's %s %s", (unsigned)i, figure, what),
-                why = bad;
+            edmli_format(line, sizeof line, "cost model: not used: line %u's %s %s", (unsigned)i, figure, what),
+                why = line;
     }
     if (why) m->blob = NULL, m->blob_terms = 0;
     if (!why) m->stale = edmli_cm_outdated(dev, &got);
     if (!dev->err.log) return;
-    char line[EDMLI_MESSAGE_BYTES / 2];
     if (!why)
         edmli_format(line, sizeof line, "cost model: %u lines taken (%s%s%s)", (unsigned)m->blob_terms,
                      m->stale ? "stale: its " : "this board's, GPU driver's and edml version's",
@@ -266,7 +265,9 @@ static bool edmli_cm_horizontal(const edml_operator *op)
  * ArgMin reduces to one output: what one worker or workgroup goes
  * through however many there are), millions of input elements TopK or
  * ArgMin goes through down columns (a strided axis, a reduction not of
- * the innermost dim: a CPU's caches serve them worse the larger they are). */
+ * the innermost dim: a CPU's caches serve them worse the larger they are),
+ * millions of candidates TopK keeps (K a row: what its heaps and sorts
+ * hold, apart from the elements they scan). */
 void edmli_cost_shape(const edml_operator *op, bool uploads, double f[EDMLI_CM_FIGURES])
 {
     uint64_t bytes = 0, elems = 0, rows = 0, halves = 0, along = 0, down = 0;
@@ -301,13 +302,14 @@ void edmli_cost_shape(const edml_operator *op, bool uploads, double f[EDMLI_CM_F
     }
     f[0] = (double)bytes / 1048576.0, f[1] = (double)elems / 1e6, f[2] = (double)rows / 1e6;
     f[3] = (double)halves / 1e6, f[4] = (double)along / 1e6, f[5] = (double)down / 1e6;
+    f[6] = op->kind == EDMLI_OP_TOPK ? (double)op->outputs[0].elem_count / 1e6 : 0; /* K a row, every row */
 }
 
 static uint64_t edmli_cm_ns(const edml_cost_term *t, const double f[EDMLI_CM_FIGURES])
 {
     const double us = (double)t->fixed_us + (double)t->us_per_mib * f[0] + (double)t->us_per_melement * f[1] +
                       (double)t->us_per_mrow * f[2] + (double)t->us_per_mhalf * f[3] + (double)t->us_per_mlong * f[4] +
-                      (double)t->us_per_mstrided * f[5];
+                      (double)t->us_per_mstrided * f[5] + (double)t->us_per_mkept * f[6];
     if (us != us) return UINT64_MAX; /* not reached: every line's figures are checked finite and not negative */
     return us <= 0 ? 0 : us >= 1.8e13 ? UINT64_MAX : (uint64_t)(us * 1000.0);
 }

@@ -26,7 +26,7 @@
 #define MODEL_SCALES 4
 #define MODEL_POINTS ((WORKLOADS + SHAPE_WORKLOADS) * MODEL_SCALES)
 #define MODEL_MAX (MODEL_POINTS * 4 * 8) /* in four series on up to eight devices */
-#define FIGURES EDMLI_COST_FIGURES /* MiB, millions of elements, rows, FLOAT16 inputs, a row's elements, down columns */
+#define FIGURES EDMLI_COST_FIGURES /* MiB, M elements, rows, FLOAT16 inputs, a row's elements, down columns, kept */
 #define COLS (FIGURES + 1)         /* and the fixed cost */
 
 static const char *const fam_name[4] = {"topk", "gather_nd", "argreduce", "elementwise_if"}; /* EDML_COST_* */
@@ -90,7 +90,8 @@ static bool solve(double a[COLS][COLS], double b[COLS], int n, double x[COLS])
  * coefficient comes out negative is dropped and the rest fitted again. */
 static void fit(const model_point *pt, int n, double c[COLS])
 {
-    bool on[COLS] = {true, true, true, true, true, true, true};
+    bool on[COLS];
+    for (int col = 0; col < COLS; col++) on[col] = true;
     for (int col = 1; col < COLS; col++) { /* a column no point has */
         bool any = false;
         for (int i = 0; i < n; i++) any = any || pt[i].f[col - 1] > 0;
@@ -103,7 +104,8 @@ static void fit(const model_point *pt, int n, double c[COLS])
         double a[COLS][COLS] = {{0}}, b[COLS] = {0}, x[COLS] = {0};
         for (int i = 0; i < n; i++) {
             const double w = 1.0 / (pt[i].us * pt[i].us);
-            const double row[COLS] = {1, pt[i].f[0], pt[i].f[1], pt[i].f[2], pt[i].f[3], pt[i].f[4], pt[i].f[5]};
+            double row[COLS] = {1};
+            for (int col = 1; col < COLS; col++) row[col] = pt[i].f[col - 1];
             for (int r = 0; r < m; r++) {
                 for (int k = 0; k < m; k++) a[r][k] += w * row[idx[r]] * row[idx[k]];
                 b[r] += w * row[idx[r]] * pt[i].us;
@@ -128,7 +130,9 @@ static void fit(const model_point *pt, int n, double c[COLS])
 
 static double predicted(const double c[COLS], const double f[FIGURES])
 {
-    return c[0] + c[1] * f[0] + c[2] * f[1] + c[3] * f[2] + c[4] * f[3] + c[5] * f[4] + c[6] * f[5];
+    double t = c[0];
+    for (int k = 0; k < FIGURES; k++) t += c[k + 1] * f[k];
+    return t;
 }
 
 /* The median of |predicted / measured - 1| over a line's points. */
@@ -285,9 +289,9 @@ static void line_fit(FILE *f, model_point *all, int n, const model_point *key, i
     fit(pt, m, c);
     const double err = fit_error(pt, m, c);
     const uint8_t path = tier < 2 ? key->path : 0, elem = tier < 1 ? key->elem : 0;
-    terms[(*nterms)++] =
-        (edml_cost_term){key->family, key->backend, key->binding, key->workers, (float)c[0], (float)c[1], (float)c[2],
-                         (float)c[3], (float)c[4],  (float)c[5],  (float)c[6],  path,        elem,        {0}};
+    terms[(*nterms)++] = (edml_cost_term){key->family, key->backend, key->binding, key->workers, (float)c[0],
+                                          (float)c[1], (float)c[2],  (float)c[3],  (float)c[4],  (float)c[5],
+                                          (float)c[6], (float)c[7],  path,         elem,         {0}};
     for (int i = 0; i < n; i++)
         if (same_line(&all[i], key, tier) && all[i].tier > tier)
             all[i].model_us = predicted(c, all[i].f), all[i].tier = tier;
@@ -298,14 +302,14 @@ static void line_fit(FILE *f, model_point *all, int n, const model_point *key, i
         "    {\"family\": \"%s\", \"backend\": \"%s\", \"path\": %u, \"path_name\": \"%s\", \"elem_bytes\": %u, "
         "\"binding\": \"%s\", \"workers\": %u, \"fixed_us\": %.3f, \"us_per_mib\": %.3f, \"us_per_melement\": %.3f, "
         "\"us_per_mrow\": %.3f, \"us_per_mhalf\": %.3f, \"us_per_mlong\": %.3f, \"us_per_mstrided\": %.3f, "
-        "\"points\": %d, \"median_error\": %.4f}",
+        "\"us_per_mkept\": %.3f, \"points\": %d, \"median_error\": %.4f}",
         fam_name[key->family], edml_backend_name((edml_backend)key->backend), (unsigned)path, words, (unsigned)elem,
-        bind_name[key->binding], key->workers, c[0], c[1], c[2], c[3], c[4], c[5], c[6], m, err);
-    printf(
-        "model %-14s %-4s %-24s %ub %-4s %2u workers: %9.1f us + %8.1f us/MiB + %8.1f us/M elements + %8.1f us/M "
-        "rows + %8.1f us/M halves + %8.1f us/M of a row + %8.1f us/M down columns (%d points, median error %.0f%%)\n",
-        fam_name[key->family], edml_backend_name((edml_backend)key->backend), words, (unsigned)elem,
-        bind_name[key->binding], key->workers, c[0], c[1], c[2], c[3], c[4], c[5], c[6], m, err * 100);
+        bind_name[key->binding], key->workers, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], m, err);
+    printf("model %-14s %-4s %-24s %ub %-4s %2u workers: %9.1f us + %8.1f us/MiB + %8.1f us/M elements + %8.1f us/M "
+           "rows + %8.1f us/M halves + %8.1f us/M of a row + %8.1f us/M down columns + %8.1f us/M kept (%d points, "
+           "median error %.0f%%)\n",
+           fam_name[key->family], edml_backend_name((edml_backend)key->backend), words, (unsigned)elem,
+           bind_name[key->binding], key->workers, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], m, err * 100);
 }
 
 /* Every line the points make: each path's for each element size, each
@@ -335,10 +339,10 @@ static void model_points_json(FILE *f, const model_point *pt, int n)
                 "%s\n    {\"family\": \"%s\", \"backend\": \"%s\", \"path\": \"%s\", \"elem_bytes\": %u, "
                 "\"binding\": \"%s\", \"workers\": %u, \"mib\": %.6f, \"melements\": %.6f, \"mrows\": %.6f, "
                 "\"mhalves\": %.6f, "
-                "\"mlong\": %.6f, \"mstrided\": %.6f, \"us\": %.3f, \"model_us\": %.3f}",
+                "\"mlong\": %.6f, \"mstrided\": %.6f, \"mkept\": %.6f, \"us\": %.3f, \"model_us\": %.3f}",
                 i ? "," : "", fam_name[p->family], edml_backend_name((edml_backend)p->backend),
                 edmli_cost_path_name(p->path), (unsigned)p->elem, bind_name[p->binding], p->workers, p->f[0], p->f[1],
-                p->f[2], p->f[3], p->f[4], p->f[5], p->us, p->model_us);
+                p->f[2], p->f[3], p->f[4], p->f[5], p->f[6], p->us, p->model_us);
     }
     fprintf(f, "\n  ],\n");
 }
@@ -375,9 +379,10 @@ void report_model_caps(char *buf, size_t cap, const edml_cost_term *terms, uint3
     for (uint32_t i = 0; i < n && at < cap; i++)
         at += (size_t)snprintf(
             buf + at, cap - at,
-            "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %u, %u, {0}}%s \\\n",
+            "    {%u, %u, %u, %u, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %.3ff, %u, %u, {0}}%s \\\n",
             terms[i].family, terms[i].backend, terms[i].binding, terms[i].workers, terms[i].fixed_us,
             terms[i].us_per_mib, terms[i].us_per_melement, terms[i].us_per_mrow, terms[i].us_per_mhalf,
-            terms[i].us_per_mlong, terms[i].us_per_mstrided, terms[i].path, terms[i].elem_bytes, i + 1 < n ? "," : "");
+            terms[i].us_per_mlong, terms[i].us_per_mstrided, terms[i].us_per_mkept, terms[i].path, terms[i].elem_bytes,
+            i + 1 < n ? "," : "");
     if (at < cap) snprintf(buf + at, cap - at, "}\n/* clang-format on */\n");
 }
