@@ -1004,9 +1004,9 @@ void edmli_neon_topk_path(const edml_operator *op, edmli_cost_path *out)
     const uint64_t bytes = ti->elem_count * ti->elem_size, rows = ti->elem_count / p->axis_size;
     const uint32_t most = edmli_cpu_parts(op, UINT64_MAX, bytes);
     const edmli_neon_topk_mode mode = edmli_neon_topk_mode_of(op);
-    const uint32_t sub =
-        mode == EDMLI_NEON_TOPK_PACKED || edmli_neon_topk_is_wide(op) ? edmli_neon_topk_sub(p, rows, most) : 1;
-    if (edmli_neon_topk_is_wide(op)) {
+    const bool wide = edmli_neon_topk_is_wide(op);
+    const uint32_t sub = mode == EDMLI_NEON_TOPK_PACKED || wide ? edmli_neon_topk_sub(p, rows, most) : 1;
+    if (wide) {
         out->path = EDMLI_COST_PATH_NEON_TOPK_WIDE;
         out->parts = sub > 1 ? (uint32_t)rows * sub : edmli_cpu_parts(op, rows, bytes);
     } else if (mode == EDMLI_NEON_TOPK_PACKED && edmli_neon_topk_select_takes(op)) {
