@@ -193,6 +193,17 @@ static void kn_sample_largest(kn_tensor *in, EDML_TENSOR_DATA_TYPE t, UINT rows,
         }
 }
 
+/* A 64-bit integer input's elements mostly its type's lowest, the largest
+ * kept: fewer elements than K above the lowest among the first ones. */
+static void kn_mostly_lowest(kn_tensor *in, EDML_TENSOR_DATA_TYPE t)
+{
+    const uint64_t low = t == EDML_TENSOR_DATA_TYPE_INT64 ? 0x8000000000000000ull : 0;
+    for (UINT64 i = 0; i < in->b.TotalTensorSizeInBytes / 8; i++)
+        if (i % 61 != 60) memcpy(in->p + 8 * i, &low, 8);
+}
+
+static int kn_lowest = 0; /* TopK's rows: kn_mostly_lowest */
+
 static void kn_topk_along(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n, UINT axis, UINT k)
 {
     const UINT sizes[2] = {rows, n}, osz[2] = {axis ? rows : k, axis ? k : n};
@@ -200,6 +211,7 @@ static void kn_topk_along(tl_rng *r, EDML_TENSOR_DATA_TYPE t, UINT rows, UINT n,
     kn_make(&in, t, 2, sizes, NULL);
     kn_fill(&in, r);
     if (kn_sampled) kn_sample_largest(&in, t, rows, n);
+    if (kn_lowest) kn_mostly_lowest(&in, t);
     kn_make(&out[0], t, 2, osz, NULL);
     kn_make(&out[1], EDML_TENSOR_DATA_TYPE_UINT32, 2, osz, NULL);
     const EDML_AXIS_DIRECTION dir = kn_dir >= 0      ? (EDML_AXIS_DIRECTION)kn_dir
@@ -246,7 +258,9 @@ static void test_topk_paths(tl_rng *r)
         kn_dir = dir;
         for (int t = 9; t < 11; t++) kn_topk(r, kn_types[t], 50, 77, 7), kn_topk(r, kn_types[t], 3, 5000, 16);
     }
-    kn_dir = -1;
+    kn_lowest = 1, kn_dir = EDML_AXIS_DIRECTION_DECREASING; /* the first elements' floor is the lowest key */
+    for (int t = 9; t < 11; t++) kn_topk(r, kn_types[t], 4, 3000, 12), kn_topk(r, kn_types[t], 2, 600, 16);
+    kn_lowest = 0, kn_dir = -1;
 }
 
 /* ElementWiseIf of [outer, pixels, ch], the condition of [outer, pixels, 1] broadcast over ch. */

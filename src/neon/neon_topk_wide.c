@@ -50,68 +50,111 @@ static bool edmli_neon_topk_wide_enters(const uint64_t *k, uint32_t n, uint64_t 
 }
 
 #define EDMLI_NEON_TOPK_SORTED 16u /* a K up to this kept sorted, not in a heap */
+#define EDMLI_NEON_TOPK_FLOOR 512u /* elements a row's floor is taken from */
 
-/* The worst of the best K so far: a heap's root, or a sorted array's last. */
-EDMLI_ALWAYS_INLINE uint64_t edmli_neon_topk_worst(const edmli_topk_entry *h, uint32_t k, bool sorted)
+/* The best K so far: a heap of K (count is K), or count entries kept
+ * sorted, best first (earlier index first on ties). The flipped key e at
+ * index i goes in where it beats the worst (an equal key comes later: it
+ * does not), or, with fewer than K in a sorted array, goes in at its
+ * place. */
+typedef struct edmli_neon_topk_best {
+    edmli_topk_entry *h;
+    uint32_t k, count;
+    uint64_t floor; /* with count < K, no key below it is offered */
+    bool sorted;
+} edmli_neon_topk_best;
+
+/* The key a block's elements must be above to be offered. */
+EDMLI_ALWAYS_INLINE uint64_t edmli_neon_topk_bar(const edmli_neon_topk_best *b)
 {
-    return sorted ? h[k - 1].key : h[0].key;
+    if (b->count < b->k) return b->floor - 1; /* the floor is above 0 */
+    return b->sorted ? b->h[b->k - 1].key : b->h[0].key;
 }
 
-/* key (the element's, before the direction's flip) at index i offered to a
- * full heap, or to a full sorted array: in where it beats the worst (an
- * equal key comes later: it does not). */
-EDMLI_ALWAYS_INLINE void edmli_neon_topk_offer(const edmli_neon_topk_wjob *w, edmli_topk_entry *h, uint64_t key,
-                                               uint32_t i, bool sorted)
+EDMLI_ALWAYS_INLINE void edmli_neon_topk_put(const edmli_neon_topk_wjob *w, edmli_neon_topk_best *b, uint64_t e,
+                                             uint32_t i)
 {
-    const uint32_t k = w->op->plan.topk.k;
-    const uint64_t e = key ^ w->flip;
-    if (e <= edmli_neon_topk_worst(h, k, sorted)) return;
-    if (!sorted) {
+    edmli_topk_entry *const h = b->h;
+    const uint32_t k = b->k;
+    if (!b->sorted) {
+        if (e <= h[0].key) return;
+        const uint64_t key = e ^ w->flip;
         edmli_topk_select(h, k, k, &key, 1, i, w->flip);
         return;
     }
-    uint32_t j = k - 1;
-    for (; j > 0 && e > h[j - 1].key; j--) h[j] = h[j - 1];
-    h[j] = (edmli_topk_entry){e, i, 0};
+    uint32_t j = b->count;
+    if (j == k) {
+        if (e <= h[k - 1].key) return;
+        j = k - 1;
+    } else {
+        b->count = j + 1;
+    }
+    edmli_topk_entry *at = h + j; /* h[-1] is a sentinel of the highest key */
+    for (; e > at[-1].key; at--) at[0] = at[-1];
+    *at = (edmli_topk_entry){e, i, 0};
 }
 
-/* Packed INT64 (sgn) and UINT64 once the heap is full, 16 elements a
- * block: each compared as it is loaded with the heap's worst (its key back
- * to the element's own bits: e > worst where the largest are kept, < where
- * the smallest are), a block none of whose elements enters skipped; in one
- * that passes, the elements that did are offered to the heap one by one
- * (each against the heap's worst as it is then). */
-EDMLI_ALWAYS_INLINE uint32_t edmli_neon_topk_i64_blocks(const edmli_neon_topk_wjob *w, const uint64_t *q, uint32_t i,
-                                                        uint32_t i1, edmli_topk_entry *heap, bool sgn, bool smallest,
-                                                        bool sorted)
+/* The elements of 16 at s (index i) whose compare lanes c0-c7 are set, put
+ * in the best K one by one, each against the worst as it is then. */
+EDMLI_ALWAYS_INLINE void edmli_neon_topk_i64_enter(const edmli_neon_topk_wjob *w, edmli_neon_topk_best *b,
+                                                   const uint64_t *s, uint32_t i, uint64_t inv, const uint64x2_t c[8])
 {
-    const uint32_t k = w->op->plan.topk.k;
-    const uint64_t sign = sgn ? 0x8000000000000000u : 0, inv = sign ^ w->flip;
-    const uint64x2_t iv = vdupq_n_u64(inv);
-    for (; i + 16 <= i1; i += 16) {
-        const uint64x2_t t = vdupq_n_u64(edmli_neon_topk_worst(heap, k, sorted) ^ inv);
-        const uint64_t *s = q + i;
-#define EDMLI_NEON_UP(v) edmli_neon_better64(vld1q_u64(s + v), t, iv, sgn, smallest)
-        const uint64x2_t c0 = EDMLI_NEON_UP(0), c1 = EDMLI_NEON_UP(2), c2 = EDMLI_NEON_UP(4), c3 = EDMLI_NEON_UP(6);
-        const uint64x2_t c4 = EDMLI_NEON_UP(8), c5 = EDMLI_NEON_UP(10), c6 = EDMLI_NEON_UP(12), c7 = EDMLI_NEON_UP(14);
-#undef EDMLI_NEON_UP
-        const uint64x2_t any =
-            vorrq_u64(vorrq_u64(vorrq_u64(c0, c1), vorrq_u64(c2, c3)), vorrq_u64(vorrq_u64(c4, c5), vorrq_u64(c6, c7)));
-        if (!edmli_neon_any_u32(vreinterpretq_u32_u64(any))) continue;
-        /* a byte an element: 0xff where it passed */
-        const uint16x8_t h0 = vcombine_u16(vmovn_u32(vcombine_u32(vmovn_u64(c0), vmovn_u64(c1))),
-                                           vmovn_u32(vcombine_u32(vmovn_u64(c2), vmovn_u64(c3))));
-        const uint16x8_t h1 = vcombine_u16(vmovn_u32(vcombine_u32(vmovn_u64(c4), vmovn_u64(c5))),
-                                           vmovn_u32(vcombine_u32(vmovn_u64(c6), vmovn_u64(c7))));
-        const uint64x2_t bytes = vreinterpretq_u64_u8(vcombine_u8(vmovn_u16(h0), vmovn_u16(h1)));
-        for (uint32_t half = 0; half < 2; half++) {
-            uint64_t m = half ? vgetq_lane_u64(bytes, 1) : vgetq_lane_u64(bytes, 0);
-            while (m) {
-                const uint32_t b = (uint32_t)__builtin_ctzll(m) / 8, j = 8 * half + b;
-                m &= ~(0xffull << (8 * b));
-                edmli_neon_topk_offer(w, heap, s[j] ^ sign, i + j, sorted);
-            }
+    /* a byte an element: 0xff where it passed */
+    const uint16x8_t h0 = vcombine_u16(vmovn_u32(vcombine_u32(vmovn_u64(c[0]), vmovn_u64(c[1]))),
+                                       vmovn_u32(vcombine_u32(vmovn_u64(c[2]), vmovn_u64(c[3]))));
+    const uint16x8_t h1 = vcombine_u16(vmovn_u32(vcombine_u32(vmovn_u64(c[4]), vmovn_u64(c[5]))),
+                                       vmovn_u32(vcombine_u32(vmovn_u64(c[6]), vmovn_u64(c[7]))));
+    const uint64x2_t bytes = vreinterpretq_u64_u8(vcombine_u8(vmovn_u16(h0), vmovn_u16(h1)));
+    for (uint32_t half = 0; half < 2; half++) {
+        uint64_t m = half ? vgetq_lane_u64(bytes, 1) : vgetq_lane_u64(bytes, 0);
+        while (m) {
+            const uint32_t c = (uint32_t)__builtin_ctzll(m) / 8, j = 8 * half + c;
+            m &= ~(0xffull << (8 * c));
+            edmli_neon_topk_put(w, b, s[j] ^ inv, i + j);
         }
+    }
+}
+
+/* The 16 compare lanes of the elements at s against the bar t (in the
+ * elements' own bits): whether any passed. */
+EDMLI_ALWAYS_INLINE uint64x2_t edmli_neon_topk_i64_test(const uint64_t *s, uint64x2_t t, uint64x2_t iv, bool sgn,
+                                                        bool smallest, uint64x2_t c[8])
+{
+#define EDMLI_NEON_UP(v) c[v] = edmli_neon_better64(vld1q_u64(s + 2 * (v)), t, iv, sgn, smallest)
+    EDMLI_NEON_UP(0), EDMLI_NEON_UP(1), EDMLI_NEON_UP(2), EDMLI_NEON_UP(3);
+    EDMLI_NEON_UP(4), EDMLI_NEON_UP(5), EDMLI_NEON_UP(6), EDMLI_NEON_UP(7);
+#undef EDMLI_NEON_UP
+    return vorrq_u64(vorrq_u64(vorrq_u64(c[0], c[1]), vorrq_u64(c[2], c[3])),
+                     vorrq_u64(vorrq_u64(c[4], c[5]), vorrq_u64(c[6], c[7])));
+}
+
+/* Packed INT64 (sgn) and UINT64, 32 then 16 elements a block: each
+ * compared as it is loaded with the bar (its key back to the element's own
+ * bits: e > bar where the largest are kept, < where the smallest are), a
+ * block none of whose elements passes skipped; in one that passes, the
+ * elements that did are put in the best K. */
+EDMLI_ALWAYS_INLINE uint32_t edmli_neon_topk_i64_blocks(const edmli_neon_topk_wjob *w, const uint64_t *q, uint32_t i,
+                                                        uint32_t i1, edmli_neon_topk_best *b, bool sgn, bool smallest)
+{
+    const uint64_t inv = (sgn ? 0x8000000000000000u : 0) ^ w->flip;
+    const uint64x2_t iv = vdupq_n_u64(inv);
+    uint64x2_t c[8], d[8];
+    uint64x2_t t = vdupq_n_u64(edmli_neon_topk_bar(b) ^ inv);
+    const uint64_t *s = q + i;
+    for (const uint64_t *const end = q + (i1 - i >= 32 ? i1 - 31 : i); s < end; s += 32) {
+        const uint64x2_t lo = edmli_neon_topk_i64_test(s, t, iv, sgn, smallest, c);
+        const uint64x2_t hi = edmli_neon_topk_i64_test(s + 16, t, iv, sgn, smallest, d);
+        if (!edmli_neon_any_u32(vreinterpretq_u32_u64(vorrq_u64(lo, hi)))) continue;
+        const uint32_t at = (uint32_t)(s - q);
+        if (edmli_neon_any_u32(vreinterpretq_u32_u64(lo))) edmli_neon_topk_i64_enter(w, b, s, at, inv, c);
+        if (edmli_neon_any_u32(vreinterpretq_u32_u64(hi))) edmli_neon_topk_i64_enter(w, b, s + 16, at + 16, inv, d);
+        t = vdupq_n_u64(edmli_neon_topk_bar(b) ^ inv);
+    }
+    i = (uint32_t)(s - q);
+    if (i + 16 <= i1) {
+        if (edmli_neon_any_u32(vreinterpretq_u32_u64(edmli_neon_topk_i64_test(q + i, t, iv, sgn, smallest, c))))
+            edmli_neon_topk_i64_enter(w, b, q + i, i, inv, c);
+        i += 16;
     }
     return i;
 }
@@ -125,29 +168,65 @@ EDMLI_ALWAYS_INLINE uint32_t edmli_neon_topk_i64_blocks(const edmli_neon_topk_wj
 static uint32_t edmli_neon_topk_i64_run(const edmli_neon_topk_wjob *w, const uint64_t *q, uint32_t i, uint32_t i1,
                                         edmli_topk_entry *heap)
 {
-#define EDMLI_NEON_RUN(sgn, smallest) edmli_neon_topk_i64_blocks(w, q, i, i1, heap, sgn, smallest, false)
+    edmli_neon_topk_best b = {.h = heap, .k = w->op->plan.topk.k, .count = w->op->plan.topk.k};
+#define EDMLI_NEON_RUN(sgn, smallest) edmli_neon_topk_i64_blocks(w, q, i, i1, &b, sgn, smallest)
     return EDMLI_NEON_BY_ORDER(w, EDMLI_NEON_RUN);
 #undef EDMLI_NEON_RUN
 }
 
+/* A floor for a row's best K (K up to 16) from its first p elements (p a
+ * multiple of 16): 16 lanes' bests, their K-th best key. K elements have
+ * a key at or above it, so no element below it is among the row's best. */
+EDMLI_ALWAYS_INLINE uint64_t edmli_neon_topk_i64_floor(const uint64_t *q, uint32_t p, uint32_t k, uint64_t inv,
+                                                       bool sgn, bool smallest)
+{
+    const uint64x2_t iv = vdupq_n_u64(inv);
+    uint64x2_t b0 = vld1q_u64(q), b1 = vld1q_u64(q + 2), b2 = vld1q_u64(q + 4), b3 = vld1q_u64(q + 6);
+    uint64x2_t b4 = vld1q_u64(q + 8), b5 = vld1q_u64(q + 10), b6 = vld1q_u64(q + 12), b7 = vld1q_u64(q + 14);
+    for (uint32_t i = 16; i < p; i += 16) {
+#define EDMLI_NEON_KEEP(v)                                                                  \
+    do {                                                                                    \
+        const uint64x2_t x_ = vld1q_u64(q + i + 2 * (v));                                   \
+        b##v = vbslq_u64(edmli_neon_better64(x_, b##v, iv, sgn, smallest), x_, b##v);       \
+    } while (0)
+        EDMLI_NEON_KEEP(0); EDMLI_NEON_KEEP(1); EDMLI_NEON_KEEP(2); EDMLI_NEON_KEEP(3);
+        EDMLI_NEON_KEEP(4); EDMLI_NEON_KEEP(5); EDMLI_NEON_KEEP(6); EDMLI_NEON_KEEP(7);
+#undef EDMLI_NEON_KEEP
+    }
+    const uint64x2_t b[8] = {b0, b1, b2, b3, b4, b5, b6, b7};
+    uint64_t lanes[16], top[17] = {UINT64_MAX}; /* top[0]: a sentinel; then the lanes' keys, best first */
+    for (uint32_t v = 0; v < 8; v++) vst1q_u64(lanes + 2 * v, veorq_u64(b[v], iv));
+    for (uint32_t j = 0; j < 16; j++) {
+        uint64_t *at = top + j + 1;
+        for (; lanes[j] > at[-1]; at--) at[0] = at[-1];
+        *at = lanes[j];
+    }
+    return top[k];
+}
+
 /* A K of up to EDMLI_NEON_TOPK_SORTED along a whole packed row of INT64 or
- * UINT64: the best K kept sorted, best first (earlier index first on ties),
- * each entry put in place by moving the worse ones down a slot, then
- * written as it is. */
+ * UINT64: the best K kept sorted, best first, each entry put in place by
+ * moving the worse ones down a slot, then written as it is. A floor from
+ * the row's first elements keeps all but the few above it from being put
+ * in at all before the array is full; without one (a floor of the lowest
+ * key) the first K go in in order. */
 static void edmli_neon_topk_i64_sorted(const edmli_neon_topk_wjob *w, const uint64_t *q, edmli_topk_entry *best)
 {
     const uint32_t k = w->op->plan.topk.k, n = w->op->plan.topk.axis_size;
-    const uint64_t sign = w->dtype == EDML_TENSOR_DATA_TYPE_INT64 ? 0x8000000000000000u : 0;
-    for (uint32_t i = 0; i < k; i++) { /* the first K in order */
-        const edmli_topk_entry x = {q[i] ^ sign ^ w->flip, i, 0};
-        uint32_t j = i;
-        for (; j > 0 && x.key > best[j - 1].key; j--) best[j] = best[j - 1];
-        best[j] = x;
-    }
-#define EDMLI_NEON_SORTED(sgn, smallest) edmli_neon_topk_i64_blocks(w, q, k, n, best, sgn, smallest, true)
-    uint32_t i = EDMLI_NEON_BY_ORDER(w, EDMLI_NEON_SORTED);
+    const uint64_t inv = (w->dtype == EDML_TENSOR_DATA_TYPE_INT64 ? 0x8000000000000000u : 0) ^ w->flip;
+    const uint32_t p = (n < EDMLI_NEON_TOPK_FLOOR ? n : EDMLI_NEON_TOPK_FLOOR) & ~15u;
+    best[0] = (edmli_topk_entry){UINT64_MAX, 0, 0}; /* the sentinel: the array is best + 1 */
+    edmli_neon_topk_best b = {.h = best + 1, .k = k, .sorted = true};
+    uint32_t i = 0;
+#define EDMLI_NEON_FLOOR(sgn, smallest) edmli_neon_topk_i64_floor(q, p, k, inv, sgn, smallest)
+    if (p >= 16) b.floor = EDMLI_NEON_BY_ORDER(w, EDMLI_NEON_FLOOR);
+#undef EDMLI_NEON_FLOOR
+    if (b.floor == 0)
+        for (; i < k; i++) edmli_neon_topk_put(w, &b, q[i] ^ inv, i);
+#define EDMLI_NEON_SORTED(sgn, smallest) edmli_neon_topk_i64_blocks(w, q, i, n, &b, sgn, smallest)
+    i = EDMLI_NEON_BY_ORDER(w, EDMLI_NEON_SORTED);
 #undef EDMLI_NEON_SORTED
-    for (; i < n; i++) edmli_neon_topk_offer(w, best, q[i] ^ sign, i, true);
+    for (; i < n; i++) edmli_neon_topk_put(w, &b, q[i] ^ inv, i);
 }
 
 /* The best K of elements [i0, i1) of the sequence at in, into heap. */
@@ -195,10 +274,11 @@ static void edmli_neon_topk_wide_part(void *arg, uint32_t part, uint32_t worker)
         const uint8_t *in = w->ex->in[0] + o.off[0];
         if (sorted) {
             edmli_neon_topk_i64_sorted(w, (const uint64_t *)(const void *)in, heap);
-        } else {
-            edmli_neon_topk_wide_range(w, in, 0, p->axis_size, heap);
-            edmli_topk_drain(heap, p->k);
+            edmli_topk_write(w->op, heap + 1, in, w->ex->out[0] + o.off[1], w->ex->out[1] + o.off[2]);
+            continue;
         }
+        edmli_neon_topk_wide_range(w, in, 0, p->axis_size, heap);
+        edmli_topk_drain(heap, p->k);
         edmli_topk_write(w->op, heap, in, w->ex->out[0] + o.off[1], w->ex->out[1] + o.off[2]);
     }
 }
