@@ -211,6 +211,12 @@ arm_suite() {
         step "$board test image under qemu, 4 threads (neon)" toolchain/run $board build/$board/edml-test --backend neon --iters $iters4 --seed 12 --threads 4
         step "$board every NEON kernel path against the reference under qemu" sh -c 'make -j"$1" BOARD=$2 build/$2/test/kernels && toolchain/run $2 build/$2/test/kernels' sh "$J" $board
     done
+    step "ARMv7 NEON without half-float conversion (Cortex-A8, -mfpu=neon): build the test image and the kernels test" \
+        sh -c 'make -j"$1" BOARD=rpi4-armhf BUILD=build/rpi4-armhf-a8 BOARD_TUNE="-mcpu=cortex-a8 -mfpu=neon -mfloat-abi=hard" test-image build/rpi4-armhf-a8/test/kernels' sh "$J"
+    step "ARMv7 NEON without half-float conversion: every vector on NEON under qemu-arm -cpu cortex-a8" \
+        env EDML_QEMU_FLAGS="-cpu cortex-a8" toolchain/run rpi4-armhf build/rpi4-armhf-a8/edml-test --backend neon --iters 200 --seed 14
+    step "ARMv7 NEON without half-float conversion: every NEON kernel path against the reference under qemu-arm -cpu cortex-a8" \
+        env EDML_QEMU_FLAGS="-cpu cortex-a8" toolchain/run rpi4-armhf build/rpi4-armhf-a8/test/kernels
     step "PORT=none is freestanding: the archive needs only memcpy/memset/memmove/memcmp and libgcc (AArch64, ARMv7)" sh test/check-freestanding.sh rpi4 rpi4-armhf
     step "static AArch64 program under qemu, arm64 Mesa present: GLES off with its reason" sh test/check-static.sh rpi4
     step "PORT=none and PORT=linux build and install apart (rpi4)" sh test/check-build-config.sh rpi4

@@ -222,12 +222,24 @@ static inline int32_t edmli_neon_hbest_s32(int32x4_t v, bool is_min)
 #endif
 }
 
-/* 4 halves (bits) widened to floats: one instruction on Arm; through SIMDe
- * on x86, F16C's where the build allows it (-mf16c), else SIMDe's software
- * conversion. */
+/* 4 halves (bits) widened to floats: one instruction on Arm where the FPU
+ * converts halves (__ARM_FP bit 1: AArch64, ARMv7's VFPv4 and
+ * neon-fp16); on ARMv7 NEON without it (-mfpu=neon: Cortex-A8, A9) by
+ * integer steps, exact (a half's subnormal is a normal float, so NEON's
+ * flush to zero leaves it); through SIMDe on x86, F16C's where the build
+ * allows it (-mf16c), else SIMDe's software conversion. */
 static inline float32x4_t edmli_neon_widen_f16(uint16x4_t h)
 {
-#if !defined(__ARM_NEON) && !defined(__ARM_NEON__) && defined(__F16C__)
+#if (defined(__ARM_NEON) || defined(__ARM_NEON__)) && !defined(__aarch64__) && !(__ARM_FP & 2)
+    const uint32x4_t u = vmovl_u16(h), em = vandq_u32(u, vdupq_n_u32(0x7fffu));
+    const uint32x4_t sign = vshlq_n_u32(veorq_u32(u, em), 16);
+    const uint32x4_t normal = vaddq_u32(vshlq_n_u32(em, 13), vdupq_n_u32(112u << 23)); /* exponent 15 -> 127 */
+    const uint32x4_t special = vorrq_u32(vshlq_n_u32(em, 13), vdupq_n_u32(0x7f800000u)); /* infinity, NaN */
+    const uint32x4_t small = vreinterpretq_u32_f32(vmulq_f32(vcvtq_f32_u32(em), vdupq_n_f32(0x1p-24f)));
+    const uint32x4_t r = vbslq_u32(vcgeq_u32(em, vdupq_n_u32(0x7c00u)), special,
+                                   vbslq_u32(vcltq_u32(em, vdupq_n_u32(0x0400u)), small, normal));
+    return vreinterpretq_f32_u32(vorrq_u32(r, sign));
+#elif !defined(__ARM_NEON) && !defined(__ARM_NEON__) && defined(__F16C__)
     uint16_t b[4];
     float f[4];
     vst1_u16(b, h);
