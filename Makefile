@@ -388,13 +388,14 @@ install-tools: $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo
 # the one checked out; the release is the commit meta-edml's recipe pins)
 # by git archive (tracked files only, no build/), reproducible (gzip -n,
 # the commit's time), its sha256 beside it for Buildroot's edml.hash.
-DIST := build/edml-$(VERSION).tar.gz
 DIST_COMMIT ?= HEAD
+DIST_VERSION = $(shell git show $(DIST_COMMIT):include/edml.h 2>/dev/null | sed -n 's/^\#define EDML_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' | paste -sd.)
+DIST = build/edml-$(DIST_VERSION).tar.gz
 .PHONY: dist
 dist:
 	@mkdir -p build
-	git archive --format=tar --prefix=edml-$(VERSION)/ $(DIST_COMMIT) | gzip -n -9 > $(DIST)
-	cd build && sha256sum edml-$(VERSION).tar.gz > edml-$(VERSION).tar.gz.sha256
+	git archive --format=tar --prefix=edml-$(DIST_VERSION)/ $(DIST_COMMIT) | gzip -n -9 > $(DIST)
+	cd build && sha256sum edml-$(DIST_VERSION).tar.gz > edml-$(DIST_VERSION).tar.gz.sha256
 	@echo "$(DIST): $$(cut -d' ' -f1 $(DIST).sha256) (sha256), the tree of $$(git rev-parse $(DIST_COMMIT))"
 
 clean:

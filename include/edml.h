@@ -111,7 +111,7 @@ extern "C" {
 /** @name Version */
 /**@{*/
 #define EDML_VERSION_MAJOR 0
-#define EDML_VERSION_MINOR 1
+#define EDML_VERSION_MINOR 2
 #define EDML_VERSION_PATCH 0
 /** The version as one number: major * 10000 + minor * 100 + patch. */
 #define EDML_VERSION (EDML_VERSION_MAJOR * 10000 + EDML_VERSION_MINOR * 100 + EDML_VERSION_PATCH)

@@ -4,8 +4,10 @@
 # checksums in the recipe and in Buildroot's hash file match it, SPDX lines
 # in the installed files, the licence installed and in edml.pc); the
 # recipe's required variables, a full SRCREV that names a commit of this
-# repository whose LICENSE has the recipe's checksum, its version edml.h's;
-# Buildroot's package variables, its boards edml's, its version edml.h's;
+# repository whose LICENSE has the recipe's checksum; Buildroot's package
+# variables, its boards edml's; both packages' version that of the pinned
+# commit's edml.h, whose public declarations, like today's edml.h's, are
+# their version's (packaging/abi.txt);
 # no -Werror in a plain make or the packages.
 # test/check-buildroot.sh and test/check-yocto.sh build and parse them
 # with a Buildroot or poky tree.
@@ -15,7 +17,13 @@ fail=0
 no() { echo "FAIL: $*"; fail=1; }
 bb=packaging/meta-edml/recipes-support/edml/edml_git.bb
 mk=packaging/buildroot/package/edml/edml.mk
-version=$(sed -n 's/^#define EDML_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' include/edml.h | paste -sd.)
+version_of() { sed -n 's/^#define EDML_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' | paste -sd.; }
+version=$(version_of <include/edml.h)
+abi_of() { awk -v v="$1" '$1 == v { print $2 }' packaging/abi.txt; } # a version's digest
+# one version, one set of public declarations: today's edml.h's are its version's
+abi=$(sh tools/abi-digest.sh include/edml.h)
+[ "$(abi_of "$version")" = "$abi" ] ||
+    no "edml.h's public declarations (digest $abi) are not those of $version in packaging/abi.txt: a change to them is a new version (EDML_VERSION_*) with its line there"
 # the licence
 grep -q "Apache License" LICENSE && grep -q "Version 2.0, January 2004" LICENSE || no "LICENSE is not Apache-2.0's text"
 md5=$(md5sum LICENSE | cut -d' ' -f1) sha=$(sha256sum LICENSE | cut -d' ' -f1)
@@ -55,14 +63,23 @@ if git rev-parse --git-dir >/dev/null 2>&1 && ! git rev-parse --is-shallow-repos
 else
     echo "check-packaging: not a full git checkout: SRCREV's commit not checked"
 fi
-case "$(sed -n 's/^PV = "\(.*\)"/\1/p' "$bb")" in "$version"+git*) ;; *) no "$bb: PV is not edml.h's $version";; esac
+# the packages' version is that of the edml.h of the commit they pin, and
+# that commit's declarations are that version's
+pinned=$version
+if git cat-file -e "$srcrev^{commit}" 2>/dev/null; then
+    pinned=$(git show "$srcrev:include/edml.h" | version_of)
+    pabi=$(git show "$srcrev:include/edml.h" | sh tools/abi-digest.sh -)
+    [ "$(abi_of "$pinned")" = "$pabi" ] ||
+        no "$bb: SRCREV $srcrev's edml.h says $pinned, but its public declarations (digest $pabi) are not $pinned's in packaging/abi.txt"
+fi
+case "$(sed -n 's/^PV = "\(.*\)"/\1/p' "$bb")" in "$pinned"+git*) ;; *) no "$bb: PV is not $pinned, the version of SRCREV's edml.h";; esac
 grep -q '^LAYERSERIES_COMPAT_edml = "scarthgap"$' packaging/meta-edml/conf/layer.conf ||
     no "layer.conf: LAYERSERIES_COMPAT names series other than scarthgap, the one tried"
 # the Buildroot package
 for v in EDML_VERSION EDML_SITE EDML_LICENSE EDML_LICENSE_FILES EDML_INSTALL_STAGING EDML_MAKE_OPTS; do
     grep -q "^$v " "$mk" || no "$mk: no $v"
 done
-grep -q "^EDML_VERSION = $version$" "$mk" || no "$mk: EDML_VERSION is not edml.h's $version"
+grep -q "^EDML_VERSION = $pinned$" "$mk" || no "$mk: EDML_VERSION is not $pinned, the version of the pinned commit's edml.h"
 grep -q '^\$(eval \$(generic-package))$' "$mk" || no "$mk: not a generic-package"
 grep -q "BOARD_TUNE= " "$mk" || no "$mk: the board's CPU flags would override Buildroot's"
 for b in $(sed -n 's/^	default "\([a-z0-9-]*\)".*/\1/p' packaging/buildroot/package/edml/Config.in) \
@@ -100,10 +117,10 @@ fi
 # archive of the commit the recipe pins (both packages build the same code)
 if git cat-file -e "$srcrev^{commit}" 2>/dev/null; then
     make -s --no-print-directory dist DIST_COMMIT="$srcrev" >/dev/null 2>&1 || no "make dist DIST_COMMIT=$srcrev"
-    rel=$(cut -d' ' -f1 "build/edml-$version.tar.gz.sha256")
-    grep -q "^sha256  $rel  edml-$version.tar.gz$" packaging/buildroot/package/edml/edml.hash ||
-        no "edml.hash: edml-$version.tar.gz is not the archive of the recipe's SRCREV $srcrev (sha256 $rel)"
+    rel=$(cut -d' ' -f1 "build/edml-$pinned.tar.gz.sha256")
+    grep -q "^sha256  $rel  edml-$pinned.tar.gz$" packaging/buildroot/package/edml/edml.hash ||
+        no "edml.hash: edml-$pinned.tar.gz is not the archive of the recipe's SRCREV $srcrev (sha256 $rel)"
     grep -q "^EDML_SITE_METHOD" "$mk" && no "$mk: builds something other than the release archive"
 fi
-[ $fail = 0 ] && echo "packaging: LICENSE (Apache-2.0) and its checksums, SPDX lines, the installed licence, no -Werror in a distribution's build, make dist's archive; the recipe (SRCREV $srcrev) and the Buildroot package ($version, the archive of that commit) as edml is"
+[ $fail = 0 ] && echo "packaging: LICENSE (Apache-2.0) and its checksums, SPDX lines, the installed licence, no -Werror in a distribution's build, make dist's archive; edml.h's declarations those of $version; the recipe (SRCREV $srcrev) and the Buildroot package ($pinned, the archive of that commit, its declarations $pinned's) as edml is"
 exit $fail
