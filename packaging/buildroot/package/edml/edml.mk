@@ -7,7 +7,7 @@
 # The release: make dist's archive of the commit meta-edml's recipe pins
 # (its SRCREV), its sha256 in edml.hash. To build a checkout instead, give
 # EDML_OVERRIDE_SRCDIR = /path/to/edml in local.mk.
-EDML_VERSION = 0.1.0
+EDML_VERSION = 0.2.0
 EDML_SITE = https://github.com/edml/edml/releases/download/v$(EDML_VERSION)
 # a checkout's own builds (Mesa's for make gpu-targets among them) stay behind
 EDML_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS = --exclude /build

@@ -12,8 +12,8 @@ LIC_FILES_CHKSUM = "file://LICENSE;md5=3b83ef96387f14655fc854ddc3c6bd57"
 # bbappend) to your mirror of it; SRCREV is the revision this layer builds.
 EDML_GIT_URI ??= "git://github.com/edml/edml.git;protocol=https;branch=main"
 SRC_URI = "${EDML_GIT_URI}"
-SRCREV = "1e022cf14a4ad80fc3b83086abadbdf070a4bd74"
-PV = "0.1.0+git"
+SRCREV = "2baf2f5252b6d3a7687ce52b688f2b13d618ba65"
+PV = "0.2.0+git"
 
 # scarthgap (the series this layer was tried with) unpacks git into WORKDIR
 S = "${WORKDIR}/git"
