@@ -51,6 +51,13 @@ grep -q "^HOMEPAGE " "$bb" || no "$bb: no HOMEPAGE"
 [ -f packaging/meta-edml/COPYING.MIT ] && grep -q "^Maintainer:" packaging/meta-edml/README.md ||
     no "meta-edml: no layer licence (COPYING.MIT) or no maintainer in its README"
 grep -q "BOARD_TUNE= " "$bb" || no "$bb: the board's CPU flags would override the machine's tune"
+grep -q 'libegl-mesa\|libgles2-mesa' "$bb" && no "$bb: recommends Mesa's package names, not the generic libegl and libgles2"
+grep -q 'virtual/egl\|virtual/libgles2' "$bb" && no "$bb: depends on GL at build time (edml loads it at run time)"
+grep -q '^PACKAGE_ARCH = "${MACHINE_ARCH}"$' "$bb" || no "$bb: EDML_BOARD is the machine's, PACKAGE_ARCH is not"
+grep -q '^python ()' "$bb" && no "$bb: anonymous python where COMPATIBLE_HOST and bb.utils.contains do"
+for f in $(grep -rl SPDX-License-Identifier packaging/meta-edml); do
+    grep -q "SPDX-License-Identifier: MIT" "$f" || no "$f: not under the layer's licence (MIT)"
+done
 srcrev=$(sed -n 's/^SRCREV = "\(.*\)"/\1/p' "$bb")
 echo "$srcrev" | grep -Eqx '[0-9a-f]{40}' || no "$bb: SRCREV '$srcrev' is not a full hash (bitbake would go to the network to parse)"
 if git rev-parse --git-dir >/dev/null 2>&1 && ! git rev-parse --is-shallow-repository 2>/dev/null | grep -q true; then

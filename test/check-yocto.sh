@@ -50,8 +50,8 @@ cd "$POKY" # oe-init-build-env finds itself from there
 . ./oe-init-build-env "$work/build" >/dev/null
 grep -q meta-edml conf/bblayers.conf || bitbake-layers add-layer "$here/packaging/meta-edml" >/dev/null
 grep -q BB_NO_NETWORK conf/local.conf || printf 'BB_NO_NETWORK = "1"\nMACHINE = "$machine"\nPACKAGECONFIG:pn-edml = "gles tools"\n' >>conf/local.conf
-grep -q EDML_GIT_URI conf/local.conf ||
-    printf 'EDML_GIT_URI:pn-edml = "git://$work/edml.git;protocol=file;branch=main"\nBB_NO_NETWORK:pn-edml = "0"\n' >>conf/local.conf
+grep -q 'SRC_URI:pn-edml' conf/local.conf ||
+    printf 'SRC_URI:pn-edml = "git://$work/edml.git;protocol=file;branch=main"\nBB_NO_NETWORK:pn-edml = "0"\n' >>conf/local.conf
 bitbake -p >"$work/parse.log" 2>&1
 bitbake -e edml >"$work/env.txt" 2>"$work/env.log"
 bitbake -g edml >"$work/graph.log" 2>&1

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: Apache-2.0
+# SPDX-License-Identifier: MIT
 SUMMARY = "DirectML's tensor operators for ARM boards, with no heap"
 DESCRIPTION = "TopK, GatherND, ArgMin/ArgMax and ElementWiseIf on NEON and, \
 where the board has a GPU, OpenGL ES 3.1 compute shaders: a static library, \
@@ -8,27 +8,18 @@ SECTION = "libs"
 LICENSE = "Apache-2.0"
 LIC_FILES_CHKSUM = "file://LICENSE;md5=3b83ef96387f14655fc854ddc3c6bd57"
 
-# Where edml's repository is: set EDML_GIT_URI in local.conf (or a
-# bbappend) to your mirror of it; SRCREV is the revision this layer builds.
-EDML_GIT_URI ??= "git://github.com/edml/edml.git;protocol=https;branch=main"
-SRC_URI = "${EDML_GIT_URI}"
+# edml's repository: a bbappend's SRC_URI points a build at a mirror of it;
+# SRCREV is the release this layer builds (docs/integration.md).
+SRC_URI = "git://github.com/edml/edml.git;protocol=https;branch=main"
 SRCREV = "2baf2f5252b6d3a7687ce52b688f2b13d618ba65"
 PV = "0.2.0+git"
 
 # scarthgap (the series this layer was tried with) unpacks git into WORKDIR
 S = "${WORKDIR}/git"
 
-# little-endian AArch64, or 32-bit ARM with NEON and hard float (below)
+# little-endian AArch64, or 32-bit ARM with NEON and hard float
 COMPATIBLE_HOST = "(aarch64|arm)-.*-linux.*"
-
-python () {
-    if d.getVar('TARGET_ARCH') != 'arm':
-        return
-    tune = (d.getVar('TUNE_FEATURES') or '').split()
-    if 'neon' not in tune or 'callconvention-hard' not in tune:
-        raise bb.parse.SkipRecipe("edml needs NEON and hard float on 32-bit ARM (TUNE_FEATURES '%s' lacks "
-                                  "'neon' or 'callconvention-hard')" % ' '.join(tune))
-}
+COMPATIBLE_HOST:arm = "${@bb.utils.contains('TUNE_FEATURES', 'neon callconvention-hard', 'arm.*-linux.*', 'null', d)}"
 
 # edml's board (boards/<board>/ of its source): the AUTO thresholds and the
 # GPU's workgroup size it reads at run time, taken from the machine's tune.
@@ -45,14 +36,16 @@ def edml_board(d):
     return 'rpi4'
 
 EDML_BOARD ??= "${@edml_board(d)}"
+# a machine may set its own EDML_BOARD: the package is the machine's
+PACKAGE_ARCH = "${MACHINE_ARCH}"
 
 PACKAGECONFIG ??= "${@bb.utils.filter('DISTRO_FEATURES', 'opengl', d) and 'gles' or ''}"
-PACKAGECONFIG[gles] = ",,virtual/egl virtual/libgles2"
-# the GPU path loads libEGL and libGLESv2 at run time (dlopen: shlibdeps
-# cannot see it), and needs a distro with OpenGL
+# the GPU path loads libEGL and libGLESv2 at run time (dlopen: nothing to
+# build against, and shlibdeps cannot see them), recommended by the names
+# every GL provider gives them; it needs a distro with OpenGL
+PACKAGECONFIG[gles] = ",,,,libegl libgles2"
 inherit features_check
 REQUIRED_DISTRO_FEATURES = "${@bb.utils.contains('PACKAGECONFIG', 'gles', 'opengl', '', d)}"
-RRECOMMENDS:${PN} += "${@bb.utils.contains('PACKAGECONFIG', 'gles', 'libegl-mesa libgles2-mesa', '', d)}"
 PACKAGECONFIG[tools] = ""
 
 EDML_PORT = "${@bb.utils.contains('PACKAGECONFIG', 'gles', 'linux', 'none', d)}"
@@ -71,8 +64,7 @@ do_install() {
 }
 
 # the library is static: libedml.a in edml-staticdev, the header, edml.pc and
-# the CMake package in edml-dev; edml itself holds the tools, if built
+# the CMake package in edml-dev (bitbake.conf's own FILES); edml itself
+# holds the tools, if built
 ALLOW_EMPTY:${PN} = "1"
-FILES:${PN}-dev += "${libdir}/cmake/edml"
-FILES:${PN}-doc += "${datadir}/doc/edml"
 RDEPENDS:${PN}-dev = ""
