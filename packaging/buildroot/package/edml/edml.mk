@@ -19,15 +19,15 @@ EDML_INSTALL_TARGET = $(if $(BR2_PACKAGE_EDML_TOOLS),YES,NO)
 # BOARD_TUNE= leaves the CPU flags to Buildroot's TARGET_CFLAGS (and the
 # toolchain's defaults); the board gives edml its run-time data.
 EDML_MAKE_OPTS = \
+	$(TARGET_CONFIGURE_OPTS) \
 	BOARD=$(call qstrip,$(BR2_PACKAGE_EDML_BOARD)) \
 	PORT=$(if $(BR2_PACKAGE_EDML_GLES),linux,none) \
 	BOARD_TUNE= \
-	CC="$(TARGET_CC)" \
-	AR="$(TARGET_AR)" \
-	CFLAGS="$(TARGET_CFLAGS)" \
-	LDFLAGS="$(TARGET_LDFLAGS)" \
 	PREFIX=/usr \
 	BUILD=build/buildroot
+
+# the tools install-tools installs, and no others
+EDML_TOOLS = $(addprefix build/buildroot/,edml-run edml-bench edml-demo)
 
 ifeq ($(BR2_PACKAGE_EDML_GLES),y)
 EDML_DEPENDENCIES += libegl libgles
@@ -35,7 +35,7 @@ endif
 
 define EDML_BUILD_CMDS
 	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(EDML_MAKE_OPTS) lib \
-		$(if $(BR2_PACKAGE_EDML_TOOLS),tools)
+		$(if $(BR2_PACKAGE_EDML_TOOLS),$(EDML_TOOLS))
 endef
 
 define EDML_INSTALL_STAGING_CMDS

@@ -56,7 +56,7 @@ EXTRA_OEMAKE = "BOARD=${EDML_BOARD} PORT=${EDML_PORT} BOARD_TUNE= \
 do_configure[noexec] = "1"
 
 do_compile() {
-    oe_runmake lib ${@bb.utils.contains('PACKAGECONFIG', 'tools', 'tools', '', d)}
+    oe_runmake lib ${@bb.utils.contains('PACKAGECONFIG', 'tools', 'build/yocto/edml-run build/yocto/edml-bench build/yocto/edml-demo', '', d)}
 }
 
 do_install() {
