@@ -233,7 +233,7 @@ static inline float32x4_t edmli_neon_widen_f16(uint16x4_t h)
 #if (defined(__ARM_NEON) || defined(__ARM_NEON__)) && !defined(__aarch64__) && !(__ARM_FP & 2)
     const uint32x4_t u = vmovl_u16(h), em = vandq_u32(u, vdupq_n_u32(0x7fffu));
     const uint32x4_t sign = vshlq_n_u32(veorq_u32(u, em), 16);
-    const uint32x4_t normal = vaddq_u32(vshlq_n_u32(em, 13), vdupq_n_u32(112u << 23)); /* exponent 15 -> 127 */
+    const uint32x4_t normal = vaddq_u32(vshlq_n_u32(em, 13), vdupq_n_u32(112u << 23));   /* exponent 15 -> 127 */
     const uint32x4_t special = vorrq_u32(vshlq_n_u32(em, 13), vdupq_n_u32(0x7f800000u)); /* infinity, NaN */
     const uint32x4_t small = vreinterpretq_u32_f32(vmulq_f32(vcvtq_f32_u32(em), vdupq_n_f32(0x1p-24f)));
     const uint32x4_t r = vbslq_u32(vcgeq_u32(em, vdupq_n_u32(0x7c00u)), special,

@@ -184,13 +184,19 @@ EDMLI_ALWAYS_INLINE uint64_t edmli_neon_topk_i64_floor(const uint64_t *q, uint32
     uint64x2_t b0 = vld1q_u64(q), b1 = vld1q_u64(q + 2), b2 = vld1q_u64(q + 4), b3 = vld1q_u64(q + 6);
     uint64x2_t b4 = vld1q_u64(q + 8), b5 = vld1q_u64(q + 10), b6 = vld1q_u64(q + 12), b7 = vld1q_u64(q + 14);
     for (uint32_t i = 16; i < p; i += 16) {
-#define EDMLI_NEON_KEEP(v)                                                                  \
-    do {                                                                                    \
-        const uint64x2_t x_ = vld1q_u64(q + i + 2 * (v));                                   \
-        b##v = vbslq_u64(edmli_neon_better64(x_, b##v, iv, sgn, smallest), x_, b##v);       \
+#define EDMLI_NEON_KEEP(v)                                                            \
+    do {                                                                              \
+        const uint64x2_t x_ = vld1q_u64(q + i + 2 * (v));                             \
+        b##v = vbslq_u64(edmli_neon_better64(x_, b##v, iv, sgn, smallest), x_, b##v); \
     } while (0)
-        EDMLI_NEON_KEEP(0); EDMLI_NEON_KEEP(1); EDMLI_NEON_KEEP(2); EDMLI_NEON_KEEP(3);
-        EDMLI_NEON_KEEP(4); EDMLI_NEON_KEEP(5); EDMLI_NEON_KEEP(6); EDMLI_NEON_KEEP(7);
+        EDMLI_NEON_KEEP(0);
+        EDMLI_NEON_KEEP(1);
+        EDMLI_NEON_KEEP(2);
+        EDMLI_NEON_KEEP(3);
+        EDMLI_NEON_KEEP(4);
+        EDMLI_NEON_KEEP(5);
+        EDMLI_NEON_KEEP(6);
+        EDMLI_NEON_KEEP(7);
 #undef EDMLI_NEON_KEEP
     }
     const uint64x2_t b[8] = {b0, b1, b2, b3, b4, b5, b6, b7};
