@@ -200,12 +200,13 @@ EDMLI_ALWAYS_INLINE uint64_t edmli_neon_topk_i64_floor(const uint64_t *q, uint32
 #undef EDMLI_NEON_KEEP
     }
     const uint64x2_t b[8] = {b0, b1, b2, b3, b4, b5, b6, b7};
-    uint64_t lanes[16], top[17] = {UINT64_MAX}; /* top[0]: a sentinel; then the lanes' keys, best first */
-    for (uint32_t v = 0; v < 8; v++) vst1q_u64(lanes + 2 * v, veorq_u64(b[v], iv));
-    for (uint32_t j = 0; j < 16; j++) {
-        uint64_t *at = top + j + 1;
-        for (; lanes[j] > at[-1]; at--) at[0] = at[-1];
-        *at = lanes[j];
+    uint64_t top[17] = {UINT64_MAX}; /* top[0]: a sentinel; then the lanes' keys, sorted in place, best first */
+    for (uint32_t v = 0; v < 8; v++) vst1q_u64(top + 1 + 2 * v, veorq_u64(b[v], iv));
+    for (uint32_t j = 2; j <= 16; j++) {
+        const uint64_t x = top[j];
+        uint64_t *at = top + j;
+        for (; x > at[-1]; at--) at[0] = at[-1];
+        *at = x;
     }
     return top[k];
 }

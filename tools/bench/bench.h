@@ -144,7 +144,7 @@ void argreduce_workload(workload *w, EDML_OPERATOR_TYPE type, EDML_TENSOR_DATA_T
                         const UINT *axes, UINT naxes);
 const char *workload_name(int i);
 void make_workload(workload *w, int i, double sc);
-#define SHAPE_WORKLOADS 11
+#define SHAPE_WORKLOADS 12
 extern const char *const shape_names[SHAPE_WORKLOADS];
 void make_shape_workload(workload *w, int i, double sc); /* the board report's shape points */
 void free_workload(workload *w);

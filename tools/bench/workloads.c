@@ -293,7 +293,7 @@ void free_workload(workload *w)
  * (each row split). */
 const char *const shape_names[SHAPE_WORKLOADS] = {"argmax_rows100", "argmax_f16",   "if_runs4",   "argmax_nhwc21",
                                                   "argmax_rgb_u8",  "argmax_cols3", "argmax_i64", "topk_i64",
-                                                  "topk_bigk",      "topk_rows64",  "topk_long2"};
+                                                  "topk_bigk",      "topk_rows64",  "topk_long2", "topk_rows12"};
 
 static void shape_argmax(workload *w, EDML_TENSOR_DATA_TYPE dt, UINT rows, UINT cols, UINT axis)
 {
@@ -323,7 +323,8 @@ void make_shape_workload(workload *w, int i, double sc)
     case 7: topk_workload(w, i64, scaled(1024, sc), 1024, 1, 10, down); break;
     case 8: topk_workload(w, f32, 1, scaled(1048576, sc), 1, 256, down); break;
     case 9: topk_workload(w, f32, scaled(65536, sc), 64, 1, 32, down); break;
-    default: topk_workload(w, f32, 2, scaled(4194304, sc), 1, 10, down); break;
+    case 10: topk_workload(w, f32, 2, scaled(4194304, sc), 1, 10, down); break;
+    default: topk_workload(w, f32, scaled(16384, sc), 12, 1, 3, down); break; /* a keyword spotter's */
     }
     for (int k = 0; k < w->nin; k++) w->bytes += w->in[k].count * edml_data_type_size(w->in[k].dtype);
     for (int k = 0; k < w->nout; k++) w->bytes += w->out[k].count * edml_data_type_size(w->out[k].dtype);
