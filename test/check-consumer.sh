@@ -47,7 +47,8 @@ consume() {
         cmake_args="-DCMAKE_TOOLCHAIN_FILE=$PWD/toolchain/$triple.cmake -DCMAKE_FIND_ROOT_PATH=$stage" cc=$triple-gcc
     fi
     # shellcheck disable=SC2086
-    if cmake -S test/cmake-consumer -B "$stage-cmake" $cmake_args >"$stage-cmake.log" 2>&1 &&
+    ver=$(sed -n 's/^#define EDML_VERSION_\(MAJOR\|MINOR\) \([0-9]*\).*/\2/p' include/edml.h | paste -sd.)
+    if cmake -S test/cmake-consumer -B "$stage-cmake" $cmake_args -DEDML_WANT="$ver" >"$stage-cmake.log" 2>&1 &&
         cmake --build "$stage-cmake" >>"$stage-cmake.log" 2>&1; then
         result "$board PORT=$port: CMake find_package(edml), edml::edml" "$board" "$port" "$stage-cmake/edml-consumer"
     else
