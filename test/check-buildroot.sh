@@ -1,8 +1,9 @@
 #!/bin/sh
 # edml built through Buildroot's own package infrastructure, offline, from
 # its release archive (packaging/buildroot as BR2_EXTERNAL; the archive
-# make dist makes of the commit meta-edml pins, laid in the download
-# folder as the release server would give it, checked against edml.hash),
+# make dist makes of the commit meta-edml pins, fetched by Buildroot's own
+# download step through EDML_SITE from a file:// site on this machine, as
+# an integrator's mirror would serve it, checked against edml.hash),
 # as an integrator's `make edml` would; its legal-info (the source saved
 # is that archive, not a checkout's build/); then
 # utils/check-package on the package's files, and edml-run (built by the
@@ -103,25 +104,29 @@ build_variant() {
     make -C "$BUILDROOT" O="$bout" BR2_EXTERNAL="$2" BR2_DEFCONFIG="$work/defconfig-$1" defconfig \
         >"$work/defconfig-$1.log" 2>&1 || { tail -n 20 "$work/defconfig-$1.log"; exit 1; }
     grep -qx "$3" "$bout/.config" || { echo "FAIL: the $1 configuration has no $3"; exit 1; }
-    make -C "$BUILDROOT" O="$bout" BR2_EXTERNAL="$2" edml >"$work/make-edml-$1.log" 2>&1 ||
+    make -C "$BUILDROOT" O="$bout" BR2_EXTERNAL="$2" edml-dirclean >/dev/null 2>&1
+    make -C "$BUILDROOT" O="$bout" BR2_EXTERNAL="$2" "$site" edml >"$work/make-edml-$1.log" 2>&1 ||
         { tail -n 30 "$work/make-edml-$1.log"; echo "FAIL: make edml ($1)"; exit 1; }
     no_downloads
 }
 # vectors NAME QEMU ROOT PROGRAM BACKEND: PROGRAM (an edml-run) checks every
-# vector on BACKEND under QEMU -L ROOT, none failed ($work/run-NAME.txt)
+# vector on BACKEND under QEMU (with its arguments) -L ROOT, none failed
+# ($work/run-NAME.txt)
 vectors() {
-    "$2" -L "$3" "$4" --check --backend "$5" test/cases/*.case | tail -n 1 | tee "$work/run-$1.txt" |
+    $2 -L "$3" "$4" --check --backend "$5" test/cases/*.case | tail -n 1 | tee "$work/run-$1.txt" |
         grep -q " 0 failed" || { cat "$work/run-$1.txt"; echo "FAIL: edml-run on $5 ($1)"; exit 1; }
 }
 
 # 3. a configuration of edml alone on that toolchain, and make edml from
 #    the release archive (what the download would bring, nothing else)
-rm -rf "$work/dl"
-mkdir -p "$out" "$work/dl/edml"
+#    through EDML_SITE, from a site on this machine ($work/site)
+rm -rf "$work/dl" "$work/site"
+mkdir -p "$out" "$work/dl" "$work/site"
 version=$(sed -n 's/^EDML_VERSION = //p' packaging/buildroot/package/edml/edml.mk)
 srcrev=$(sed -n 's/^SRCREV = "\(.*\)"/\1/p' packaging/meta-edml/recipes-support/edml/edml_git.bb)
-make -s --no-print-directory dist DIST_COMMIT="$srcrev" >/dev/null && cp "build/edml-$version.tar.gz" "$work/dl/edml/" ||
+make -s --no-print-directory dist DIST_COMMIT="$srcrev" >/dev/null && cp "build/edml-$version.tar.gz" "$work/site/" ||
     { echo "FAIL: make dist DIST_COMMIT=$srcrev"; exit 1; }
+site=EDML_SITE=file://$work/site
 cat >"$work/defconfig" <<EOF
 BR2_aarch64=y
 BR2_cortex_a72=y
@@ -144,14 +149,19 @@ BR2_SYSTEM_BIN_SH_NONE=y
 BR2_PACKAGE_EDML=y
 BR2_PACKAGE_EDML_TOOLS=y
 EOF
-br() { make -C "$BUILDROOT" O="$out" BR2_EXTERNAL="$here/packaging/buildroot" "$@"; }
+br() { make -C "$BUILDROOT" O="$out" BR2_EXTERNAL="$here/packaging/buildroot" "$site" "$@"; }
 start=$(date +%s)
 br BR2_DEFCONFIG="$work/defconfig" defconfig >"$work/defconfig.log" 2>&1 || { tail -n 20 "$work/defconfig.log"; exit 1; }
 grep -q '^BR2_PACKAGE_EDML=y' "$out/.config" || { echo "FAIL: the configuration lost BR2_PACKAGE_EDML"; exit 1; }
 board=$(sed -n 's/^BR2_PACKAGE_EDML_BOARD="\(.*\)"/\1/p' "$out/.config")
+br edml-dirclean >/dev/null 2>&1 # a run before this one built it: fetched and built again
 br edml >"$work/make-edml.log" 2>&1 || { tail -n 30 "$work/make-edml.log"; echo "FAIL: make edml"; exit 1; }
 no_downloads
-echo "check-buildroot: make edml (board $board, from the target's Cortex-A72) from edml-$version.tar.gz (the archive of $srcrev, edml.hash's sha256) in $(($(date +%s) - start)) s; other downloads: 0"
+cmp -s "$work/site/edml-$version.tar.gz" "$work/dl/edml/edml-$version.tar.gz" ||
+    { echo "FAIL: Buildroot's download step did not bring edml-$version.tar.gz from EDML_SITE"; exit 1; }
+grep -q "Downloading" "$work/make-edml.log" && grep -q "$work/site/edml-$version.tar.gz" "$work/make-edml.log" ||
+    { echo "FAIL: the download step did not fetch from the site ($work/make-edml.log)"; exit 1; }
+echo "check-buildroot: make edml (board $board, from the target's Cortex-A72) from edml-$version.tar.gz (the archive of $srcrev, edml.hash's sha256, downloaded through EDML_SITE from file://$work/site) in $(($(date +%s) - start)) s; other downloads: 0"
 br edml-legal-info >"$work/legal-info.log" 2>&1 || { tail -n 20 "$work/legal-info.log"; echo "FAIL: make edml-legal-info"; exit 1; }
 saved=$(find "$out/legal-info/sources" -path "*edml*" -type f -name "*.tar*" | head -n 1)
 [ -n "$saved" ] && [ "$(stat -c %s "$saved")" -lt 4000000 ] ||
@@ -181,8 +191,8 @@ fi
 
 # 4. the package's own lint
 if /usr/bin/python3 -c 'import magic, flake8' 2>/dev/null; then
-    (cd packaging/buildroot && /usr/bin/python3 "$BUILDROOT/utils/check-package" -b package/edml/* Config.in \
-        external.mk external.desc configs/*) || { echo "FAIL: check-package"; exit 1; }
+    (cd packaging/buildroot && /usr/bin/python3 "$BUILDROOT/utils/check-package" -b package/edml/Config.in \
+        package/edml/edml.mk package/edml/edml.hash Config.in) || { echo "FAIL: check-package"; exit 1; }
 else
     echo "check-buildroot: not checked: utils/check-package needs python3-magic and flake8 (apt-get install python3-magic flake8)"
 fi
@@ -229,6 +239,13 @@ if command -v arm-linux-gnueabihf-gcc >/dev/null && command -v qemu-arm >/dev/nu
     build_variant armv7 "$here/packaging/buildroot" BR2_PACKAGE_EDML=y
     vectors armv7 qemu-arm "$bout/target" "$bout/target/usr/bin/edml-run" neon
     echo "check-buildroot: make edml for ARMv7 (board $(sed -n 's/^BR2_PACKAGE_EDML_BOARD="\(.*\)"/\1/p' "$bout/.config"), NEON/FP-ARMv8) in $(($(date +%s) - start)) s; edml-run from its target under qemu-arm: $(cat "$work/run-armv7.txt")"
+    # a Cortex-A8 with the plain NEON FPU (VFPv3, no half-float conversion)
+    sed -e 's/^BR2_aarch64=y/BR2_arm=y\nBR2_ARM_EABIHF=y\nBR2_ARM_FPU_NEON=y/' -e 's/^BR2_cortex_a72=y/BR2_cortex_a8=y/' \
+        -e 's/aarch64-linux-gnu/arm-linux-gnueabihf/g' "$work/defconfig" >"$work/defconfig-neon"
+    start=$(date +%s)
+    build_variant neon "$here/packaging/buildroot" BR2_ARM_FPU_NEON=y
+    vectors neon "qemu-arm -cpu cortex-a8" "$bout/target" "$bout/target/usr/bin/edml-run" neon
+    echo "check-buildroot: make edml for a Cortex-A8 (BR2_ARM_FPU_NEON: no half-float conversion) in $(($(date +%s) - start)) s; edml-run from its target under qemu-arm -cpu cortex-a8: $(cat "$work/run-neon.txt")"
 else
     echo "check-buildroot: not checked: the ARMv7 build (arm-linux-gnueabihf-gcc or qemu-arm missing: toolchain/setup-host test)"
 fi
