@@ -24,7 +24,9 @@ typedef struct edmli_neon_topk_wjob {
 } edmli_neon_topk_wjob;
 
 /* A part's heap in scratch: a cache line apart from the next part's, so
- * that the workers' hot roots do not share one. */
+ * that the workers' hot roots do not share one. At least 64 bytes past
+ * the K entries: a sorted array (edmli_neon_topk_i64_sorted) has room for
+ * its sentinel entry before it. */
 static uint64_t edmli_neon_topk_wide_stride(const edml_operator *op)
 {
     return (edmli_topk_heap_bytes(op) + 127u) & ~(uint64_t)63u;
