@@ -355,8 +355,10 @@ $(REPORT_DIR)/edml-board-report: $(BENCH_OBJ) $(LIB)
 
 # The version, from edml.h; what the port needs at link time, for edml.pc
 # (Libs.private) and edml::edml (INTERFACE_LINK_LIBRARIES).
-version_part = $(shell sed -n 's/^\#define EDML_VERSION_$(1) \([0-9]*\).*/\1/p' include/edml.h)
-VERSION := $(call version_part,MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+# version_of: the version an edml.h states, the header printed by a command
+version_of = $(shell $(1) | sed -n 's/^\#define EDML_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' | paste -sd.)
+VERSION := $(call version_of,cat include/edml.h)
+VERSION_MAJOR := $(firstword $(subst ., ,$(VERSION)))
 LINK_LIBS := $(strip $(PORT_LIBS) $(BOARD_LDLIBS))
 CMAKE_DIR := $(DESTDIR)$(LIBDIR)/cmake/edml
 # the include directory as the CMake package finds it from its own folder
@@ -375,7 +377,7 @@ install: $(LIB)
 	    -e 's|@INCLUDE_REL@|$(CMAKE_INCLUDE_REL)|' \
 	    -e 's|@BOARD_DESCRIPTION@|$(BOARD_DESCRIPTION)|' cmake/edmlConfig.cmake.in > $(CMAKE_DIR)/edmlConfig.cmake
 	p=$$(echo | $(CC) $(BOARD_CFLAGS) $(CFLAGS) -dM -E -x c - | sed -n 's/^#define __SIZEOF_POINTER__ //p'); \
-	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@VERSION_MAJOR@|$(call version_part,MAJOR)|' -e "s|@SIZEOF_VOID_P@|$$p|" \
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|' -e "s|@SIZEOF_VOID_P@|$$p|" \
 	    cmake/edmlConfigVersion.cmake.in > $(CMAKE_DIR)/edmlConfigVersion.cmake
 
 # The tools on the target: edml-run (test vectors), edml-bench (the
@@ -389,7 +391,7 @@ install-tools: $(BUILD)/edml-run $(BUILD)/edml-bench $(BUILD)/edml-demo
 # by git archive (tracked files only, no build/), reproducible (gzip -n,
 # the commit's time), its sha256 beside it for Buildroot's edml.hash.
 DIST_COMMIT ?= HEAD
-DIST_VERSION = $(shell git show $(DIST_COMMIT):include/edml.h 2>/dev/null | sed -n 's/^\#define EDML_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' | paste -sd.)
+DIST_VERSION = $(call version_of,git show $(DIST_COMMIT):include/edml.h 2>/dev/null)
 DIST = build/edml-$(DIST_VERSION).tar.gz
 .PHONY: dist
 dist:
